@@ -1,0 +1,110 @@
+//! The whole job of `antipode analyze`: map a depth array, search from the goal,
+//! collect God's number, the antipodes and the histogram.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::engine::{self, EngineError, Observer};
+use crate::puzzle::Puzzle;
+use crate::store::{ByteDepths, StoreError};
+use crate::sys;
+
+/// At most this many antipodes are kept (all are counted).
+pub const ANTIPODE_LIMIT: usize = 100_000;
+
+/// The facts an analysis finds. The serialized field names are a stable interface.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// The puzzle's name.
+    pub puzzle: String,
+    /// Size of the index space.
+    pub indices: u64,
+    /// States reached from the goal.
+    pub reachable: u64,
+    /// The largest distance from the goal.
+    pub gods_number: u32,
+    /// How many states lie at that distance.
+    pub antipode_count: u64,
+    /// The antipodes in one-line form (at most [`ANTIPODE_LIMIT`]), ascending index.
+    pub antipodes: Vec<String>,
+    /// The first antipodes drawn as boards.
+    #[serde(skip)]
+    pub antipode_boards: Vec<String>,
+    /// `histogram[d]`: the number of states at distance `d`.
+    pub histogram: Vec<u64>,
+    /// Wall time of the search.
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Peak resident memory of the process, in bytes (0 if unknown).
+    pub peak_rss_bytes: u64,
+}
+
+/// Why an analysis could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// The depth array would not fit in this machine's memory.
+    #[error(
+        "{puzzle} has {indices} states: a full table needs {} at one byte per state, \
+         more than this machine's {} of memory",
+        sys::human_bytes(*.indices as f64),
+        sys::human_bytes(*.memory as f64)
+    )]
+    TooLarge {
+        /// The puzzle's name.
+        puzzle: String,
+        /// Its index count.
+        indices: u64,
+        /// Physical memory.
+        memory: u64,
+    },
+    /// The depth array could not be mapped.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The search failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// Runs a full analysis on the current rayon pool, drawing up to `boards` antipodes.
+pub fn analyze<P: Puzzle>(
+    puzzle: &P,
+    boards: usize,
+    observer: &dyn Observer,
+) -> Result<Analysis, AnalyzeError> {
+    let indices = puzzle.index_count();
+    if let Some(memory) = sys::total_memory_bytes() {
+        if indices > memory {
+            return Err(AnalyzeError::TooLarge {
+                puzzle: puzzle.name(),
+                indices,
+                memory,
+            });
+        }
+    }
+    let started = Instant::now();
+    let store = ByteDepths::anonymous(indices)?;
+    let histogram = engine::search(puzzle, &store, observer)?;
+    let gods_number = histogram.gods_number();
+    let antipode_indices = engine::indices_at_depth(&store, gods_number, ANTIPODE_LIMIT);
+    let seconds = started.elapsed().as_secs_f64();
+    let states: Vec<P::State> = antipode_indices.iter().map(|&i| puzzle.unrank(i)).collect();
+    Ok(Analysis {
+        puzzle: puzzle.name(),
+        indices,
+        reachable: histogram.reachable(),
+        gods_number,
+        antipode_count: *histogram.0.last().unwrap_or(&0),
+        antipodes: states.iter().map(|s| puzzle.format_line(s)).collect(),
+        antipode_boards: states
+            .iter()
+            .take(boards)
+            .map(|s| puzzle.render_board(s))
+            .collect(),
+        histogram: histogram.0,
+        seconds,
+        threads: rayon::current_num_threads(),
+        peak_rss_bytes: sys::peak_rss_bytes().unwrap_or(0),
+    })
+}

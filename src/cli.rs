@@ -1,0 +1,64 @@
+//! The command line: one module per subcommand, all thin layers over the library.
+
+mod analyze;
+mod list;
+mod progress;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+
+/// Exhaustive state-space analysis of puzzles: God's number, antipodes, depth tables.
+#[derive(Debug, Parser)]
+#[command(name = "antipode", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the built-in puzzles with their sizes and memory needs.
+    List,
+    /// Breadth-first search of every state from the goal: God's number, antipodes,
+    /// histogram.
+    Analyze(analyze::Args),
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::List => list::run(),
+        Command::Analyze(args) => analyze::run(args),
+    }
+}
+
+/// True if the error is a closed standard output (e.g. `antipode list | head -1`).
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|e| e.downcast_ref::<std::io::Error>())
+        .any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// Runs `job` on a rayon pool of `threads` workers (all cores when `None`).
+fn with_threads<T: Send>(threads: Option<usize>, job: impl FnOnce() -> T + Send) -> Result<T> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        if n == 0 {
+            bail!("--threads must be at least 1");
+        }
+        builder = builder.num_threads(n);
+    }
+    let pool = builder.build().context("cannot start worker threads")?;
+    Ok(pool.install(job))
+}
+
+/// Writes `text` to standard output.
+fn print(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! The one abstraction every puzzle implements, and the errors its positions can raise.
+//!
+//! A puzzle knows its rules and its ranking (a minimal perfect hash of its reachable
+//! states onto `0..index_count()`), nothing about files or threads. The BFS engine
+//! works on indices only; the state type is for parsing, printing and solvers.
+
+use std::fmt::Debug;
+use std::ops::Range;
+
+/// Why a position could not be accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The text is not a position at all (bad separators, empty rows, ...).
+    #[error("malformed position: {0}")]
+    Malformed(String),
+    /// The position has the wrong number of rows, columns or cells.
+    #[error("wrong size: expected {expected}, found {found}")]
+    WrongSize {
+        /// What the puzzle needs.
+        expected: String,
+        /// What the text had.
+        found: String,
+    },
+    /// A token names no piece of this puzzle.
+    #[error("unknown piece `{0}`")]
+    UnknownPiece(String),
+    /// A piece appears more often than the puzzle has it.
+    #[error("piece `{0}` appears too often")]
+    Duplicate(String),
+    /// A piece of the puzzle is absent.
+    #[error("piece `{0}` is missing")]
+    Missing(String),
+    /// Well formed, but not in the goal's part of the state space.
+    #[error("unsolvable position: {0}")]
+    Unsolvable(String),
+}
+
+/// A contiguous run of indices whose states all share one colour of a two-colouring of
+/// the state graph (every move changes the colour), or `None` if the puzzle has no
+/// such colouring. The engine uses colours to scan only the half of the states that can
+/// hold a given level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// The indices of this segment.
+    pub indices: Range<u64>,
+    /// Colour (0 or 1) of every state in the segment, if the graph is bipartite.
+    pub colour: Option<u8>,
+}
+
+/// One legal move: what moved (in the puzzle's own notation) and where it leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Successor<S, M> {
+    /// The piece that moved, as the puzzle prints it in a solution.
+    pub moved: M,
+    /// The position after the move.
+    pub state: S,
+}
+
+/// A puzzle whose reachable states are numbered by a minimal perfect hash.
+///
+/// Moves must be reversible (the state graph is undirected): the BFS runs from the goal,
+/// so a state's distance to the goal equals the goal's distance to it.
+pub trait Puzzle: Sync {
+    /// A position.
+    type State: Clone + PartialEq + Debug + Send + Sync;
+    /// What a solution lists for one move (the moved piece, in the seeds' notation).
+    type Move: Copy + Debug + std::fmt::Display + Send + Sync;
+
+    /// The puzzle's name as the command line accepts it (`8puzzle`, `sliding:3x4`, ...).
+    fn name(&self) -> String;
+
+    /// The number of indices: every reachable state has exactly one in `0..index_count()`.
+    fn index_count(&self) -> u64;
+
+    /// The most neighbours any state can have.
+    fn max_neighbours(&self) -> usize;
+
+    /// The goal position, where the BFS starts.
+    fn goal(&self) -> Self::State;
+
+    /// The index of a (reachable) state.
+    fn rank(&self, state: &Self::State) -> u64;
+
+    /// The state with the given index (`index < index_count()`).
+    fn unrank(&self, index: u64) -> Self::State;
+
+    /// Appends every position one move away from `state` to `out`.
+    fn successors(&self, state: &Self::State, out: &mut Vec<Successor<Self::State, Self::Move>>);
+
+    /// Reads a position in the puzzle's text syntax and checks it can reach the goal.
+    fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
+
+    /// The one-line form of a position, which [`Puzzle::parse`] accepts.
+    fn format_line(&self, state: &Self::State) -> String;
+
+    /// A multi-line drawing of a position.
+    fn render_board(&self, state: &Self::State) -> String;
+
+    /// The index ranges of the puzzle, with their colour if the state graph is bipartite.
+    fn segments(&self) -> Vec<Segment> {
+        vec![Segment {
+            indices: 0..self.index_count(),
+            colour: None,
+        }]
+    }
+
+    /// Calls `visit(index, neighbours)` for every index of `indices` (ascending), with
+    /// the indices of the states one move away.
+    ///
+    /// The default unranks each state on its own. Puzzles override it to walk runs of
+    /// consecutive indices incrementally, which is where the BFS spends its time.
+    fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        let mut successors = Vec::with_capacity(self.max_neighbours());
+        let mut neighbours = Vec::with_capacity(self.max_neighbours());
+        for &index in indices {
+            let state = self.unrank(index);
+            successors.clear();
+            self.successors(&state, &mut successors);
+            neighbours.clear();
+            neighbours.extend(successors.iter().map(|s| self.rank(&s.state)));
+            visit(index, &neighbours);
+        }
+    }
+}

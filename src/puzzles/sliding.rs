@@ -1,0 +1,475 @@
+//! Sliding-tile boards: tiles `1..n-1` and one blank on an R x C board (4 <= n <= 16).
+//!
+//! **Index** = `blank cell * H + r`, where `r` ranks the tile order (tiles read in
+//! row-major order, blank skipped) among the `H = (n-1)!/2` orders of the parity the
+//! blank's row allows. Half of all arrangements are reachable, so the hash is minimal:
+//! `n!/2` indices, no holes.
+//!
+//! That layout makes moves cheap: a horizontal move keeps the tile order (index +- H);
+//! a vertical move rotates C consecutive entries of it, which changes only C Lehmer
+//! digits. [`expand`] uses this to expand runs of consecutive indices incrementally.
+
+mod expand;
+
+use crate::puzzle::{PositionError, Puzzle, Segment, Successor};
+use crate::puzzles::notation;
+use crate::rank::{factorial, permutation};
+
+/// The most cells a board may have.
+pub const MAX_CELLS: usize = 16;
+
+/// A position: `cells[i]` is the tile on cell `i` (row-major), 0 for the blank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    cells: [u8; MAX_CELLS],
+    len: u8,
+}
+
+impl Board {
+    /// A board from its cells (tile numbers, 0 for the blank). Not validated.
+    pub fn from_cells(cells: &[u8]) -> Board {
+        let mut board = Board {
+            cells: [0; MAX_CELLS],
+            len: cells.len() as u8,
+        };
+        board.cells[..cells.len()].copy_from_slice(cells);
+        board
+    }
+
+    /// The cells, row-major.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..self.len as usize]
+    }
+
+    /// The blank's cell.
+    pub fn blank(&self) -> usize {
+        self.cells().iter().position(|&c| c == 0).unwrap_or(0)
+    }
+}
+
+/// Why a board size is refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SizeError {
+    /// Rows or columns below 2: tiles could not change order.
+    #[error("board {rows}x{cols}: rows and columns must both be at least 2")]
+    TooNarrow {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// More cells than the ranking supports.
+    #[error(
+        "board {rows}x{cols} has {cells} cells, at most 16 are supported \
+         (a full table would need {states:.3e} bytes, one per state)"
+    )]
+    TooLarge {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// rows * cols.
+        cells: usize,
+        /// cells!/2, the number of reachable states.
+        states: f64,
+    },
+}
+
+/// A sliding-tile puzzle of a given shape and goal.
+#[derive(Debug, Clone)]
+pub struct SlidingPuzzle {
+    rows: usize,
+    cols: usize,
+    goal: Board,
+    /// Parity of the tile order required when the blank is on row 0 (see `required_parity`).
+    parity_base: u8,
+    /// `H = (n-1)!/2`: indices per blank cell.
+    block: u64,
+}
+
+impl SlidingPuzzle {
+    /// The board `rows` x `cols` with the usual goal: tiles in order, blank last.
+    pub fn new(rows: usize, cols: usize) -> Result<SlidingPuzzle, SizeError> {
+        if rows < 2 || cols < 2 {
+            return Err(SizeError::TooNarrow { rows, cols });
+        }
+        let n = rows * cols;
+        if n > MAX_CELLS {
+            let states = (1..=n).map(|k| k as f64).product::<f64>() / 2.0;
+            return Err(SizeError::TooLarge {
+                rows,
+                cols,
+                cells: n,
+                states,
+            });
+        }
+        let cells: Vec<u8> = (1..n as u8).chain([0]).collect();
+        let mut puzzle = SlidingPuzzle {
+            rows,
+            cols,
+            goal: Board::from_cells(&cells),
+            parity_base: 0,
+            block: factorial(n - 1) / 2,
+        };
+        puzzle.parity_base = puzzle.class_base(&puzzle.goal);
+        Ok(puzzle)
+    }
+
+    /// The same board with another goal (e.g. blank first, Korf's convention). The
+    /// index space becomes the half of the arrangements that can reach `goal`.
+    pub fn with_goal(mut self, goal: Board) -> SlidingPuzzle {
+        self.parity_base = self.class_base(&goal);
+        self.goal = goal;
+        self
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The tile order of a board: tiles minus one, row-major, blank skipped.
+    fn tile_order(board: &Board, out: &mut [u8]) {
+        let mut k = 0;
+        for &c in board.cells() {
+            if c != 0 {
+                out[k] = c - 1;
+                k += 1;
+            }
+        }
+    }
+
+    /// The row-0-equivalent parity of a board: its tile-order parity, corrected by the
+    /// blank's row on boards with an even number of columns (where a vertical move,
+    /// a rotation of C entries, flips the parity).
+    fn class_base(&self, board: &Board) -> u8 {
+        let mut order = [0u8; MAX_CELLS];
+        Self::tile_order(board, &mut order);
+        let p = permutation::parity(&order[..self.cells() - 1]);
+        p ^ self.row_parity(board.blank())
+    }
+
+    #[inline(always)]
+    fn row_parity(&self, cell: usize) -> u8 {
+        if self.cols % 2 == 0 {
+            ((cell / self.cols) & 1) as u8
+        } else {
+            0
+        }
+    }
+
+    /// The parity the tile order must have when the blank is on `cell`.
+    #[inline(always)]
+    fn required_parity(&self, cell: usize) -> u8 {
+        self.parity_base ^ self.row_parity(cell)
+    }
+
+    /// The blank's colour on a chess-board colouring; every move flips it.
+    pub fn colour(&self, cell: usize) -> u8 {
+        ((cell / self.cols + cell % self.cols) & 1) as u8
+    }
+
+    /// Parses a goal or position without checking solvability.
+    fn parse_unchecked(&self, text: &str) -> Result<Board, PositionError> {
+        let n = self.cells();
+        let tokens = notation::tokenize(text, n <= 10)?;
+        let tokens = notation::cells_of_shape(tokens, self.rows, self.cols)?;
+        let mut seen = [false; MAX_CELLS];
+        let mut cells = Vec::with_capacity(n);
+        for token in &tokens {
+            let tile = match token.as_str() {
+                "." => 0,
+                t => match t.parse::<usize>() {
+                    Ok(v) if v < n => v,
+                    _ => return Err(PositionError::UnknownPiece(token.clone())),
+                },
+            };
+            if seen[tile] {
+                return Err(PositionError::Duplicate(token.clone()));
+            }
+            seen[tile] = true;
+            cells.push(tile as u8);
+        }
+        Ok(Board::from_cells(&cells))
+    }
+
+    /// Parses a board to use as the goal (any arrangement is a valid goal).
+    pub fn parse_goal(&self, text: &str) -> Result<Board, PositionError> {
+        self.parse_unchecked(text)
+    }
+}
+
+impl Puzzle for SlidingPuzzle {
+    type State = Board;
+    type Move = u8;
+
+    fn name(&self) -> String {
+        match (self.rows, self.cols) {
+            (3, 3) => "8puzzle".into(),
+            (3, 4) => "11puzzle".into(),
+            (4, 4) => "15puzzle".into(),
+            (r, c) => format!("sliding:{r}x{c}"),
+        }
+    }
+
+    fn index_count(&self) -> u64 {
+        self.block * self.cells() as u64
+    }
+
+    fn max_neighbours(&self) -> usize {
+        4
+    }
+
+    fn goal(&self) -> Board {
+        self.goal
+    }
+
+    fn rank(&self, board: &Board) -> u64 {
+        let mut order = [0u8; MAX_CELLS];
+        Self::tile_order(board, &mut order);
+        board.blank() as u64 * self.block
+            + permutation::rank_within_parity(&order[..self.cells() - 1])
+    }
+
+    fn unrank(&self, index: u64) -> Board {
+        let blank = (index / self.block) as usize;
+        let mut order = [0u8; MAX_CELLS];
+        let m = self.cells() - 1;
+        permutation::unrank_within_parity(
+            index % self.block,
+            self.required_parity(blank),
+            &mut order[..m],
+        );
+        let mut board = Board {
+            cells: [0; MAX_CELLS],
+            len: self.cells() as u8,
+        };
+        let mut k = 0;
+        for (cell, slot) in board.cells[..=m].iter_mut().enumerate() {
+            if cell != blank {
+                *slot = order[k] + 1;
+                k += 1;
+            }
+        }
+        board
+    }
+
+    fn successors(&self, board: &Board, out: &mut Vec<Successor<Board, u8>>) {
+        let blank = board.blank();
+        let (row, col) = (blank / self.cols, blank % self.cols);
+        let mut push = |from: usize| {
+            let mut next = *board;
+            next.cells.swap(blank, from);
+            out.push(Successor {
+                moved: board.cells[from],
+                state: next,
+            });
+        };
+        if row > 0 {
+            push(blank - self.cols);
+        }
+        if row + 1 < self.rows {
+            push(blank + self.cols);
+        }
+        if col > 0 {
+            push(blank - 1);
+        }
+        if col + 1 < self.cols {
+            push(blank + 1);
+        }
+    }
+
+    fn parse(&self, text: &str) -> Result<Board, PositionError> {
+        let board = self.parse_unchecked(text)?;
+        if self.class_base(&board) != self.parity_base {
+            return Err(PositionError::Unsolvable(format!(
+                "`{}` has the wrong parity: it cannot reach the goal `{}` \
+                 (swap two tiles to make it solvable)",
+                self.format_line(&board),
+                self.format_line(&self.goal)
+            )));
+        }
+        Ok(board)
+    }
+
+    fn format_line(&self, board: &Board) -> String {
+        let bare = self.cells() <= 10;
+        board
+            .cells()
+            .chunks(self.cols)
+            .map(|row| {
+                let tiles: Vec<String> = row.iter().map(|t| t.to_string()).collect();
+                tiles.join(if bare { "" } else { " " })
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    fn render_board(&self, board: &Board) -> String {
+        let width = if self.cells() > 10 { 2 } else { 1 };
+        let mut text = String::new();
+        for row in board.cells().chunks(self.cols) {
+            let line: Vec<String> = row
+                .iter()
+                .map(|&t| match t {
+                    0 => format!("{:>width$}", "."),
+                    t => format!("{t:>width$}"),
+                })
+                .collect();
+            text.push_str(&line.join(" "));
+            text.push('\n');
+        }
+        text
+    }
+
+    fn segments(&self) -> Vec<Segment> {
+        (0..self.cells())
+            .map(|cell| Segment {
+                indices: cell as u64 * self.block..(cell as u64 + 1) * self.block,
+                colour: Some(self.colour(cell)),
+            })
+            .collect()
+    }
+
+    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        expand::expand_sorted(self, indices, visit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn goal_has_rank_zero_offset_and_round_trips() {
+        let p = SlidingPuzzle::new(3, 3).unwrap();
+        let g = p.goal();
+        assert_eq!(p.rank(&g) / p.block, 8);
+        assert_eq!(p.unrank(p.rank(&g)), g);
+        assert_eq!(p.index_count(), 181_440);
+    }
+
+    #[test]
+    fn parity_is_checked() {
+        let p = SlidingPuzzle::new(3, 3).unwrap();
+        assert!(p.parse("867254301").is_ok());
+        assert!(matches!(
+            p.parse("687254301"),
+            Err(PositionError::Unsolvable(_))
+        ));
+        let p = SlidingPuzzle::new(3, 4).unwrap();
+        assert!(p.parse("0 3 2 1/8 7 6 5/4 11 10 9").is_ok());
+        assert!(matches!(
+            p.parse("3 0 2 1/8 7 6 5/4 11 10 9"),
+            Err(PositionError::Unsolvable(_))
+        ));
+    }
+
+    #[test]
+    fn bad_positions() {
+        let p = SlidingPuzzle::new(3, 3).unwrap();
+        assert!(matches!(
+            p.parse("86725430"),
+            Err(PositionError::WrongSize { .. })
+        ));
+        assert!(matches!(
+            p.parse("867254309"),
+            Err(PositionError::UnknownPiece(_))
+        ));
+        assert!(matches!(
+            p.parse("867254311"),
+            Err(PositionError::Duplicate(_))
+        ));
+        assert!(matches!(
+            p.parse("86x254301"),
+            Err(PositionError::UnknownPiece(_))
+        ));
+    }
+
+    #[test]
+    fn size_errors() {
+        assert!(matches!(
+            SlidingPuzzle::new(1, 1),
+            Err(SizeError::TooNarrow { .. })
+        ));
+        assert!(matches!(
+            SlidingPuzzle::new(5, 5),
+            Err(SizeError::TooLarge { .. })
+        ));
+    }
+
+    fn shapes() -> impl Strategy<Value = (usize, usize)> {
+        prop::sample::select(vec![
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (3, 3),
+            (2, 5),
+            (3, 4),
+            (4, 3),
+            (2, 6),
+            (4, 4),
+            (2, 8),
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn rank_unrank_bijection((rows, cols) in shapes(), seed in any::<u64>()) {
+            let p = SlidingPuzzle::new(rows, cols).unwrap();
+            let index = seed % p.index_count();
+            let board = p.unrank(index);
+            prop_assert_eq!(p.rank(&board), index);
+            prop_assert_eq!(p.parse(&p.format_line(&board)).unwrap(), board);
+        }
+
+        #[test]
+        fn moves_are_reversible_and_fast_expansion_agrees((rows, cols) in shapes(), seed in any::<u64>()) {
+            let p = SlidingPuzzle::new(rows, cols).unwrap();
+            let index = seed % p.index_count();
+            let board = p.unrank(index);
+            let mut succ = Vec::new();
+            p.successors(&board, &mut succ);
+            let mut expected: Vec<u64> = succ.iter().map(|s| p.rank(&s.state)).collect();
+            for s in &succ {
+                let mut back = Vec::new();
+                p.successors(&s.state, &mut back);
+                prop_assert!(back.iter().any(|b| b.state == board));
+                prop_assert!(p.rank(&s.state) < p.index_count());
+            }
+            let mut fast = Vec::new();
+            p.expand_sorted(&[index], |i, n| { assert_eq!(i, index); fast.extend_from_slice(n) });
+            expected.sort_unstable();
+            fast.sort_unstable();
+            prop_assert_eq!(fast, expected);
+        }
+
+        #[test]
+        fn other_goals((rows, cols) in shapes(), seed in any::<u64>(), seed2 in any::<u64>()) {
+            let base = SlidingPuzzle::new(rows, cols).unwrap();
+            let mut cells: Vec<u8> = (0..(rows * cols) as u8).collect();
+            let mut s = seed;
+            for i in (1..cells.len()).rev() {
+                cells.swap(i, (s % (i as u64 + 1)) as usize);
+                s /= i as u64 + 1;
+            }
+            let p = base.with_goal(Board::from_cells(&cells));
+            let index = seed2 % p.index_count();
+            let board = p.unrank(index);
+            prop_assert_eq!(p.rank(&board), index);
+            prop_assert!(p.parse(&p.format_line(&board)).is_ok());
+            prop_assert!(p.rank(&p.goal()) < p.index_count());
+        }
+    }
+}

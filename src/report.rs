@@ -1,0 +1,113 @@
+//! Rendering an [`Analysis`] as text (people), JSON or CSV (scripts).
+
+use std::fmt::Write as _;
+
+use crate::analysis::Analysis;
+use crate::sys::human_bytes;
+
+/// Output formats of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned text with boards.
+    Text,
+    /// One JSON object.
+    Json,
+    /// One row per depth, then one per antipode.
+    Csv,
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The report in the given format, ending with a newline.
+pub fn render(analysis: &Analysis, format: Format) -> String {
+    match format {
+        Format::Text => text(analysis),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(analysis).expect("analysis serializes");
+            s.push('\n');
+            s
+        }
+        Format::Csv => csv(analysis),
+    }
+}
+
+fn text(a: &Analysis) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "puzzle          {}", a.puzzle);
+    let _ = writeln!(s, "indices         {}", thousands(a.indices));
+    let _ = writeln!(s, "reachable       {}", thousands(a.reachable));
+    let _ = writeln!(s, "god's number    {}", a.gods_number);
+    let _ = writeln!(s, "antipodes       {}", thousands(a.antipode_count));
+    let _ = writeln!(
+        s,
+        "time            {:.3} s on {} thread(s), peak memory {}",
+        a.seconds,
+        a.threads,
+        human_bytes(a.peak_rss_bytes as f64)
+    );
+    if !a.antipode_boards.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nantipodes at distance {} ({} of {} shown):",
+            a.gods_number,
+            a.antipode_boards.len(),
+            thousands(a.antipode_count)
+        );
+        for (board, line) in a.antipode_boards.iter().zip(&a.antipodes) {
+            let _ = writeln!(s, "\n{line}\n{board}");
+        }
+    }
+    let _ = writeln!(s, "\ndepth  count");
+    for (depth, count) in a.histogram.iter().enumerate() {
+        let _ = writeln!(s, "{depth:>5}  {count}");
+    }
+    s
+}
+
+fn csv(a: &Analysis) -> String {
+    let mut s = String::from(
+        "puzzle,indices,reachable,gods_number,antipode_count,seconds,threads,peak_rss_bytes,depth,count,antipode\n",
+    );
+    let head = format!(
+        "{},{},{},{},{},{:.6},{},{}",
+        a.puzzle,
+        a.indices,
+        a.reachable,
+        a.gods_number,
+        a.antipode_count,
+        a.seconds,
+        a.threads,
+        a.peak_rss_bytes
+    );
+    for (depth, count) in a.histogram.iter().enumerate() {
+        let _ = writeln!(s, "{head},{depth},{count},");
+    }
+    for antipode in &a.antipodes {
+        let _ = writeln!(s, "{head},{},,{antipode}", a.gods_number);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(239_500_800), "239,500,800");
+    }
+}

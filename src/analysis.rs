@@ -74,14 +74,12 @@ pub fn analyze<P: Puzzle>(
     observer: &dyn Observer,
 ) -> Result<Analysis, AnalyzeError> {
     let indices = puzzle.index_count();
-    if let Some(memory) = sys::total_memory_bytes() {
-        if indices > memory {
-            return Err(AnalyzeError::TooLarge {
-                puzzle: puzzle.name(),
-                indices,
-                memory,
-            });
-        }
+    if let Some(memory) = sys::total_memory_bytes().filter(|&memory| indices > memory) {
+        return Err(AnalyzeError::TooLarge {
+            puzzle: puzzle.name(),
+            indices,
+            memory,
+        });
     }
     let started = Instant::now();
     let store = ByteDepths::anonymous(indices)?;

@@ -22,7 +22,7 @@ use crate::puzzle::{Puzzle, Segment};
 use crate::store::{DepthStore, Wanted};
 
 /// log2 of the number of indices in one unit of parallel work.
-pub const CHUNK_SHIFT: u32 = 15;
+pub const CHUNK_SHIFT: u32 = 17;
 
 const NEVER: u32 = u32::MAX;
 
@@ -251,6 +251,61 @@ pub fn search<P: Puzzle, S: DepthStore>(
     Ok(Histogram(histogram))
 }
 
+thread_local! {
+    /// Each worker's reusable list of indices (one chunk's worth at most).
+    static BUFFER: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `job` with this thread's cleared index buffer.
+fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
+    BUFFER.with(|cell| {
+        let mut buffer = cell.borrow_mut();
+        buffer.clear();
+        job(&mut buffer)
+    })
+}
+
+/// States in flight between the prefetch of their neighbours and their processing.
+const PIPELINE: usize = 16;
+/// Neighbours a pipelined state may have (more are processed without prefetch).
+const PIPELINE_WIDTH: usize = 8;
+
+/// Expands `indices` and calls `process` on each, `PIPELINE` states after prefetching
+/// its neighbours' entries, so that their cache misses overlap instead of stalling.
+#[inline(always)]
+fn expand_prefetched<P: Puzzle, S: DepthStore>(
+    puzzle: &P,
+    store: &S,
+    indices: &[u64],
+    mut process: impl FnMut(u64, &[u64]),
+) {
+    let mut ring = [(0u64, [0u64; PIPELINE_WIDTH], 0usize); PIPELINE];
+    let mut pushed = 0usize;
+    puzzle.expand_sorted(indices, |index, neighbours| {
+        if neighbours.len() > PIPELINE_WIDTH {
+            process(index, neighbours);
+            return;
+        }
+        for &n in neighbours {
+            store.prefetch(n);
+        }
+        let slot = &mut ring[pushed % PIPELINE];
+        if pushed >= PIPELINE {
+            process(slot.0, &slot.1[..slot.2]);
+        }
+        slot.0 = index;
+        for (to, &from) in slot.1.iter_mut().zip(neighbours) {
+            *to = from;
+        }
+        slot.2 = neighbours.len();
+        pushed += 1;
+    });
+    for k in pushed.saturating_sub(PIPELINE)..pushed {
+        let slot = &ring[k % PIPELINE];
+        process(slot.0, &slot.1[..slot.2]);
+    }
+}
+
 #[inline(always)]
 fn mark_chunk(last_written: &[AtomicU32], index: u64, depth: u32) {
     let slot = &last_written[(index >> CHUNK_SHIFT) as usize];
@@ -269,10 +324,8 @@ fn top_down<P: Puzzle, S: DepthStore>(
     observer: &dyn Observer,
 ) {
     let next = depth + 1;
-    items.par_iter().for_each_init(
-        || Vec::with_capacity(1 << CHUNK_SHIFT),
-        |frontier, item| {
-            frontier.clear();
+    items.par_iter().for_each(|item| {
+        with_buffer(|frontier| {
             if bipartite {
                 // SAFETY: in a bipartite graph this level only writes states of the other
                 // colour, so nobody writes this item's range during the scan.
@@ -282,7 +335,7 @@ fn top_down<P: Puzzle, S: DepthStore>(
             } else {
                 store.collect_shared(item.range.clone(), Wanted::Depth(depth), frontier);
             }
-            puzzle.expand_sorted(frontier, |_, neighbours| {
+            expand_prefetched(puzzle, store, frontier, |_, neighbours| {
                 for &n in neighbours {
                     if store.matches(n, Wanted::Unseen) {
                         store.set(n, next);
@@ -291,8 +344,8 @@ fn top_down<P: Puzzle, S: DepthStore>(
                 }
             });
             observer.work_done(1);
-        },
-    );
+        })
+    });
 }
 
 fn bottom_up<P: Puzzle, S: DepthStore>(
@@ -306,15 +359,13 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
     let next = depth + 1;
     items
         .par_iter()
-        .map_init(
-            || Vec::with_capacity(1 << CHUNK_SHIFT),
-            |unseen, item| {
-                unseen.clear();
+        .map(|item| {
+            with_buffer(|unseen| {
                 // SAFETY: in bottom-up mode a state is written only by the thread that
                 // owns its work item, and this thread scans before it writes.
                 unsafe { store.collect_exclusive(item.range.clone(), Wanted::Unseen, unseen) };
                 let mut found = 0u64;
-                puzzle.expand_sorted(unseen, |index, neighbours| {
+                expand_prefetched(puzzle, store, unseen, |index, neighbours| {
                     if neighbours
                         .iter()
                         .any(|&n| store.matches(n, Wanted::Depth(depth)))
@@ -328,8 +379,8 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
                 }
                 observer.work_done(1);
                 found
-            },
-        )
+            })
+        })
         .sum()
 }
 

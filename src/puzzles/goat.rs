@@ -213,18 +213,18 @@ impl Puzzle for Goat {
             9 => "B".to_string(),
             p => p.to_string(),
         };
-        for (piece, &count) in counts.iter().enumerate() {
-            let wanted = if piece == BAR as usize || piece == BIG as usize {
+        let wanted = |piece: usize| {
+            if piece == BAR as usize || piece == BIG as usize {
                 2
             } else {
                 1
-            };
-            if count > wanted {
-                return Err(PositionError::Duplicate(name(piece)));
             }
-            if count < wanted {
-                return Err(PositionError::Missing(name(piece)));
-            }
+        };
+        if let Some(piece) = (0..counts.len()).find(|&p| counts[p] > wanted(p)) {
+            return Err(PositionError::Duplicate(name(piece)));
+        }
+        if let Some(piece) = (0..counts.len()).find(|&p| counts[p] < wanted(p)) {
+            return Err(PositionError::Missing(name(piece)));
         }
         let big = cells.iter().position(|&c| c == BIG).unwrap_or(0);
         if big >= COLS - 1 || cells[big + 1] != BIG {

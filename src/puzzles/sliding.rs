@@ -160,7 +160,7 @@ impl SlidingPuzzle {
 
     #[inline(always)]
     fn row_parity(&self, cell: usize) -> u8 {
-        if self.cols % 2 == 0 {
+        if self.cols.is_multiple_of(2) {
             ((cell / self.cols) & 1) as u8
         } else {
             0
@@ -370,7 +370,7 @@ mod tests {
         let p = SlidingPuzzle::new(3, 4).unwrap();
         assert!(p.parse("0 3 2 1/8 7 6 5/4 11 10 9").is_ok());
         assert!(matches!(
-            p.parse("3 0 2 1/8 7 6 5/4 11 10 9"),
+            p.parse("0 2 3 1/8 7 6 5/4 11 10 9"),
             Err(PositionError::Unsolvable(_))
         ));
     }

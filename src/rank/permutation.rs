@@ -92,7 +92,7 @@ pub fn unrank_within_parity(mut index: u64, parity: u8, out: &mut [u8]) {
     debug_assert!((2..=MAX_ITEMS).contains(&n) && index < factorial(n) / 2);
     let mut unused: u32 = (1u32 << n) - 1;
     let mut digit_sum = 0u32;
-    for i in 0..n {
+    for (i, slot) in out.iter_mut().enumerate() {
         let digit = if i + 2 < n {
             let weight = factorial(n - 1 - i) / 2;
             let d = (index / weight) as u32;
@@ -105,7 +105,7 @@ pub fn unrank_within_parity(mut index: u64, parity: u8, out: &mut [u8]) {
         };
         digit_sum += digit;
         let item = nth_set_bit(unused, digit);
-        out[i] = item as u8;
+        *slot = item as u8;
         unused &= !(1u32 << item);
     }
 }

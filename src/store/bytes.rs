@@ -7,8 +7,9 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use memmap2::MmapMut;
+use rayon::prelude::*;
 
-use super::{DepthStore, StoreError, Wanted};
+use super::{DepthStore, StoreError, Wanted, scan};
 
 /// Exact depths, one byte per index, in an anonymous memory mapping.
 pub struct ByteDepths {
@@ -23,6 +24,7 @@ impl ByteDepths {
         let bytes = usize::try_from(len).map_err(|_| StoreError::TooLarge(len))?;
         let map = MmapMut::map_anon(bytes.max(1))
             .map_err(|source| StoreError::Map { bytes: len, source })?;
+        prepare_pages(&map);
         Ok(ByteDepths { map, len })
     }
 
@@ -58,6 +60,24 @@ impl ByteDepths {
     }
 }
 
+/// Asks for transparent huge pages (fewer TLB misses on scattered accesses) and commits
+/// the pages up front, in parallel: a first write to a page the search has only read
+/// so far costs a copy-on-write fault and a TLB shootdown across cores.
+fn prepare_pages(map: &MmapMut) {
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    const PAGE: usize = 4096;
+    let base = map.as_ptr() as usize;
+    (0..map.len().div_ceil(PAGE))
+        .into_par_iter()
+        .with_min_len(512)
+        .for_each(|page| {
+            // SAFETY: the address is inside the mapping, nobody else can reach the
+            // mapping yet, and writing 0 keeps the content (a fresh anonymous map is zero).
+            unsafe { std::ptr::write_volatile((base + page * PAGE) as *mut u8, 0) };
+        });
+}
+
 #[inline(always)]
 fn encoded(wanted: Wanted) -> u8 {
     match wanted {
@@ -85,37 +105,30 @@ impl DepthStore for ByteDepths {
         self.cell(index).store(depth as u8 + 1, Ordering::Relaxed);
     }
 
+    #[inline(always)]
+    fn prefetch(&self, index: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch never faults and has no visible effect; the address is
+        // inside the mapping anyway (`index < len`, as for every engine access).
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.map.as_ptr().add(index as usize) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
+    }
+
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
-        let value = encoded(wanted);
         let start = range.start;
         // SAFETY: forwarded from this function's contract.
         let bytes = unsafe { self.plain(range) };
-        let mut chunks = bytes.chunks_exact(64);
-        let mut base = start;
-        for chunk in &mut chunks {
-            // Compiles to vector compares and a movemask: 64 entries per few instructions.
-            let mut mask = 0u64;
-            for (j, &b) in chunk.iter().enumerate() {
-                mask |= ((b == value) as u64) << j;
-            }
-            while mask != 0 {
-                out.push(base + mask.trailing_zeros() as u64);
-                mask &= mask - 1;
-            }
-            base += 64;
-        }
-        for (j, &b) in chunks.remainder().iter().enumerate() {
-            if b == value {
-                out.push(base + j as u64);
-            }
-        }
+        scan::find_equal(bytes, encoded(wanted), start, out);
     }
 
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64 {
-        let value = encoded(wanted);
         // SAFETY: forwarded from this function's contract.
         let bytes = unsafe { self.plain(range) };
-        bytes.iter().filter(|&&b| b == value).count() as u64
+        scan::count_equal(bytes, encoded(wanted))
     }
 }
 

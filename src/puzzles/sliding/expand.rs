@@ -1,8 +1,8 @@
 //! Incremental expansion of ascending sliding-tile indices, the BFS hot path.
 //!
 //! An index within a blank cell's block splits into a *prefix* (the Lehmer digits of
-//! all but the last four tiles of the tile order) and one of the 12 arrangements of
-//! the last four tiles that have the required parity. Consecutive indices share the
+//! all but the last five tiles of the tile order) and one of the 60 arrangements of
+//! the last five tiles that have the required parity. Consecutive indices share the
 //! prefix, so the walker decodes a prefix once (or steps it like a counter), then fills
 //! the tail from a constant table. Neighbours follow from the digits directly:
 //! horizontal moves keep the rank, vertical moves rotate C entries, which changes C
@@ -11,37 +11,43 @@
 
 use super::{MAX_CELLS, SlidingPuzzle};
 use crate::puzzle::Puzzle;
-use crate::rank::{factorial, permutation::nth_set_bit};
+use crate::rank::factorial;
 
 /// Tiles handled by the tail table.
-const TAIL: usize = 4;
-/// Arrangements of the tail of one parity: 4!/2.
-const TAIL_ARRANGEMENTS: u64 = 12;
+const TAIL: usize = 5;
+/// Arrangements of the tail of one parity: 5!/2.
+const TAIL_ARRANGEMENTS: u64 = 60;
+/// Index mask of the walker's per-position arrays (positions are < MAX_CELLS).
+const MASK: usize = MAX_CELLS - 1;
+/// Gaps between prefixes up to this many are walked by counting rather than decoded.
+const MAX_STEPS: u64 = 4;
 
-/// For each parity and tail rank: the order of the four tail items (as positions among
-/// the sorted remaining items) and their Lehmer digits.
+/// For each parity and tail rank: the order of the tail items (as positions among the
+/// sorted remaining items) and their Lehmer digits.
 struct TailTable {
-    order: [[[u8; TAIL]; 12]; 2],
-    digits: [[[u8; TAIL]; 12]; 2],
+    order: [[[u8; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
+    digits: [[[u8; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
 }
 
 const TAIL_TABLE: TailTable = {
     let mut table = TailTable {
-        order: [[[0; TAIL]; 12]; 2],
-        digits: [[[0; TAIL]; 12]; 2],
+        order: [[[0; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
+        digits: [[[0; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
     };
     let mut parity = 0;
     while parity < 2 {
         let mut t = 0;
-        while t < 12 {
-            let d0 = (t / 3) as u8;
-            let d1 = (t % 3) as u8;
-            let d2 = (parity as u8 ^ (d0 + d1)) & 1;
-            let digits = [d0, d1, d2, 0];
-            let mut unused = 0b1111u32;
+        while t < TAIL_ARRANGEMENTS as usize {
+            // Free digits in mixed radix 5, 4, 3 (place values 12, 3, 1); the fourth
+            // is fixed by the parity, the fifth is always 0.
+            let d0 = (t / 12) as u8;
+            let d1 = (t / 3 % 4) as u8;
+            let d2 = (t % 3) as u8;
+            let d3 = (parity as u8 ^ (d0 + d1 + d2)) & 1;
+            let digits = [d0, d1, d2, d3, 0];
+            let mut unused = (1u32 << TAIL) - 1;
             let mut j = 0;
             while j < TAIL {
-                // The digits[j]-th remaining item.
                 let mut mask = unused;
                 let mut k = 0;
                 while k < digits[j] {
@@ -61,6 +67,37 @@ const TAIL_TABLE: TailTable = {
     table
 };
 
+/// `SELECT[byte][k]`: the position of the k-th set bit of `byte` (8 if none).
+const SELECT: [[u8; 8]; 256] = {
+    let mut table = [[8u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut k = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The position of the `k`-th set bit of a 16-bit mask, by table: no loop.
+#[inline(always)]
+fn select16(mask: u32, k: u32) -> u32 {
+    let low = mask & 0xff;
+    let low_count = low.count_ones();
+    if k < low_count {
+        SELECT[low as usize][k as usize] as u32
+    } else {
+        8 + SELECT[((mask >> 8) & 0xff) as usize][(k - low_count) as usize] as u32
+    }
+}
+
 /// Expands `indices` (ascending) of `puzzle`, calling `visit(index, neighbours)`.
 pub(super) fn expand_sorted(
     puzzle: &SlidingPuzzle,
@@ -69,7 +106,7 @@ pub(super) fn expand_sorted(
 ) {
     let m = puzzle.cells() - 1;
     if m <= TAIL {
-        // Too small for the tail table (2x2); the per-state path is plenty.
+        // Too small for the tail table (2x2, 2x3); the per-state path is plenty.
         let mut successors = Vec::with_capacity(4);
         let mut neighbours = Vec::with_capacity(4);
         for &index in indices {
@@ -81,30 +118,56 @@ pub(super) fn expand_sorted(
         }
         return;
     }
+    // Monomorphised per column count so the window loops unroll.
+    match puzzle.cols {
+        2 => expand_run::<2>(puzzle, indices, visit),
+        3 => expand_run::<3>(puzzle, indices, visit),
+        4 => expand_run::<4>(puzzle, indices, visit),
+        5 => expand_run::<5>(puzzle, indices, visit),
+        6 => expand_run::<6>(puzzle, indices, visit),
+        7 => expand_run::<7>(puzzle, indices, visit),
+        _ => expand_run::<8>(puzzle, indices, visit),
+    }
+}
+
+/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells).
+fn expand_run<const COLS: usize>(
+    puzzle: &SlidingPuzzle,
+    indices: &[u64],
+    mut visit: impl FnMut(u64, &[u64]),
+) {
+    debug_assert_eq!(puzzle.cols, COLS);
     let mut walker = Walker::new(puzzle);
     let block = puzzle.block;
-    let (rows, cols) = (puzzle.rows, puzzle.cols);
-    let mut current_blank = usize::MAX;
+    let (rows, cols) = (puzzle.rows, COLS);
+    let mut blank = usize::MAX;
+    let (mut block_start, mut block_end) = (0u64, 0u64);
     let mut current_prefix = u64::MAX;
     let mut required = 0u8;
     let mut neighbours = [0u64; 4];
     for &index in indices {
-        let blank = (index / block) as usize;
-        let rank = index - blank as u64 * block;
+        if index >= block_end || index < block_start {
+            blank = (index / block) as usize;
+            block_start = blank as u64 * block;
+            block_end = block_start + block;
+            required = puzzle.required_parity(blank);
+            current_prefix = u64::MAX;
+        }
+        let rank = index - block_start;
         let prefix = rank / TAIL_ARRANGEMENTS;
         let tail = (rank - prefix * TAIL_ARRANGEMENTS) as usize;
-        if blank != current_blank {
-            current_blank = blank;
-            required = puzzle.required_parity(blank);
-            walker.decode_prefix(prefix);
-        } else if prefix != current_prefix {
-            if prefix == current_prefix + 1 {
-                walker.step_prefix();
+        if prefix != current_prefix {
+            // Stepping the counter is cheaper than decoding for short gaps.
+            if prefix > current_prefix && prefix - current_prefix <= MAX_STEPS {
+                for _ in current_prefix..prefix {
+                    walker.step_prefix();
+                }
             } else {
                 walker.decode_prefix(prefix);
             }
+            current_prefix = prefix;
+            walker.prefix_deltas::<COLS>(blank, rows);
         }
-        current_prefix = prefix;
         walker.fill_tail(required ^ walker.prefix_parity, tail);
 
         let (row, col) = (blank / cols, blank % cols);
@@ -118,12 +181,18 @@ pub(super) fn expand_sorted(
             count += 1;
         }
         if row + 1 < rows {
-            let delta = walker.rotate_right_delta(blank, cols);
+            let delta = match walker.down_delta {
+                Some(delta) => delta,
+                None => walker.rotate_right_delta::<COLS>(blank),
+            };
             neighbours[count] = (blank + cols) as u64 * block + (rank as i64 + delta) as u64;
             count += 1;
         }
         if row > 0 {
-            let delta = walker.rotate_left_delta(blank - cols, cols);
+            let delta = match walker.up_delta {
+                Some(delta) => delta,
+                None => walker.rotate_left_delta::<COLS>(blank - cols),
+            };
             neighbours[count] = (blank - cols) as u64 * block + (rank as i64 + delta) as u64;
             count += 1;
         }
@@ -135,38 +204,53 @@ pub(super) fn expand_sorted(
 struct Walker {
     m: usize,
     prefix_len: usize,
-    seq: [u8; MAX_CELLS],
-    digits: [u8; MAX_CELLS],
+    seq: [u8; MASK + 1],
+    digits: [u8; MASK + 1],
     /// Items not used before position `i` of the prefix.
     available: [u32; MAX_CELLS],
-    /// The four items left for the tail, ascending.
-    tail_items: [u8; TAIL],
+    /// The items left for the tail, ascending.
+    tail_items: [u8; 8],
     prefix_parity: u8,
+    /// The rank change of a down (up) move, when its window lies inside the prefix and
+    /// so is the same for the whole run of tails.
+    down_delta: Option<i64>,
+    up_delta: Option<i64>,
     /// `(m-1-i)!/2` for the ranked positions `i <= m-3`, 0 beyond.
-    weights: [i64; MAX_CELLS + 1],
-    /// `(m-1-i)!/4!`: the prefix's mixed-radix place values.
+    weights: [i64; MASK + 1],
+    /// `(m-1-i)!/5!`: the prefix's mixed-radix place values.
     prefix_weights: [u64; MAX_CELLS],
+    /// `2^64 / prefix_weights[i]`, rounded up.
+    reciprocals: [u128; MAX_CELLS],
 }
 
 impl Walker {
     fn new(puzzle: &SlidingPuzzle) -> Walker {
         let m = puzzle.cells() - 1;
-        let mut weights = [0i64; MAX_CELLS + 1];
+        let mut weights = [0i64; MASK + 1];
         let mut prefix_weights = [0u64; MAX_CELLS];
-        for i in 0..m.saturating_sub(2) {
-            weights[i] = (factorial(m - 1 - i) / 2) as i64;
+        for (i, w) in weights.iter_mut().enumerate().take(m.saturating_sub(2)) {
+            *w = (factorial(m - 1 - i) / 2) as i64;
         }
         for (i, w) in prefix_weights.iter_mut().enumerate().take(m - TAIL) {
             *w = factorial(m - 1 - i) / factorial(TAIL);
         }
+        let mut reciprocals = [0u128; MAX_CELLS];
+        for (r, &w) in reciprocals.iter_mut().zip(&prefix_weights) {
+            if w > 0 {
+                *r = (1u128 << 64).div_ceil(w as u128);
+            }
+        }
         Walker {
             m,
+            reciprocals,
             prefix_len: m - TAIL,
-            seq: [0; MAX_CELLS],
-            digits: [0; MAX_CELLS],
+            seq: [0; MASK + 1],
+            digits: [0; MASK + 1],
             available: [0; MAX_CELLS],
-            tail_items: [0; TAIL],
+            tail_items: [0; 8],
             prefix_parity: 0,
+            down_delta: None,
+            up_delta: None,
             weights,
             prefix_weights,
         }
@@ -176,30 +260,43 @@ impl Walker {
     fn decode_prefix(&mut self, mut prefix: u64) {
         for i in 0..self.prefix_len {
             let w = self.prefix_weights[i];
-            let d = prefix / w;
+            // Division by multiplication with a precomputed reciprocal: exact because
+            // prefix * w < 2^64 (both are below 15!/2).
+            let d = ((prefix as u128 * self.reciprocals[i]) >> 64) as u64;
             prefix -= d * w;
             self.digits[i] = d as u8;
         }
-        self.rebuild_from(0);
+        let sum: u32 = self.digits[..self.prefix_len]
+            .iter()
+            .map(|&d| d as u32)
+            .sum();
+        self.prefix_parity = (sum & 1) as u8;
+        self.rebuild_items_from(0);
     }
 
     /// Advances the prefix by one, like a mixed-radix counter.
     fn step_prefix(&mut self) {
         let mut i = self.prefix_len - 1;
+        let mut flipped = 1u8;
         loop {
-            if (self.digits[i] as usize) < self.m - 1 - i {
+            let max = (self.m - 1 - i) as u8;
+            if self.digits[i] < max {
                 self.digits[i] += 1;
                 break;
             }
+            // The digit wraps from `max` to 0.
+            flipped ^= max & 1;
             self.digits[i] = 0;
             // The caller never steps past the block's last prefix, so i > 0 here.
             i -= 1;
         }
-        self.rebuild_from(i);
+        self.prefix_parity ^= flipped & 1;
+        self.rebuild_items_from(i);
     }
 
     /// Recomputes the prefix items from position `start` on, and the tail items.
-    fn rebuild_from(&mut self, start: usize) {
+    #[inline]
+    fn rebuild_items_from(&mut self, start: usize) {
         let mut unused = if start == 0 {
             (1u32 << self.m) - 1
         } else {
@@ -207,63 +304,75 @@ impl Walker {
         };
         for i in start..self.prefix_len {
             self.available[i] = unused;
-            let item = nth_set_bit(unused, self.digits[i] as u32);
+            let item = select16(unused, self.digits[i] as u32);
             self.seq[i] = item as u8;
             unused &= !(1u32 << item);
         }
-        for slot in &mut self.tail_items {
+        for slot in &mut self.tail_items[..TAIL] {
             *slot = unused.trailing_zeros() as u8;
             unused &= unused - 1;
         }
-        let sum: u32 = self.digits[..self.prefix_len]
-            .iter()
-            .map(|&d| d as u32)
-            .sum();
-        self.prefix_parity = (sum & 1) as u8;
+    }
+
+    /// Precomputes the vertical moves' rank changes that do not depend on the tail.
+    #[inline]
+    fn prefix_deltas<const COLS: usize>(&mut self, blank: usize, rows: usize) {
+        let row = blank / COLS;
+        let fits = |p: usize| p + COLS <= self.prefix_len;
+        self.down_delta =
+            (row + 1 < rows && fits(blank)).then(|| self.rotate_right_delta::<COLS>(blank));
+        self.up_delta = (row > 0 && fits(blank - COLS.min(blank)))
+            .then(|| self.rotate_left_delta::<COLS>(blank - COLS));
     }
 
     #[inline(always)]
     fn fill_tail(&mut self, parity: u8, tail: usize) {
-        let order = &TAIL_TABLE.order[parity as usize][tail];
-        let digits = &TAIL_TABLE.digits[parity as usize][tail];
+        let order = &TAIL_TABLE.order[(parity & 1) as usize][tail];
+        let digits = &TAIL_TABLE.digits[(parity & 1) as usize][tail];
         for j in 0..TAIL {
-            self.seq[self.prefix_len + j] = self.tail_items[order[j] as usize];
-            self.digits[self.prefix_len + j] = digits[j];
+            let at = (self.prefix_len + j) & MASK;
+            self.seq[at] = self.tail_items[order[j] as usize & 7];
+            self.digits[at] = digits[j];
         }
     }
 
-    /// Rank change when entries `p..p+c` rotate right (the last comes first): the
-    /// blank at cell `p` moves down.
+    /// Rank change when entries `p..p+C` rotate right (the last comes first): the
+    /// blank at cell `p` moves down. Indices are masked to the arrays' size, which
+    /// they never exceed, so the unrolled loop has no bounds checks.
     #[inline(always)]
-    fn rotate_right_delta(&self, p: usize, c: usize) -> i64 {
-        let last = self.seq[p + c - 1];
+    fn rotate_right_delta<const C: usize>(&self, p: usize) -> i64 {
+        let last = self.seq[(p + C - 1) & MASK];
         let mut smaller = 0i64;
         let mut delta = 0i64;
-        for j in p..p + c - 1 {
+        for k in 0..C - 1 {
+            let j = (p + k) & MASK;
             let item = self.seq[j];
             smaller += (item < last) as i64;
             let moved = self.digits[j] as i64 - (item > last) as i64;
-            delta += (moved - self.digits[j + 1] as i64) * self.weights[j + 1];
+            delta += (moved - self.digits[(j + 1) & MASK] as i64) * self.weights[(j + 1) & MASK];
         }
-        delta + (self.digits[p + c - 1] as i64 + smaller - self.digits[p] as i64) * self.weights[p]
+        let (first, end) = (p & MASK, (p + C - 1) & MASK);
+        delta
+            + (self.digits[end] as i64 + smaller - self.digits[first] as i64) * self.weights[first]
     }
 
-    /// Rank change when entries `p..p+c` rotate left (the first goes last): the blank
-    /// at cell `p + c` moves up.
+    /// Rank change when entries `p..p+C` rotate left (the first goes last): the blank
+    /// at cell `p + C` moves up.
     #[inline(always)]
-    fn rotate_left_delta(&self, p: usize, c: usize) -> i64 {
-        let first = self.seq[p];
+    fn rotate_left_delta<const C: usize>(&self, p: usize) -> i64 {
+        let first = self.seq[p & MASK];
         let mut smaller = 0i64;
         let mut delta = 0i64;
-        for j in p + 1..p + c {
+        for k in 1..C {
+            let j = (p + k) & MASK;
             let item = self.seq[j];
             smaller += (item < first) as i64;
             let moved = self.digits[j] as i64 + (item > first) as i64;
-            delta += (moved - self.digits[j - 1] as i64) * self.weights[j - 1];
+            delta += (moved - self.digits[(j - 1) & MASK] as i64) * self.weights[(j - 1) & MASK];
         }
+        let end = (p + C - 1) & MASK;
         delta
-            + (self.digits[p] as i64 - smaller - self.digits[p + c - 1] as i64)
-                * self.weights[p + c - 1]
+            + (self.digits[p & MASK] as i64 - smaller - self.digits[end] as i64) * self.weights[end]
     }
 }
 

@@ -265,47 +265,6 @@ fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
     })
 }
 
-/// States in flight between the prefetch of their neighbours and their processing.
-const PIPELINE: usize = 16;
-/// Neighbours a pipelined state may have (more are processed without prefetch).
-const PIPELINE_WIDTH: usize = 8;
-
-/// Expands `indices` and calls `process` on each, `PIPELINE` states after prefetching
-/// its neighbours' entries, so that their cache misses overlap instead of stalling.
-#[inline(always)]
-fn expand_prefetched<P: Puzzle, S: DepthStore>(
-    puzzle: &P,
-    store: &S,
-    indices: &[u64],
-    mut process: impl FnMut(u64, &[u64]),
-) {
-    let mut ring = [(0u64, [0u64; PIPELINE_WIDTH], 0usize); PIPELINE];
-    let mut pushed = 0usize;
-    puzzle.expand_sorted(indices, |index, neighbours| {
-        if neighbours.len() > PIPELINE_WIDTH {
-            process(index, neighbours);
-            return;
-        }
-        for &n in neighbours {
-            store.prefetch(n);
-        }
-        let slot = &mut ring[pushed % PIPELINE];
-        if pushed >= PIPELINE {
-            process(slot.0, &slot.1[..slot.2]);
-        }
-        slot.0 = index;
-        for (to, &from) in slot.1.iter_mut().zip(neighbours) {
-            *to = from;
-        }
-        slot.2 = neighbours.len();
-        pushed += 1;
-    });
-    for k in pushed.saturating_sub(PIPELINE)..pushed {
-        let slot = &ring[k % PIPELINE];
-        process(slot.0, &slot.1[..slot.2]);
-    }
-}
-
 #[inline(always)]
 fn mark_chunk(last_written: &[AtomicU32], index: u64, depth: u32) {
     let slot = &last_written[(index >> CHUNK_SHIFT) as usize];
@@ -335,7 +294,7 @@ fn top_down<P: Puzzle, S: DepthStore>(
             } else {
                 store.collect_shared(item.range.clone(), Wanted::Depth(depth), frontier);
             }
-            expand_prefetched(puzzle, store, frontier, |_, neighbours| {
+            puzzle.expand_sorted(frontier, |_, neighbours| {
                 for &n in neighbours {
                     if store.matches(n, Wanted::Unseen) {
                         store.set(n, next);
@@ -365,7 +324,7 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
                 // owns its work item, and this thread scans before it writes.
                 unsafe { store.collect_exclusive(item.range.clone(), Wanted::Unseen, unseen) };
                 let mut found = 0u64;
-                expand_prefetched(puzzle, store, unseen, |index, neighbours| {
+                puzzle.expand_sorted(unseen, |index, neighbours| {
                     if neighbours
                         .iter()
                         .any(|&n| store.matches(n, Wanted::Depth(depth)))

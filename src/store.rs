@@ -57,10 +57,6 @@ pub trait DepthStore: Sync {
     /// Records depth `depth` for entry `index`.
     fn set(&self, index: u64, depth: u32);
 
-    /// Hints that entry `index` will be accessed soon.
-    #[inline(always)]
-    fn prefetch(&self, _index: u64) {}
-
     /// Appends to `out` the indices in `range` that match `wanted`, ascending.
     ///
     /// # Safety

@@ -105,19 +105,6 @@ impl DepthStore for ByteDepths {
         self.cell(index).store(depth as u8 + 1, Ordering::Relaxed);
     }
 
-    #[inline(always)]
-    fn prefetch(&self, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch never faults and has no visible effect; the address is
-        // inside the mapping anyway (`index < len`, as for every engine access).
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.map.as_ptr().add(index as usize) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
-    }
-
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
         let start = range.start;
         // SAFETY: forwarded from this function's contract.

@@ -17,22 +17,27 @@ use crate::rank::factorial;
 const TAIL: usize = 5;
 /// Arrangements of the tail of one parity: 5!/2.
 const TAIL_ARRANGEMENTS: u64 = 60;
-/// Index mask of the walker's per-position arrays (positions are < MAX_CELLS).
-const MASK: usize = MAX_CELLS - 1;
+/// Index mask of the walker's per-position arrays: positions are below MAX_CELLS,
+/// and the arrays are twice that long so that the tail can be written as one 8-byte
+/// store at any prefix length.
+const MASK: usize = 2 * MAX_CELLS - 1;
 /// Gaps between prefixes up to this many are walked by counting rather than decoded.
 const MAX_STEPS: u64 = 4;
 
 /// For each parity and tail rank: the order of the tail items (as positions among the
 /// sorted remaining items) and their Lehmer digits.
 struct TailTable {
-    order: [[[u8; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
-    digits: [[[u8; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
+    /// Byte `j` is the position (among the sorted remaining items) of the item at
+    /// tail position `j`; bytes past the tail are 0x80 (a shuffle's "zero").
+    packed_order: [[u64; TAIL_ARRANGEMENTS as usize]; 2],
+    /// The digits packed little-endian into a `u64`, one byte each.
+    packed_digits: [[u64; TAIL_ARRANGEMENTS as usize]; 2],
 }
 
 const TAIL_TABLE: TailTable = {
     let mut table = TailTable {
-        order: [[[0; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
-        digits: [[[0; TAIL]; TAIL_ARRANGEMENTS as usize]; 2],
+        packed_order: [[0; TAIL_ARRANGEMENTS as usize]; 2],
+        packed_digits: [[0; TAIL_ARRANGEMENTS as usize]; 2],
     };
     let mut parity = 0;
     while parity < 2 {
@@ -46,6 +51,7 @@ const TAIL_TABLE: TailTable = {
             let d3 = (parity as u8 ^ (d0 + d1 + d2)) & 1;
             let digits = [d0, d1, d2, d3, 0];
             let mut unused = (1u32 << TAIL) - 1;
+            let mut order = !((1u64 << (8 * TAIL)) - 1) & 0x8080_8080_8080_8080;
             let mut j = 0;
             while j < TAIL {
                 let mut mask = unused;
@@ -55,17 +61,41 @@ const TAIL_TABLE: TailTable = {
                     k += 1;
                 }
                 let item = mask.trailing_zeros();
-                table.order[parity][t][j] = item as u8;
+                order |= (item as u64) << (8 * j);
                 unused &= !(1 << item);
                 j += 1;
             }
-            table.digits[parity][t] = digits;
+            let mut packed = 0u64;
+            let mut k = 0;
+            while k < TAIL {
+                packed |= (digits[k] as u64) << (8 * k);
+                k += 1;
+            }
+            table.packed_digits[parity][t] = packed;
+            table.packed_order[parity][t] = order;
             t += 1;
         }
         parity += 1;
     }
     table
 };
+
+/// `out` byte `j` = byte `order[j]` of `items` (0 where `order[j]` has its top bit).
+#[inline(always)]
+fn shuffle_bytes(items: u64, order: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: only reached from `expand_ssse3`, which runs only on SSSE3 CPUs and into
+    // which this function is inlined.
+    unsafe {
+        use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_shuffle_epi8};
+        _mm_cvtsi128_si64(_mm_shuffle_epi8(
+            _mm_cvtsi64_si128(items as i64),
+            _mm_cvtsi64_si128(order as i64),
+        )) as u64
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    unreachable!("the shuffle path is x86_64 only ({items}, {order})")
+}
 
 /// `SELECT[byte][k]`: the position of the k-th set bit of `byte` (8 if none).
 const SELECT: [[u8; 8]; 256] = {
@@ -119,19 +149,44 @@ pub(super) fn expand_sorted(
         return;
     }
     // Monomorphised per column count so the window loops unroll.
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("ssse3") {
+        // SAFETY: the CPU supports SSSE3 (checked just above).
+        unsafe { expand_ssse3(puzzle, indices, visit) };
+        return;
+    }
+    expand_by_cols::<false>(puzzle, indices, visit);
+}
+
+/// [`expand_by_cols`] compiled with SSSE3, whose byte shuffle gathers a tail in one
+/// instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3")]
+unsafe fn expand_ssse3(puzzle: &SlidingPuzzle, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+    expand_by_cols::<true>(puzzle, indices, visit);
+}
+
+#[inline(always)]
+fn expand_by_cols<const SHUFFLE: bool>(
+    puzzle: &SlidingPuzzle,
+    indices: &[u64],
+    visit: impl FnMut(u64, &[u64]),
+) {
     match puzzle.cols {
-        2 => expand_run::<2>(puzzle, indices, visit),
-        3 => expand_run::<3>(puzzle, indices, visit),
-        4 => expand_run::<4>(puzzle, indices, visit),
-        5 => expand_run::<5>(puzzle, indices, visit),
-        6 => expand_run::<6>(puzzle, indices, visit),
-        7 => expand_run::<7>(puzzle, indices, visit),
-        _ => expand_run::<8>(puzzle, indices, visit),
+        2 => expand_run::<2, SHUFFLE>(puzzle, indices, visit),
+        3 => expand_run::<3, SHUFFLE>(puzzle, indices, visit),
+        4 => expand_run::<4, SHUFFLE>(puzzle, indices, visit),
+        5 => expand_run::<5, SHUFFLE>(puzzle, indices, visit),
+        6 => expand_run::<6, SHUFFLE>(puzzle, indices, visit),
+        7 => expand_run::<7, SHUFFLE>(puzzle, indices, visit),
+        _ => expand_run::<8, SHUFFLE>(puzzle, indices, visit),
     }
 }
 
-/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells).
-fn expand_run<const COLS: usize>(
+/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells); `SHUFFLE` when
+/// compiled for SSSE3.
+#[inline(always)]
+fn expand_run<const COLS: usize, const SHUFFLE: bool>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     mut visit: impl FnMut(u64, &[u64]),
@@ -168,7 +223,7 @@ fn expand_run<const COLS: usize>(
             current_prefix = prefix;
             walker.prefix_deltas::<COLS>(blank, rows);
         }
-        walker.fill_tail(required ^ walker.prefix_parity, tail);
+        walker.fill_tail::<SHUFFLE>(required ^ walker.prefix_parity, tail);
 
         let (row, col) = (blank / cols, blank % cols);
         let mut count = 0;
@@ -208,8 +263,8 @@ struct Walker {
     digits: [u8; MASK + 1],
     /// Items not used before position `i` of the prefix.
     available: [u32; MAX_CELLS],
-    /// The items left for the tail, ascending.
-    tail_items: [u8; 8],
+    /// The items left for the tail, ascending, one per byte.
+    tail_items: u64,
     prefix_parity: u8,
     /// The rank change of a down (up) move, when its window lies inside the prefix and
     /// so is the same for the whole run of tails.
@@ -247,7 +302,7 @@ impl Walker {
             seq: [0; MASK + 1],
             digits: [0; MASK + 1],
             available: [0; MAX_CELLS],
-            tail_items: [0; 8],
+            tail_items: 0,
             prefix_parity: 0,
             down_delta: None,
             up_delta: None,
@@ -308,8 +363,9 @@ impl Walker {
             self.seq[i] = item as u8;
             unused &= !(1u32 << item);
         }
-        for slot in &mut self.tail_items[..TAIL] {
-            *slot = unused.trailing_zeros() as u8;
+        self.tail_items = 0;
+        for j in 0..TAIL {
+            self.tail_items |= (unused.trailing_zeros() as u64) << (8 * j);
             unused &= unused - 1;
         }
     }
@@ -326,14 +382,24 @@ impl Walker {
     }
 
     #[inline(always)]
-    fn fill_tail(&mut self, parity: u8, tail: usize) {
-        let order = &TAIL_TABLE.order[(parity & 1) as usize][tail];
-        let digits = &TAIL_TABLE.digits[(parity & 1) as usize][tail];
-        for j in 0..TAIL {
-            let at = (self.prefix_len + j) & MASK;
-            self.seq[at] = self.tail_items[order[j] as usize & 7];
-            self.digits[at] = digits[j];
-        }
+    fn fill_tail<const SHUFFLE: bool>(&mut self, parity: u8, tail: usize) {
+        let order = TAIL_TABLE.packed_order[(parity & 1) as usize][tail];
+        let digits = TAIL_TABLE.packed_digits[(parity & 1) as usize][tail];
+        // Gather the tail items in registers and write each array with one store: byte
+        // stores followed by the rotations' byte loads stall store forwarding.
+        let items = if SHUFFLE {
+            shuffle_bytes(self.tail_items, order)
+        } else {
+            let mut items = 0u64;
+            for j in 0..TAIL {
+                let from = (order >> (8 * j)) & 0xff;
+                items |= ((self.tail_items >> (8 * from)) & 0xff) << (8 * j);
+            }
+            items
+        };
+        let at = self.prefix_len & (MAX_CELLS - 1);
+        self.seq[at..at + 8].copy_from_slice(&items.to_le_bytes());
+        self.digits[at..at + 8].copy_from_slice(&digits.to_le_bytes());
     }
 
     /// Rank change when entries `p..p+C` rotate right (the last comes first): the

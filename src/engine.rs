@@ -13,7 +13,7 @@
 //! levels only visit the chunks that hold frontier states.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -25,6 +25,10 @@ use crate::store::{DepthStore, Wanted};
 pub const CHUNK_SHIFT: u32 = 17;
 
 const NEVER: u32 = u32::MAX;
+
+/// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its colour is
+/// "dense": it writes without tracking which chunks it touched.
+const DENSE_FRACTION: u64 = 64;
 
 /// How one level was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -109,6 +113,8 @@ struct WorkItem {
     range: Range<u64>,
     chunk: usize,
     class: usize,
+    /// Every state of the range has been reached: bottom-up levels skip it.
+    exhausted: AtomicBool,
 }
 
 fn work_items(segments: &[Segment]) -> Vec<WorkItem> {
@@ -122,6 +128,7 @@ fn work_items(segments: &[Segment]) -> Vec<WorkItem> {
                 range: start..end,
                 chunk: chunk as usize,
                 class: segment.colour.map_or(0, |c| c as usize),
+                exhausted: AtomicBool::new(false),
             });
             start = end;
         }
@@ -195,9 +202,17 @@ pub fn search<P: Puzzle, S: DepthStore>(
         if unseen == 0 {
             break;
         }
-        let found = if frontier > unseen {
-            let chosen: Vec<&WorkItem> = items.iter().filter(|i| i.class == target).collect();
-            observer.level_started(next, Direction::BottomUp, chosen.len() as u64);
+        let direction = if frontier > unseen {
+            Direction::BottomUp
+        } else {
+            Direction::TopDown
+        };
+        let found = if direction == Direction::BottomUp {
+            let chosen: Vec<&WorkItem> = items
+                .iter()
+                .filter(|i| i.class == target && !i.exhausted.load(Ordering::Relaxed))
+                .collect();
+            observer.level_started(next, direction, chosen.len() as u64);
             bottom_up(puzzle, store, &chosen, &last_written, depth, observer)
         } else {
             let source = class_of(depth);
@@ -207,16 +222,23 @@ pub fn search<P: Puzzle, S: DepthStore>(
                     i.class == source && last_written[i.chunk].load(Ordering::Relaxed) == depth
                 })
                 .collect();
-            observer.level_started(next, Direction::TopDown, chosen.len() as u64);
+            observer.level_started(next, direction, chosen.len() as u64);
+            // A dense frontier touches every chunk anyway: skip the per-write bookkeeping.
+            let dense = frontier * DENSE_FRACTION > class_size[class_of(depth)];
             top_down(
                 puzzle,
                 store,
                 &chosen,
-                &last_written,
+                (!dense).then_some(last_written.as_slice()),
                 depth,
                 bipartite,
                 observer,
             );
+            if dense {
+                for item in items.iter().filter(|i| i.class == target) {
+                    last_written[item.chunk].store(next, Ordering::Relaxed);
+                }
+            }
             let written: Vec<&WorkItem> = items
                 .iter()
                 .filter(|i| {
@@ -241,11 +263,7 @@ pub fn search<P: Puzzle, S: DepthStore>(
             new_states: found,
             cumulative: seen[0] + seen[1],
             elapsed: started.elapsed(),
-            direction: Some(if frontier > unseen {
-                Direction::BottomUp
-            } else {
-                Direction::TopDown
-            }),
+            direction: Some(direction),
         });
     }
     Ok(Histogram(histogram))
@@ -277,7 +295,7 @@ fn top_down<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     items: &[&WorkItem],
-    last_written: &[AtomicU32],
+    last_written: Option<&[AtomicU32]>,
     depth: u32,
     bipartite: bool,
     observer: &dyn Observer,
@@ -294,14 +312,21 @@ fn top_down<P: Puzzle, S: DepthStore>(
             } else {
                 store.collect_shared(item.range.clone(), Wanted::Depth(depth), frontier);
             }
-            puzzle.expand_sorted(frontier, |_, neighbours| {
-                for &n in neighbours {
-                    if store.matches(n, Wanted::Unseen) {
-                        store.set(n, next);
-                        mark_chunk(last_written, n, next);
+            match last_written {
+                Some(last_written) => puzzle.expand_sorted(frontier, |_, neighbours| {
+                    for &n in neighbours {
+                        if store.matches(n, Wanted::Unseen) {
+                            store.set(n, next);
+                            mark_chunk(last_written, n, next);
+                        }
                     }
-                }
-            });
+                }),
+                None => puzzle.expand_sorted(frontier, |_, neighbours| {
+                    for &n in neighbours {
+                        store.mark_if_unseen(n, next);
+                    }
+                }),
+            }
             observer.work_done(1);
         })
     });
@@ -323,6 +348,9 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
                 // SAFETY: in bottom-up mode a state is written only by the thread that
                 // owns its work item, and this thread scans before it writes.
                 unsafe { store.collect_exclusive(item.range.clone(), Wanted::Unseen, unseen) };
+                if unseen.is_empty() {
+                    item.exhausted.store(true, Ordering::Relaxed);
+                }
                 let mut found = 0u64;
                 puzzle.expand_sorted(unseen, |index, neighbours| {
                     if neighbours
@@ -335,6 +363,9 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
                 });
                 if found > 0 {
                     last_written[item.chunk].store(next, Ordering::Relaxed);
+                }
+                if found == unseen.len() as u64 {
+                    item.exhausted.store(true, Ordering::Relaxed);
                 }
                 observer.work_done(1);
                 found

@@ -57,6 +57,18 @@ pub trait DepthStore: Sync {
     /// Records depth `depth` for entry `index`.
     fn set(&self, index: u64, depth: u32);
 
+    /// Records depth `depth` for entry `index` if it is unseen; true if it was.
+    /// Implementations may write unconditionally (branch-free), rewriting the value
+    /// they read, which is safe because every writer of a level writes the same value.
+    #[inline(always)]
+    fn mark_if_unseen(&self, index: u64, depth: u32) -> bool {
+        let unseen = self.matches(index, Wanted::Unseen);
+        if unseen {
+            self.set(index, depth);
+        }
+        unseen
+    }
+
     /// Appends to `out` the indices in `range` that match `wanted`, ascending.
     ///
     /// # Safety

@@ -105,6 +105,18 @@ impl DepthStore for ByteDepths {
         self.cell(index).store(depth as u8 + 1, Ordering::Relaxed);
     }
 
+    #[inline(always)]
+    fn mark_if_unseen(&self, index: u64, depth: u32) -> bool {
+        let cell = self.cell(index);
+        let old = cell.load(Ordering::Relaxed);
+        let unseen = old == 0;
+        cell.store(
+            if unseen { depth as u8 + 1 } else { old },
+            Ordering::Relaxed,
+        );
+        unseen
+    }
+
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
         let start = range.start;
         // SAFETY: forwarded from this function's contract.

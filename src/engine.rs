@@ -30,6 +30,9 @@ const NEVER: u32 = u32::MAX;
 /// "dense": it writes without tracking which chunks it touched.
 const DENSE_FRACTION: u64 = 64;
 
+/// Work items scanned at once on levels that may write into the ranges they scan.
+const SCAN_BATCH: usize = 256;
+
 /// How one level was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -301,35 +304,57 @@ fn top_down<P: Puzzle, S: DepthStore>(
     observer: &dyn Observer,
 ) {
     let next = depth + 1;
-    items.par_iter().for_each(|item| {
-        with_buffer(|frontier| {
-            if bipartite {
+    let expand = |frontier: &[u64]| match last_written {
+        Some(last_written) => puzzle.expand_sorted(frontier, |_, neighbours| {
+            for &n in neighbours {
+                if store.matches(n, Wanted::Unseen) {
+                    store.set(n, next);
+                    mark_chunk(last_written, n, next);
+                }
+            }
+        }),
+        None => puzzle.expand_sorted(frontier, |_, neighbours| {
+            for &n in neighbours {
+                store.mark_if_unseen(n, next);
+            }
+        }),
+    };
+    if bipartite {
+        items.par_iter().for_each(|item| {
+            with_buffer(|frontier| {
                 // SAFETY: in a bipartite graph this level only writes states of the other
                 // colour, so nobody writes this item's range during the scan.
                 unsafe {
                     store.collect_exclusive(item.range.clone(), Wanted::Depth(depth), frontier)
                 };
-            } else {
-                store.collect_shared(item.range.clone(), Wanted::Depth(depth), frontier);
-            }
-            match last_written {
-                Some(last_written) => puzzle.expand_sorted(frontier, |_, neighbours| {
-                    for &n in neighbours {
-                        if store.matches(n, Wanted::Unseen) {
-                            store.set(n, next);
-                            mark_chunk(last_written, n, next);
-                        }
-                    }
-                }),
-                None => puzzle.expand_sorted(frontier, |_, neighbours| {
-                    for &n in neighbours {
-                        store.mark_if_unseen(n, next);
-                    }
-                }),
-            }
-            observer.work_done(1);
-        })
-    });
+                expand(frontier);
+                observer.work_done(1);
+            })
+        });
+    } else {
+        // Writes may land anywhere, so scanning and writing alternate batch by batch.
+        for batch in items.chunks(SCAN_BATCH) {
+            let frontiers: Vec<Vec<u64>> = batch
+                .par_iter()
+                .map(|item| {
+                    let mut frontier = Vec::new();
+                    // SAFETY: no thread writes the store while a batch is scanned.
+                    unsafe {
+                        store.collect_exclusive(
+                            item.range.clone(),
+                            Wanted::Depth(depth),
+                            &mut frontier,
+                        )
+                    };
+                    frontier
+                })
+                .collect();
+            frontiers.par_iter().for_each(|frontier| {
+                expand(frontier);
+                observer.work_done(1);
+            });
+        }
+    }
 }
 
 fn bottom_up<P: Puzzle, S: DepthStore>(

@@ -8,30 +8,47 @@
 pub mod combination;
 pub mod permutation;
 
-/// `n!` for `n <= 20` (the largest factorial that fits in a `u64`).
-pub const fn factorial(n: usize) -> u64 {
-    let mut f = 1u64;
-    let mut i = 2;
-    while i <= n {
-        f *= i as u64;
-        i += 1;
+/// `FACTORIALS[n] = n!` for `n <= 20` (the largest factorial that fits in a `u64`).
+const FACTORIALS: [u64; 21] = {
+    let mut table = [1u64; 21];
+    let mut n = 1;
+    while n < 21 {
+        table[n] = table[n - 1] * n as u64;
+        n += 1;
     }
-    f
+    table
+};
+
+/// `n!` for `n <= 20` (the largest factorial that fits in a `u64`), by table.
+#[inline(always)]
+pub const fn factorial(n: usize) -> u64 {
+    FACTORIALS[n]
 }
 
-/// The number of ways to choose `k` items out of `n`, or 0 when `k > n`.
+/// Largest `n` of the binomial table.
+const BINOMIAL_ROWS: usize = 64;
+
+/// Pascal's triangle: `BINOMIALS[n][k] = C(n, k)` for `k <= 32`.
+const BINOMIALS: [[u64; 33]; BINOMIAL_ROWS + 1] = {
+    let mut table = [[0u64; 33]; BINOMIAL_ROWS + 1];
+    let mut n = 0;
+    while n <= BINOMIAL_ROWS {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= 32 && k <= n {
+            table[n][k] = table[n - 1][k - 1] + if k < n { table[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// The number of ways to choose `k` items out of `n` (`n <= 64`, `k <= 32`), or 0
+/// when `k > n`.
+#[inline(always)]
 pub const fn binomial(n: usize, k: usize) -> u64 {
-    if k > n {
-        return 0;
-    }
-    let k = if k > n - k { n - k } else { k };
-    let mut result = 1u64;
-    let mut i = 0;
-    while i < k {
-        result = result * (n - i) as u64 / (i + 1) as u64;
-        i += 1;
-    }
-    result
+    if k > n { 0 } else { BINOMIALS[n][k] }
 }
 
 #[cfg(test)]

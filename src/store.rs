@@ -76,15 +76,6 @@ pub trait DepthStore: Sync {
     /// without atomics so that it runs at memory speed).
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>);
 
-    /// Like [`DepthStore::collect_exclusive`], but safe while other threads write.
-    fn collect_shared(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
-        for index in range {
-            if self.matches(index, wanted) {
-                out.push(index);
-            }
-        }
-    }
-
     /// The number of entries in `range` that match `wanted`.
     ///
     /// # Safety

@@ -8,6 +8,8 @@
 //! `(rank of the order of the other eight items: blank and pieces 1..7)`.
 //! 3 x 45 x 40,320 = 5,443,200 indices, all reachable from the goal.
 
+mod expand;
+
 use crate::puzzle::{PositionError, Puzzle, Successor};
 use crate::puzzles::notation;
 use crate::rank::{combination, factorial, permutation};
@@ -248,6 +250,10 @@ impl Puzzle for Goat {
             .join("/")
     }
 
+    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        expand::expand_sorted(indices, visit);
+    }
+
     fn render_board(&self, board: &GoatBoard) -> String {
         let mut text = String::new();
         for row in board.cells.chunks(COLS) {
@@ -329,6 +335,20 @@ mod tests {
             let board = g.unrank(index);
             prop_assert_eq!(g.rank(&board), index);
             prop_assert_eq!(g.parse(&g.format_line(&board)).unwrap(), board);
+        }
+
+        #[test]
+        fn fast_expansion_agrees(seed in any::<u64>()) {
+            let g = Goat;
+            let index = seed % g.index_count();
+            let mut succ = Vec::new();
+            g.successors(&g.unrank(index), &mut succ);
+            let mut expected: Vec<u64> = succ.iter().map(|s| g.rank(&s.state)).collect();
+            let mut fast = Vec::new();
+            g.expand_sorted(&[index], |_, n| fast.extend_from_slice(n));
+            expected.sort_unstable();
+            fast.sort_unstable();
+            prop_assert_eq!(fast, expected);
         }
 
         #[test]

@@ -147,9 +147,6 @@ mod tests {
         // SAFETY: single-threaded test.
         unsafe { store.collect_exclusive(0..200, Wanted::Depth(5), &mut out) };
         assert_eq!(out, vec![70, 130]);
-        out.clear();
-        store.collect_shared(60..140, Wanted::Depth(5), &mut out);
-        assert_eq!(out, vec![70, 130]);
         // SAFETY: single-threaded test.
         assert_eq!(
             unsafe { store.count_exclusive(0..200, Wanted::Unseen) },

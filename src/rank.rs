@@ -29,7 +29,7 @@ pub const fn factorial(n: usize) -> u64 {
 const BINOMIAL_ROWS: usize = 64;
 
 /// Pascal's triangle: `BINOMIALS[n][k] = C(n, k)` for `k <= 32`.
-const BINOMIALS: [[u64; 33]; BINOMIAL_ROWS + 1] = {
+static BINOMIALS: [[u64; 33]; BINOMIAL_ROWS + 1] = {
     let mut table = [[0u64; 33]; BINOMIAL_ROWS + 1];
     let mut n = 0;
     while n <= BINOMIAL_ROWS {
@@ -47,7 +47,7 @@ const BINOMIALS: [[u64; 33]; BINOMIAL_ROWS + 1] = {
 /// The number of ways to choose `k` items out of `n` (`n <= 64`, `k <= 32`), or 0
 /// when `k > n`.
 #[inline(always)]
-pub const fn binomial(n: usize, k: usize) -> u64 {
+pub fn binomial(n: usize, k: usize) -> u64 {
     if k > n { 0 } else { BINOMIALS[n][k] }
 }
 

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::engine::{self, EngineError, Observer};
+use crate::engine::{self, EngineError, Histogram, Observer};
 use crate::puzzle::Puzzle;
 use crate::store::{ByteDepths, StoreError};
 use crate::sys;
@@ -46,8 +46,9 @@ pub struct Analysis {
 pub enum AnalyzeError {
     /// The depth array would not fit in this machine's memory.
     #[error(
-        "{puzzle} has {indices} states: a full table needs {} at one byte per state, \
+        "{puzzle} has {} states: a full table needs {} at one byte per state, \
          more than this machine's {} of memory",
+        crate::report::thousands(*.indices),
         sys::human_bytes(*.indices as f64),
         sys::human_bytes(*.memory as f64)
     )]
@@ -67,12 +68,20 @@ pub enum AnalyzeError {
     Engine(#[from] EngineError),
 }
 
-/// Runs a full analysis on the current rayon pool, drawing up to `boards` antipodes.
-pub fn analyze<P: Puzzle>(
+/// Searches every state from the goal into a fresh in-memory depth array, which the
+/// caller can then query ([`ByteDepths::depth`]).
+///
+/// ```
+/// use antipode::{Puzzle, analysis, engine::Silent, puzzles::Goat};
+///
+/// let (depths, histogram) = analysis::search(&Goat, &Silent).unwrap();
+/// assert_eq!(histogram.gods_number(), 52);
+/// assert_eq!(depths.depth(Goat.rank(&Goat.start())), Some(20));
+/// ```
+pub fn search<P: Puzzle>(
     puzzle: &P,
-    boards: usize,
     observer: &dyn Observer,
-) -> Result<Analysis, AnalyzeError> {
+) -> Result<(ByteDepths, Histogram), AnalyzeError> {
     let indices = puzzle.index_count();
     if let Some(memory) = sys::total_memory_bytes().filter(|&memory| indices > memory) {
         return Err(AnalyzeError::TooLarge {
@@ -81,9 +90,20 @@ pub fn analyze<P: Puzzle>(
             memory,
         });
     }
-    let started = Instant::now();
     let store = ByteDepths::anonymous(indices)?;
     let histogram = engine::search(puzzle, &store, observer)?;
+    Ok((store, histogram))
+}
+
+/// Runs a full analysis on the current rayon pool, drawing up to `boards` antipodes.
+pub fn analyze<P: Puzzle>(
+    puzzle: &P,
+    boards: usize,
+    observer: &dyn Observer,
+) -> Result<Analysis, AnalyzeError> {
+    let started = Instant::now();
+    let indices = puzzle.index_count();
+    let (store, histogram) = search(puzzle, observer)?;
     let gods_number = histogram.gods_number();
     let antipode_indices = engine::indices_at_depth(&store, gods_number, ANTIPODE_LIMIT);
     let seconds = started.elapsed().as_secs_f64();

@@ -26,11 +26,28 @@ enum Command {
 
 /// Parses the command line and runs the subcommand.
 pub fn run() -> Result<()> {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout as clap prints them.
+        Err(e) if !e.use_stderr() => e.exit(),
+        // Usage errors become one line, like every other error.
+        Err(e) => bail!(one_line(&e.to_string())),
+    };
     match cli.command {
         Command::List => list::run(),
         Command::Analyze(args) => analyze::run(args),
     }
+}
+
+/// Folds clap's multi-line usage error into one line, without its "error:" prefix
+/// and its pointer to `--help`.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+        .map(|l| l.trim_start_matches("error: "))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// True if the error is a closed standard output (e.g. `antipode list | head -1`).

@@ -115,7 +115,11 @@ pub fn catalog() -> Vec<CatalogEntry> {
         let p = SlidingPuzzle::new(r, c).expect("catalog sizes are valid");
         entries.push(CatalogEntry {
             name: p.name(),
-            description: format!("sliding tiles {r}x{c} (also `sliding:{r}x{c}`)"),
+            description: if p.name().starts_with("sliding:") {
+                format!("sliding tiles {r}x{c}")
+            } else {
+                format!("sliding tiles {r}x{c} (also `sliding:{r}x{c}`)")
+            },
             indices: p.index_count(),
         });
     }

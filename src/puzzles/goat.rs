@@ -260,7 +260,7 @@ impl Puzzle for Goat {
             let mut col = 0;
             while col < COLS {
                 if row[col] == BIG {
-                    text.push_str("[大駒]");
+                    text.push_str("[BB]");
                     col += 2;
                 } else {
                     text.push_str(symbol(row[col]));

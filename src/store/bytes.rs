@@ -28,6 +28,14 @@ impl ByteDepths {
         Ok(ByteDepths { map, len })
     }
 
+    /// The depth of entry `index`, or `None` if it was never reached.
+    pub fn depth(&self, index: u64) -> Option<u32> {
+        match self.cell(index).load(Ordering::Relaxed) {
+            0 => None,
+            byte => Some(byte as u32 - 1),
+        }
+    }
+
     /// The raw bytes (`depth + 1`, or 0 for unseen), e.g. to write them to a file.
     pub fn as_bytes(&self) -> &[u8] {
         &self.map[..self.len as usize]

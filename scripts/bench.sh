@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Times `antipode analyze` on the benchmark puzzles (release build, all cores).
+# Prints, per run, wall seconds and peak RSS from /usr/bin/time, then one CSV line per
+# run for comparing results over time:
+#   date,commit,puzzle,run,wall_seconds,peak_rss_kib,gods_number,antipodes
+# Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=${1:-3}
+shift || true
+puzzles=("$@")
+if [ ${#puzzles[@]} -eq 0 ]; then
+    puzzles=(8puzzle goat sliding:2x5 11puzzle sliding:2x6)
+fi
+if [ ! -x /usr/bin/time ]; then
+    echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2
+    exit 1
+fi
+
+cargo build --release --quiet
+bin=target/release/antipode
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+today=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+csv=()
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+printf '%-14s %4s %10s %12s %6s %10s\n' puzzle run wall_s peak_rss_MiB gods antipodes
+# Runs are interleaved (all puzzles, then again) so that noise from a shared machine
+# spreads over every puzzle alike.
+for run in $(seq 1 "$runs"); do
+    for puzzle in "${puzzles[@]}"; do
+        out=$(mktemp)
+        /usr/bin/time -f '%e %M' -o "$out.time" "$bin" analyze "$puzzle" --quiet --show 0 --format json >"$out"
+        read -r wall rss <"$out.time"
+        gods=$(sed -n 's/.*"gods_number": \([0-9]*\).*/\1/p' "$out")
+        antipodes=$(sed -n 's/.*"antipode_count": \([0-9]*\).*/\1/p' "$out")
+        rm -f "$out" "$out.time"
+        printf '%-14s %4s %10s %12.1f %6s %10s\n' "$puzzle" "$run" "$wall" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" "$gods" "$antipodes"
+        csv+=("$today,$commit,$puzzle,$run,$wall,$rss,$gods,$antipodes")
+    done
+done
+
+echo
+echo "date,commit,puzzle,run,wall_seconds,peak_rss_kib,gods_number,antipodes"
+printf '%s\n' "${csv[@]}"

@@ -1,0 +1,129 @@
+//! The real binary: outputs people and scripts read, and clear errors on bad input.
+
+use std::process::{Command, Output};
+
+fn antipode(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antipode"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// Asserts a clean failure: non-zero exit, one line on stderr naming the problem.
+fn assert_error(args: &[&str], expected: &str) {
+    let output = antipode(args);
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(!output.status.success(), "{args:?} succeeded");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with("antipode: error: "),
+        "{args:?}: {stderr}"
+    );
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+}
+
+#[test]
+fn list_names_the_puzzles_with_sizes() {
+    let output = antipode(&["list"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("goat") && text.contains("5,443,200"));
+    assert!(text.contains("11puzzle") && text.contains("239,500,800"));
+    assert!(text.contains("15puzzle"));
+}
+
+#[test]
+fn analyze_text_report() {
+    let output = antipode(&["analyze", "8puzzle", "--show", "1", "--quiet"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("god's number    31"));
+    assert!(text.contains("antipodes       2"));
+    assert!(text.contains("647/850/321"));
+    assert!(text.contains("   31  2"));
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn analyze_progress_goes_to_stderr() {
+    let output = antipode(&["analyze", "sliding:2x3"]);
+    assert!(output.status.success());
+    let progress = String::from_utf8(output.stderr).unwrap();
+    assert!(progress.lines().any(|l| l.starts_with("depth  21")));
+}
+
+#[test]
+fn analyze_json_has_the_stable_keys() {
+    let output = antipode(&["analyze", "8puzzle", "--format", "json", "--threads", "1"]);
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["puzzle"], "8puzzle");
+    assert_eq!(json["indices"], 181_440);
+    assert_eq!(json["reachable"], 181_440);
+    assert_eq!(json["gods_number"], 31);
+    assert_eq!(json["antipode_count"], 2);
+    assert_eq!(json["antipodes"][1], "867/254/301");
+    assert_eq!(json["histogram"].as_array().unwrap().len(), 32);
+    assert_eq!(json["histogram"][24], 24047);
+    assert_eq!(json["threads"], 1);
+    assert!(json["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(json["peak_rss_bytes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn analyze_csv_rows() {
+    let output = antipode(&["analyze", "sliding:2x5", "--format", "csv", "-q"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("puzzle,indices,reachable,gods_number,antipode_count"));
+    // Header, 56 depths (0..=55), 2 antipodes.
+    assert_eq!(lines.len(), 1 + 56 + 2);
+    assert!(lines[56].ends_with(",55,2,"));
+}
+
+#[test]
+fn goat_boards_use_the_seed_symbols() {
+    let output = antipode(&["analyze", "goat", "--show", "7", "-q"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("god's number    52"));
+    assert!(text.contains("67BB/4528/0831"));
+    assert!(text.contains("狼‖ [BB]"));
+}
+
+#[test]
+fn other_goal() {
+    let output = antipode(&["analyze", "8puzzle", "--goal", "0 1 2/3 4 5/6 7 8", "-q"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("god's number    31"));
+}
+
+#[test]
+fn bad_input_is_a_one_line_error() {
+    assert_error(&["analyze", "ninepuzzle"], "unknown puzzle `ninepuzzle`");
+    assert_error(&["analyze", "sliding:1x1"], "at least 2");
+    assert_error(&["analyze", "sliding:5x5"], "bytes");
+    assert_error(&["analyze", "sliding:3by4"], "expected `sliding:RxC`");
+    assert_error(&["analyze", "15puzzle"], "TiB");
+    assert_error(&["analyze", "8puzzle", "--threads", "0"], "--threads");
+    assert_error(
+        &["analyze", "8puzzle", "--goal", "1 2 3/4 5 6/7 8 8"],
+        "appears too often",
+    );
+    assert_error(
+        &["analyze", "8puzzle", "--goal", "1 2 3/4 5 6"],
+        "wrong size",
+    );
+    assert_error(&["analyze", "goat", "--goal", "x"], "only for sliding");
+    assert_error(
+        &["analyze", "8puzzle", "--format", "xml"],
+        "possible values",
+    );
+    assert_error(&["analyze"], "<PUZZLE>");
+}

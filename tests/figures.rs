@@ -1,0 +1,132 @@
+//! The published figures, reproduced by the library on the real puzzles.
+
+use std::collections::{HashMap, VecDeque};
+
+use antipode::analysis::{self, analyze};
+use antipode::engine::Silent;
+use antipode::puzzles::{Goat, SlidingPuzzle};
+use antipode::{Puzzle, Successor};
+
+const EIGHT_PUZZLE_HISTOGRAM: [u64; 32] = [
+    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
+    16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+];
+
+#[test]
+fn eight_puzzle_histogram_and_antipodes() {
+    let p = SlidingPuzzle::new(3, 3).unwrap();
+    let a = analyze(&p, 2, &Silent).unwrap();
+    assert_eq!(a.histogram, EIGHT_PUZZLE_HISTOGRAM);
+    assert_eq!(a.reachable, 181_440);
+    assert_eq!(a.gods_number, 31);
+    assert_eq!(a.antipode_count, 2);
+    assert_eq!(a.antipodes, ["647/850/321", "867/254/301"]);
+}
+
+#[test]
+fn small_boards_gods_numbers_and_antipodes() {
+    for (rows, cols, gods, antipodes) in [(2, 2, 6, 1), (2, 3, 21, 1), (2, 4, 36, 1), (2, 5, 55, 2)]
+    {
+        let p = SlidingPuzzle::new(rows, cols).unwrap();
+        let a = analyze(&p, 0, &Silent).unwrap();
+        assert_eq!(a.reachable, p.index_count(), "{rows}x{cols}");
+        assert_eq!(a.gods_number, gods, "{rows}x{cols}");
+        assert_eq!(a.antipode_count, antipodes, "{rows}x{cols}");
+    }
+}
+
+#[test]
+fn goat_figures() {
+    let (depths, histogram) = analysis::search(&Goat, &Silent).unwrap();
+    assert_eq!(histogram.reachable(), 5_443_200);
+    assert_eq!(histogram.gods_number(), 52);
+    assert_eq!(histogram.0[52], 7);
+    assert_eq!(depths.depth(Goat.rank(&Goat.start())), Some(20));
+    let seed_antipode = Goat.parse("67BB/4528/0831").unwrap();
+    assert_eq!(depths.depth(Goat.rank(&seed_antipode)), Some(52));
+    let a = analyze(&Goat, 0, &Silent).unwrap();
+    assert!(a.antipodes.contains(&"67BB/4528/0831".to_string()));
+    assert_eq!(a.antipodes.len(), 7);
+}
+
+#[test]
+fn korf_goal_blank_first() {
+    let base = SlidingPuzzle::new(3, 3).unwrap();
+    let goal = base.parse_goal("012/345/678").unwrap();
+    let p = base.with_goal(goal);
+    let a = analyze(&p, 0, &Silent).unwrap();
+    assert_eq!(a.reachable, 181_440);
+    // The blank-first goal is the usual one turned half a turn with tiles relabelled.
+    assert_eq!(a.gods_number, 31);
+    assert_eq!(a.antipode_count, 2);
+}
+
+/// A plain queue-and-hash-map BFS over states, independent of ranking and engine.
+fn reference_histogram<P: Puzzle>(p: &P) -> Vec<u64>
+where
+    P::State: std::hash::Hash + Eq,
+{
+    let mut depth = HashMap::new();
+    let mut queue = VecDeque::new();
+    depth.insert(p.goal(), 0u32);
+    queue.push_back(p.goal());
+    let mut successors: Vec<Successor<P::State, P::Move>> = Vec::new();
+    let mut histogram = vec![0u64];
+    histogram[0] = 1;
+    while let Some(state) = queue.pop_front() {
+        let d = depth[&state];
+        successors.clear();
+        p.successors(&state, &mut successors);
+        for s in successors.drain(..) {
+            if !depth.contains_key(&s.state) {
+                depth.insert(s.state.clone(), d + 1);
+                if histogram.len() <= d as usize + 1 {
+                    histogram.push(0);
+                }
+                histogram[d as usize + 1] += 1;
+                queue.push_back(s.state);
+            }
+        }
+    }
+    histogram
+}
+
+#[test]
+fn engine_agrees_with_a_plain_bfs() {
+    for (rows, cols) in [(3, 3), (2, 4), (4, 2), (3, 2)] {
+        let p = SlidingPuzzle::new(rows, cols).unwrap();
+        let a = analyze(&p, 0, &Silent).unwrap();
+        assert_eq!(a.histogram, reference_histogram(&p), "{rows}x{cols}");
+    }
+}
+
+#[test]
+fn every_depth_is_consistent_with_its_neighbours() {
+    let p = SlidingPuzzle::new(2, 4).unwrap();
+    let (depths, _) = analysis::search(&p, &Silent).unwrap();
+    let all: Vec<u64> = (0..p.index_count()).collect();
+    p.expand_sorted(&all, |index, neighbours| {
+        let d = depths.depth(index).unwrap();
+        let around: Vec<u32> = neighbours
+            .iter()
+            .map(|&n| depths.depth(n).unwrap())
+            .collect();
+        assert!(around.iter().all(|&n| n + 1 >= d && n <= d + 1));
+        assert!(d == 0 || around.contains(&(d - 1)));
+    });
+}
+
+#[test]
+fn thread_count_does_not_change_results() {
+    let p = SlidingPuzzle::new(2, 5).unwrap();
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| analyze(&p, 0, &Silent).unwrap())
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one.histogram, two.histogram);
+    assert_eq!(one.antipodes, two.antipodes);
+}

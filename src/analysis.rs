@@ -5,9 +5,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use rayon::prelude::*;
+
+use crate::descent;
 use crate::engine::{self, EngineError, Histogram, Observer};
 use crate::puzzle::Puzzle;
-use crate::store::{ByteDepths, StoreError};
+use crate::store::{ByteDepths, DepthStore, StoreError};
 use crate::sys;
 
 /// At most this many antipodes are kept (all are counted).
@@ -102,15 +105,25 @@ pub fn analyze<P: Puzzle>(
     observer: &dyn Observer,
 ) -> Result<Analysis, AnalyzeError> {
     let started = Instant::now();
-    let indices = puzzle.index_count();
     let (store, histogram) = search(puzzle, observer)?;
+    Ok(summarize(puzzle, &store, histogram, boards, started))
+}
+
+/// The facts of a finished search: God's number, antipodes, histogram, resources.
+pub fn summarize<P: Puzzle, S: DepthStore>(
+    puzzle: &P,
+    store: &S,
+    histogram: Histogram,
+    boards: usize,
+    started: Instant,
+) -> Analysis {
     let gods_number = histogram.gods_number();
-    let antipode_indices = engine::indices_at_depth(&store, gods_number, ANTIPODE_LIMIT);
+    let antipode_indices = antipodes(puzzle, store, gods_number);
     let seconds = started.elapsed().as_secs_f64();
     let states: Vec<P::State> = antipode_indices.iter().map(|&i| puzzle.unrank(i)).collect();
-    Ok(Analysis {
+    Analysis {
         puzzle: puzzle.name(),
-        indices,
+        indices: puzzle.index_count(),
         reachable: histogram.reachable(),
         gods_number,
         antipode_count: *histogram.0.last().unwrap_or(&0),
@@ -124,5 +137,26 @@ pub fn analyze<P: Puzzle>(
         seconds,
         threads: rayon::current_num_threads(),
         peak_rss_bytes: sys::peak_rss_bytes().unwrap_or(0),
-    })
+    }
+}
+
+/// The indices at distance `gods_number` (at most [`ANTIPODE_LIMIT`]). With depths mod
+/// 3, the states holding that residue are candidates; a state at the largest distance
+/// has no neighbour farther away, and those that pass that test are confirmed by
+/// descent.
+fn antipodes<P: Puzzle, S: DepthStore>(puzzle: &P, store: &S, gods_number: u32) -> Vec<u64> {
+    let Some(p) = store.period() else {
+        return engine::indices_at_depth(store, gods_number, ANTIPODE_LIMIT);
+    };
+    let farther = (gods_number + 1) % p;
+    let is_antipode = |index: u64| {
+        let mut local_maximum = true;
+        puzzle.expand_sorted(&[index], |_, neighbours| {
+            local_maximum = neighbours.iter().all(|&n| store.value(n) != Some(farther));
+        });
+        local_maximum && descent::distance(puzzle, store, index) == Ok(gods_number)
+    };
+    let mut found = engine::filter_at_depth(store, gods_number, is_antipode);
+    found.truncate(ANTIPODE_LIMIT);
+    found
 }

@@ -85,6 +85,15 @@ pub enum EngineError {
         /// The encoding's largest depth.
         max: u32,
     },
+    /// A stop was requested; the levels before the interrupted one are complete.
+    #[error("interrupted after {levels_completed} complete level(s)")]
+    Interrupted {
+        /// Levels (depth 0 included) that are complete in the store.
+        levels_completed: u32,
+    },
+    /// The checkpoint callback failed.
+    #[error("cannot record progress: {0}")]
+    Checkpoint(std::io::Error),
     /// The store and the puzzle disagree on the number of indices.
     #[error("the depth store has {store} entries but the puzzle has {puzzle} indices")]
     SizeMismatch {
@@ -139,12 +148,37 @@ fn work_items(segments: &[Segment]) -> Vec<WorkItem> {
     items
 }
 
+/// Options of [`search_with`]: resuming, checkpointing and stopping.
+#[derive(Default)]
+pub struct SearchOptions<'a> {
+    /// The histogram of the levels the store already holds completely (a resumed
+    /// run). Entries of the level after them may be partly written; they are redone.
+    pub resume: Option<Vec<u64>>,
+    /// Called after every completed level with the histogram so far, e.g. to make
+    /// the store durable and record progress. An error stops the search.
+    pub checkpoint: Option<&'a mut dyn FnMut(&[u64]) -> std::io::Result<()>>,
+    /// Checked between work items: once set, the search stops within the current
+    /// level and returns [`EngineError::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
 /// Runs the search from the goal until a level finds nothing new, filling `store`
 /// (which must be fresh: every entry unseen). Runs on the current rayon pool.
 pub fn search<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     observer: &dyn Observer,
+) -> Result<Histogram, EngineError> {
+    search_with(puzzle, store, observer, SearchOptions::default())
+}
+
+/// [`search`] with options: resume from completed levels, checkpoint after each level,
+/// stop on request.
+pub fn search_with<P: Puzzle, S: DepthStore>(
+    puzzle: &P,
+    store: &S,
+    observer: &dyn Observer,
+    mut options: SearchOptions<'_>,
 ) -> Result<Histogram, EngineError> {
     if store.len() != puzzle.index_count() {
         return Err(EngineError::SizeMismatch {
@@ -158,6 +192,8 @@ pub fn search<P: Puzzle, S: DepthStore>(
     let items = work_items(&segments);
     let chunk_count = ((puzzle.index_count() >> CHUNK_SHIFT) + 1) as usize;
     let last_written: Vec<AtomicU32> = (0..chunk_count).map(|_| AtomicU32::new(NEVER)).collect();
+    let stop = options.stop;
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
 
     let mut class_size = [0u64; 2];
     for item in &items {
@@ -177,18 +213,39 @@ pub fn search<P: Puzzle, S: DepthStore>(
         }
     };
 
-    store.set(goal, 0);
-    last_written[(goal >> CHUNK_SHIFT) as usize].store(0, Ordering::Relaxed);
     let mut seen = [0u64; 2];
-    seen[goal_class] = 1;
-    let mut histogram = vec![1u64];
-    observer.level_finished(&LevelStats {
-        depth: 0,
-        new_states: 1,
-        cumulative: 1,
-        elapsed: started.elapsed(),
-        direction: None,
-    });
+    let mut histogram = match options.resume.take() {
+        Some(histogram) if !histogram.is_empty() => {
+            for (d, &count) in histogram.iter().enumerate() {
+                seen[class_of(d as u32)] += count;
+            }
+            // Where the last level lies is unknown: every chunk may hold it.
+            let last = histogram.len() as u32 - 1;
+            for slot in &last_written {
+                slot.store(last, Ordering::Relaxed);
+            }
+            histogram
+        }
+        _ => {
+            store.set(goal, 0);
+            last_written[(goal >> CHUNK_SHIFT) as usize].store(0, Ordering::Relaxed);
+            seen[goal_class] = 1;
+            observer.level_finished(&LevelStats {
+                depth: 0,
+                new_states: 1,
+                cumulative: 1,
+                elapsed: started.elapsed(),
+                direction: None,
+            });
+            if let Some(checkpoint) = options.checkpoint.as_mut() {
+                checkpoint(&[1]).map_err(EngineError::Checkpoint)?;
+            }
+            vec![1u64]
+        }
+    };
+    // The first level after a resume may find entries a crash left half written, so
+    // it is counted by a full scan.
+    let mut recount = histogram.len() > 1;
 
     loop {
         let depth = histogram.len() as u32 - 1;
@@ -210,13 +267,13 @@ pub fn search<P: Puzzle, S: DepthStore>(
         } else {
             Direction::TopDown
         };
-        let found = if direction == Direction::BottomUp {
+        let mut found = if direction == Direction::BottomUp {
             let chosen: Vec<&WorkItem> = items
                 .iter()
                 .filter(|i| i.class == target && !i.exhausted.load(Ordering::Relaxed))
                 .collect();
             observer.level_started(next, direction, chosen.len() as u64);
-            bottom_up(puzzle, store, &chosen, &last_written, depth, observer)
+            bottom_up(puzzle, store, &chosen, &last_written, depth, stop, observer)
         } else {
             let source = class_of(depth);
             let chosen: Vec<&WorkItem> = items
@@ -235,6 +292,7 @@ pub fn search<P: Puzzle, S: DepthStore>(
                 (!dense).then_some(last_written.as_slice()),
                 depth,
                 bipartite,
+                stop,
                 observer,
             );
             if dense {
@@ -242,25 +300,35 @@ pub fn search<P: Puzzle, S: DepthStore>(
                     last_written[item.chunk].store(next, Ordering::Relaxed);
                 }
             }
-            let written: Vec<&WorkItem> = items
-                .iter()
-                .filter(|i| {
-                    i.class == target && last_written[i.chunk].load(Ordering::Relaxed) == next
-                })
-                .collect();
-            written
-                .par_iter()
-                // SAFETY: the level is over; no thread writes the store during the count.
-                .map(|item| unsafe {
-                    store.count_exclusive(item.range.clone(), Wanted::Depth(next))
-                })
-                .sum()
-        };
+            None
+        }
+        .filter(|_| !recount);
+        if stopped() {
+            return Err(EngineError::Interrupted {
+                levels_completed: histogram.len() as u32,
+            });
+        }
+        if found.is_none() {
+            found = Some(count_level(
+                store,
+                &items,
+                &last_written,
+                &histogram,
+                next,
+                target,
+                &class_of,
+            ));
+        }
+        recount = false;
+        let found = found.unwrap_or(0);
         if found == 0 {
             break;
         }
         seen[target] += found;
         histogram.push(found);
+        if let Some(checkpoint) = options.checkpoint.as_mut() {
+            checkpoint(&histogram).map_err(EngineError::Checkpoint)?;
+        }
         observer.level_finished(&LevelStats {
             depth: next,
             new_states: found,
@@ -270,6 +338,42 @@ pub fn search<P: Puzzle, S: DepthStore>(
         });
     }
     Ok(Histogram(histogram))
+}
+
+/// The number of states at depth `next`, by scanning the chunks of its colour: only
+/// those written at this level when the store is exact, all of them when it stores
+/// depths mod p (then the earlier levels with the same residue are subtracted).
+fn count_level<S: DepthStore>(
+    store: &S,
+    items: &[WorkItem],
+    last_written: &[AtomicU32],
+    histogram: &[u64],
+    next: u32,
+    target: usize,
+    class_of: &dyn Fn(u32) -> usize,
+) -> u64 {
+    let exact = store.period().is_none();
+    let chosen: Vec<&WorkItem> = items
+        .iter()
+        .filter(|i| {
+            i.class == target && (!exact || last_written[i.chunk].load(Ordering::Relaxed) == next)
+        })
+        .collect();
+    let raw: u64 = chosen
+        .par_iter()
+        // SAFETY: the level is over; no thread writes the store during the count.
+        .map(|item| unsafe { store.count_exclusive(item.range.clone(), Wanted::Depth(next)) })
+        .sum();
+    match store.period() {
+        None => raw,
+        Some(p) => {
+            let earlier: u64 = (0..next)
+                .filter(|&d| d % p == next % p && class_of(d) == target)
+                .map(|d| histogram[d as usize])
+                .sum();
+            raw - earlier
+        }
+    }
 }
 
 thread_local! {
@@ -294,6 +398,7 @@ fn mark_chunk(last_written: &[AtomicU32], index: u64, depth: u32) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn top_down<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
@@ -301,8 +406,10 @@ fn top_down<P: Puzzle, S: DepthStore>(
     last_written: Option<&[AtomicU32]>,
     depth: u32,
     bipartite: bool,
+    stop: Option<&AtomicBool>,
     observer: &dyn Observer,
 ) {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let next = depth + 1;
     let expand = |frontier: &[u64]| match last_written {
         Some(last_written) => puzzle.expand_sorted(frontier, |_, neighbours| {
@@ -321,6 +428,9 @@ fn top_down<P: Puzzle, S: DepthStore>(
     };
     if bipartite {
         items.par_iter().for_each(|item| {
+            if stopped() {
+                return;
+            }
             with_buffer(|frontier| {
                 // SAFETY: in a bipartite graph this level only writes states of the other
                 // colour, so nobody writes this item's range during the scan.
@@ -334,6 +444,9 @@ fn top_down<P: Puzzle, S: DepthStore>(
     } else {
         // Writes may land anywhere, so scanning and writing alternate batch by batch.
         for batch in items.chunks(SCAN_BATCH) {
+            if stopped() {
+                return;
+            }
             let frontiers: Vec<Vec<u64>> = batch
                 .par_iter()
                 .map(|item| {
@@ -363,12 +476,16 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
     items: &[&WorkItem],
     last_written: &[AtomicU32],
     depth: u32,
+    stop: Option<&AtomicBool>,
     observer: &dyn Observer,
-) -> u64 {
+) -> Option<u64> {
     let next = depth + 1;
-    items
+    let found = items
         .par_iter()
         .map(|item| {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return 0;
+            }
             with_buffer(|unseen| {
                 // SAFETY: in bottom-up mode a state is written only by the thread that
                 // owns its work item, and this thread scans before it writes.
@@ -396,24 +513,37 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
                 found
             })
         })
-        .sum()
+        .sum();
+    Some(found)
 }
 
-/// The indices at exactly `depth`, ascending, at most `limit` of them.
+/// The indices at exactly `depth`, ascending, at most `limit` of them (for stores with
+/// a period: the indices whose depth has that residue).
 pub fn indices_at_depth<S: DepthStore>(store: &S, depth: u32, limit: usize) -> Vec<u64> {
+    let mut found = filter_at_depth(store, depth, |_| true);
+    found.truncate(limit);
+    found
+}
+
+/// The indices whose entry matches `depth` and that pass `keep`, ascending; chunks are
+/// scanned and filtered in parallel, so candidates are never all held at once.
+pub fn filter_at_depth<S: DepthStore>(
+    store: &S,
+    depth: u32,
+    keep: impl Fn(u64) -> bool + Sync,
+) -> Vec<u64> {
     let len = store.len();
     let chunks: Vec<Range<u64>> = (0..len.div_ceil(1 << CHUNK_SHIFT))
         .map(|c| (c << CHUNK_SHIFT)..((c + 1) << CHUNK_SHIFT).min(len))
         .collect();
-    let mut found: Vec<u64> = chunks
+    chunks
         .par_iter()
         .flat_map_iter(|range| {
             let mut out = Vec::new();
             // SAFETY: called after the search; nobody writes the store.
             unsafe { store.collect_exclusive(range.clone(), Wanted::Depth(depth), &mut out) };
+            out.retain(|&i| keep(i));
             out
         })
-        .collect();
-    found.truncate(limit);
-    found
+        .collect()
 }

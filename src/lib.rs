@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod descent;
 pub mod engine;
 pub mod puzzle;
 pub mod puzzles;

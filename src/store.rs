@@ -1,15 +1,46 @@
 //! Depth storage: one entry per index, shared by all BFS threads without locks.
 //!
-//! The engine talks to storage only through [`DepthStore`], so a denser encoding
-//! (2 bits, depth mod 3) can be added beside [`ByteDepths`] without touching the
-//! puzzles or the engine's level logic. Entries are read and written with relaxed
-//! atomic byte accesses (plain moves on x86): all writers of one level write the same
-//! value, so no read-modify-write is needed.
+//! The engine talks to storage only through [`DepthStore`]. Two encodings exist:
+//! [`ByteDepths`], one byte per entry with the exact depth, written with relaxed atomic
+//! byte stores (plain moves on x86: all writers of one level write the same value);
+//! and [`PackedDepths`], two bits per entry holding the depth mod 3 (as Kociemba's and
+//! twsearch's tables do), written with an atomic OR because four entries share a byte.
+//! Both live in a memory mapping, anonymous or backed by a table file.
 
 mod bytes;
+mod packed;
 mod scan;
 
 pub use bytes::ByteDepths;
+pub use packed::PackedDepths;
+
+/// How a store encodes a depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Encoding {
+    /// One byte per state: 0 unseen, `d + 1` for depth `d` (d <= 254).
+    Byte,
+    /// Two bits per state: 0 unseen, `d % 3 + 1` for depth `d`.
+    Mod3,
+}
+
+impl Encoding {
+    /// Bits per entry.
+    pub fn bits(self) -> u32 {
+        match self {
+            Encoding::Byte => 8,
+            Encoding::Mod3 => 2,
+        }
+    }
+
+    /// Payload bytes for `entries` entries.
+    pub fn payload_bytes(self, entries: u64) -> u64 {
+        match self {
+            Encoding::Byte => entries,
+            Encoding::Mod3 => entries.div_ceil(4),
+        }
+    }
+}
 
 use std::ops::Range;
 
@@ -50,6 +81,15 @@ pub trait DepthStore: Sync {
 
     /// The largest depth the encoding can record.
     fn max_depth(&self) -> u32;
+
+    /// `None` if entries hold exact depths; `Some(p)` if they hold depths mod `p`.
+    fn period(&self) -> Option<u32> {
+        None
+    }
+
+    /// What entry `index` holds: its depth (mod [`DepthStore::period`]), or `None`
+    /// if unseen.
+    fn value(&self, index: u64) -> Option<u32>;
 
     /// Whether entry `index` matches `wanted`.
     fn matches(&self, index: u64, wanted: Wanted) -> bool;

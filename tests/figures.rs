@@ -130,3 +130,26 @@ fn thread_count_does_not_change_results() {
     assert_eq!(one.histogram, two.histogram);
     assert_eq!(one.antipodes, two.antipodes);
 }
+
+#[test]
+fn depths_mod_3_give_the_same_results() {
+    use antipode::store::PackedDepths;
+    use std::time::Instant;
+    fn both<P: Puzzle>(p: &P) {
+        let exact = analyze(p, 0, &Silent).unwrap();
+        let store = PackedDepths::anonymous(p.index_count()).unwrap();
+        let histogram = antipode::engine::search(p, &store, &Silent).unwrap();
+        let packed = analysis::summarize(p, &store, histogram, 0, Instant::now());
+        assert_eq!(packed.histogram, exact.histogram, "{}", p.name());
+        assert_eq!(packed.antipodes, exact.antipodes, "{}", p.name());
+        for index in (0..p.index_count()).step_by(997) {
+            let d = antipode::descent::distance(p, &store, index).unwrap();
+            let start = p.unrank(index);
+            let path = antipode::descent::solve(p, &store, &start).unwrap();
+            assert_eq!(path.len() as u32, d);
+        }
+    }
+    both(&SlidingPuzzle::new(3, 3).unwrap());
+    both(&SlidingPuzzle::new(2, 5).unwrap());
+    both(&Goat);
+}

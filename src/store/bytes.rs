@@ -28,6 +28,18 @@ impl ByteDepths {
         Ok(ByteDepths { map, len })
     }
 
+    /// Entries in an existing mapping of at least `len` bytes (e.g. a table file's
+    /// payload), whose content is kept.
+    pub fn from_map(map: MmapMut, len: u64) -> ByteDepths {
+        assert!(map.len() as u64 >= len, "mapping smaller than the entries");
+        ByteDepths { map, len }
+    }
+
+    /// The mapping, e.g. to flush it to its file.
+    pub fn map(&self) -> &MmapMut {
+        &self.map
+    }
+
     /// The depth of entry `index`, or `None` if it was never reached.
     pub fn depth(&self, index: u64) -> Option<u32> {
         match self.cell(index).load(Ordering::Relaxed) {
@@ -71,7 +83,7 @@ impl ByteDepths {
 /// Asks for transparent huge pages (fewer TLB misses on scattered accesses) and commits
 /// the pages up front, in parallel: a first write to a page the search has only read
 /// so far costs a copy-on-write fault and a TLB shootdown across cores.
-fn prepare_pages(map: &MmapMut) {
+pub(super) fn prepare_pages(map: &MmapMut) {
     #[cfg(target_os = "linux")]
     let _ = map.advise(memmap2::Advice::HugePage);
     const PAGE: usize = 4096;
@@ -101,6 +113,10 @@ impl DepthStore for ByteDepths {
 
     fn max_depth(&self) -> u32 {
         254
+    }
+
+    fn value(&self, index: u64) -> Option<u32> {
+        self.depth(index)
     }
 
     #[inline(always)]

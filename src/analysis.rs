@@ -5,8 +5,6 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use rayon::prelude::*;
-
 use crate::descent;
 use crate::engine::{self, EngineError, Histogram, Observer};
 use crate::puzzle::Puzzle;

@@ -5,7 +5,7 @@
 //! the descent (a neighbour's residue tells closer, same or farther apart, because
 //! neighbours' depths differ by at most one).
 
-use crate::puzzle::{Puzzle, Successor};
+use crate::puzzle::{Puzzle, Step};
 use crate::store::DepthStore;
 
 /// Why a descent failed.
@@ -63,7 +63,7 @@ pub fn solve<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     start: &P::State,
-) -> Result<Vec<Successor<P::State, P::Move>>, DescentError> {
+) -> Result<Vec<Step<P>>, DescentError> {
     let goal = puzzle.goal();
     let mut state = start.clone();
     let mut value = store

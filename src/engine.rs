@@ -148,6 +148,9 @@ fn work_items(segments: &[Segment]) -> Vec<WorkItem> {
     items
 }
 
+/// Called after each completed level with the histogram so far.
+pub type Checkpoint<'a> = dyn FnMut(&[u64]) -> std::io::Result<()> + 'a;
+
 /// Options of [`search_with`]: resuming, checkpointing and stopping.
 #[derive(Default)]
 pub struct SearchOptions<'a> {
@@ -156,7 +159,7 @@ pub struct SearchOptions<'a> {
     pub resume: Option<Vec<u64>>,
     /// Called after every completed level with the histogram so far, e.g. to make
     /// the store durable and record progress. An error stops the search.
-    pub checkpoint: Option<&'a mut dyn FnMut(&[u64]) -> std::io::Result<()>>,
+    pub checkpoint: Option<&'a mut Checkpoint<'a>>,
     /// Checked between work items: once set, the search stops within the current
     /// level and returns [`EngineError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,

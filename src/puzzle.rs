@@ -56,6 +56,9 @@ pub struct Successor<S, M> {
     pub state: S,
 }
 
+/// A move of puzzle `P` with the position it leads to.
+pub type Step<P> = Successor<<P as Puzzle>::State, <P as Puzzle>::Move>;
+
 /// A puzzle whose reachable states are numbered by a minimal perfect hash.
 ///
 /// Moves must be reversible (the state graph is undirected): the BFS runs from the goal,

@@ -172,7 +172,7 @@ mod tests {
             store.set(i, (i % 7) as u32);
         }
         for i in 0..203u64 {
-            let expected = (i % 3 == 0).then(|| (i % 7) as u32 % 3);
+            let expected = (i % 3 == 0).then_some((i % 7) as u32 % 3);
             assert_eq!(store.value(i), expected, "{i}");
         }
         let mut out = Vec::new();

@@ -2,10 +2,16 @@
 
 mod analyze;
 mod list;
+mod lookup;
 mod progress;
+mod solve;
+mod table_files;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
+
+use antipode::puzzles::{self, BuiltIn};
+use antipode::store::Encoding;
 
 /// Exhaustive state-space analysis of puzzles: God's number, antipodes, depth tables.
 #[derive(Debug, Parser)]
@@ -22,6 +28,58 @@ enum Command {
     /// Breadth-first search of every state from the goal: God's number, antipodes,
     /// histogram.
     Analyze(analyze::Args),
+    /// Exact distances of positions, from a table file.
+    Lookup(lookup::Args),
+    /// An optimal solution from a position, by descending a table file.
+    Solve(solve::Args),
+    /// Check a table file: descent property, level counts, checksum.
+    Verify(table_files::VerifyArgs),
+    /// Show a table file's header.
+    Info(table_files::InfoArgs),
+}
+
+/// The puzzle of a command: its name and, for sliding boards, another goal.
+#[derive(Debug, clap::Args)]
+struct PuzzleArgs {
+    /// Puzzle name (see `antipode list`), e.g. `8puzzle`, `goat`, `sliding:2x5`.
+    puzzle: String,
+    /// Another goal for sliding boards, e.g. `0 1 2/3 4 5/6 7 8` (blank first).
+    #[arg(long, value_name = "POSITION")]
+    goal: Option<String>,
+}
+
+impl PuzzleArgs {
+    fn resolve(&self) -> Result<BuiltIn> {
+        let puzzle = puzzles::lookup(&self.puzzle)?;
+        match (&self.goal, puzzle) {
+            (None, puzzle) => Ok(puzzle),
+            (Some(goal), BuiltIn::Sliding(p)) => {
+                let goal = p.parse_goal(goal).context("bad --goal")?;
+                Ok(BuiltIn::Sliding(p.with_goal(goal)))
+            }
+            (Some(_), _) => bail!("--goal is only for sliding-tile boards"),
+        }
+    }
+}
+
+/// Bits per state of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Bits {
+    /// Exact depth, one byte per state.
+    #[value(name = "8")]
+    Eight,
+    /// Depth mod 3, two bits per state.
+    #[value(name = "2")]
+    Two,
+}
+
+impl Bits {
+    fn encoding(self) -> Encoding {
+        match self {
+            Bits::Eight => Encoding::Byte,
+            Bits::Two => Encoding::Mod3,
+        }
+    }
 }
 
 /// Parses the command line and runs the subcommand.
@@ -36,6 +94,10 @@ pub fn run() -> Result<()> {
     match cli.command {
         Command::List => list::run(),
         Command::Analyze(args) => analyze::run(args),
+        Command::Lookup(args) => lookup::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Verify(args) => table_files::verify(args),
+        Command::Info(args) => table_files::info(args),
     }
 }
 

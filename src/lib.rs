@@ -25,5 +25,6 @@ pub mod rank;
 pub mod report;
 pub mod store;
 pub mod sys;
+pub mod table;
 
 pub use puzzle::{PositionError, Puzzle, Segment, Successor};

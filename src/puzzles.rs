@@ -18,6 +18,9 @@ pub enum CatalogError {
     /// `sliding:RxC` with unreadable dimensions.
     #[error("bad board size in `{0}`: expected `sliding:RxC`, e.g. `sliding:3x4`")]
     BadSize(String),
+    /// A goal the puzzle cannot take.
+    #[error("bad goal: {0}")]
+    Goal(String),
     /// A size the sliding puzzle cannot take.
     #[error(transparent)]
     Size(#[from] sliding::SizeError),
@@ -52,6 +55,23 @@ impl BuiltIn {
     /// The puzzle's number of indices.
     pub fn index_count(&self) -> u64 {
         with_puzzle!(self, p => p.index_count())
+    }
+}
+
+impl BuiltIn {
+    /// The puzzle a table names: its command-line name and its goal's one-line form.
+    pub fn from_identity(name: &str, goal: &str) -> Result<BuiltIn, CatalogError> {
+        let puzzle = lookup(name)?;
+        match puzzle {
+            BuiltIn::Sliding(p) => {
+                let custom = p
+                    .parse_goal(goal)
+                    .map_err(|e| CatalogError::Goal(e.to_string()))?;
+                Ok(BuiltIn::Sliding(p.with_goal(custom)))
+            }
+            BuiltIn::Goat(g) if g.format_line(&g.goal()) == goal => Ok(BuiltIn::Goat(g)),
+            BuiltIn::Goat(_) => Err(CatalogError::Goal(format!("goat has no goal `{goal}`"))),
+        }
     }
 }
 

@@ -48,12 +48,12 @@ use std::ops::Range;
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The operating system refused the mapping.
-    #[error("cannot map {bytes} bytes of memory for the depth array: {source}")]
+    #[error("cannot map {bytes} bytes of memory for the depth array: {cause}")]
     Map {
         /// Size asked for.
         bytes: u64,
         /// The system's reason.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The index count does not fit the address space.
     #[error("{0} entries do not fit in this machine's address space")]
@@ -121,4 +121,41 @@ pub trait DepthStore: Sync {
     /// # Safety
     /// No other thread may write any entry of `range` while this runs.
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64;
+}
+
+/// A depth array of either encoding.
+pub enum Depths {
+    /// Exact depths, one byte each.
+    Byte(ByteDepths),
+    /// Depths mod 3, two bits each.
+    Mod3(PackedDepths),
+}
+
+/// Runs `$body` with `$s` bound to the concrete store inside a [`Depths`].
+#[macro_export]
+macro_rules! with_depths {
+    ($depths:expr, $s:ident => $body:expr) => {
+        match $depths {
+            $crate::store::Depths::Byte($s) => $body,
+            $crate::store::Depths::Mod3($s) => $body,
+        }
+    };
+}
+
+impl Depths {
+    /// A store of `encoding` over `map` (a table's payload), content kept.
+    pub fn from_map(encoding: Encoding, map: memmap2::MmapMut, entries: u64) -> Depths {
+        match encoding {
+            Encoding::Byte => Depths::Byte(ByteDepths::from_map(map, entries)),
+            Encoding::Mod3 => Depths::Mod3(PackedDepths::from_map(map, entries)),
+        }
+    }
+
+    /// The mapping behind the store.
+    pub fn map(&self) -> &memmap2::MmapMut {
+        match self {
+            Depths::Byte(s) => s.map(),
+            Depths::Mod3(s) => s.map(),
+        }
+    }
 }

@@ -1,17 +1,26 @@
-//! `antipode analyze`: the full breadth-first search and its report.
+//! `antipode analyze`: the full breadth-first search and its report, optionally into a
+//! table file that survives interruption.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::analysis;
-use antipode::puzzles::{self, BuiltIn};
+use antipode::engine::{EngineError, Histogram};
+use antipode::puzzles::BuiltIn;
 use antipode::report::{self, Format};
+use antipode::store::Encoding;
+use antipode::table::{self, TableError};
+use antipode::{Puzzle, analysis, with_depths, with_puzzle};
 
 use super::progress::LevelPrinter;
+use super::{Bits, PuzzleArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Puzzle name (see `antipode list`), e.g. `8puzzle`, `goat`, `sliding:2x5`.
-    puzzle: String,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -21,29 +30,99 @@ pub struct Args {
     /// Draw at most N antipodes as boards (text format).
     #[arg(long, value_name = "N", default_value_t = 8)]
     show: usize,
-    /// Another goal for sliding boards, e.g. `0 1 2/3 4 5/6 7 8` (blank first).
-    #[arg(long, value_name = "POSITION")]
-    goal: Option<String>,
+    /// Write the depth table to a file (default path: tables/PUZZLE-BITSbit.table). An
+    /// unfinished table of the same puzzle there is resumed.
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    #[allow(clippy::option_option)]
+    table: Option<Option<PathBuf>>,
+    /// Bits per state in the table: 8 (exact depth) or 2 (depth mod 3).
+    #[arg(long, value_enum, default_value = "8", requires = "table")]
+    bits: Bits,
+    /// Overwrite a complete table (or another puzzle's file) at the table path.
+    #[arg(long, requires = "table")]
+    force: bool,
     /// No progress lines on standard error.
     #[arg(long, short)]
     quiet: bool,
 }
 
+/// Set by Ctrl-C: the search stops between work items.
+static STOP: AtomicBool = AtomicBool::new(false);
+
 pub fn run(args: Args) -> Result<()> {
-    let mut puzzle = puzzles::lookup(&args.puzzle)?;
-    if let Some(goal) = &args.goal {
-        match puzzle {
-            BuiltIn::Sliding(p) => {
-                let goal = p.parse_goal(goal).context("bad --goal")?;
-                puzzle = BuiltIn::Sliding(p.with_goal(goal));
-            }
-            _ => bail!("--goal is only for sliding-tile boards"),
-        }
-    }
+    let puzzle = args.puzzle.resolve()?;
     let printer = LevelPrinter::new(args.quiet);
-    let analysis = super::with_threads(
-        args.threads,
-        || antipode::with_puzzle!(&puzzle, p => analysis::analyze(p, args.show, &printer)),
-    )??;
+    let analysis = match &args.table {
+        None => super::with_threads(
+            args.threads,
+            || with_puzzle!(&puzzle, p => analysis::analyze(p, args.show, &printer)),
+        )??,
+        Some(path) => {
+            let encoding = args.bits.encoding();
+            let path = path
+                .clone()
+                .unwrap_or_else(|| default_table_path(&puzzle, encoding));
+            ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed))
+                .context("cannot install the Ctrl-C handler")?;
+            let result = super::with_threads(
+                args.threads,
+                || with_puzzle!(&puzzle, p => build_table(p, &path, encoding, &args, &printer)),
+            )?;
+            match result {
+                Err(TableError::Engine(EngineError::Interrupted { levels_completed })) => bail!(
+                    "interrupted: {} holds {levels_completed} complete level(s); run the same \
+                     command again to resume",
+                    path.display()
+                ),
+                other => other?,
+            }
+        }
+    };
     super::print(&report::render(&analysis, args.format))
+}
+
+fn build_table<P: Puzzle>(
+    puzzle: &P,
+    path: &std::path::Path,
+    encoding: Encoding,
+    args: &Args,
+    printer: &LevelPrinter,
+) -> Result<analysis::Analysis, TableError> {
+    let started = Instant::now();
+    let built = table::build(puzzle, path, encoding, args.force, printer, Some(&STOP))?;
+    if !args.quiet {
+        let resumed = match built.resumed_levels {
+            0 => String::new(),
+            n => format!(", resumed after {n} level(s)"),
+        };
+        eprintln!(
+            "table {} complete: {}-bit entries, crc32 {:08x}{resumed}",
+            path.display(),
+            built.header.encoding.bits(),
+            built.header.payload_crc32
+        );
+    }
+    let histogram = Histogram(built.header.histogram.clone());
+    Ok(with_depths!(&built.depths, s => {
+        analysis::summarize(puzzle, s, histogram, args.show, started)
+    }))
+}
+
+/// `tables/NAME-BITSbit.table`, with the goal in the name when it is not the usual one.
+fn default_table_path(puzzle: &BuiltIn, encoding: Encoding) -> PathBuf {
+    let name = puzzle.name().replace(':', "-");
+    let usual = antipode::puzzles::lookup(&puzzle.name())
+        .map(|p| with_puzzle!(&p, q => q.format_line(&q.goal())))
+        .ok();
+    let goal = with_puzzle!(puzzle, p => p.format_line(&p.goal()));
+    let suffix = if usual.as_deref() == Some(goal.as_str()) {
+        String::new()
+    } else {
+        let cleaned: String = goal
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        format!("-goal-{cleaned}")
+    };
+    PathBuf::from("tables").join(format!("{name}{suffix}-{}bit.table", encoding.bits()))
 }

@@ -23,7 +23,7 @@ impl ByteDepths {
     pub fn anonymous(len: u64) -> Result<Self, StoreError> {
         let bytes = usize::try_from(len).map_err(|_| StoreError::TooLarge(len))?;
         let map = MmapMut::map_anon(bytes.max(1))
-            .map_err(|source| StoreError::Map { bytes: len, source })?;
+            .map_err(|cause| StoreError::Map { bytes: len, cause })?;
         prepare_pages(&map);
         Ok(ByteDepths { map, len })
     }

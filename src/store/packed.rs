@@ -33,7 +33,7 @@ impl PackedDepths {
     pub fn anonymous(len: u64) -> Result<Self, StoreError> {
         let bytes = usize::try_from(len.div_ceil(4)).map_err(|_| StoreError::TooLarge(len))?;
         let map = MmapMut::map_anon(bytes.max(1))
-            .map_err(|source| StoreError::Map { bytes: len, source })?;
+            .map_err(|cause| StoreError::Map { bytes: len, cause })?;
         super::bytes::prepare_pages(&map);
         Ok(PackedDepths { map, len })
     }

@@ -1,0 +1,488 @@
+//! Depth tables as files: a 4096-byte header (see [`header`] and `tables/README.md`)
+//! followed by the payload, the depth array exactly as the search leaves it in memory.
+//!
+//! Writing is crash-safe: after every level the payload is flushed first, then the
+//! header records the completed levels and is flushed; only when the search is over is
+//! the payload checksummed and the header marked complete. A file that does not say
+//! "complete" is never used for answers, and running the same analysis again resumes
+//! it from its last completed level.
+//!
+//! ```
+//! use antipode::{Puzzle, engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
+//! use antipode::table::{self, Table};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("8puzzle.table");
+//! let eight = SlidingPuzzle::new(3, 3).unwrap();
+//! table::build(&eight, &path, Encoding::Mod3, false, &Silent, None).unwrap();
+//!
+//! let table = Table::open(&path).unwrap();
+//! let position = eight.parse("867254301").unwrap();
+//! assert_eq!(table.distance(&eight, &position).unwrap(), 31);
+//! assert_eq!(table.histogram().len(), 32);
+//! ```
+
+pub mod header;
+mod verify;
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use memmap2::{MmapMut, MmapOptions};
+use rayon::prelude::*;
+
+use crate::descent::{self, DescentError};
+use crate::engine::{self, EngineError, Histogram, Observer, SearchOptions};
+use crate::puzzle::{Puzzle, Step};
+use crate::store::{Depths, Encoding};
+use crate::with_depths;
+pub use header::{HEADER_BYTES, Header, HeaderError};
+pub use verify::{Check, verify};
+
+/// What can go wrong with a table file.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// Reading or writing the file failed.
+    #[error("{path}: {cause}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        cause: std::io::Error,
+    },
+    /// The header is unreadable.
+    #[error("{path}: {cause}")]
+    Header {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        cause: HeaderError,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error("{path}: truncated or resized: expected {expected} bytes, found {found}")]
+    Size {
+        /// The file.
+        path: PathBuf,
+        /// Header plus payload.
+        expected: u64,
+        /// Actual length.
+        found: u64,
+    },
+    /// The payload does not match its checksum.
+    #[error("{path}: the payload is corrupted (checksum {found:08x}, header says {expected:08x})")]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// From the header.
+        expected: u32,
+        /// Computed now.
+        found: u32,
+    },
+    /// The search that writes the table has not finished.
+    #[error(
+        "{path}: the table is incomplete ({levels} level(s) done); run `antipode analyze` \
+         with this table again to finish it"
+    )]
+    Incomplete {
+        /// The file.
+        path: PathBuf,
+        /// Completed levels.
+        levels: usize,
+    },
+    /// The table belongs to another puzzle (or goal, or encoding).
+    #[error("{path}: this table is for {table}, not {wanted}")]
+    OtherPuzzle {
+        /// The file.
+        path: PathBuf,
+        /// The table's puzzle.
+        table: String,
+        /// The puzzle asked for.
+        wanted: String,
+    },
+    /// Refusing to overwrite a finished table.
+    #[error("{path}: a complete table is already there (use --force to overwrite it)")]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is not a table this run can continue.
+    #[error(
+        "{path}: exists and is not an unfinished table of this puzzle ({reason}); \
+         use --force to overwrite it"
+    )]
+    NotResumable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The names do not fit in the header.
+    #[error("the puzzle name or goal is too long for a table header")]
+    NameTooLong,
+    /// The search failed or was interrupted.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// A distance or solution could not be read out.
+    #[error("{0}")]
+    Descent(#[from] DescentError),
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+    move |cause| TableError::Io {
+        path: path.to_owned(),
+        cause,
+    }
+}
+
+/// How a table names its puzzle: the command-line name and the goal's one-line form.
+pub fn identity<P: Puzzle>(puzzle: &P) -> (String, String) {
+    (puzzle.name(), puzzle.format_line(&puzzle.goal()))
+}
+
+/// CRC-32 of a payload, computed in parallel slices and combined.
+pub fn payload_crc32(payload: &[u8]) -> u32 {
+    const SLICE: usize = 1 << 22;
+    let parts: Vec<crc32fast::Hasher> = payload
+        .par_chunks(SLICE)
+        .map(|chunk| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(chunk);
+            h
+        })
+        .collect();
+    let mut total = crc32fast::Hasher::new();
+    for part in &parts {
+        total.combine(part);
+    }
+    total.finalize()
+}
+
+/// A complete table, mapped read-only (copy-on-write: nothing is ever written back).
+pub struct Table {
+    path: PathBuf,
+    header: Header,
+    depths: Depths,
+}
+
+impl Table {
+    /// Opens a complete table: checks the header, the file size and the payload's
+    /// checksum.
+    pub fn open(path: impl AsRef<Path>) -> Result<Table, TableError> {
+        Self::open_checked(path.as_ref(), true)
+    }
+
+    /// Opens a complete table without checking the payload's checksum (for
+    /// [`verify`], which reports it).
+    pub fn open_unverified(path: impl AsRef<Path>) -> Result<Table, TableError> {
+        Self::open_checked(path.as_ref(), false)
+    }
+
+    fn open_checked(path: &Path, check_payload: bool) -> Result<Table, TableError> {
+        let (file, header) = read_header(path)?;
+        check_size(path, &file, &header)?;
+        if !header.complete {
+            return Err(TableError::Incomplete {
+                path: path.to_owned(),
+                levels: header.histogram.len(),
+            });
+        }
+        // SAFETY: a private (copy-on-write) mapping: writes by others to the file may
+        // show through, which the checksum below and the complete flag guard against
+        // for tables written by antipode; this process never writes it.
+        let map = unsafe {
+            MmapOptions::new()
+                .offset(HEADER_BYTES as u64)
+                .len(header.payload_bytes as usize)
+                .map_copy(&file)
+        }
+        .map_err(io_error(path))?;
+        let found = if check_payload {
+            payload_crc32(&map)
+        } else {
+            header.payload_crc32
+        };
+        if found != header.payload_crc32 {
+            return Err(TableError::Checksum {
+                path: path.to_owned(),
+                expected: header.payload_crc32,
+                found,
+            });
+        }
+        let depths = Depths::from_map(header.encoding, map, header.indices);
+        Ok(Table {
+            path: path.to_owned(),
+            header,
+            depths,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// States per distance.
+    pub fn histogram(&self) -> &[u64] {
+        &self.header.histogram
+    }
+
+    /// The depth array.
+    pub fn depths(&self) -> &Depths {
+        &self.depths
+    }
+
+    /// Fails unless the table was built for exactly this puzzle and goal.
+    pub fn check_puzzle<P: Puzzle>(&self, puzzle: &P) -> Result<(), TableError> {
+        let (name, goal) = identity(puzzle);
+        if name != self.header.puzzle
+            || goal != self.header.goal
+            || puzzle.index_count() != self.header.indices
+        {
+            return Err(TableError::OtherPuzzle {
+                path: self.path.clone(),
+                table: format!("{} (goal {})", self.header.puzzle, self.header.goal),
+                wanted: format!("{name} (goal {goal})"),
+            });
+        }
+        Ok(())
+    }
+
+    /// The exact distance of `position` from the goal.
+    pub fn distance<P: Puzzle>(&self, puzzle: &P, position: &P::State) -> Result<u32, TableError> {
+        self.check_puzzle(puzzle)?;
+        let index = puzzle.rank(position);
+        Ok(with_depths!(&self.depths, s => descent::distance(puzzle, s, index))?)
+    }
+
+    /// An optimal solution from `position`, by descent.
+    pub fn solve<P: Puzzle>(
+        &self,
+        puzzle: &P,
+        position: &P::State,
+    ) -> Result<Vec<Step<P>>, TableError> {
+        self.check_puzzle(puzzle)?;
+        Ok(with_depths!(&self.depths, s => descent::solve(puzzle, s, position))?)
+    }
+}
+
+/// The header of the table at `path`, whatever its state (for `antipode info`).
+pub fn read_header_of(path: impl AsRef<Path>) -> Result<Header, TableError> {
+    read_header(path.as_ref()).map(|(_, header)| header)
+}
+
+fn read_header(path: &Path) -> Result<(File, Header), TableError> {
+    let mut file = File::open(path).map_err(io_error(path))?;
+    let mut block = vec![0u8; HEADER_BYTES];
+    let mut read = 0;
+    while read < HEADER_BYTES {
+        match file.read(&mut block[read..]).map_err(io_error(path))? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    if read < HEADER_BYTES {
+        let found = file.metadata().map(|m| m.len()).unwrap_or(read as u64);
+        if found >= 8 && block[..8] == header::MAGIC {
+            return Err(TableError::Size {
+                path: path.to_owned(),
+                expected: HEADER_BYTES as u64,
+                found,
+            });
+        }
+        return Err(TableError::Header {
+            path: path.to_owned(),
+            cause: HeaderError::Magic,
+        });
+    }
+    let header = Header::decode(&block).map_err(|cause| TableError::Header {
+        path: path.to_owned(),
+        cause,
+    })?;
+    Ok((file, header))
+}
+
+fn check_size(path: &Path, file: &File, header: &Header) -> Result<(), TableError> {
+    let expected = HEADER_BYTES as u64 + header.payload_bytes;
+    let found = file.metadata().map_err(io_error(path))?.len();
+    if found != expected {
+        return Err(TableError::Size {
+            path: path.to_owned(),
+            expected,
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// The file side of a table being built.
+struct Writer {
+    path: PathBuf,
+    file: File,
+    header: Header,
+}
+
+impl Writer {
+    fn write_header(&mut self) -> std::io::Result<()> {
+        self.file.seek(SeekFrom::Start(0))?;
+        self.file.write_all(&self.header.encode())?;
+        self.file.sync_data()
+    }
+
+    /// Makes the completed levels durable: payload first, then the header.
+    fn checkpoint(&mut self, map: &MmapMut, histogram: &[u64]) -> std::io::Result<()> {
+        map.flush()?;
+        self.header.histogram = histogram.to_vec();
+        self.write_header()
+    }
+}
+
+/// Opens `path` to resume an unfinished table of the same puzzle and encoding, or
+/// creates it. Returns the writer, the mapped depth array, and the levels done.
+fn create_or_resume<P: Puzzle>(
+    puzzle: &P,
+    path: &Path,
+    encoding: Encoding,
+    force: bool,
+) -> Result<(Writer, Depths, Option<Vec<u64>>), TableError> {
+    let (name, goal) = identity(puzzle);
+    let fresh = Header {
+        puzzle: name,
+        goal,
+        indices: puzzle.index_count(),
+        encoding,
+        complete: false,
+        histogram: Vec::new(),
+        payload_bytes: encoding.payload_bytes(puzzle.index_count()),
+        payload_crc32: 0,
+    };
+    if !fresh.fits() {
+        return Err(TableError::NameTooLong);
+    }
+    let mut resume = None;
+    if path.exists() && !force {
+        let existing = read_header(path)
+            .and_then(|(file, header)| check_size(path, &file, &header).map(|()| header));
+        match existing {
+            Ok(header) if header.complete => {
+                return Err(TableError::Exists {
+                    path: path.to_owned(),
+                });
+            }
+            Ok(header)
+                if header.puzzle == fresh.puzzle
+                    && header.goal == fresh.goal
+                    && header.encoding == fresh.encoding
+                    && header.indices == fresh.indices =>
+            {
+                if !header.histogram.is_empty() {
+                    resume = Some(header.histogram);
+                }
+            }
+            Ok(header) => {
+                return Err(TableError::NotResumable {
+                    path: path.to_owned(),
+                    reason: format!(
+                        "it is for {} with {}-bit entries",
+                        header.puzzle,
+                        header.encoding.bits()
+                    ),
+                });
+            }
+            Err(e) => {
+                return Err(TableError::NotResumable {
+                    path: path.to_owned(),
+                    reason: e.to_string(),
+                });
+            }
+        }
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(resume.is_none())
+        .open(path)
+        .map_err(io_error(path))?;
+    let mut writer = Writer {
+        path: path.to_owned(),
+        file,
+        header: Header {
+            histogram: resume.clone().unwrap_or_default(),
+            ..fresh
+        },
+    };
+    if resume.is_none() {
+        // A fresh file: header first (incomplete, no level), then a sparse zero payload.
+        writer.write_header().map_err(io_error(path))?;
+        writer
+            .file
+            .set_len(HEADER_BYTES as u64 + writer.header.payload_bytes)
+            .map_err(io_error(path))?;
+        writer.file.sync_all().map_err(io_error(path))?;
+    }
+    // SAFETY: the file is this process's own table under construction; the mapping
+    // covers exactly the payload, which the file holds (set or checked above).
+    let map = unsafe {
+        MmapOptions::new()
+            .offset(HEADER_BYTES as u64)
+            .len(writer.header.payload_bytes as usize)
+            .map_mut(&writer.file)
+    }
+    .map_err(io_error(path))?;
+    let depths = Depths::from_map(encoding, map, puzzle.index_count());
+    Ok((writer, depths, resume))
+}
+
+/// What [`build`] produced.
+pub struct Built {
+    /// The table's final header.
+    pub header: Header,
+    /// The depth array (still mapped), for reports.
+    pub depths: Depths,
+    /// Levels that were already done when the run started (0 for a fresh table).
+    pub resumed_levels: usize,
+}
+
+/// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
+/// current rayon pool over the file's mapping; `stop` interrupts it between work items.
+pub fn build<P: Puzzle>(
+    puzzle: &P,
+    path: &Path,
+    encoding: Encoding,
+    force: bool,
+    observer: &dyn Observer,
+    stop: Option<&AtomicBool>,
+) -> Result<Built, TableError> {
+    let (mut writer, depths, resume) = create_or_resume(puzzle, path, encoding, force)?;
+    let resumed_levels = resume.as_ref().map_or(0, Vec::len);
+    let histogram = {
+        let map = depths.map();
+        let mut checkpoint = |h: &[u64]| writer.checkpoint(map, h);
+        let options = SearchOptions {
+            resume,
+            checkpoint: Some(&mut checkpoint),
+            stop,
+        };
+        with_depths!(&depths, s => engine::search_with(puzzle, s, observer, options))?
+    };
+    finish(&mut writer, &depths, &histogram)?;
+    Ok(Built {
+        header: writer.header,
+        depths,
+        resumed_levels,
+    })
+}
+
+fn finish(writer: &mut Writer, depths: &Depths, histogram: &Histogram) -> Result<(), TableError> {
+    let path = writer.path.clone();
+    depths.map().flush().map_err(io_error(&path))?;
+    writer.header.histogram = histogram.0.clone();
+    writer.header.payload_crc32 = payload_crc32(depths.map());
+    writer.header.complete = true;
+    writer.write_header().map_err(io_error(&path))
+}

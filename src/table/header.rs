@@ -1,0 +1,198 @@
+//! The table file header: a fixed 4096-byte block, little-endian, documented byte by
+//! byte in `tables/README.md`.
+
+use crate::store::Encoding;
+
+/// "ANTIPODE": the first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"ANTIPODE";
+/// The format version this code writes and reads.
+pub const VERSION: u32 = 1;
+/// Header size; the payload starts at this offset (page-aligned).
+pub const HEADER_BYTES: usize = 4096;
+/// Most depths the histogram area holds.
+pub const MAX_LEVELS: usize = 256;
+
+const NAME_AT: usize = 16;
+const GOAL_AT: usize = 80;
+const TEXT_BYTES: usize = 64;
+const INDICES_AT: usize = 144;
+const BITS_AT: usize = 152;
+const COMPLETE_AT: usize = 153;
+const LEVELS_AT: usize = 156;
+const PAYLOAD_BYTES_AT: usize = 160;
+const PAYLOAD_CRC_AT: usize = 168;
+const HEADER_CRC_AT: usize = 176;
+const HISTOGRAM_AT: usize = 2048;
+
+/// Why a header could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    /// The file does not start with the magic bytes.
+    #[error("not an antipode table (bad magic bytes)")]
+    Magic,
+    /// A version this code does not read.
+    #[error("table format version {0} is not supported (this antipode reads version {VERSION})")]
+    Version(u32),
+    /// The header's own checksum does not match.
+    #[error("the header is corrupted (checksum mismatch)")]
+    Checksum,
+    /// A field holds an impossible value.
+    #[error("the header is corrupted: {0}")]
+    Field(String),
+}
+
+/// Everything the header records.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Header {
+    /// The puzzle's command-line name.
+    pub puzzle: String,
+    /// The goal in the puzzle's one-line form.
+    pub goal: String,
+    /// Entries in the payload (the puzzle's index count).
+    pub indices: u64,
+    /// How entries are encoded.
+    pub encoding: Encoding,
+    /// True once the search finished and payload and header were flushed.
+    pub complete: bool,
+    /// States per depth for every completed level.
+    pub histogram: Vec<u64>,
+    /// Payload size in bytes.
+    pub payload_bytes: u64,
+    /// CRC-32 (IEEE) of the payload; 0 until complete.
+    pub payload_crc32: u32,
+}
+
+fn put_text(block: &mut [u8], at: usize, text: &str) {
+    let bytes = text.as_bytes();
+    block[at..at + bytes.len().min(TEXT_BYTES - 1)]
+        .copy_from_slice(&bytes[..bytes.len().min(TEXT_BYTES - 1)]);
+}
+
+fn get_text(block: &[u8], at: usize) -> Result<String, HeaderError> {
+    let raw = &block[at..at + TEXT_BYTES];
+    let end = raw.iter().position(|&b| b == 0).unwrap_or(TEXT_BYTES);
+    String::from_utf8(raw[..end].to_vec())
+        .map_err(|_| HeaderError::Field("text is not UTF-8".into()))
+}
+
+fn u32_at(block: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(block[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(block: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(block[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn header_crc(block: &[u8]) -> u32 {
+    let mut copy = block[..HEADER_BYTES].to_vec();
+    copy[HEADER_CRC_AT..HEADER_CRC_AT + 8].fill(0);
+    crc32fast::hash(&copy)
+}
+
+impl Header {
+    /// Whether the text fields fit (they are stored in 63 bytes each).
+    pub fn fits(&self) -> bool {
+        self.puzzle.len() < TEXT_BYTES
+            && self.goal.len() < TEXT_BYTES
+            && self.histogram.len() <= MAX_LEVELS
+    }
+
+    /// The 4096-byte block.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut block = vec![0u8; HEADER_BYTES];
+        block[..8].copy_from_slice(&MAGIC);
+        block[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        block[12..16].copy_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
+        put_text(&mut block, NAME_AT, &self.puzzle);
+        put_text(&mut block, GOAL_AT, &self.goal);
+        block[INDICES_AT..INDICES_AT + 8].copy_from_slice(&self.indices.to_le_bytes());
+        block[BITS_AT] = self.encoding.bits() as u8;
+        block[COMPLETE_AT] = self.complete as u8;
+        block[LEVELS_AT..LEVELS_AT + 4]
+            .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
+        block[PAYLOAD_BYTES_AT..PAYLOAD_BYTES_AT + 8]
+            .copy_from_slice(&self.payload_bytes.to_le_bytes());
+        block[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 8]
+            .copy_from_slice(&(self.payload_crc32 as u64).to_le_bytes());
+        for (d, &count) in self.histogram.iter().enumerate().take(MAX_LEVELS) {
+            let at = HISTOGRAM_AT + 8 * d;
+            block[at..at + 8].copy_from_slice(&count.to_le_bytes());
+        }
+        let crc = header_crc(&block) as u64;
+        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        block
+    }
+
+    /// Reads and checks a header block (at least 4096 bytes).
+    pub fn decode(block: &[u8]) -> Result<Header, HeaderError> {
+        if block.len() < HEADER_BYTES || block[..8] != MAGIC {
+            return Err(HeaderError::Magic);
+        }
+        let version = u32_at(block, 8);
+        if version != VERSION {
+            return Err(HeaderError::Version(version));
+        }
+        if u64_at(block, HEADER_CRC_AT) != header_crc(block) as u64 {
+            return Err(HeaderError::Checksum);
+        }
+        if u32_at(block, 12) as usize != HEADER_BYTES {
+            return Err(HeaderError::Field("header size".into()));
+        }
+        let encoding = match block[BITS_AT] {
+            8 => Encoding::Byte,
+            2 => Encoding::Mod3,
+            bits => return Err(HeaderError::Field(format!("{bits} bits per entry"))),
+        };
+        let levels = u32_at(block, LEVELS_AT) as usize;
+        if levels > MAX_LEVELS {
+            return Err(HeaderError::Field(format!("{levels} levels")));
+        }
+        let indices = u64_at(block, INDICES_AT);
+        let payload_bytes = u64_at(block, PAYLOAD_BYTES_AT);
+        if payload_bytes != encoding.payload_bytes(indices) {
+            return Err(HeaderError::Field(
+                "payload size does not match the index count".into(),
+            ));
+        }
+        Ok(Header {
+            puzzle: get_text(block, NAME_AT)?,
+            goal: get_text(block, GOAL_AT)?,
+            indices,
+            encoding,
+            complete: block[COMPLETE_AT] == 1,
+            histogram: (0..levels)
+                .map(|d| u64_at(block, HISTOGRAM_AT + 8 * d))
+                .collect(),
+            payload_bytes,
+            payload_crc32: u64_at(block, PAYLOAD_CRC_AT) as u32,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_corruption() {
+        let header = Header {
+            puzzle: "8puzzle".into(),
+            goal: "123/456/780".into(),
+            indices: 181_440,
+            encoding: Encoding::Mod3,
+            complete: true,
+            histogram: vec![1, 2, 4],
+            payload_bytes: 45_360,
+            payload_crc32: 0xdead_beef,
+        };
+        let block = header.encode();
+        assert_eq!(block.len(), HEADER_BYTES);
+        assert_eq!(Header::decode(&block).unwrap(), header);
+        let mut flipped = block.clone();
+        flipped[2050] ^= 1;
+        assert_eq!(Header::decode(&flipped), Err(HeaderError::Checksum));
+        let mut wrong = block;
+        wrong[0] = b'X';
+        assert_eq!(Header::decode(&wrong), Err(HeaderError::Magic));
+    }
+}

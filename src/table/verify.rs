@@ -1,0 +1,134 @@
+//! `antipode verify`: an independent check of a finished table.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::{Table, payload_crc32};
+use crate::puzzle::Puzzle;
+use crate::store::DepthStore;
+use crate::with_depths;
+
+/// One named check and its outcome.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Check {
+    /// What was checked.
+    pub name: String,
+    /// Whether it holds.
+    pub ok: bool,
+    /// Details (counts, the first offending index).
+    pub detail: String,
+}
+
+/// Checks, in parallel over all indices: the goal has depth 0; every other reached
+/// state has a neighbour one level closer and (exact depths only) none two or more
+/// closer; no unreached state has a reached neighbour; the states per level match the
+/// header's histogram; the payload matches its checksum.
+pub fn verify<P: Puzzle>(table: &Table, puzzle: &P) -> Vec<Check> {
+    let header = table.header();
+    let mut checks = Vec::new();
+    let found = payload_crc32(table.depths().map());
+    checks.push(Check {
+        name: "payload checksum".into(),
+        ok: found == header.payload_crc32,
+        detail: format!("{found:08x} (header {:08x})", header.payload_crc32),
+    });
+    let puzzle_ok = table.check_puzzle(puzzle);
+    checks.push(Check {
+        name: "puzzle".into(),
+        ok: puzzle_ok.is_ok(),
+        detail: format!("{} (goal {})", header.puzzle, header.goal),
+    });
+    if puzzle_ok.is_err() {
+        return checks;
+    }
+    with_depths!(table.depths(), store => checks.extend(check_store(puzzle, store, &header.histogram)));
+    checks
+}
+
+fn check_store<P: Puzzle, S: DepthStore>(puzzle: &P, store: &S, histogram: &[u64]) -> Vec<Check> {
+    let period = store.period();
+    let goal = puzzle.rank(&puzzle.goal());
+    let slots = period.map_or(256, |p| p as usize);
+    let counts: Vec<AtomicU64> = (0..=slots).map(|_| AtomicU64::new(0)).collect();
+    let bad_descent = AtomicU64::new(u64::MAX);
+    let bad_unseen = AtomicU64::new(u64::MAX);
+    let closer = |v: u32| period.map_or(v.wrapping_sub(1), |p| (v + p - 1) % p);
+    let n = store.len();
+    const CHUNK: u64 = 1 << 15;
+    (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+        let indices: Vec<u64> = (c * CHUNK..((c + 1) * CHUNK).min(n)).collect();
+        let mut local = vec![0u64; slots + 1];
+        puzzle.expand_sorted(&indices, |index, neighbours| {
+            let value = store.value(index);
+            local[value.map_or(slots, |v| v as usize)] += 1;
+            let ok = match value {
+                None => neighbours.iter().all(|&m| store.value(m).is_none()),
+                Some(v) if index == goal => v == 0,
+                Some(v) => {
+                    let values = neighbours.iter().map(|&m| store.value(m));
+                    let mut has_closer = false;
+                    let mut too_close = false;
+                    for w in values {
+                        has_closer |= w == Some(closer(v));
+                        too_close |= period.is_none() && w.is_some_and(|w| w + 1 < v);
+                    }
+                    has_closer && !too_close
+                }
+            };
+            if !ok {
+                let slot = if value.is_none() {
+                    &bad_unseen
+                } else {
+                    &bad_descent
+                };
+                slot.fetch_min(index, Ordering::Relaxed);
+            }
+        });
+        for (total, part) in counts.iter().zip(local) {
+            total.fetch_add(part, Ordering::Relaxed);
+        }
+    });
+    let counts: Vec<u64> = counts.iter().map(|c| c.load(Ordering::Relaxed)).collect();
+    let expected: Vec<u64> = (0..slots)
+        .map(|slot| {
+            histogram
+                .iter()
+                .enumerate()
+                .filter(|(d, _)| period.map_or(*d == slot, |p| d % p as usize == slot))
+                .map(|(_, &c)| c)
+                .sum()
+        })
+        .collect();
+    let reached: u64 = histogram.iter().sum();
+    let first = |a: &AtomicU64| match a.load(Ordering::Relaxed) {
+        u64::MAX => "none".to_string(),
+        i => format!("first at index {i}"),
+    };
+    vec![
+        Check {
+            name: "goal at depth 0".into(),
+            ok: store.value(goal) == Some(0),
+            detail: format!("goal index {goal}"),
+        },
+        Check {
+            name: if period.is_some() {
+                "every state has a neighbour one closer".into()
+            } else {
+                "every state has a neighbour one closer, none two closer".into()
+            },
+            ok: bad_descent.load(Ordering::Relaxed) == u64::MAX,
+            detail: first(&bad_descent),
+        },
+        Check {
+            name: "no unreached state next to a reached one".into(),
+            ok: bad_unseen.load(Ordering::Relaxed) == u64::MAX,
+            detail: first(&bad_unseen),
+        },
+        Check {
+            name: "states per level match the header".into(),
+            ok: counts[..slots] == expected[..] && counts[slots] == n - reached,
+            detail: format!("{reached} reached, {} unreached", counts[slots]),
+        },
+    ]
+}

@@ -104,19 +104,30 @@ pub fn analyze<P: Puzzle>(
 ) -> Result<Analysis, AnalyzeError> {
     let started = Instant::now();
     let (store, histogram) = search(puzzle, observer)?;
-    Ok(summarize(puzzle, &store, histogram, boards, started))
+    Ok(summarize(puzzle, &store, histogram, None, boards, started))
 }
 
 /// The facts of a finished search: God's number, antipodes, histogram, resources.
+/// `last_level`, if known, holds the indices of the deepest level (see
+/// [`engine::SearchOptions::last_level`]); without it, stores with depths mod 3 find
+/// the antipodes by descent.
 pub fn summarize<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     histogram: Histogram,
+    last_level: Option<Vec<u64>>,
     boards: usize,
     started: Instant,
 ) -> Analysis {
     let gods_number = histogram.gods_number();
-    let antipode_indices = antipodes(puzzle, store, gods_number);
+    let expected = *histogram.0.last().unwrap_or(&0);
+    let antipode_indices = match last_level {
+        Some(mut indices) if indices.len() as u64 == expected && expected > 0 => {
+            indices.truncate(ANTIPODE_LIMIT);
+            indices
+        }
+        _ => antipodes(puzzle, store, gods_number),
+    };
     let seconds = started.elapsed().as_secs_f64();
     let states: Vec<P::State> = antipode_indices.iter().map(|&i| puzzle.unrank(i)).collect();
     Analysis {

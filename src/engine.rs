@@ -163,7 +163,14 @@ pub struct SearchOptions<'a> {
     /// Checked between work items: once set, the search stops within the current
     /// level and returns [`EngineError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
+    /// If given, receives the indices (ascending) of the last level when that level
+    /// ran bottom-up and held at most [`CAPTURE_LIMIT`] states; left empty otherwise.
+    /// With depths mod 3 this is how the antipodes are found.
+    pub last_level: Option<&'a mut Vec<u64>>,
 }
+
+/// Most states a captured last level may hold.
+pub const CAPTURE_LIMIT: usize = 1 << 20;
 
 /// Runs the search from the goal until a level finds nothing new, filling `store`
 /// (which must be fresh: every entry unseen). Runs on the current rayon pool.
@@ -276,8 +283,25 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
                 .filter(|i| i.class == target && !i.exhausted.load(Ordering::Relaxed))
                 .collect();
             observer.level_started(next, direction, chosen.len() as u64);
-            bottom_up(puzzle, store, &chosen, &last_written, depth, stop, observer)
+            let capture = options.last_level.is_some();
+            let (found, captured) = bottom_up(
+                puzzle,
+                store,
+                &chosen,
+                &last_written,
+                depth,
+                stop,
+                capture,
+                observer,
+            );
+            if let Some(last) = options.last_level.as_mut() {
+                **last = captured.unwrap_or_default();
+            }
+            Some(found)
         } else {
+            if let Some(last) = options.last_level.as_mut() {
+                last.clear();
+            }
             let source = class_of(depth);
             let chosen: Vec<&WorkItem> = items
                 .iter()
@@ -473,6 +497,9 @@ fn top_down<P: Puzzle, S: DepthStore>(
     }
 }
 
+/// Returns the states found and, if `capture` and there were at most
+/// [`CAPTURE_LIMIT`], their indices.
+#[allow(clippy::too_many_arguments)]
 fn bottom_up<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
@@ -480,16 +507,19 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
     last_written: &[AtomicU32],
     depth: u32,
     stop: Option<&AtomicBool>,
+    capture: bool,
     observer: &dyn Observer,
-) -> Option<u64> {
+) -> (u64, Option<Vec<u64>>) {
     let next = depth + 1;
-    let found = items
+    let captured = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<(u64, Vec<u64>)> = items
         .par_iter()
         .map(|item| {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return 0;
+                return (0, Vec::new());
             }
-            with_buffer(|unseen| {
+            let mut kept = Vec::new();
+            let found = with_buffer(|unseen| {
                 // SAFETY: in bottom-up mode a state is written only by the thread that
                 // owns its work item, and this thread scans before it writes.
                 unsafe { store.collect_exclusive(item.range.clone(), Wanted::Unseen, unseen) };
@@ -504,6 +534,9 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
                     {
                         store.set(index, next);
                         found += 1;
+                        if capture {
+                            kept.push(index);
+                        }
                     }
                 });
                 if found > 0 {
@@ -514,10 +547,17 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
                 }
                 observer.work_done(1);
                 found
-            })
+            });
+            if capture && captured.fetch_add(kept.len(), Ordering::Relaxed) > CAPTURE_LIMIT {
+                kept = Vec::new();
+            }
+            (found, kept)
         })
-        .sum();
-    Some(found)
+        .collect();
+    let found = parts.iter().map(|(f, _)| f).sum();
+    let complete = captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
+    let indices = (capture && complete).then(|| parts.into_iter().flat_map(|(_, k)| k).collect());
+    (found, indices)
 }
 
 /// The indices at exactly `depth`, ascending, at most `limit` of them (for stores with

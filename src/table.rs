@@ -14,7 +14,8 @@
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("8puzzle.table");
 //! let eight = SlidingPuzzle::new(3, 3).unwrap();
-//! table::build(&eight, &path, Encoding::Mod3, false, &Silent, None).unwrap();
+//! let options = table::BuildOptions { encoding: Encoding::Mod3, ..Default::default() };
+//! table::build(&eight, &path, &options, &Silent, None).unwrap();
 //!
 //! let table = Table::open(&path).unwrap();
 //! let position = eight.parse("867254301").unwrap();
@@ -102,10 +103,12 @@ pub enum TableError {
         wanted: String,
     },
     /// Refusing to overwrite a finished table.
-    #[error("{path}: a complete table is already there (use --force to overwrite it)")]
+    #[error("{path}: a complete table of {puzzle} is already there (use --force to overwrite it)")]
     Exists {
         /// The file.
         path: PathBuf,
+        /// The puzzle of the table there.
+        puzzle: String,
     },
     /// The file is not a table this run can continue.
     #[error(
@@ -368,6 +371,7 @@ fn create_or_resume<P: Puzzle>(
             Ok(header) if header.complete => {
                 return Err(TableError::Exists {
                     path: path.to_owned(),
+                    puzzle: header.puzzle,
                 });
             }
             Ok(header)
@@ -446,6 +450,30 @@ pub struct Built {
     pub depths: Depths,
     /// Levels that were already done when the run started (0 for a fresh table).
     pub resumed_levels: usize,
+    /// The indices of the deepest level, when the engine could capture them.
+    pub last_level: Option<Vec<u64>>,
+}
+
+/// How [`build`] writes a table.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Entry encoding.
+    pub encoding: Encoding,
+    /// Overwrite a complete table or another puzzle's file at the path.
+    pub force: bool,
+    /// Progress is recorded in the header at most this often (and at the end): each
+    /// checkpoint waits for the dirty part of the payload to reach the disk.
+    pub checkpoint_every: std::time::Duration,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            encoding: Encoding::Byte,
+            force: false,
+            checkpoint_every: std::time::Duration::from_secs(2),
+        }
+    }
 }
 
 /// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
@@ -453,28 +481,38 @@ pub struct Built {
 pub fn build<P: Puzzle>(
     puzzle: &P,
     path: &Path,
-    encoding: Encoding,
-    force: bool,
+    options: &BuildOptions,
     observer: &dyn Observer,
     stop: Option<&AtomicBool>,
 ) -> Result<Built, TableError> {
-    let (mut writer, depths, resume) = create_or_resume(puzzle, path, encoding, force)?;
+    let (mut writer, depths, resume) =
+        create_or_resume(puzzle, path, options.encoding, options.force)?;
     let resumed_levels = resume.as_ref().map_or(0, Vec::len);
+    let mut last_level = Vec::new();
     let histogram = {
         let map = depths.map();
-        let mut checkpoint = |h: &[u64]| writer.checkpoint(map, h);
-        let options = SearchOptions {
+        let mut last_checkpoint = std::time::Instant::now();
+        let mut checkpoint = |h: &[u64]| {
+            if last_checkpoint.elapsed() < options.checkpoint_every {
+                return Ok(());
+            }
+            last_checkpoint = std::time::Instant::now();
+            writer.checkpoint(map, h)
+        };
+        let search = SearchOptions {
             resume,
             checkpoint: Some(&mut checkpoint),
             stop,
+            last_level: Some(&mut last_level),
         };
-        with_depths!(&depths, s => engine::search_with(puzzle, s, observer, options))?
+        with_depths!(&depths, s => engine::search_with(puzzle, s, observer, search))?
     };
     finish(&mut writer, &depths, &histogram)?;
     Ok(Built {
         header: writer.header,
         depths,
         resumed_levels,
+        last_level: (!last_level.is_empty()).then_some(last_level),
     })
 }
 

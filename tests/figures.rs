@@ -139,7 +139,7 @@ fn depths_mod_3_give_the_same_results() {
         let exact = analyze(p, 0, &Silent).unwrap();
         let store = PackedDepths::anonymous(p.index_count()).unwrap();
         let histogram = antipode::engine::search(p, &store, &Silent).unwrap();
-        let packed = analysis::summarize(p, &store, histogram, 0, Instant::now());
+        let packed = analysis::summarize(p, &store, histogram, None, 0, Instant::now());
         assert_eq!(packed.histogram, exact.histogram, "{}", p.name());
         assert_eq!(packed.antipodes, exact.antipodes, "{}", p.name());
         for index in (0..p.index_count()).step_by(997) {

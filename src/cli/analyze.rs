@@ -89,7 +89,12 @@ fn build_table<P: Puzzle>(
     printer: &LevelPrinter,
 ) -> Result<analysis::Analysis, TableError> {
     let started = Instant::now();
-    let built = table::build(puzzle, path, encoding, args.force, printer, Some(&STOP))?;
+    let options = table::BuildOptions {
+        encoding,
+        force: args.force,
+        ..Default::default()
+    };
+    let built = table::build(puzzle, path, &options, printer, Some(&STOP))?;
     if !args.quiet {
         let resumed = match built.resumed_levels {
             0 => String::new(),
@@ -103,8 +108,9 @@ fn build_table<P: Puzzle>(
         );
     }
     let histogram = Histogram(built.header.histogram.clone());
+    let last_level = built.last_level;
     Ok(with_depths!(&built.depths, s => {
-        analysis::summarize(puzzle, s, histogram, args.show, started)
+        analysis::summarize(puzzle, s, histogram, last_level, args.show, started)
     }))
 }
 

@@ -200,12 +200,12 @@ impl Puzzle for Goat {
         let mut cells = [0u8; CELLS];
         let mut counts = [0usize; 10];
         for (slot, token) in cells.iter_mut().zip(&tokens) {
-            let piece = match token.as_str() {
+            let piece = match *token {
                 "." => 0,
                 "B" | "b" => BIG,
                 t => match t.parse::<u8>() {
                     Ok(v) if v <= 8 => v,
-                    _ => return Err(PositionError::UnknownPiece(token.clone())),
+                    _ => return Err(PositionError::UnknownPiece(token.to_string())),
                 },
             };
             counts[piece as usize] += 1;

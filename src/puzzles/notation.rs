@@ -9,7 +9,7 @@ use crate::puzzle::PositionError;
 /// A row with no space or comma is split into single characters when `bare` is true
 /// (and is one token otherwise). A text with no `/` is one row; the caller may
 /// reshape it when it has as many tokens as the board has cells.
-pub fn tokenize(text: &str, bare: bool) -> Result<Vec<Vec<String>>, PositionError> {
+pub fn tokenize(text: &str, bare: bool) -> Result<Vec<Vec<&str>>, PositionError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(PositionError::Malformed("empty position".into()));
@@ -26,12 +26,13 @@ pub fn tokenize(text: &str, bare: bool) -> Result<Vec<Vec<String>>, PositionErro
             Ok(if separated {
                 row.split(|c: char| c.is_whitespace() || c == ',')
                     .filter(|t| !t.is_empty())
-                    .map(str::to_owned)
                     .collect()
             } else if bare {
-                row.chars().map(String::from).collect()
+                row.char_indices()
+                    .map(|(i, c)| &row[i..i + c.len_utf8()])
+                    .collect()
             } else {
-                vec![row.to_owned()]
+                vec![row]
             })
         })
         .collect()
@@ -39,11 +40,11 @@ pub fn tokenize(text: &str, bare: bool) -> Result<Vec<Vec<String>>, PositionErro
 
 /// Flattens rows into `rows * cols` cells, accepting either exactly `rows` rows of
 /// `cols` tokens or one row of `rows * cols` tokens.
-pub fn cells_of_shape(
-    rows_of_tokens: Vec<Vec<String>>,
+pub fn cells_of_shape<'a>(
+    rows_of_tokens: Vec<Vec<&'a str>>,
     rows: usize,
     cols: usize,
-) -> Result<Vec<String>, PositionError> {
+) -> Result<Vec<&'a str>, PositionError> {
     let shape_ok = rows_of_tokens.len() == rows && rows_of_tokens.iter().all(|r| r.len() == cols);
     let single_row_ok = rows_of_tokens.len() == 1 && rows_of_tokens[0].len() == rows * cols;
     if shape_ok || single_row_ok {

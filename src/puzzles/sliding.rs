@@ -85,6 +85,8 @@ pub struct SlidingPuzzle {
     parity_base: u8,
     /// `H = (n-1)!/2`: indices per blank cell.
     block: u64,
+    /// Place values for the fast expansion.
+    walk: std::sync::Arc<expand::WalkTables>,
 }
 
 impl SlidingPuzzle {
@@ -110,6 +112,7 @@ impl SlidingPuzzle {
             goal: Board::from_cells(&cells),
             parity_base: 0,
             block: factorial(n - 1) / 2,
+            walk: std::sync::Arc::new(expand::WalkTables::new(n)),
         };
         puzzle.parity_base = puzzle.class_base(&puzzle.goal);
         Ok(puzzle)
@@ -186,15 +189,15 @@ impl SlidingPuzzle {
         let mut seen = [false; MAX_CELLS];
         let mut cells = Vec::with_capacity(n);
         for token in &tokens {
-            let tile = match token.as_str() {
+            let tile = match *token {
                 "." => 0,
                 t => match t.parse::<usize>() {
                     Ok(v) if v < n => v,
-                    _ => return Err(PositionError::UnknownPiece(token.clone())),
+                    _ => return Err(PositionError::UnknownPiece(token.to_string())),
                 },
             };
             if seen[tile] {
-                return Err(PositionError::Duplicate(token.clone()));
+                return Err(PositionError::Duplicate(token.to_string()));
             }
             seen[tile] = true;
             cells.push(tile as u8);

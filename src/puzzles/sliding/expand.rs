@@ -255,8 +255,49 @@ fn expand_run<const COLS: usize, const SHUFFLE: bool>(
     }
 }
 
+/// Place values of a board size, computed once per puzzle.
+#[derive(Debug)]
+pub(super) struct WalkTables {
+    /// `(m-1-i)!/2` for the ranked positions `i <= m-3`, 0 beyond.
+    weights: [i64; MASK + 1],
+    /// `(m-1-i)!/5!`: the prefix's mixed-radix place values.
+    prefix_weights: [u64; MAX_CELLS],
+    /// `2^64 / prefix_weights[i]`, rounded up.
+    reciprocals: [u128; MAX_CELLS],
+}
+
+impl WalkTables {
+    /// The tables for a board of `cells` cells.
+    pub(super) fn new(cells: usize) -> WalkTables {
+        let m = cells - 1;
+        let mut weights = [0i64; MASK + 1];
+        let mut prefix_weights = [0u64; MAX_CELLS];
+        for (i, w) in weights.iter_mut().enumerate().take(m.saturating_sub(2)) {
+            *w = (factorial(m - 1 - i) / 2) as i64;
+        }
+        for (i, w) in prefix_weights
+            .iter_mut()
+            .enumerate()
+            .take(m.saturating_sub(TAIL))
+        {
+            *w = factorial(m - 1 - i) / factorial(TAIL);
+        }
+        let mut reciprocals = [0u128; MAX_CELLS];
+        for (r, &w) in reciprocals.iter_mut().zip(&prefix_weights) {
+            if w > 0 {
+                *r = (1u128 << 64).div_ceil(w as u128);
+            }
+        }
+        WalkTables {
+            weights,
+            prefix_weights,
+            reciprocals,
+        }
+    }
+}
+
 /// The tile order and Lehmer digits of the current index.
-struct Walker {
+struct Walker<'a> {
     m: usize,
     prefix_len: usize,
     seq: [u8; MASK + 1],
@@ -270,34 +311,15 @@ struct Walker {
     /// so is the same for the whole run of tails.
     down_delta: Option<i64>,
     up_delta: Option<i64>,
-    /// `(m-1-i)!/2` for the ranked positions `i <= m-3`, 0 beyond.
-    weights: [i64; MASK + 1],
-    /// `(m-1-i)!/5!`: the prefix's mixed-radix place values.
-    prefix_weights: [u64; MAX_CELLS],
-    /// `2^64 / prefix_weights[i]`, rounded up.
-    reciprocals: [u128; MAX_CELLS],
+    tables: &'a WalkTables,
 }
 
-impl Walker {
-    fn new(puzzle: &SlidingPuzzle) -> Walker {
+impl Walker<'_> {
+    fn new(puzzle: &SlidingPuzzle) -> Walker<'_> {
         let m = puzzle.cells() - 1;
-        let mut weights = [0i64; MASK + 1];
-        let mut prefix_weights = [0u64; MAX_CELLS];
-        for (i, w) in weights.iter_mut().enumerate().take(m.saturating_sub(2)) {
-            *w = (factorial(m - 1 - i) / 2) as i64;
-        }
-        for (i, w) in prefix_weights.iter_mut().enumerate().take(m - TAIL) {
-            *w = factorial(m - 1 - i) / factorial(TAIL);
-        }
-        let mut reciprocals = [0u128; MAX_CELLS];
-        for (r, &w) in reciprocals.iter_mut().zip(&prefix_weights) {
-            if w > 0 {
-                *r = (1u128 << 64).div_ceil(w as u128);
-            }
-        }
         Walker {
             m,
-            reciprocals,
+            tables: &puzzle.walk,
             prefix_len: m - TAIL,
             seq: [0; MASK + 1],
             digits: [0; MASK + 1],
@@ -306,18 +328,16 @@ impl Walker {
             prefix_parity: 0,
             down_delta: None,
             up_delta: None,
-            weights,
-            prefix_weights,
         }
     }
 
     /// Sets the prefix from its mixed-radix number.
     fn decode_prefix(&mut self, mut prefix: u64) {
         for i in 0..self.prefix_len {
-            let w = self.prefix_weights[i];
+            let w = self.tables.prefix_weights[i];
             // Division by multiplication with a precomputed reciprocal: exact because
             // prefix * w < 2^64 (both are below 15!/2).
-            let d = ((prefix as u128 * self.reciprocals[i]) >> 64) as u64;
+            let d = ((prefix as u128 * self.tables.reciprocals[i]) >> 64) as u64;
             prefix -= d * w;
             self.digits[i] = d as u8;
         }
@@ -415,11 +435,13 @@ impl Walker {
             let item = self.seq[j];
             smaller += (item < last) as i64;
             let moved = self.digits[j] as i64 - (item > last) as i64;
-            delta += (moved - self.digits[(j + 1) & MASK] as i64) * self.weights[(j + 1) & MASK];
+            delta +=
+                (moved - self.digits[(j + 1) & MASK] as i64) * self.tables.weights[(j + 1) & MASK];
         }
         let (first, end) = (p & MASK, (p + C - 1) & MASK);
         delta
-            + (self.digits[end] as i64 + smaller - self.digits[first] as i64) * self.weights[first]
+            + (self.digits[end] as i64 + smaller - self.digits[first] as i64)
+                * self.tables.weights[first]
     }
 
     /// Rank change when entries `p..p+C` rotate left (the first goes last): the blank
@@ -434,11 +456,13 @@ impl Walker {
             let item = self.seq[j];
             smaller += (item < first) as i64;
             let moved = self.digits[j] as i64 + (item > first) as i64;
-            delta += (moved - self.digits[(j - 1) & MASK] as i64) * self.weights[(j - 1) & MASK];
+            delta +=
+                (moved - self.digits[(j - 1) & MASK] as i64) * self.tables.weights[(j - 1) & MASK];
         }
         let end = (p + C - 1) & MASK;
         delta
-            + (self.digits[p & MASK] as i64 - smaller - self.digits[end] as i64) * self.weights[end]
+            + (self.digits[p & MASK] as i64 - smaller - self.digits[end] as i64)
+                * self.tables.weights[end]
     }
 }
 

@@ -1,0 +1,346 @@
+//! Table files: building, resuming after an interruption, reading, and refusing bad
+//! files and bad positions.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use antipode::engine::{EngineError, LevelStats, Observer, Silent};
+use antipode::puzzles::{Goat, SlidingPuzzle};
+use antipode::store::Encoding;
+use antipode::table::{self, BuildOptions, HEADER_BYTES, Header, Table, TableError};
+use antipode::{Puzzle, analysis};
+
+fn options(encoding: Encoding) -> BuildOptions {
+    BuildOptions {
+        encoding,
+        force: false,
+        checkpoint_every: Duration::ZERO,
+    }
+}
+
+/// Requests a stop once a given level is finished.
+struct StopAfter<'a> {
+    level: u32,
+    stop: &'a AtomicBool,
+}
+
+impl Observer for StopAfter<'_> {
+    fn level_finished(&self, stats: &LevelStats) {
+        if stats.depth == self.level {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn interrupted_then_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding, level: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, resumed) = (dir.path().join("whole"), dir.path().join("resumed"));
+    let reference = table::build(puzzle, &whole, &options(encoding), &Silent, None).unwrap();
+
+    let stop = AtomicBool::new(false);
+    let observer = StopAfter { level, stop: &stop };
+    let result = table::build(puzzle, &resumed, &options(encoding), &observer, Some(&stop));
+    assert!(matches!(
+        result,
+        Err(TableError::Engine(EngineError::Interrupted { .. }))
+    ));
+    let partial = table::read_header_of(&resumed).unwrap();
+    assert!(!partial.complete);
+    assert_eq!(partial.histogram.len() as u32, level + 1);
+    assert!(matches!(
+        Table::open(&resumed),
+        Err(TableError::Incomplete { .. })
+    ));
+
+    let built = table::build(puzzle, &resumed, &options(encoding), &Silent, None).unwrap();
+    assert_eq!(built.resumed_levels as u32, level + 1);
+    assert_eq!(built.header, reference.header, "{}", puzzle.name());
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+}
+
+#[test]
+fn resume_gives_a_byte_identical_table() {
+    let eight = SlidingPuzzle::new(3, 3).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        interrupted_then_resumed(&eight, encoding, 12);
+        interrupted_then_resumed(&eight, encoding, 27);
+        interrupted_then_resumed(&Goat, encoding, 30);
+    }
+}
+
+#[test]
+fn both_encodings_give_the_published_distances() {
+    let dir = tempfile::tempdir().unwrap();
+    let eight = SlidingPuzzle::new(3, 3).unwrap();
+    let (_, histogram) = analysis::search(&eight, &Silent).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let path = dir.path().join(format!("{encoding:?}"));
+        table::build(&eight, &path, &options(encoding), &Silent, None).unwrap();
+        let table = Table::open(&path).unwrap();
+        assert_eq!(table.histogram(), histogram.0.as_slice());
+        let far = eight.parse("867254301").unwrap();
+        assert_eq!(table.distance(&eight, &far).unwrap(), 31);
+        assert_eq!(table.solve(&eight, &far).unwrap().len(), 31);
+        let checks = table::verify(&table, &eight);
+        assert!(checks.iter().all(|c| c.ok), "{checks:?}");
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            HEADER_BYTES as u64 + encoding.payload_bytes(181_440)
+        );
+    }
+}
+
+fn antipode(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antipode"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn assert_error(args: &[&str], expected: &str) {
+    let output = antipode(args);
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(!output.status.success(), "{args:?} succeeded");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+}
+
+/// Builds the 8-puzzle table with the binary in a fresh directory.
+fn eight_table(dir: &Path, bits: &str) -> PathBuf {
+    let path = dir.join(format!("eight-{bits}.table"));
+    let output = antipode(&[
+        "analyze",
+        "8puzzle",
+        "--table",
+        path.to_str().unwrap(),
+        "--bits",
+        bits,
+        "-q",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    path
+}
+
+#[test]
+fn lookup_solve_info_verify_from_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    for bits in ["8", "2"] {
+        let path = eight_table(dir.path(), bits);
+        let table = path.to_str().unwrap();
+        let output = antipode(&[
+            "lookup",
+            "8puzzle",
+            "--table",
+            table,
+            "867254301",
+            "8 6 7/2 5 4/3 0 1",
+            "123456780",
+        ]);
+        assert!(output.status.success());
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap(),
+            "31 867/254/301\n31 867/254/301\n0 123/456/780\n"
+        );
+        let output = antipode(&["solve", "8puzzle", "867254301", "--table", table]);
+        let moves = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(moves.split_whitespace().count(), 31);
+        let output = antipode(&[
+            "solve",
+            "8puzzle",
+            "867254301",
+            "--table",
+            table,
+            "--format",
+            "json",
+        ]);
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(json["length"], 31);
+        assert_eq!(json["start"], "867/254/301");
+        assert_eq!(json["solutions"][0].as_array().unwrap().len(), 31);
+        let output = antipode(&["info", table, "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(json["complete"], true);
+        assert_eq!(json["histogram"].as_array().unwrap().len(), 32);
+        let output = antipode(&["verify", table]);
+        assert!(output.status.success(), "{output:?}");
+    }
+}
+
+#[test]
+fn lookup_reads_positions_from_stdin() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = eight_table(dir.path(), "8");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antipode"))
+        .args(["lookup", "8puzzle", "--table", path.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"647/850/321\n\n123456708\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "31 647/850/321\n1 123/456/708\n"
+    );
+}
+
+#[test]
+fn bad_positions_and_bad_tables_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = eight_table(dir.path(), "8");
+    let table = path.to_str().unwrap();
+    let lookup = |position: &str, expected: &str| {
+        assert_error(&["lookup", "8puzzle", "--table", table, position], expected)
+    };
+    lookup("86725430", "wrong size");
+    lookup("867254311", "appears too often");
+    lookup("867254391", "unknown piece `9`");
+    lookup("8a7254301", "unknown piece `a`");
+    lookup("687254301", "wrong parity");
+    assert_error(
+        &["solve", "8puzzle", "687254301", "--table", table],
+        "wrong parity",
+    );
+
+    // Another puzzle's table.
+    assert_error(
+        &["lookup", "sliding:2x4", "--table", table, "1234/5670"],
+        "not sliding:2x4",
+    );
+
+    // Truncated.
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = dir.path().join("cut.table");
+    std::fs::write(&cut, &bytes[..bytes.len() - 1000]).unwrap();
+    assert_error(
+        &[
+            "lookup",
+            "8puzzle",
+            "--table",
+            cut.to_str().unwrap(),
+            "123456780",
+        ],
+        "truncated",
+    );
+    assert_error(&["verify", cut.to_str().unwrap()], "truncated");
+    let stub = dir.path().join("stub.table");
+    std::fs::write(&stub, &bytes[..100]).unwrap();
+    assert_error(&["info", stub.to_str().unwrap()], "truncated");
+
+    // One flipped byte in the payload, then in the header.
+    let mut flipped = bytes.clone();
+    flipped[HEADER_BYTES + 12345] ^= 0x10;
+    let payload = dir.path().join("payload.table");
+    std::fs::write(&payload, &flipped).unwrap();
+    assert_error(
+        &[
+            "lookup",
+            "8puzzle",
+            "--table",
+            payload.to_str().unwrap(),
+            "123456780",
+        ],
+        "corrupted",
+    );
+    assert_error(
+        &["verify", payload.to_str().unwrap()],
+        "verification failed",
+    );
+    let mut flipped = bytes.clone();
+    flipped[2048 + 8 * 5] ^= 0x01;
+    let header = dir.path().join("header.table");
+    std::fs::write(&header, &flipped).unwrap();
+    assert_error(
+        &[
+            "lookup",
+            "8puzzle",
+            "--table",
+            header.to_str().unwrap(),
+            "123456780",
+        ],
+        "header is corrupted",
+    );
+    assert_error(&["verify", header.to_str().unwrap()], "header is corrupted");
+
+    // Not a table at all.
+    let text = dir.path().join("text.table");
+    std::fs::write(&text, "hello\n".repeat(1000)).unwrap();
+    assert_error(&["info", text.to_str().unwrap()], "not an antipode table");
+
+    // Incomplete.
+    let mut block = Header::decode(&bytes[..HEADER_BYTES]).unwrap();
+    block.complete = false;
+    let mut unfinished = block.encode();
+    unfinished.extend_from_slice(&bytes[HEADER_BYTES..]);
+    let partial = dir.path().join("partial.table");
+    std::fs::write(&partial, &unfinished).unwrap();
+    assert_error(
+        &[
+            "lookup",
+            "8puzzle",
+            "--table",
+            partial.to_str().unwrap(),
+            "123456780",
+        ],
+        "incomplete",
+    );
+    assert_error(
+        &[
+            "solve",
+            "8puzzle",
+            "123456780",
+            "--table",
+            partial.to_str().unwrap(),
+        ],
+        "incomplete",
+    );
+
+    // Refusing to overwrite, unwritable path, missing file.
+    assert_error(&["analyze", "8puzzle", "--table", table, "-q"], "--force");
+    assert!(
+        antipode(&["analyze", "8puzzle", "--table", table, "--force", "-q"])
+            .status
+            .success()
+    );
+    assert_error(
+        &[
+            "analyze",
+            "8puzzle",
+            "--table",
+            "/proc/antipode.table",
+            "-q",
+        ],
+        "/proc/antipode.table",
+    );
+    assert_error(
+        &["analyze", "sliding:2x4", "--table", table, "-q"],
+        "complete table of 8puzzle",
+    );
+    assert_error(
+        &[
+            "analyze",
+            "sliding:2x4",
+            "--table",
+            text.to_str().unwrap(),
+            "-q",
+        ],
+        "not an unfinished table of this puzzle",
+    );
+    assert_error(
+        &["lookup", "8puzzle", "--table", "/nonexistent/t.table", "1"],
+        "No such file",
+    );
+    assert_error(&["solve", "8puzzle", "123456780"], "--table");
+}

@@ -40,11 +40,11 @@ pub fn tokenize(text: &str, bare: bool) -> Result<Vec<Vec<&str>>, PositionError>
 
 /// Flattens rows into `rows * cols` cells, accepting either exactly `rows` rows of
 /// `cols` tokens or one row of `rows * cols` tokens.
-pub fn cells_of_shape<'a>(
-    rows_of_tokens: Vec<Vec<&'a str>>,
+pub fn cells_of_shape(
+    rows_of_tokens: Vec<Vec<&str>>,
     rows: usize,
     cols: usize,
-) -> Result<Vec<&'a str>, PositionError> {
+) -> Result<Vec<&str>, PositionError> {
     let shape_ok = rows_of_tokens.len() == rows && rows_of_tokens.iter().all(|r| r.len() == cols);
     let single_row_ok = rows_of_tokens.len() == 1 && rows_of_tokens[0].len() == rows * cols;
     if shape_ok || single_row_ok {

@@ -86,10 +86,10 @@ pub enum EngineError {
         max: u32,
     },
     /// A stop was requested; the levels before the interrupted one are complete.
-    #[error("interrupted after {levels_completed} complete level(s)")]
+    #[error("interrupted after {} complete level(s)", histogram.len())]
     Interrupted {
-        /// Levels (depth 0 included) that are complete in the store.
-        levels_completed: u32,
+        /// The states per depth of the levels that are complete in the store.
+        histogram: Vec<u64>,
     },
     /// The checkpoint callback failed.
     #[error("cannot record progress: {0}")]
@@ -331,9 +331,7 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
         }
         .filter(|_| !recount);
         if stopped() {
-            return Err(EngineError::Interrupted {
-                levels_completed: histogram.len() as u32,
-            });
+            return Err(EngineError::Interrupted { histogram });
         }
         if found.is_none() {
             found = Some(count_level(

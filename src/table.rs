@@ -505,7 +505,16 @@ pub fn build<P: Puzzle>(
             stop,
             last_level: Some(&mut last_level),
         };
-        with_depths!(&depths, s => engine::search_with(puzzle, s, observer, search))?
+        match with_depths!(&depths, s => engine::search_with(puzzle, s, observer, search)) {
+            Err(EngineError::Interrupted { histogram }) => {
+                // Record every level that is complete, so that a resume skips them.
+                writer
+                    .checkpoint(depths.map(), &histogram)
+                    .map_err(io_error(path))?;
+                return Err(EngineError::Interrupted { histogram }.into());
+            }
+            other => other?,
+        }
     };
     finish(&mut writer, &depths, &histogram)?;
     Ok(Built {

@@ -49,6 +49,10 @@ fn interrupted_then_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding, level: u3
     let partial = table::read_header_of(&resumed).unwrap();
     assert!(!partial.complete);
     assert_eq!(partial.histogram.len() as u32, level + 1);
+    assert_eq!(
+        partial.histogram[..],
+        reference.header.histogram[..=level as usize]
+    );
     assert!(matches!(
         Table::open(&resumed),
         Err(TableError::Incomplete { .. })
@@ -343,4 +347,48 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
         "No such file",
     );
     assert_error(&["solve", "8puzzle", "123456780"], "--table");
+}
+
+/// A program in another language reads the documented format: the stdlib-only Python
+/// reader in `scripts/` must agree with antipode on every entry.
+#[test]
+fn python_reads_the_documented_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = SlidingPuzzle::new(2, 4).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let path = dir.path().join(format!("{encoding:?}.table"));
+        table::build(&puzzle, &path, &options(encoding), &Silent, None).unwrap();
+        let table = Table::open(&path).unwrap();
+        let indices: Vec<String> = (0..puzzle.index_count()).map(|i| i.to_string()).collect();
+        let output = Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scripts/read_table.py"
+            ))
+            .arg(&path)
+            .args(&indices)
+            .output()
+            .expect("python3 runs");
+        assert!(output.status.success(), "{output:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        let mut lines = text.lines();
+        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert_eq!(header["puzzle"], "sliding:2x4");
+        assert_eq!(header["bits"], encoding.bits());
+        assert_eq!(
+            header["histogram"].as_array().unwrap().len(),
+            table.histogram().len()
+        );
+        for (index, line) in lines.enumerate() {
+            let value: u32 = line.split_once(' ').unwrap().1.parse().unwrap();
+            let distance = table
+                .distance(&puzzle, &puzzle.unrank(index as u64))
+                .unwrap();
+            let expected = match encoding {
+                Encoding::Byte => distance,
+                Encoding::Mod3 => distance % 3,
+            };
+            assert_eq!(value, expected, "index {index}");
+        }
+    }
 }

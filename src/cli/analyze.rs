@@ -69,10 +69,11 @@ pub fn run(args: Args) -> Result<()> {
                 || with_puzzle!(&puzzle, p => build_table(p, &path, encoding, &args, &printer)),
             )?;
             match result {
-                Err(TableError::Engine(EngineError::Interrupted { levels_completed })) => bail!(
-                    "interrupted: {} holds {levels_completed} complete level(s); run the same \
-                     command again to resume",
-                    path.display()
+                Err(TableError::Engine(EngineError::Interrupted { histogram })) => bail!(
+                    "interrupted: {} holds {} complete level(s); run the same command again \
+                     to resume",
+                    path.display(),
+                    histogram.len()
                 ),
                 other => other?,
             }

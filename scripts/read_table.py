@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Read an antipode table file with nothing but the Python standard library.
+
+Usage: read_table.py TABLE [INDEX...]
+Prints the header as JSON, then for each INDEX the stored entry: the exact distance for
+8-bit tables, the distance mod 3 for 2-bit tables ("-" if unreachable).
+The format is documented in tables/README.md.
+"""
+import json
+import struct
+import sys
+import zlib
+
+HEADER_BYTES = 4096
+
+
+def read_header(data):
+    if data[:8] != b"ANTIPODE":
+        raise ValueError("not an antipode table")
+    version, header_size = struct.unpack_from("<II", data, 8)
+    if version != 1 or header_size != HEADER_BYTES:
+        raise ValueError(f"unsupported version {version}")
+    stored_crc = struct.unpack_from("<Q", data, 176)[0]
+    block = bytearray(data[:HEADER_BYTES])
+    block[176:184] = bytes(8)
+    if zlib.crc32(block) != stored_crc:
+        raise ValueError("header checksum mismatch")
+    text = lambda at: data[at:at + 64].split(b"\0")[0].decode()
+    indices, bits, complete = struct.unpack_from("<QBB", data, 144)
+    levels, payload_bytes, payload_crc = struct.unpack_from("<IQQ", data, 156)
+    histogram = list(struct.unpack_from(f"<{levels}Q", data, 2048))
+    return {
+        "puzzle": text(16),
+        "goal": text(80),
+        "indices": indices,
+        "bits": bits,
+        "complete": bool(complete),
+        "histogram": histogram,
+        "payload_bytes": payload_bytes,
+        "payload_crc32": payload_crc,
+    }
+
+
+def entry(data, header, index):
+    """The stored value of entry `index`: depth (8 bits) or depth mod 3 (2 bits)."""
+    if header["bits"] == 8:
+        value = data[HEADER_BYTES + index]
+    else:
+        value = (data[HEADER_BYTES + index // 4] >> (2 * (index % 4))) & 3
+    return None if value == 0 else value - 1
+
+
+def main():
+    with open(sys.argv[1], "rb") as f:
+        data = f.read()
+    header = read_header(data)
+    if not header["complete"]:
+        raise SystemExit("table is incomplete")
+    payload = data[HEADER_BYTES:]
+    if len(payload) != header["payload_bytes"]:
+        raise SystemExit("table is truncated")
+    if zlib.crc32(payload) != header["payload_crc32"]:
+        raise SystemExit("payload checksum mismatch")
+    print(json.dumps(header))
+    for arg in sys.argv[2:]:
+        value = entry(data, header, int(arg))
+        print(arg, "-" if value is None else value)
+
+
+if __name__ == "__main__":
+    main()

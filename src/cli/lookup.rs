@@ -35,25 +35,36 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         args.positions.iter().map(String::as_str).collect()
     };
+    const BATCH: usize = 1 << 14;
     let answers: Vec<Result<String>> = with_puzzle!(&puzzle, p => {
         table.check_puzzle(p)?;
         lines
-            .par_iter()
+            .par_chunks(BATCH)
             .enumerate()
-            .map(|(i, line)| {
-                let position = p.parse(line).map_err(|e| {
-                    let place = if from_stdin { format!("line {}", i + 1) } else { format!("`{line}`") };
-                    anyhow!("{place}: {e}")
-                })?;
-                let distance = table.distance(p, &position)?;
-                Ok(format!("{distance} {}", p.format_line(&position)))
+            .map(|(batch, chunk)| {
+                let mut out = String::with_capacity(chunk.len() * 32);
+                for (k, line) in chunk.iter().enumerate() {
+                    let position = p.parse(line).map_err(|e| {
+                        let place = if from_stdin {
+                            format!("line {}", batch * BATCH + k + 1)
+                        } else {
+                            format!("`{line}`")
+                        };
+                        anyhow!("{place}: {e}")
+                    })?;
+                    let distance = table.distance(p, &position)?;
+                    out.push_str(&distance.to_string());
+                    out.push(' ');
+                    out.push_str(&p.format_line(&position));
+                    out.push('\n');
+                }
+                Ok(out)
             })
             .collect()
     });
-    let mut out = String::with_capacity(answers.len() * 24);
+    let mut out = String::new();
     for answer in answers {
         out.push_str(&answer?);
-        out.push('\n');
     }
     super::print(&out)
 }

@@ -23,6 +23,7 @@ pub mod puzzle;
 pub mod puzzles;
 pub mod rank;
 pub mod report;
+pub mod solve;
 pub mod store;
 pub mod sys;
 pub mod table;

@@ -346,7 +346,6 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
         &["lookup", "8puzzle", "--table", "/nonexistent/t.table", "1"],
         "No such file",
     );
-    assert_error(&["solve", "8puzzle", "123456780"], "--table");
 }
 
 /// A program in another language reads the documented format: the stdlib-only Python

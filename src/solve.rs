@@ -1,0 +1,136 @@
+//! Search methods that need no table: iterative deepening (IDDFS) and IDA* with an
+//! admissible lower bound, as in the seed pages.
+//!
+//! [`ida::search`] is generic over a [`SearchSpace`]; each puzzle family provides one
+//! ([`sliding::SlidingSpace`], [`goat::GoatSpace`]) that applies moves in place and keeps
+//! its lower bound up to date incrementally.
+
+pub mod goat;
+pub mod ida;
+pub mod sliding;
+
+/// A puzzle as IDA* sees it: a node, its moves, a lower bound on its distance.
+pub trait SearchSpace: Sync {
+    /// A position plus whatever the bound needs.
+    type Node: Clone + Send + Sync;
+    /// What a solution lists per move.
+    type Move: Copy + PartialEq + std::fmt::Display + Send + Sync;
+
+    /// A lower bound on the node's distance to the goal (0 for plain IDDFS).
+    fn bound(&self, node: &Self::Node) -> u32;
+
+    /// Whether the node is the goal.
+    fn is_goal(&self, node: &Self::Node) -> bool;
+
+    /// Appends the moves from `node`, except the one that would move back the piece
+    /// that `last` moved, with the child and its bound.
+    fn expand(
+        &self,
+        node: &Self::Node,
+        last: Option<Self::Move>,
+        out: &mut Vec<(Self::Move, Self::Node, u32)>,
+    );
+
+    /// The first depth limit tried (by default the start's bound).
+    fn first_limit(&self, node: &Self::Node) -> u32 {
+        self.bound(node)
+    }
+
+    /// By how much the depth limit grows between iterations: 2 when every solution's
+    /// length has a known parity (sliding boards), else 1.
+    fn limit_step(&self) -> u32 {
+        1
+    }
+}
+
+use crate::puzzle::Puzzle;
+pub use ida::{Found, SearchError};
+
+/// A puzzle that IDA* and IDDFS can solve: it names its search space.
+pub trait Solvable: Puzzle {
+    /// The search space.
+    type Space: SearchSpace;
+
+    /// The space, with the puzzle's lower bound (`bounded`) or none (plain IDDFS).
+    fn search_space(&self, bounded: bool) -> Self::Space;
+
+    /// The search node of a position.
+    fn node(space: &Self::Space, state: &Self::State) -> <Self::Space as SearchSpace>::Node;
+
+    /// The position of a search node.
+    fn state(space: &Self::Space, node: &<Self::Space as SearchSpace>::Node) -> Self::State;
+}
+
+/// The search methods that need no table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Iterative deepening with the puzzle's lower bound.
+    Ida,
+    /// Plain iterative deepening.
+    Iddfs,
+}
+
+/// Optimal solutions of `puzzle` from `start` (every one with `all`), each as its
+/// moves and the positions after them.
+///
+/// ```
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, solve};
+///
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let start = eight.parse("867254301").unwrap();
+/// let found = solve::solve(&eight, &start, solve::Method::Ida, true, 40).unwrap();
+/// assert_eq!(found.length, 31);
+/// assert_eq!(found.solutions.len(), 40);
+/// ```
+pub fn solve<P: Solvable>(
+    puzzle: &P,
+    start: &P::State,
+    method: Method,
+    all: bool,
+    max_length: u32,
+) -> Result<Found<<P::Space as SearchSpace>::Move, P::State>, SearchError> {
+    let space = puzzle.search_space(method == Method::Ida);
+    let found = ida::search(&space, &P::node(&space, start), all, max_length)?;
+    Ok(Found {
+        length: found.length,
+        solutions: found.solutions,
+        paths: found
+            .paths
+            .iter()
+            .map(|nodes| nodes.iter().map(|n| P::state(&space, n)).collect())
+            .collect(),
+        nodes: found.nodes,
+    })
+}
+
+impl Solvable for crate::puzzles::SlidingPuzzle {
+    type Space = sliding::SlidingSpace;
+
+    fn search_space(&self, bounded: bool) -> Self::Space {
+        sliding::SlidingSpace::new(self, bounded)
+    }
+
+    fn node(space: &Self::Space, state: &Self::State) -> sliding::SlidingNode {
+        space.node(state)
+    }
+
+    fn state(space: &Self::Space, node: &sliding::SlidingNode) -> Self::State {
+        space.board(node)
+    }
+}
+
+impl Solvable for crate::puzzles::Goat {
+    type Space = goat::GoatSpace;
+
+    fn search_space(&self, bounded: bool) -> Self::Space {
+        goat::GoatSpace::new(&self.goal(), bounded)
+    }
+
+    fn node(space: &Self::Space, state: &Self::State) -> goat::GoatNode {
+        space.node(state)
+    }
+
+    fn state(space: &Self::Space, node: &goat::GoatNode) -> Self::State {
+        space.board(node)
+    }
+}

@@ -1,0 +1,148 @@
+//! The seeds' search methods: IDA* with Manhattan distance and parity stepping, plain
+//! iterative deepening, all optimal solutions.
+
+use std::process::Command;
+
+use antipode::puzzles::{Goat, SlidingPuzzle};
+use antipode::solve::{self, Method, sliding::SlidingSpace};
+use antipode::{Puzzle, Successor};
+
+/// Applies the moves (the seeds' notation: the piece moved) and returns the end.
+fn replay<P: Puzzle>(p: &P, start: &P::State, moves: &[String]) -> P::State {
+    let mut state = start.clone();
+    for m in moves {
+        let mut next: Vec<Successor<P::State, P::Move>> = Vec::new();
+        p.successors(&state, &mut next);
+        state = next
+            .into_iter()
+            .find(|s| s.moved.to_string() == *m)
+            .unwrap_or_else(|| panic!("move {m} is not legal"))
+            .state;
+    }
+    state
+}
+
+#[test]
+fn eight_puzzle_longest_position_has_40_optimal_solutions() {
+    let p = SlidingPuzzle::new(3, 3).unwrap();
+    let start = p.parse("867254301").unwrap();
+    assert_eq!(SlidingSpace::manhattan(&p, &start), 21);
+    let found = solve::solve(&p, &start, Method::Ida, true, 40).unwrap();
+    assert_eq!(found.length, 31);
+    assert_eq!(found.solutions.len(), 40);
+    let mut distinct: Vec<String> = found
+        .solutions
+        .iter()
+        .map(|s| {
+            s.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 40);
+    for solution in &found.solutions {
+        let moves: Vec<String> = solution.iter().map(|m| m.to_string()).collect();
+        assert_eq!(replay(&p, &start, &moves), p.goal());
+    }
+    assert_eq!(found.paths[0].last(), Some(&p.goal()));
+}
+
+#[test]
+fn plain_iterative_deepening_agrees() {
+    let p = SlidingPuzzle::new(3, 3).unwrap();
+    let start = p.parse("8 6 7/2 5 4/3 0 1").unwrap();
+    let found = solve::solve(&p, &start, Method::Iddfs, false, 40).unwrap();
+    assert_eq!(found.length, 31);
+    let shallow = p.parse("123/456/078").unwrap();
+    let found = solve::solve(&p, &shallow, Method::Iddfs, true, 10).unwrap();
+    assert_eq!(found.length, 2);
+    assert_eq!(found.solutions.len(), 1);
+}
+
+/// Checks that every step of a path is a legal move labelled as the solution says.
+fn assert_legal_path<P: Puzzle>(p: &P, start: &P::State, moves: &[String], path: &[P::State]) {
+    let mut previous = start.clone();
+    for (m, state) in moves.iter().zip(path) {
+        let mut next: Vec<Successor<P::State, P::Move>> = Vec::new();
+        p.successors(&previous, &mut next);
+        assert!(
+            next.iter()
+                .any(|s| s.moved.to_string() == *m && s.state == *state)
+        );
+        previous = state.clone();
+    }
+    assert_eq!(previous, p.goal());
+}
+
+#[test]
+fn goat_start_takes_20_moves() {
+    // The two identical `─` both print as 8, so the path, not the notation, is checked.
+    let start = Goat.start();
+    let found = solve::solve(&Goat, &start, Method::Ida, false, 60).unwrap();
+    assert_eq!(found.length, 20);
+    let moves: Vec<String> = found.solutions[0].iter().map(|m| m.to_string()).collect();
+    assert_legal_path(&Goat, &start, &moves, &found.paths[0]);
+}
+
+#[test]
+fn other_goals_are_searched_too() {
+    let base = SlidingPuzzle::new(2, 4).unwrap();
+    let goal = base.parse_goal("0123/4567").unwrap();
+    let p = base.with_goal(goal);
+    let start = p.parse("1023/4567").unwrap();
+    let found = solve::solve(&p, &start, Method::Ida, false, 60).unwrap();
+    assert_eq!(found.length, 1);
+}
+
+fn antipode(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_antipode"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn solve_from_the_command_line() {
+    let output = antipode(&["solve", "8puzzle", "867254301", "--all", "--format", "json"]);
+    assert!(output.status.success(), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["puzzle"], "8puzzle");
+    assert_eq!(json["start"], "867/254/301");
+    assert_eq!(json["length"], 31);
+    assert_eq!(json["solutions"].as_array().unwrap().len(), 40);
+    assert!(json["nodes"].as_u64().unwrap() > 0);
+    assert!(json["seconds"].as_f64().is_some());
+
+    let output = antipode(&["solve", "goat"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().next().unwrap().split(' ').count(), 20);
+
+    let output = antipode(&["solve", "8puzzle", "123/456/708", "--boards"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("8\n"));
+    assert!(text.contains("1 move 8"));
+
+    let output = antipode(&["solve", "8puzzle"]);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("give a POSITION")
+    );
+    let output = antipode(&["solve", "8puzzle", "687254301"]);
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("wrong parity")
+    );
+    let output = antipode(&["solve", "8puzzle", "867254301", "--max-length", "20"]);
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("no solution of at most 20")
+    );
+}

@@ -65,9 +65,9 @@ pub type Step<P> = Successor<<P as Puzzle>::State, <P as Puzzle>::Move>;
 /// so a state's distance to the goal equals the goal's distance to it.
 pub trait Puzzle: Sync {
     /// A position.
-    type State: Clone + PartialEq + Debug + Send + Sync;
+    type State: Clone + Eq + std::hash::Hash + Debug + Send + Sync;
     /// What a solution lists for one move (the moved piece, in the seeds' notation).
-    type Move: Copy + Debug + std::fmt::Display + Send + Sync;
+    type Move: Copy + PartialEq + Debug + std::fmt::Display + Send + Sync;
 
     /// The puzzle's name as the command line accepts it (`8puzzle`, `sliding:3x4`, ...).
     fn name(&self) -> String;

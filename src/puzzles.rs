@@ -3,10 +3,12 @@
 
 pub mod goat;
 pub mod notation;
+pub mod oshidori;
 pub mod sliding;
 
 use crate::puzzle::Puzzle;
 pub use goat::Goat;
+pub use oshidori::Oshidori;
 pub use sliding::SlidingPuzzle;
 
 /// Why a puzzle name was refused.
@@ -16,8 +18,11 @@ pub enum CatalogError {
     #[error("unknown puzzle `{0}` (run `antipode list` to see the puzzles)")]
     Unknown(String),
     /// `sliding:RxC` with unreadable dimensions.
-    #[error("bad board size in `{0}`: expected `sliding:RxC`, e.g. `sliding:3x4`")]
+    #[error("bad size in `{0}`: expected `sliding:RxC` (e.g. `sliding:3x4`) or `oshidori:K`")]
     BadSize(String),
+    /// An Oshidori variant that does not exist.
+    #[error("{0}")]
+    Kinds(String),
     /// A goal the puzzle cannot take.
     #[error("bad goal: {0}")]
     Goal(String),
@@ -33,6 +38,8 @@ pub enum BuiltIn {
     Sliding(SlidingPuzzle),
     /// Goat (seed 001).
     Goat(Goat),
+    /// Oshidori (seed 003).
+    Oshidori(Oshidori),
 }
 
 /// Runs `$body` with `$p` bound to the concrete puzzle inside a [`BuiltIn`].
@@ -42,6 +49,7 @@ macro_rules! with_puzzle {
         match $builtin {
             $crate::puzzles::BuiltIn::Sliding($p) => $body,
             $crate::puzzles::BuiltIn::Goat($p) => $body,
+            $crate::puzzles::BuiltIn::Oshidori($p) => $body,
         }
     };
 }
@@ -69,8 +77,16 @@ impl BuiltIn {
                     .map_err(|e| CatalogError::Goal(e.to_string()))?;
                 Ok(BuiltIn::Sliding(p.with_goal(custom)))
             }
-            BuiltIn::Goat(g) if g.format_line(&g.goal()) == goal => Ok(BuiltIn::Goat(g)),
-            BuiltIn::Goat(_) => Err(CatalogError::Goal(format!("goat has no goal `{goal}`"))),
+            other
+                if other.name() == name
+                    && with_puzzle!(&other, p => p.format_line(&p.goal())) == goal =>
+            {
+                Ok(other)
+            }
+            other => Err(CatalogError::Goal(format!(
+                "{} has no goal `{goal}`",
+                other.name()
+            ))),
         }
     }
 }
@@ -87,7 +103,16 @@ pub fn lookup(name: &str) -> Result<BuiltIn, CatalogError> {
         "11puzzle" => sliding(3, 4),
         "15puzzle" => sliding(4, 4),
         "goat" => Ok(BuiltIn::Goat(Goat)),
+        "oshidori" => Ok(BuiltIn::Oshidori(Oshidori::classic())),
         _ => {
+            if let Some(kinds) = name.strip_prefix("oshidori:") {
+                let k = kinds
+                    .parse::<usize>()
+                    .map_err(|_| CatalogError::BadSize(name.into()))?;
+                return Oshidori::with_kinds(k)
+                    .map(BuiltIn::Oshidori)
+                    .map_err(|e| CatalogError::Kinds(e.to_string()));
+            }
             let Some(size) = name.strip_prefix("sliding:") else {
                 return Err(CatalogError::Unknown(name.into()));
             };

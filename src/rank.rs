@@ -6,6 +6,7 @@
 //! the set of places taken by identical items.
 
 pub mod combination;
+pub mod multiset;
 pub mod permutation;
 
 /// `FACTORIALS[n] = n!` for `n <= 20` (the largest factorial that fits in a `u64`).

@@ -5,6 +5,8 @@
 //! ([`sliding::SlidingSpace`], [`goat::GoatSpace`]) that applies moves in place and keeps
 //! its lower bound up to date incrementally.
 
+pub mod bibfs;
+pub mod generic;
 pub mod goat;
 pub mod ida;
 pub mod sliding;
@@ -34,6 +36,11 @@ pub trait SearchSpace: Sync {
     /// The first depth limit tried (by default the start's bound).
     fn first_limit(&self, node: &Self::Node) -> u32 {
         self.bound(node)
+    }
+
+    /// Whether [`SearchSpace::bound`] is more than a constant 0.
+    fn has_bound(&self) -> bool {
+        true
     }
 
     /// By how much the depth limit grows between iterations: 2 when every solution's
@@ -132,5 +139,21 @@ impl Solvable for crate::puzzles::Goat {
 
     fn state(space: &Self::Space, node: &goat::GoatNode) -> Self::State {
         space.board(node)
+    }
+}
+
+impl Solvable for crate::puzzles::Oshidori {
+    type Space = generic::GenericSpace<crate::puzzles::Oshidori>;
+
+    fn search_space(&self, _bounded: bool) -> Self::Space {
+        generic::GenericSpace::new(self.clone())
+    }
+
+    fn node(space: &Self::Space, state: &Self::State) -> generic::GenericNode<Self::State> {
+        space.node(state)
+    }
+
+    fn state(_space: &Self::Space, node: &generic::GenericNode<Self::State>) -> Self::State {
+        node.state
     }
 }

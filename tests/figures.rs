@@ -101,6 +101,26 @@ fn engine_agrees_with_a_plain_bfs() {
 }
 
 #[test]
+fn oshidori_tables_agree_with_a_plain_bfs() {
+    use antipode::puzzles::Oshidori;
+    for (p, gods, antipodes) in [
+        (Oshidori::classic(), 6, 1),
+        (Oshidori::with_kinds(3).unwrap(), 8, 4),
+        (Oshidori::with_kinds(4).unwrap(), 9, 1),
+    ] {
+        let a = analyze(&p, 0, &Silent).unwrap();
+        assert_eq!(a.histogram, reference_histogram(&p), "{}", p.name());
+        assert_eq!(a.reachable, p.index_count());
+        assert_eq!(
+            (a.gods_number, a.antipode_count),
+            (gods, antipodes),
+            "{}",
+            p.name()
+        );
+    }
+}
+
+#[test]
 fn every_depth_is_consistent_with_its_neighbours() {
     let p = SlidingPuzzle::new(2, 4).unwrap();
     let (depths, _) = analysis::search(&p, &Silent).unwrap();

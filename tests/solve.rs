@@ -146,3 +146,23 @@ fn solve_from_the_command_line() {
             .contains("no solution of at most 20")
     );
 }
+
+#[test]
+fn oshidori_shortest_solutions_match_the_seed() {
+    use antipode::puzzles::Oshidori;
+    let classic = Oshidori::classic();
+    let (steps, _) = solve::bibfs::solve(&classic, &classic.start()).unwrap();
+    assert_eq!(steps.len(), 4);
+    let found = solve::solve(&classic, &classic.start(), Method::Iddfs, true, 10).unwrap();
+    assert_eq!(found.length, 4);
+    for (k, shortest) in [(3, 3), (4, 7), (5, 5), (6, 7), (7, 8), (8, 11)] {
+        let p = Oshidori::with_kinds(k).unwrap();
+        let (steps, _) = solve::bibfs::solve(&p, &p.start()).unwrap();
+        assert_eq!(steps.len(), shortest, "oshidori:{k}");
+        assert_eq!(steps.last().unwrap().state, p.goal());
+    }
+    let output = antipode(&["solve", "oshidori", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["start"], "BWBWBW..");
+    assert_eq!(json["length"], 4);
+}

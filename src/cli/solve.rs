@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use antipode::puzzles::BuiltIn;
-use antipode::solve::{self, Solvable};
+use antipode::solve::{self, SearchSpace, Solvable};
 use antipode::table::Table;
 use antipode::{Puzzle, with_puzzle};
 
@@ -27,6 +27,8 @@ pub enum Method {
     Ida,
     /// Plain iterative deepening, as in the seeds, for comparison.
     Iddfs,
+    /// Bidirectional breadth-first search (one solution).
+    Bibfs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -38,9 +40,10 @@ pub struct Args {
     /// Descend this table instead of searching.
     #[arg(long, value_name = "PATH")]
     table: Option<PathBuf>,
-    /// Search method when no table is given.
-    #[arg(long, value_enum, default_value = "ida")]
-    method: Method,
+    /// Search method when no table is given (default: ida, or bibfs for puzzles
+    /// without a lower bound such as oshidori).
+    #[arg(long, value_enum)]
+    method: Option<Method>,
     /// Every optimal solution, not just one (search methods only).
     #[arg(long)]
     all: bool,
@@ -107,14 +110,31 @@ pub fn run(args: Args) -> Result<()> {
 fn start_of(puzzle: &BuiltIn) -> Result<Option<String>> {
     Ok(match puzzle {
         BuiltIn::Goat(_) => Some(antipode::puzzles::goat::START.to_string()),
+        BuiltIn::Oshidori(o) => Some(o.format_line(&o.start())),
         BuiltIn::Sliding(_) => None,
     })
 }
 
 fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {
-    let method = match args.method {
+    let bounded = p.search_space(true).has_bound();
+    let method = match args
+        .method
+        .unwrap_or(if bounded { Method::Ida } else { Method::Bibfs })
+    {
         Method::Ida => solve::Method::Ida,
         Method::Iddfs => solve::Method::Iddfs,
+        Method::Bibfs => {
+            if args.all {
+                bail!("--all needs ida or iddfs: bidirectional search finds one solution");
+            }
+            let (steps, nodes) = solve::bibfs::solve(p, start)
+                .ok_or_else(|| anyhow::anyhow!("the goal cannot be reached from this position"))?;
+            return Ok(Outcome {
+                solutions: vec![steps.iter().map(|s| s.moved.to_string()).collect()],
+                paths: vec![steps.into_iter().map(|s| s.state).collect()],
+                nodes,
+            });
+        }
     };
     let found = solve::solve(p, start, method, args.all, args.max_length)?;
     Ok(Outcome {

@@ -1,0 +1,275 @@
+//! Oshidori (seed 003): a row of 2k stones and two adjacent blanks. A move takes two
+//! adjacent stones and slides them, keeping their order, into the two blanks.
+//!
+//! `oshidori` is the classic `B W B W B W . .` -> `B B B W W W . .`; `oshidori:K` has K
+//! kinds of two stones each, from `1 2 .. K 1 2 .. K . .` to `1 1 2 2 .. K K . .`.
+//!
+//! **Index** = `(place of the blank pair) * M + (multiset rank of the stones' order)`,
+//! M = (2k)! / prod(count!), so `(2k + 1) * M` indices in all.
+
+use crate::puzzle::{PositionError, Puzzle, Successor};
+use crate::puzzles::notation;
+use crate::rank::multiset;
+
+/// The most cells a row may have (K = 8 kinds).
+pub const MAX_CELLS: usize = 18;
+
+/// A row: 0 for a blank, 1.. for the stone kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Row {
+    cells: [u8; MAX_CELLS],
+    len: u8,
+}
+
+impl Row {
+    /// The cells, left to right.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..self.len as usize]
+    }
+
+    fn blank(&self) -> usize {
+        self.cells().iter().position(|&c| c == 0).unwrap_or(0)
+    }
+}
+
+/// An Oshidori puzzle.
+#[derive(Debug, Clone)]
+pub struct Oshidori {
+    /// Kinds of stones for `oshidori:K`, `None` for the classic black and white.
+    kinds: Option<usize>,
+    /// Stones per kind.
+    counts: Vec<u8>,
+    start: Row,
+    goal: Row,
+}
+
+/// Why a variant is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("oshidori:{0}: the number of kinds must be 1 to 8")]
+pub struct KindsError(pub usize);
+
+fn row(cells: &[u8]) -> Row {
+    let mut r = Row {
+        cells: [0; MAX_CELLS],
+        len: cells.len() as u8,
+    };
+    r.cells[..cells.len()].copy_from_slice(cells);
+    r
+}
+
+impl Oshidori {
+    /// The classic puzzle: three black and three white stones.
+    pub fn classic() -> Oshidori {
+        Oshidori {
+            kinds: None,
+            counts: vec![3, 3],
+            start: row(&[1, 2, 1, 2, 1, 2, 0, 0]),
+            goal: row(&[1, 1, 1, 2, 2, 2, 0, 0]),
+        }
+    }
+
+    /// K kinds of two stones each.
+    pub fn with_kinds(k: usize) -> Result<Oshidori, KindsError> {
+        if !(1..=8).contains(&k) {
+            return Err(KindsError(k));
+        }
+        let kinds: Vec<u8> = (1..=k as u8).collect();
+        let start: Vec<u8> = kinds.iter().chain(&kinds).copied().chain([0, 0]).collect();
+        let goal: Vec<u8> = kinds.iter().flat_map(|&s| [s, s]).chain([0, 0]).collect();
+        Ok(Oshidori {
+            kinds: Some(k),
+            counts: vec![2; k],
+            start: row(&start),
+            goal: row(&goal),
+        })
+    }
+
+    /// The seed's start position.
+    pub fn start(&self) -> Row {
+        self.start
+    }
+
+    fn cells(&self) -> usize {
+        self.goal.len as usize
+    }
+
+    fn per_place(&self) -> u64 {
+        multiset::arrangements(&self.counts)
+    }
+
+    fn symbol(&self, stone: u8) -> char {
+        match (self.kinds, stone) {
+            (_, 0) => '.',
+            (None, 1) => 'B',
+            (None, _) => 'W',
+            (Some(_), s) => char::from(b'0' + s),
+        }
+    }
+}
+
+impl Puzzle for Oshidori {
+    type State = Row;
+    type Move = char;
+
+    fn name(&self) -> String {
+        match self.kinds {
+            None => "oshidori".into(),
+            Some(k) => format!("oshidori:{k}"),
+        }
+    }
+
+    fn index_count(&self) -> u64 {
+        (self.cells() as u64 - 1) * self.per_place()
+    }
+
+    fn max_neighbours(&self) -> usize {
+        self.cells()
+    }
+
+    fn goal(&self) -> Row {
+        self.goal
+    }
+
+    fn rank(&self, state: &Row) -> u64 {
+        let blank = state.blank();
+        let stones: Vec<u8> = state
+            .cells()
+            .iter()
+            .filter(|&&c| c != 0)
+            .map(|&c| c - 1)
+            .collect();
+        blank as u64 * self.per_place() + multiset::rank(&stones, &self.counts)
+    }
+
+    fn unrank(&self, index: u64) -> Row {
+        let blank = (index / self.per_place()) as usize;
+        let mut stones = vec![0u8; self.cells() - 2];
+        multiset::unrank(index % self.per_place(), &self.counts, &mut stones);
+        let mut cells = Vec::with_capacity(self.cells());
+        let mut next = stones.iter();
+        for cell in 0..self.cells() {
+            if cell == blank || cell == blank + 1 {
+                cells.push(0);
+            } else {
+                cells.push(next.next().map_or(0, |s| s + 1));
+            }
+        }
+        row(&cells)
+    }
+
+    fn successors(&self, state: &Row, out: &mut Vec<Successor<Row, char>>) {
+        let blank = state.blank();
+        let n = self.cells();
+        for i in 0..n - 1 {
+            if i + 1 >= blank && i <= blank + 1 {
+                continue;
+            }
+            let mut next = *state;
+            next.cells[blank] = state.cells[i];
+            next.cells[blank + 1] = state.cells[i + 1];
+            next.cells[i] = 0;
+            next.cells[i + 1] = 0;
+            // The seed's notation: the place (0-based) of the left stone moved.
+            out.push(Successor {
+                moved: char::from_digit(i as u32, 36).unwrap_or('?'),
+                state: next,
+            });
+        }
+    }
+
+    fn parse(&self, text: &str) -> Result<Row, PositionError> {
+        let tokens = notation::tokenize(text, true)?;
+        let tokens = notation::cells_of_shape(tokens, 1, self.cells())?;
+        let mut cells = Vec::with_capacity(self.cells());
+        let mut counts = vec![0u8; self.counts.len() + 1];
+        for token in tokens {
+            let stone = match (self.kinds, token) {
+                (_, "." | "0") => 0,
+                (None, "B" | "b") => 1,
+                (None, "W" | "w") => 2,
+                (Some(k), t) => match t.parse::<usize>() {
+                    Ok(s) if (1..=k).contains(&s) => s as u8,
+                    _ => return Err(PositionError::UnknownPiece(t.to_string())),
+                },
+                (None, t) => return Err(PositionError::UnknownPiece(t.to_string())),
+            };
+            counts[stone as usize] += 1;
+            cells.push(stone);
+        }
+        let wanted = |s: usize| if s == 0 { 2 } else { self.counts[s - 1] };
+        if let Some(s) = (0..counts.len()).find(|&s| counts[s] > wanted(s)) {
+            return Err(PositionError::Duplicate(self.symbol(s as u8).to_string()));
+        }
+        if let Some(s) = (0..counts.len()).find(|&s| counts[s] < wanted(s)) {
+            return Err(PositionError::Missing(self.symbol(s as u8).to_string()));
+        }
+        let blank = cells.iter().position(|&c| c == 0).unwrap_or(0);
+        if cells.get(blank + 1) != Some(&0) {
+            return Err(PositionError::Malformed(
+                "the two blanks must be adjacent".into(),
+            ));
+        }
+        Ok(row(&cells))
+    }
+
+    fn format_line(&self, state: &Row) -> String {
+        state.cells().iter().map(|&c| self.symbol(c)).collect()
+    }
+
+    fn render_board(&self, state: &Row) -> String {
+        let mut text: String = state
+            .cells()
+            .iter()
+            .map(|&c| self.symbol(c).to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        text.push('\n');
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn sizes_and_forms() {
+        assert_eq!(Oshidori::classic().index_count(), 140);
+        assert_eq!(Oshidori::with_kinds(3).unwrap().index_count(), 7 * 90);
+        let p = Oshidori::classic();
+        assert_eq!(p.format_line(&p.start()), "BWBWBW..");
+        assert_eq!(p.parse("B W B W B W . .").unwrap(), p.start());
+        assert!(matches!(
+            p.parse("BWBWB.W."),
+            Err(PositionError::Malformed(_))
+        ));
+        assert!(matches!(
+            p.parse("BBBBWW.."),
+            Err(PositionError::Duplicate(_))
+        ));
+        assert!(matches!(
+            p.parse("BWBWBX.."),
+            Err(PositionError::UnknownPiece(_))
+        ));
+        assert!(Oshidori::with_kinds(9).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn rank_unrank_and_reversible_moves(k in 1usize..=6, seed in any::<u64>()) {
+            let p = Oshidori::with_kinds(k).unwrap();
+            let index = seed % p.index_count();
+            let state = p.unrank(index);
+            prop_assert_eq!(p.rank(&state), index);
+            prop_assert_eq!(p.parse(&p.format_line(&state)).unwrap(), state);
+            let mut succ = Vec::new();
+            p.successors(&state, &mut succ);
+            for s in &succ {
+                let mut back = Vec::new();
+                p.successors(&s.state, &mut back);
+                prop_assert!(back.iter().any(|b| b.state == state));
+            }
+        }
+    }
+}

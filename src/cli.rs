@@ -3,6 +3,7 @@
 mod analyze;
 mod list;
 mod lookup;
+mod peg;
 mod progress;
 mod solve;
 mod table_files;

@@ -4,6 +4,7 @@
 pub mod goat;
 pub mod notation;
 pub mod oshidori;
+pub mod peg;
 pub mod sliding;
 
 use crate::puzzle::Puzzle;

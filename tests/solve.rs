@@ -166,3 +166,54 @@ fn oshidori_shortest_solutions_match_the_seed() {
     assert_eq!(json["start"], "BWBWBW..");
     assert_eq!(json["length"], 4);
 }
+
+/// Seed 004 lists these, in this order: every 7-move solution starting 0 -> 6.
+const HOPPERS_SOLUTIONS: [&str; 18] = [
+    "[0,6][9,3][2,0,6][11,1][10,0,2,6][8,4][12,2,6]",
+    "[0,6][9,3][2,0,6][11,1][10,6][4,8][12,2,0,10,6]",
+    "[0,6][9,3][2,0,6][11,1][12,2,6][8,4][10,0,2,6]",
+    "[0,6][9,3][2,6][8,4][10,0,2,6][7,5][12,10,0,6]",
+    "[0,6][9,3][2,6][8,4][10,0,2,6][11,1][12,2,0,6]",
+    "[0,6][9,3][2,6][8,4][10,0,6][7,5][12,10,0,2,6]",
+    "[0,6][9,3][2,6][8,4][12,2,0,6][5,7][10,12,2,6]",
+    "[0,6][9,3][2,6][8,4][12,2,0,6][11,1][10,0,2,6]",
+    "[0,6][9,3][2,6][8,4][12,2,6][5,7][10,12,2,0,6]",
+    "[0,6][9,3][10,0,6][7,5][2,0,10,6][4,8][12,10,6]",
+    "[0,6][9,3][10,0,6][7,5][2,6][8,4][12,10,0,2,6]",
+    "[0,6][9,3][10,0,6][7,5][12,10,6][4,8][2,0,10,6]",
+    "[0,6][9,3][10,6][4,8][2,0,6][11,1][12,2,0,10,6]",
+    "[0,6][9,3][10,6][4,8][2,0,10,6][7,5][12,10,0,6]",
+    "[0,6][9,3][10,6][4,8][2,0,10,6][11,1][12,2,0,6]",
+    "[0,6][9,3][10,6][4,8][12,10,0,6][1,11][2,12,10,6]",
+    "[0,6][9,3][10,6][4,8][12,10,0,6][7,5][2,0,10,6]",
+    "[0,6][9,3][10,6][4,8][12,10,6][1,11][2,12,10,0,6]",
+];
+
+#[test]
+fn hoppers_solutions_match_the_seed() {
+    let output = antipode(&["solve", "hoppers", "--all", "--first", "0-6"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().collect::<Vec<_>>(), HOPPERS_SOLUTIONS);
+
+    let output = antipode(&["solve", "hoppers", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["length"], 7);
+
+    let output = antipode(&["analyze", "hoppers", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["goal_moves"], 7);
+    let histogram = json["histogram"].as_array().unwrap();
+    assert_eq!(histogram[0], 1);
+    assert_eq!(
+        histogram.iter().map(|v| v.as_u64().unwrap()).sum::<u64>(),
+        json["reachable"].as_u64().unwrap()
+    );
+
+    let output = antipode(&["solve", "hoppers", "--first", "0-5"]);
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("not a legal jump")
+    );
+}

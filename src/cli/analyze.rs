@@ -50,6 +50,12 @@ pub struct Args {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: Args) -> Result<()> {
+    if let Some(board) = super::peg::board(&args.puzzle.puzzle) {
+        if args.table.is_some() {
+            bail!("hoppers has no depth table: its moves cannot be undone");
+        }
+        return super::print(&super::peg::analyze(&board, args.format == Format::Json)?);
+    }
     let puzzle = args.puzzle.resolve()?;
     let printer = LevelPrinter::new(args.quiet);
     let analysis = match &args.table {

@@ -20,6 +20,13 @@ pub fn run() -> Result<()> {
             entry.description
         ));
     }
+    text.push_str(&format!(
+        "{:<14} {:>22} {:>12}  {}\n",
+        "hoppers",
+        "8,192 boards",
+        "-",
+        "Hoppers peg solitaire, 13 holes (seed 004; searched forward)"
+    ));
     text.push_str("\nAny board `sliding:RxC` with 2 <= R, C and R*C <= 16 works too.\n");
     super::print(&text)
 }

@@ -56,6 +56,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Peg solitaire: fix the first jump, e.g. `0-6`.
+    #[arg(long, value_name = "FROM-TO")]
+    first: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -76,6 +79,20 @@ struct Outcome<S> {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if let Some(board) = super::peg::board(&args.puzzle.puzzle) {
+        let text = super::peg::solve(
+            &board,
+            args.position.as_deref(),
+            args.first.as_deref(),
+            args.all,
+            args.max_length,
+            args.format == Format::Json,
+        )?;
+        return super::print(&text);
+    }
+    if args.first.is_some() {
+        bail!("--first is for peg solitaire (hoppers)");
+    }
     let puzzle = args.puzzle.resolve()?;
     let started = Instant::now();
     let text = with_puzzle!(&puzzle, p => {

@@ -1,30 +1,12 @@
 //! The real binary: outputs people and scripts read, and clear errors on bad input.
 
-use std::process::{Command, Output};
+mod common;
+use common::{antipode, assert_error};
 
-fn antipode(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antipode"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use std::process::Output;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-/// Asserts a clean failure: non-zero exit, one line on stderr naming the problem.
-fn assert_error(args: &[&str], expected: &str) {
-    let output = antipode(args);
-    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
-    assert!(!output.status.success(), "{args:?} succeeded");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-    assert!(
-        stderr.starts_with("antipode: error: "),
-        "{args:?}: {stderr}"
-    );
-    assert!(stderr.contains(expected), "{args:?}: {stderr}");
 }
 
 #[test]

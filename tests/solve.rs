@@ -1,7 +1,8 @@
 //! The seeds' search methods: IDA* with Manhattan distance and parity stepping, plain
 //! iterative deepening, all optimal solutions.
 
-use std::process::Command;
+mod common;
+use common::antipode;
 
 use antipode::puzzles::{Goat, SlidingPuzzle};
 use antipode::solve::{self, Method, sliding::SlidingSpace};
@@ -95,13 +96,6 @@ fn other_goals_are_searched_too() {
     let start = p.parse("1023/4567").unwrap();
     let found = solve::solve(&p, &start, Method::Ida, false, 60).unwrap();
     assert_eq!(found.length, 1);
-}
-
-fn antipode(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_antipode"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 #[test]

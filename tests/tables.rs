@@ -1,8 +1,11 @@
 //! Table files: building, resuming after an interruption, reading, and refusing bad
 //! files and bad positions.
 
+mod common;
+use common::{antipode, assert_error};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -97,22 +100,6 @@ fn both_encodings_give_the_published_distances() {
             HEADER_BYTES as u64 + encoding.payload_bytes(181_440)
         );
     }
-}
-
-fn antipode(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antipode"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn assert_error(args: &[&str], expected: &str) {
-    let output = antipode(args);
-    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
-    assert!(!output.status.success(), "{args:?} succeeded");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.contains(expected), "{args:?}: {stderr}");
 }
 
 /// Builds the 8-puzzle table with the binary in a fresh directory.

@@ -30,6 +30,7 @@ if [ "${1:-}" = solve ]; then
     run "goat 67BB/4528/0831 IDA*" "511 s (C, Pentium 166)" solve goat 67BB/4528/0831
     run "oshidori:8 bidirectional BFS" "-" solve oshidori:8
     run "hoppers --all --first 0-6" "-" solve hoppers --all --first 0-6
+    run "english33 fewest moves (BFS over moves)" "18 (Bergholt 1912)" solve english33
     exit 0
 fi
 

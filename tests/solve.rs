@@ -197,12 +197,16 @@ fn hoppers_solutions_match_the_seed() {
     let output = antipode(&["analyze", "hoppers", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["goal_moves"], 7);
-    let histogram = json["histogram"].as_array().unwrap();
-    assert_eq!(histogram[0], 1);
-    assert_eq!(
-        histogram.iter().map(|v| v.as_u64().unwrap()).sum::<u64>(),
-        json["reachable"].as_u64().unwrap()
-    );
+    assert_eq!(json["solution"].as_str().unwrap().matches('[').count(), 7);
+    let sum = |key: &str| {
+        let levels = json[key].as_array().unwrap();
+        assert_eq!(levels[0], 1);
+        levels.iter().map(|v| v.as_u64().unwrap()).sum::<u64>()
+    };
+    // Every reachable board is counted once by jumps and once by fewest moves.
+    assert_eq!(sum("jumps_histogram"), json["reachable"].as_u64().unwrap());
+    assert_eq!(sum("moves_histogram"), json["reachable"].as_u64().unwrap());
+    assert_eq!(json["jumps_histogram"].as_array().unwrap().len(), 12);
 
     let output = antipode(&["solve", "hoppers", "--first", "0-5"]);
     assert!(

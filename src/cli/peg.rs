@@ -10,27 +10,40 @@ use antipode::report::thousands;
 
 /// Whether a puzzle name is a peg solitaire board.
 pub fn board(name: &str) -> Option<PegBoard> {
-    (name == "hoppers").then(PegBoard::hoppers)
+    match name {
+        "hoppers" => Some(PegBoard::hoppers()),
+        "english33" => Some(PegBoard::english33()),
+        _ => None,
+    }
 }
 
 #[derive(serde::Serialize)]
 struct Analysis {
     puzzle: String,
     reachable: u64,
-    histogram: Vec<u64>,
+    /// Boards per number of jumps from the start.
+    jumps_histogram: Vec<u64>,
+    /// Boards per minimal number of moves (small boards only).
+    moves_histogram: Option<Vec<u64>>,
     goal_moves: Option<u32>,
+    solution: Option<String>,
     seconds: f64,
 }
 
-/// Boards reachable from the start and their minimal numbers of moves.
+/// Boards reachable from the start by jumps, the fewest moves to the goal with one
+/// solution, and (for small boards) every board's minimal number of moves.
 pub fn analyze(board: &PegBoard, json: bool) -> Result<String> {
     let started = Instant::now();
-    let (histogram, goal_moves) = board.analyze();
+    let jumps = board.jump_levels();
+    let moves_histogram = (board.holes() <= 20).then(|| board.analyze().0);
+    let solution = board.fewest_moves();
     let analysis = Analysis {
         puzzle: board.name().into(),
-        reachable: histogram.iter().sum(),
-        histogram,
-        goal_moves,
+        reachable: jumps.iter().sum(),
+        jumps_histogram: jumps,
+        moves_histogram,
+        goal_moves: solution.as_ref().map(|s| s.len() as u32),
+        solution: solution.as_ref().map(peg::notation),
         seconds: started.elapsed().as_secs_f64(),
     };
     if json {
@@ -38,18 +51,25 @@ pub fn analyze(board: &PegBoard, json: bool) -> Result<String> {
     }
     let mut text = format!(
         "puzzle          {}\nreachable       {} boards from the start (centre empty)\n\
-         goal            {}\ntime            {:.3} s\n\nmoves  boards\n",
+         goal            {}\nsolution        {}\ntime            {:.3} s\n\njumps  boards\n",
         analysis.puzzle,
         thousands(analysis.reachable),
         analysis
             .goal_moves
             .map_or("not reachable".to_string(), |m| format!(
-                "one peg in the centre after {m} moves"
+                "one peg in the centre after {m} moves (fewest)"
             )),
+        analysis.solution.as_deref().unwrap_or("-"),
         analysis.seconds
     );
-    for (moves, count) in analysis.histogram.iter().enumerate() {
-        text.push_str(&format!("{moves:>5}  {count}\n"));
+    for (jumps, count) in analysis.jumps_histogram.iter().enumerate() {
+        text.push_str(&format!("{jumps:>5}  {count}\n"));
+    }
+    if let Some(moves) = &analysis.moves_histogram {
+        text.push_str("\nmoves  boards (by their fewest moves)\n");
+        for (m, count) in moves.iter().enumerate() {
+            text.push_str(&format!("{m:>5}  {count}\n"));
+        }
     }
     Ok(text)
 }
@@ -77,6 +97,30 @@ pub fn solve(
         None => board.start(),
         Some(text) => parse_board(text)?,
     };
+    if board.holes() > 20 {
+        // Large boards: breadth-first over moves (iterative deepening would take ages).
+        if position.is_some() || first.is_some() || all {
+            bail!(
+                "{} is solved from its start only, one solution (no POSITION, --first, --all)",
+                board.name()
+            );
+        }
+        let solution = board
+            .fewest_moves()
+            .context("the goal cannot be reached from the start")?;
+        return Ok(if json {
+            let solved = Solved {
+                puzzle: board.name().into(),
+                start: "centre empty".into(),
+                length: solution.len() as u32,
+                solutions: vec![solution],
+                seconds: started.elapsed().as_secs_f64(),
+            };
+            serde_json::to_string_pretty(&solved)? + "\n"
+        } else {
+            peg::notation(&solution) + "\n"
+        });
+    }
     let first = first.map(parse_jump).transpose()?;
     if let Some((from, to)) = first.filter(|&(f, t)| !board.can_jump(start, f, t)) {
         bail!("--first {from}-{to} is not a legal jump on this board");

@@ -6,6 +6,9 @@
 //! depth-array engine: moves are not reversible, so it searches forward from the start.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
 
 /// A board: its holes and, for every hole, the jumps `(over, to)` from it.
 #[derive(Debug, Clone)]
@@ -43,6 +46,169 @@ impl PegBoard {
             jumps: table.iter().map(|j| j.to_vec()).collect(),
             centre: 6,
         }
+    }
+
+    /// The English board: 33 holes in a cross, numbered row by row, centre 16.
+    pub fn english33() -> PegBoard {
+        let on_board = |r: i32, c: i32| {
+            (0..7).contains(&r)
+                && (0..7).contains(&c)
+                && ((2..5).contains(&r) || (2..5).contains(&c))
+        };
+        let mut number = [[u8::MAX; 7]; 7];
+        let mut next = 0u8;
+        for r in 0..7 {
+            for c in 0..7 {
+                if on_board(r, c) {
+                    number[r as usize][c as usize] = next;
+                    next += 1;
+                }
+            }
+        }
+        let mut jumps = vec![Vec::new(); 33];
+        for r in 0..7 {
+            for c in 0..7 {
+                if !on_board(r, c) {
+                    continue;
+                }
+                for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                    let (r1, c1, r2, c2) = (r + dr, c + dc, r + 2 * dr, c + 2 * dc);
+                    if on_board(r2, c2) {
+                        let from = number[r as usize][c as usize] as usize;
+                        jumps[from].push((
+                            number[r1 as usize][c1 as usize],
+                            number[r2 as usize][c2 as usize],
+                        ));
+                    }
+                }
+            }
+        }
+        PegBoard {
+            name: "english33",
+            holes: 33,
+            jumps,
+            centre: 16,
+        }
+    }
+
+    /// The number of holes.
+    pub fn holes(&self) -> usize {
+        self.holes
+    }
+
+    /// Calls `f` with every board one jump away.
+    #[inline]
+    fn each_jump(&self, board: u64, f: &mut dyn FnMut(u64)) {
+        let mut pegs = board;
+        while pegs != 0 {
+            let from = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            for &(over, to) in &self.jumps[from] {
+                if board & (1 << over) != 0 && board & (1 << to) == 0 {
+                    f(board & !(1 << from) & !(1 << over) | (1 << to));
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with every board one move (a chain of jumps by one peg) away; a board
+    /// reached by several chains may come more than once.
+    fn each_move(&self, board: u64, f: &mut dyn FnMut(u64)) {
+        let mut pegs = board;
+        while pegs != 0 {
+            let from = pegs.trailing_zeros() as u8;
+            pegs &= pegs - 1;
+            self.continue_chain(board, from, f);
+        }
+    }
+
+    fn continue_chain(&self, board: u64, at: u8, f: &mut dyn FnMut(u64)) {
+        for &(over, to) in &self.jumps[at as usize] {
+            if board & (1 << over) != 0 && board & (1 << to) == 0 {
+                let next = board & !(1 << at) & !(1 << over) | (1 << to);
+                f(next);
+                self.continue_chain(next, to, f);
+            }
+        }
+    }
+
+    /// Boards reachable from the start, by number of jumps (level k holds the boards
+    /// with k pegs fewer than the start).
+    pub fn jump_levels(&self) -> Vec<u64> {
+        let seen = Bitset::new(self.holes);
+        seen.insert(self.start());
+        let mut frontier = vec![self.start()];
+        let mut counts = Vec::new();
+        while !frontier.is_empty() {
+            counts.push(frontier.len() as u64);
+            frontier = next_level(&frontier, &seen, |board, push| self.each_jump(board, push));
+        }
+        counts
+    }
+
+    /// Breadth-first search over moves from the start until the goal: the boards of
+    /// each move level, or `None` if the goal is unreachable.
+    pub fn move_levels_to_goal(&self) -> Option<Vec<Vec<u64>>> {
+        let seen = Bitset::new(self.holes);
+        seen.insert(self.start());
+        let mut levels = vec![vec![self.start()]];
+        loop {
+            let frontier = levels.last().expect("not empty");
+            if frontier.contains(&self.goal()) {
+                return Some(levels);
+            }
+            if frontier.is_empty() {
+                return None;
+            }
+            let next = next_level(frontier, &seen, |board, push| self.each_move(board, push));
+            levels.push(next);
+        }
+    }
+
+    /// One fewest-move solution, by breadth-first search over moves and a walk back
+    /// through the levels.
+    pub fn fewest_moves(&self) -> Option<PegSolution> {
+        let levels = self.move_levels_to_goal()?;
+        let mut target = self.goal();
+        let mut moves = Vec::new();
+        for level in levels.iter().rev().skip(1) {
+            let (board, chain) = level
+                .par_iter()
+                .find_map_any(|&board| self.chain_to(board, target).map(|chain| (board, chain)))?;
+            moves.push(chain);
+            target = board;
+        }
+        moves.reverse();
+        Some(moves)
+    }
+
+    /// A chain of jumps by one peg that turns `board` into `target`, if any.
+    fn chain_to(&self, board: u64, target: u64) -> Option<Vec<u8>> {
+        let mut pegs = board;
+        while pegs != 0 {
+            let from = pegs.trailing_zeros() as u8;
+            pegs &= pegs - 1;
+            let mut path = vec![from];
+            if self.search_chain(board, target, &mut path) {
+                return Some(path);
+            }
+        }
+        None
+    }
+
+    fn search_chain(&self, board: u64, target: u64, path: &mut Vec<u8>) -> bool {
+        let at = *path.last().expect("a chain starts somewhere");
+        for &(over, to) in &self.jumps[at as usize] {
+            if board & (1 << over) != 0 && board & (1 << to) == 0 {
+                let next = board & !(1 << at) & !(1 << over) | (1 << to);
+                path.push(to);
+                if next == target || self.search_chain(next, target, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
     }
 
     /// The puzzle's name.
@@ -163,6 +329,56 @@ impl PegBoard {
     }
 }
 
+/// Boards of a frontier expanded at once: bounds the memory of the children lists.
+const EXPAND_BATCH: usize = 1 << 20;
+
+/// The boards not seen before among the children of `frontier`, marking them seen.
+/// Children are produced a batch of the frontier at a time, sorted and deduplicated
+/// before the bit set is touched, so that it is visited in address order.
+fn next_level(
+    frontier: &[u64],
+    seen: &Bitset,
+    children: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
+) -> Vec<u64> {
+    let mut next = Vec::new();
+    for batch in frontier.chunks(EXPAND_BATCH) {
+        let mut found: Vec<u64> = batch
+            .par_iter()
+            .fold(Vec::new, |mut out, &board| {
+                children(board, &mut |child| out.push(child));
+                out
+            })
+            .flatten()
+            .collect();
+        found.par_sort_unstable();
+        found.dedup();
+        found.retain(|&child| seen.insert(child));
+        next.extend_from_slice(&found);
+    }
+    next
+}
+
+/// One bit per possible board, set atomically from many threads.
+struct Bitset {
+    words: Vec<AtomicU64>,
+}
+
+impl Bitset {
+    fn new(holes: usize) -> Bitset {
+        let words = (1usize << holes).div_ceil(64);
+        Bitset {
+            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Sets the bit of `board`; true if it was not set before.
+    #[inline]
+    fn insert(&self, board: u64) -> bool {
+        let bit = 1u64 << (board % 64);
+        self.words[(board / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+}
+
 struct Search<'a> {
     board: &'a PegBoard,
     all: bool,
@@ -248,6 +464,32 @@ mod tests {
                 assert!(b.jumps[to as usize].contains(&(over, from as u8)));
             }
         }
+    }
+
+    #[test]
+    fn english_board_geometry() {
+        let b = PegBoard::english33();
+        assert_eq!(b.holes(), 33);
+        assert_eq!(b.jumps.iter().map(Vec::len).sum::<usize>(), 76);
+        for (from, jumps) in b.jumps.iter().enumerate() {
+            for &(over, to) in jumps {
+                assert!(b.jumps[to as usize].contains(&(over, from as u8)));
+            }
+        }
+        // The first move: four jumps into the centre.
+        let mut first = 0;
+        b.each_jump(b.start(), &mut |_| first += 1);
+        assert_eq!(first, 4);
+    }
+
+    #[test]
+    fn hoppers_by_jumps_and_by_moves_cover_the_same_boards() {
+        let b = PegBoard::hoppers();
+        let jumps: u64 = b.jump_levels().iter().sum();
+        let (moves, goal) = b.analyze();
+        assert_eq!(jumps, moves.iter().sum::<u64>());
+        assert_eq!(goal, Some(7));
+        assert_eq!(b.fewest_moves().map(|s| s.len()), Some(7));
     }
 
     #[test]

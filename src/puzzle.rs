@@ -125,3 +125,48 @@ pub trait Puzzle: Sync {
         }
     }
 }
+
+/// Checks every property a puzzle must have at one index, panicking with the index on
+/// failure: rank and unrank are inverse, the one-line form parses back, every move is
+/// reversible and lands inside the index space, and [`Puzzle::expand_sorted`] gives the
+/// same neighbours as [`Puzzle::successors`]. The property tests of every puzzle call it
+/// on random indices.
+#[cfg(test)]
+pub(crate) fn assert_consistent_at<P: Puzzle>(puzzle: &P, index: u64) {
+    let state = puzzle.unrank(index);
+    assert_eq!(puzzle.rank(&state), index, "rank(unrank({index}))");
+    assert_eq!(
+        puzzle.parse(&puzzle.format_line(&state)).as_ref(),
+        Ok(&state),
+        "index {index}: the one-line form does not parse back"
+    );
+    let mut successors = Vec::new();
+    puzzle.successors(&state, &mut successors);
+    assert!(!successors.is_empty(), "index {index}: no move at all");
+    let mut expected = Vec::new();
+    for s in &successors {
+        let mut back = Vec::new();
+        puzzle.successors(&s.state, &mut back);
+        assert!(
+            back.iter().any(|b| b.state == state),
+            "index {index}: a move cannot be undone"
+        );
+        let rank = puzzle.rank(&s.state);
+        assert!(
+            rank < puzzle.index_count(),
+            "index {index}: a neighbour ranks out of range"
+        );
+        expected.push(rank);
+    }
+    let mut fast = Vec::new();
+    puzzle.expand_sorted(&[index], |i, n| {
+        assert_eq!(i, index);
+        fast.extend_from_slice(n);
+    });
+    expected.sort_unstable();
+    fast.sort_unstable();
+    assert_eq!(
+        fast, expected,
+        "index {index}: expand_sorted disagrees with successors"
+    );
+}

@@ -257,19 +257,15 @@ mod tests {
 
     proptest! {
         #[test]
-        fn rank_unrank_and_reversible_moves(k in 1usize..=6, seed in any::<u64>()) {
+        fn ranking_moves_and_fast_expansion(k in 1usize..=6, seed in any::<u64>()) {
             let p = Oshidori::with_kinds(k).unwrap();
-            let index = seed % p.index_count();
-            let state = p.unrank(index);
-            prop_assert_eq!(p.rank(&state), index);
-            prop_assert_eq!(p.parse(&p.format_line(&state)).unwrap(), state);
-            let mut succ = Vec::new();
-            p.successors(&state, &mut succ);
-            for s in &succ {
-                let mut back = Vec::new();
-                p.successors(&s.state, &mut back);
-                prop_assert!(back.iter().any(|b| b.state == state));
-            }
+            crate::puzzle::assert_consistent_at(&p, seed % p.index_count());
+        }
+
+        #[test]
+        fn classic_ranking_and_moves(seed in any::<u64>()) {
+            let p = Oshidori::classic();
+            crate::puzzle::assert_consistent_at(&p, seed % p.index_count());
         }
     }
 }

@@ -429,33 +429,9 @@ mod tests {
 
     proptest! {
         #[test]
-        fn rank_unrank_bijection((rows, cols) in shapes(), seed in any::<u64>()) {
+        fn ranking_moves_and_fast_expansion((rows, cols) in shapes(), seed in any::<u64>()) {
             let p = SlidingPuzzle::new(rows, cols).unwrap();
-            let index = seed % p.index_count();
-            let board = p.unrank(index);
-            prop_assert_eq!(p.rank(&board), index);
-            prop_assert_eq!(p.parse(&p.format_line(&board)).unwrap(), board);
-        }
-
-        #[test]
-        fn moves_are_reversible_and_fast_expansion_agrees((rows, cols) in shapes(), seed in any::<u64>()) {
-            let p = SlidingPuzzle::new(rows, cols).unwrap();
-            let index = seed % p.index_count();
-            let board = p.unrank(index);
-            let mut succ = Vec::new();
-            p.successors(&board, &mut succ);
-            let mut expected: Vec<u64> = succ.iter().map(|s| p.rank(&s.state)).collect();
-            for s in &succ {
-                let mut back = Vec::new();
-                p.successors(&s.state, &mut back);
-                prop_assert!(back.iter().any(|b| b.state == board));
-                prop_assert!(p.rank(&s.state) < p.index_count());
-            }
-            let mut fast = Vec::new();
-            p.expand_sorted(&[index], |i, n| { assert_eq!(i, index); fast.extend_from_slice(n) });
-            expected.sort_unstable();
-            fast.sort_unstable();
-            prop_assert_eq!(fast, expected);
+            crate::puzzle::assert_consistent_at(&p, seed % p.index_count());
         }
 
         #[test]
@@ -468,10 +444,7 @@ mod tests {
                 s /= i as u64 + 1;
             }
             let p = base.with_goal(Board::from_cells(&cells));
-            let index = seed2 % p.index_count();
-            let board = p.unrank(index);
-            prop_assert_eq!(p.rank(&board), index);
-            prop_assert!(p.parse(&p.format_line(&board)).is_ok());
+            crate::puzzle::assert_consistent_at(&p, seed2 % p.index_count());
             prop_assert!(p.rank(&p.goal()) < p.index_count());
         }
     }

@@ -98,10 +98,10 @@ pub fn run(args: Args) -> Result<()> {
     let text = with_puzzle!(&puzzle, p => {
         let start = match &args.position {
             Some(text) => p.parse(text)?,
-            None => start_of(&puzzle)?.map_or_else(
-                || bail!("{} has no start position of its own: give a POSITION", p.name()),
-                |text| Ok(p.parse(&text)?),
-            )?,
+            None => match start_of(&puzzle) {
+                Some(text) => p.parse(&text)?,
+                None => bail!("{} has no start position of its own: give a POSITION", p.name()),
+            },
         };
         let outcome = match &args.table {
             Some(path) => {
@@ -124,12 +124,12 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// The puzzle's own start position, if it has one.
-fn start_of(puzzle: &BuiltIn) -> Result<Option<String>> {
-    Ok(match puzzle {
+fn start_of(puzzle: &BuiltIn) -> Option<String> {
+    match puzzle {
         BuiltIn::Goat(_) => Some(antipode::puzzles::goat::START.to_string()),
         BuiltIn::Oshidori(o) => Some(o.format_line(&o.start())),
         BuiltIn::Sliding(_) => None,
-    })
+    }
 }
 
 fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {

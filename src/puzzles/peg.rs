@@ -5,10 +5,9 @@
 //! Boards are bit masks of pegs (hole `i` is bit `i`). This module does not use the
 //! depth-array engine: moves are not reversible, so it searches forward from the start.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-
+use bitvec::prelude::{BitSlice, BitVec};
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// A board: its holes and, for every hole, the jumps `(over, to)` from it.
 #[derive(Debug, Clone)]
@@ -135,13 +134,15 @@ impl PegBoard {
     /// Boards reachable from the start, by number of jumps (level k holds the boards
     /// with k pegs fewer than the start).
     pub fn jump_levels(&self) -> Vec<u64> {
-        let seen = Bitset::new(self.holes);
-        seen.insert(self.start());
+        let mut seen = self.no_board_seen();
+        seen.set(self.start() as usize, true);
         let mut frontier = vec![self.start()];
         let mut counts = Vec::new();
         while !frontier.is_empty() {
             counts.push(frontier.len() as u64);
-            frontier = next_level(&frontier, &seen, |board, push| self.each_jump(board, push));
+            frontier = next_level(&frontier, &mut seen, |board, push| {
+                self.each_jump(board, push)
+            });
         }
         counts
     }
@@ -149,8 +150,8 @@ impl PegBoard {
     /// Breadth-first search over moves from the start until the goal: the boards of
     /// each move level, or `None` if the goal is unreachable.
     pub fn move_levels_to_goal(&self) -> Option<Vec<Vec<u64>>> {
-        let seen = Bitset::new(self.holes);
-        seen.insert(self.start());
+        let mut seen = self.no_board_seen();
+        seen.set(self.start() as usize, true);
         let mut levels = vec![vec![self.start()]];
         loop {
             let frontier = levels.last().expect("not empty");
@@ -160,7 +161,9 @@ impl PegBoard {
             if frontier.is_empty() {
                 return None;
             }
-            let next = next_level(frontier, &seen, |board, push| self.each_move(board, push));
+            let next = next_level(frontier, &mut seen, |board, push| {
+                self.each_move(board, push)
+            });
             levels.push(next);
         }
     }
@@ -209,6 +212,11 @@ impl PegBoard {
             }
         }
         false
+    }
+
+    /// One bit per possible board (2^holes bits: 1 GiB for 33 holes), all clear.
+    fn no_board_seen(&self) -> BitVec<u64> {
+        BitVec::repeat(false, 1usize << self.holes)
     }
 
     /// The puzzle's name.
@@ -333,11 +341,12 @@ impl PegBoard {
 const EXPAND_BATCH: usize = 1 << 20;
 
 /// The boards not seen before among the children of `frontier`, marking them seen.
-/// Children are produced a batch of the frontier at a time, sorted and deduplicated
-/// before the bit set is touched, so that it is visited in address order.
+/// Children are produced in parallel a batch of the frontier at a time, then sorted and
+/// deduplicated, and only then checked against the bit set, by one thread and in
+/// address order.
 fn next_level(
     frontier: &[u64],
-    seen: &Bitset,
+    seen: &mut BitSlice<u64>,
     children: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
 ) -> Vec<u64> {
     let mut next = Vec::new();
@@ -352,31 +361,11 @@ fn next_level(
             .collect();
         found.par_sort_unstable();
         found.dedup();
-        found.retain(|&child| seen.insert(child));
+        // `replace` returns the bit before: keep the boards not seen yet.
+        found.retain(|&child| !seen.replace(child as usize, true));
         next.extend_from_slice(&found);
     }
     next
-}
-
-/// One bit per possible board, set atomically from many threads.
-struct Bitset {
-    words: Vec<AtomicU64>,
-}
-
-impl Bitset {
-    fn new(holes: usize) -> Bitset {
-        let words = (1usize << holes).div_ceil(64);
-        Bitset {
-            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    /// Sets the bit of `board`; true if it was not set before.
-    #[inline]
-    fn insert(&self, board: u64) -> bool {
-        let bit = 1u64 << (board % 64);
-        self.words[(board / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
-    }
 }
 
 struct Search<'a> {

@@ -112,17 +112,28 @@ pub trait Puzzle: Sync {
     ///
     /// The default unranks each state on its own. Puzzles override it to walk runs of
     /// consecutive indices incrementally, which is where the BFS spends its time.
-    fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
-        let mut successors = Vec::with_capacity(self.max_neighbours());
-        let mut neighbours = Vec::with_capacity(self.max_neighbours());
-        for &index in indices {
-            let state = self.unrank(index);
-            successors.clear();
-            self.successors(&state, &mut successors);
-            neighbours.clear();
-            neighbours.extend(successors.iter().map(|s| self.rank(&s.state)));
-            visit(index, &neighbours);
-        }
+    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        expand_each(self, indices, visit);
+    }
+}
+
+/// The per-state expansion: unrank, list the successors, rank each. The default of
+/// [`Puzzle::expand_sorted`], and the fallback of puzzles whose fast path does not
+/// cover every size.
+pub fn expand_each<P: Puzzle + ?Sized>(
+    puzzle: &P,
+    indices: &[u64],
+    mut visit: impl FnMut(u64, &[u64]),
+) {
+    let mut successors = Vec::with_capacity(puzzle.max_neighbours());
+    let mut neighbours = Vec::with_capacity(puzzle.max_neighbours());
+    for &index in indices {
+        let state = puzzle.unrank(index);
+        successors.clear();
+        puzzle.successors(&state, &mut successors);
+        neighbours.clear();
+        neighbours.extend(successors.iter().map(|s| puzzle.rank(&s.state)));
+        visit(index, &neighbours);
     }
 }
 

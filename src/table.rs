@@ -252,11 +252,22 @@ impl Table {
         Ok(())
     }
 
+    /// The table as seen by `puzzle`, checked once to be its table: for answering
+    /// many positions without repeating the check.
+    pub fn for_puzzle<'a, P: Puzzle>(
+        &'a self,
+        puzzle: &'a P,
+    ) -> Result<PuzzleTable<'a, P>, TableError> {
+        self.check_puzzle(puzzle)?;
+        Ok(PuzzleTable {
+            table: self,
+            puzzle,
+        })
+    }
+
     /// The exact distance of `position` from the goal.
     pub fn distance<P: Puzzle>(&self, puzzle: &P, position: &P::State) -> Result<u32, TableError> {
-        self.check_puzzle(puzzle)?;
-        let index = puzzle.rank(position);
-        Ok(with_depths!(&self.depths, s => descent::distance(puzzle, s, index))?)
+        self.for_puzzle(puzzle)?.distance(position)
     }
 
     /// An optimal solution from `position`, by descent.
@@ -265,8 +276,26 @@ impl Table {
         puzzle: &P,
         position: &P::State,
     ) -> Result<Vec<Step<P>>, TableError> {
-        self.check_puzzle(puzzle)?;
-        Ok(with_depths!(&self.depths, s => descent::solve(puzzle, s, position))?)
+        self.for_puzzle(puzzle)?.solve(position)
+    }
+}
+
+/// A [`Table`] known to belong to a puzzle ([`Table::for_puzzle`]).
+pub struct PuzzleTable<'a, P: Puzzle> {
+    table: &'a Table,
+    puzzle: &'a P,
+}
+
+impl<P: Puzzle> PuzzleTable<'_, P> {
+    /// The exact distance of `position` from the goal.
+    pub fn distance(&self, position: &P::State) -> Result<u32, TableError> {
+        let index = self.puzzle.rank(position);
+        Ok(with_depths!(&self.table.depths, s => descent::distance(self.puzzle, s, index))?)
+    }
+
+    /// An optimal solution from `position`, by descent.
+    pub fn solve(&self, position: &P::State) -> Result<Vec<Step<P>>, TableError> {
+        Ok(with_depths!(&self.table.depths, s => descent::solve(self.puzzle, s, position))?)
     }
 }
 

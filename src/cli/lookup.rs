@@ -37,7 +37,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     const BATCH: usize = 1 << 14;
     let answers: Vec<Result<String>> = with_puzzle!(&puzzle, p => {
-        table.check_puzzle(p)?;
+        let table = table.for_puzzle(p)?;
         lines
             .par_chunks(BATCH)
             .enumerate()
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<()> {
                         };
                         anyhow!("{place}: {e}")
                     })?;
-                    let distance = table.distance(p, &position)?;
+                    let distance = table.distance(&position)?;
                     out.push_str(&distance.to_string());
                     out.push(' ');
                     out.push_str(&p.format_line(&position));

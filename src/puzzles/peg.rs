@@ -7,7 +7,6 @@
 
 use bitvec::prelude::{BitSlice, BitVec};
 use rayon::prelude::*;
-use std::collections::HashMap;
 
 /// A board: its holes and, for every hole, the jumps `(over, to)` from it.
 #[derive(Debug, Clone)]
@@ -150,20 +149,30 @@ impl PegBoard {
     /// Breadth-first search over moves from the start until the goal: the boards of
     /// each move level, or `None` if the goal is unreachable.
     pub fn move_levels_to_goal(&self) -> Option<Vec<Vec<u64>>> {
+        let levels = self.move_levels(true);
+        levels
+            .last()
+            .is_some_and(|level| level.contains(&self.goal()))
+            .then_some(levels)
+    }
+
+    /// The boards first reached after 0, 1, 2, ... moves (each sorted), up to the
+    /// goal's level when `stop_at_goal`, else until no new board appears.
+    fn move_levels(&self, stop_at_goal: bool) -> Vec<Vec<u64>> {
         let mut seen = self.no_board_seen();
         seen.set(self.start() as usize, true);
         let mut levels = vec![vec![self.start()]];
         loop {
             let frontier = levels.last().expect("not empty");
-            if frontier.contains(&self.goal()) {
-                return Some(levels);
-            }
-            if frontier.is_empty() {
-                return None;
+            if stop_at_goal && frontier.contains(&self.goal()) {
+                return levels;
             }
             let next = next_level(frontier, &mut seen, |board, push| {
                 self.each_move(board, push)
             });
+            if next.is_empty() {
+                return levels;
+            }
             levels.push(next);
         }
     }
@@ -244,58 +253,16 @@ impl PegBoard {
                 .any(|&(over, t)| t == to && board & (1 << over) != 0)
     }
 
-    /// The boards one move (a chain of one or more jumps by one peg) away, each once,
-    /// with the chain that reaches it first.
-    pub fn moves(&self, board: u64) -> Vec<(u64, Vec<u8>)> {
-        let mut found: HashMap<u64, Vec<u8>> = HashMap::new();
-        for from in 0..self.holes as u8 {
-            if board & (1 << from) != 0 {
-                self.chains(board, vec![from], &mut found);
-            }
-        }
-        let mut out: Vec<(u64, Vec<u8>)> = found.into_iter().collect();
-        out.sort();
-        out
-    }
-
-    fn chains(&self, board: u64, path: Vec<u8>, found: &mut HashMap<u64, Vec<u8>>) {
-        let at = *path.last().expect("a chain starts somewhere");
-        for &(over, to) in &self.jumps[at as usize] {
-            if board & (1 << over) != 0 && board & (1 << to) == 0 {
-                let next = board & !(1 << at) & !(1 << over) | (1 << to);
-                let mut longer = path.clone();
-                longer.push(to);
-                found.entry(next).or_insert_with(|| longer.clone());
-                self.chains(next, longer, found);
-            }
-        }
-    }
-
     /// Breadth-first search over moves from the start: for every reachable board its
     /// minimal number of moves; returns the count of boards per move number and the
     /// goal's distance.
     pub fn analyze(&self) -> (Vec<u64>, Option<u32>) {
-        let mut seen: HashMap<u64, u32> = HashMap::new();
-        seen.insert(self.start(), 0);
-        let mut frontier = vec![self.start()];
-        let mut histogram = vec![1u64];
-        while !frontier.is_empty() {
-            let depth = histogram.len() as u32;
-            let mut next = Vec::new();
-            for &board in &frontier {
-                for (child, _) in self.moves(board) {
-                    if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(child) {
-                        e.insert(depth);
-                        next.push(child);
-                    }
-                }
-            }
-            if !next.is_empty() {
-                histogram.push(next.len() as u64);
-            }
-            frontier = next;
-        }
-        (histogram, seen.get(&self.goal()).copied())
+        let levels = self.move_levels(false);
+        let goal = levels.iter().position(|level| level.contains(&self.goal()));
+        (
+            levels.iter().map(|level| level.len() as u64).collect(),
+            goal.map(|g| g as u32),
+        )
     }
 
     /// The fewest moves from `start` to the goal and the solutions of that length

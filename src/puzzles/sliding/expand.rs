@@ -10,7 +10,6 @@
 //! per state except the split of the index itself.
 
 use super::{MAX_CELLS, SlidingPuzzle};
-use crate::puzzle::Puzzle;
 use crate::rank::factorial;
 
 /// Tiles handled by the tail table.
@@ -132,23 +131,14 @@ fn select16(mask: u32, k: u32) -> u32 {
 pub(super) fn expand_sorted(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
-    mut visit: impl FnMut(u64, &[u64]),
+    visit: impl FnMut(u64, &[u64]),
 ) {
     let m = puzzle.cells() - 1;
     if m <= TAIL {
         // Too small for the tail table (2x2, 2x3); the per-state path is plenty.
-        let mut successors = Vec::with_capacity(4);
-        let mut neighbours = Vec::with_capacity(4);
-        for &index in indices {
-            successors.clear();
-            puzzle.successors(&puzzle.unrank(index), &mut successors);
-            neighbours.clear();
-            neighbours.extend(successors.iter().map(|s| puzzle.rank(&s.state)));
-            visit(index, &neighbours);
-        }
+        crate::puzzle::expand_each(puzzle, indices, visit);
         return;
     }
-    // Monomorphised per column count so the window loops unroll.
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("ssse3") {
         // SAFETY: the CPU supports SSSE3 (checked just above).
@@ -469,6 +459,7 @@ impl Walker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::Puzzle;
 
     /// Every index of small boards, expanded in one ascending run, agrees with the
     /// per-state successors.

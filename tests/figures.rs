@@ -107,6 +107,7 @@ fn oshidori_tables_agree_with_a_plain_bfs() {
         (Oshidori::classic(), 6, 1),
         (Oshidori::with_kinds(3).unwrap(), 8, 4),
         (Oshidori::with_kinds(4).unwrap(), 9, 1),
+        (Oshidori::with_kinds(5).unwrap(), 10, 574),
     ] {
         let a = analyze(&p, 0, &Silent).unwrap();
         assert_eq!(a.histogram, reference_histogram(&p), "{}", p.name());
@@ -118,6 +119,23 @@ fn oshidori_tables_agree_with_a_plain_bfs() {
             p.name()
         );
     }
+}
+
+/// Oshidori with 6 kinds: 97,297,200 states, every one reachable (README table).
+#[test]
+fn oshidori_6_figures() {
+    use antipode::puzzles::Oshidori;
+    let p = Oshidori::with_kinds(6).unwrap();
+    let a = analyze(&p, 0, &Silent).unwrap();
+    assert_eq!(a.reachable, 97_297_200);
+    assert_eq!(
+        a.histogram,
+        [
+            1, 11, 100, 862, 6_843, 51_536, 367_505, 2_381_887, 12_584_865, 40_983_417, 38_922_102,
+            1_998_061, 10
+        ]
+    );
+    assert_eq!((a.gods_number, a.antipode_count), (12, 10));
 }
 
 #[test]

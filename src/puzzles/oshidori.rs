@@ -11,6 +11,8 @@ use crate::puzzle::{PositionError, Puzzle, Successor};
 use crate::puzzles::notation;
 use crate::rank::multiset;
 
+mod expand;
+
 /// The most cells a row may have (K = 8 kinds).
 pub const MAX_CELLS: usize = 18;
 
@@ -22,6 +24,11 @@ pub struct Row {
 }
 
 impl Row {
+    /// A row from its cells (0 for a blank), at most [`MAX_CELLS`].
+    pub fn from_cells(cells: &[u8]) -> Row {
+        row(cells)
+    }
+
     /// The cells, left to right.
     pub fn cells(&self) -> &[u8] {
         &self.cells[..self.len as usize]
@@ -177,6 +184,13 @@ impl Puzzle for Oshidori {
         }
     }
 
+    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        match self.kinds {
+            Some(kinds) => expand::expand_sorted(kinds, indices, visit),
+            None => crate::puzzle::expand_each(self, indices, visit),
+        }
+    }
+
     fn parse(&self, text: &str) -> Result<Row, PositionError> {
         let tokens = notation::tokenize(text, true)?;
         let tokens = notation::cells_of_shape(tokens, 1, self.cells())?;
@@ -257,7 +271,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn ranking_moves_and_fast_expansion(k in 1usize..=6, seed in any::<u64>()) {
+        fn ranking_moves_and_fast_expansion(k in 1usize..=8, seed in any::<u64>()) {
             let p = Oshidori::with_kinds(k).unwrap();
             crate::puzzle::assert_consistent_at(&p, seed % p.index_count());
         }

@@ -2,13 +2,14 @@
 //! admissible lower bound, as in the seed pages.
 //!
 //! [`ida::search`] is generic over a [`SearchSpace`]; each puzzle family provides one
-//! ([`sliding::SlidingSpace`], [`goat::GoatSpace`]) that applies moves in place and keeps
+//! ([`sliding::SlidingSpace`], [`goat::GoatSpace`],
+//! [`oshidori::OshidoriSpace`]) that applies moves in place and keeps
 //! its lower bound up to date incrementally.
 
 pub mod bibfs;
-pub mod generic;
 pub mod goat;
 pub mod ida;
+pub mod oshidori;
 pub mod sliding;
 
 /// A puzzle as IDA* sees it: a node, its moves, a lower bound on its distance.
@@ -143,17 +144,17 @@ impl Solvable for crate::puzzles::Goat {
 }
 
 impl Solvable for crate::puzzles::Oshidori {
-    type Space = generic::GenericSpace<crate::puzzles::Oshidori>;
+    type Space = oshidori::OshidoriSpace;
 
-    fn search_space(&self, _bounded: bool) -> Self::Space {
-        generic::GenericSpace::new(self.clone())
+    fn search_space(&self, bounded: bool) -> Self::Space {
+        oshidori::OshidoriSpace::new(self, bounded)
     }
 
-    fn node(space: &Self::Space, state: &Self::State) -> generic::GenericNode<Self::State> {
+    fn node(space: &Self::Space, state: &Self::State) -> oshidori::OshidoriNode {
         space.node(state)
     }
 
-    fn state(_space: &Self::Space, node: &generic::GenericNode<Self::State>) -> Self::State {
-        node.state
+    fn state(space: &Self::Space, node: &oshidori::OshidoriNode) -> Self::State {
+        space.row(node)
     }
 }

@@ -152,9 +152,20 @@ fn oshidori_shortest_solutions_match_the_seed() {
     for (k, shortest) in [(3, 3), (4, 7), (5, 5), (6, 7), (7, 8), (8, 11)] {
         let p = Oshidori::with_kinds(k).unwrap();
         let (steps, _) = solve::bibfs::solve(&p, &p.start()).unwrap();
-        assert_eq!(steps.len(), shortest, "oshidori:{k}");
+        assert_eq!(steps.len(), shortest, "oshidori:{k} by bidirectional BFS");
         assert_eq!(steps.last().unwrap().state, p.goal());
+        let found = solve::solve(&p, &p.start(), Method::Ida, false, 20).unwrap();
+        assert_eq!(found.length as usize, shortest, "oshidori:{k} by IDA*");
+        assert_eq!(found.paths[0].last(), Some(&p.goal()));
     }
+    // IDA* is the default method, and its solution replays to the goal.
+    let output = antipode(&["solve", "oshidori:8", "--boards"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().next().unwrap().split(' ').count(), 11);
+    assert!(
+        text.trim_end()
+            .ends_with("1 1 2 2 3 3 4 4 5 5 6 6 7 7 8 8 . .")
+    );
     let output = antipode(&["solve", "oshidori", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["start"], "BWBWBW..");

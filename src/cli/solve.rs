@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use antipode::puzzles::BuiltIn;
-use antipode::solve::{self, SearchSpace, Solvable};
+use antipode::solve::{self, Solvable};
 use antipode::table::Table;
 use antipode::{Puzzle, with_puzzle};
 
@@ -23,7 +23,8 @@ pub enum Format {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
-    /// IDA*: iterative deepening with a lower bound (Manhattan distance).
+    /// IDA*: iterative deepening with the puzzle's lower bound (Manhattan distance for
+    /// sliding boards and Goat, misplaced stones for Oshidori).
     Ida,
     /// Plain iterative deepening, as in the seeds, for comparison.
     Iddfs,
@@ -40,10 +41,9 @@ pub struct Args {
     /// Descend this table instead of searching.
     #[arg(long, value_name = "PATH")]
     table: Option<PathBuf>,
-    /// Search method when no table is given (default: ida, or bibfs for puzzles
-    /// without a lower bound such as oshidori).
-    #[arg(long, value_enum)]
-    method: Option<Method>,
+    /// Search method when no table is given.
+    #[arg(long, value_enum, default_value = "ida")]
+    method: Method,
     /// Every optimal solution, not just one (search methods only).
     #[arg(long)]
     all: bool,
@@ -133,11 +133,7 @@ fn start_of(puzzle: &BuiltIn) -> Option<String> {
 }
 
 fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {
-    let bounded = p.search_space(true).has_bound();
-    let method = match args
-        .method
-        .unwrap_or(if bounded { Method::Ida } else { Method::Bibfs })
-    {
+    let method = match args.method {
         Method::Ida => solve::Method::Ida,
         Method::Iddfs => solve::Method::Iddfs,
         Method::Bibfs => {

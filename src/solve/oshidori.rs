@@ -1,0 +1,162 @@
+//! IDA* for Oshidori (seed 003).
+//!
+//! The bound is half the number of misplaced stones, rounded up. A stone is misplaced
+//! when the goal has another kind (or a blank) in its cell. A move relocates exactly
+//! two stones and leaves every other stone where it is, so it can put at most two
+//! misplaced stones in place: the bound drops by at most one per move and is
+//! admissible. It is kept up to date from the four cells a move touches.
+//!
+//! Moving back the pair just moved would undo the move, so the pair now sitting where
+//! the blanks were is never taken.
+
+use super::SearchSpace;
+use crate::puzzle::Puzzle;
+use crate::puzzles::oshidori::{MAX_CELLS, Oshidori, Row};
+
+/// A row with its blanks, its misplaced stones and the cell of the previous blanks.
+#[derive(Debug, Clone)]
+pub struct OshidoriNode {
+    cells: [u8; MAX_CELLS],
+    blank: u8,
+    misplaced: u8,
+    /// Where the blanks were before the last move (the moved pair's cell), if any.
+    previous_blank: Option<u8>,
+}
+
+/// Oshidori as a search space.
+pub struct OshidoriSpace {
+    goal: [u8; MAX_CELLS],
+    len: usize,
+    bounded: bool,
+}
+
+impl OshidoriSpace {
+    /// The space of `puzzle`, with the misplaced-stones bound if `bounded`.
+    pub fn new(puzzle: &Oshidori, bounded: bool) -> Self {
+        let goal = puzzle.goal();
+        let mut cells = [0u8; MAX_CELLS];
+        cells[..goal.cells().len()].copy_from_slice(goal.cells());
+        OshidoriSpace {
+            goal: cells,
+            len: goal.cells().len(),
+            bounded,
+        }
+    }
+
+    /// The node of a row.
+    pub fn node(&self, row: &Row) -> OshidoriNode {
+        let mut cells = [0u8; MAX_CELLS];
+        cells[..self.len].copy_from_slice(row.cells());
+        let misplaced = (0..self.len)
+            .filter(|&c| cells[c] != 0 && cells[c] != self.goal[c])
+            .count() as u8;
+        OshidoriNode {
+            cells,
+            blank: row.cells().iter().position(|&c| c == 0).unwrap_or(0) as u8,
+            misplaced,
+            previous_blank: None,
+        }
+    }
+
+    /// The row of a node.
+    pub fn row(&self, node: &OshidoriNode) -> Row {
+        Row::from_cells(&node.cells[..self.len])
+    }
+
+    fn off(&self, stone: u8, cell: usize) -> u8 {
+        (stone != self.goal[cell]) as u8
+    }
+}
+
+impl SearchSpace for OshidoriSpace {
+    type Node = OshidoriNode;
+    type Move = char;
+
+    fn bound(&self, node: &OshidoriNode) -> u32 {
+        if self.bounded {
+            node.misplaced.div_ceil(2) as u32
+        } else {
+            0
+        }
+    }
+
+    fn has_bound(&self) -> bool {
+        self.bounded
+    }
+
+    fn is_goal(&self, node: &OshidoriNode) -> bool {
+        node.misplaced == 0
+    }
+
+    fn expand(
+        &self,
+        node: &OshidoriNode,
+        _last: Option<char>,
+        out: &mut Vec<(char, OshidoriNode, u32)>,
+    ) {
+        let blank = node.blank as usize;
+        for i in 0..self.len - 1 {
+            let touches_blanks = i + 1 >= blank && i <= blank + 1;
+            if touches_blanks || node.previous_blank == Some(i as u8) {
+                continue;
+            }
+            let (x, y) = (node.cells[i], node.cells[i + 1]);
+            let mut child = node.clone();
+            child.cells[blank] = x;
+            child.cells[blank + 1] = y;
+            child.cells[i] = 0;
+            child.cells[i + 1] = 0;
+            child.blank = i as u8;
+            child.previous_blank = Some(blank as u8);
+            child.misplaced = node.misplaced - self.off(x, i) - self.off(y, i + 1)
+                + self.off(x, blank)
+                + self.off(y, blank + 1);
+            let bound = self.bound(&child);
+            // The seed's notation: the place of the left stone moved.
+            let moved = char::from_digit(i as u32, 36).unwrap_or('?');
+            out.push((moved, child, bound));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bound_never_exceeds_the_distance() {
+        for puzzle in [Oshidori::classic(), Oshidori::with_kinds(4).unwrap()] {
+            let space = OshidoriSpace::new(&puzzle, true);
+            let (depths, _) = crate::analysis::search(&puzzle, &crate::engine::Silent).unwrap();
+            for index in 0..puzzle.index_count() {
+                let node = space.node(&puzzle.unrank(index));
+                let distance = depths.depth(index).unwrap();
+                assert!(space.bound(&node) <= distance, "index {index}");
+                assert_eq!(space.is_goal(&node), distance == 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_bound_is_kept_up_to_date() {
+        let puzzle = Oshidori::with_kinds(4).unwrap();
+        let space = OshidoriSpace::new(&puzzle, true);
+        let mut nodes = vec![space.node(&puzzle.start())];
+        let mut children = Vec::new();
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for node in &nodes {
+                children.clear();
+                space.expand(node, None, &mut children);
+                for (_, child, bound) in children.drain(..) {
+                    let fresh = space.node(&space.row(&child));
+                    assert_eq!(child.misplaced, fresh.misplaced);
+                    assert_eq!(bound, space.bound(&fresh));
+                    assert!(bound + 1 >= space.bound(node));
+                    next.push(child);
+                }
+            }
+            nodes = next;
+        }
+    }
+}

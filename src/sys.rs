@@ -10,6 +10,32 @@ pub fn total_memory_bytes() -> Option<u64> {
     status_kib("/proc/meminfo", "MemTotal:")
 }
 
+/// Allocates the first `len` bytes of `file` on disk, so that writing through a memory
+/// map later cannot run out of space (which would kill the process with `SIGBUS`).
+/// Fails with [`std::io::ErrorKind::StorageFull`] when the disk is too small.
+pub fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let len = libc::off_t::try_from(len).map_err(|_| std::io::ErrorKind::FileTooLarge)?;
+    // SAFETY: the descriptor is open for writing for the duration of the call;
+    // posix_fallocate reads no memory of ours.
+    let code = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len) };
+    match code {
+        0 => Ok(()),
+        code => Err(std::io::Error::from_raw_os_error(code)),
+    }
+}
+
+/// Bytes available to this user on the file system that holds `path`, if known.
+pub fn available_bytes(path: &std::path::Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    // SAFETY: an all-zero statvfs is a valid value of this plain C struct.
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is NUL-terminated and `stats` is a valid place to write to.
+    let code = unsafe { libc::statvfs(path.as_ptr(), &mut stats) };
+    (code == 0).then(|| stats.f_bavail as u64 * stats.f_frsize as u64)
+}
+
 fn status_kib(path: &str, key: &str) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
     let line = text.lines().find(|l| l.starts_with(key))?;
@@ -47,5 +73,15 @@ mod tests {
         assert_eq!(human_bytes(512.0), "512 B");
         assert_eq!(human_bytes(239_500_800.0), "228.4 MiB");
         assert!(peak_rss_bytes().unwrap_or(1) > 0);
+        assert!(available_bytes(std::path::Path::new(".")).is_some());
+    }
+
+    #[test]
+    fn reserving_allocates_the_blocks() {
+        use std::os::unix::fs::MetadataExt;
+        let file = tempfile::tempfile().unwrap();
+        file.set_len(1 << 20).unwrap();
+        reserve(&file, 1 << 20).unwrap();
+        assert!(file.metadata().unwrap().blocks() * 512 >= 1 << 20);
     }
 }

@@ -102,6 +102,20 @@ pub enum TableError {
         /// The puzzle asked for.
         wanted: String,
     },
+    /// The disk cannot hold the table.
+    #[error(
+        "{path}: the table needs {} on disk, only {} are free",
+        crate::sys::human_bytes(*needed as f64),
+        crate::sys::human_bytes(*available as f64)
+    )]
+    NoSpace {
+        /// The file.
+        path: PathBuf,
+        /// Header plus payload.
+        needed: u64,
+        /// Free space on the file system, as far as it is known.
+        available: u64,
+    },
     /// Refusing to overwrite a finished table.
     #[error("{path}: a complete table of {puzzle} is already there (use --force to overwrite it)")]
     Exists {
@@ -457,6 +471,33 @@ fn create_or_resume<P: Puzzle>(
             .set_len(HEADER_BYTES as u64 + writer.header.payload_bytes)
             .map_err(io_error(path))?;
         writer.file.sync_all().map_err(io_error(path))?;
+    }
+    // Allocate every block now: a disk that fills up under a memory map kills the
+    // process with SIGBUS instead of returning an error.
+    let needed = HEADER_BYTES as u64 + writer.header.payload_bytes;
+    let no_space = |available: u64| {
+        if resume.is_none() {
+            let _ = std::fs::remove_file(path);
+        }
+        TableError::NoSpace {
+            path: path.to_owned(),
+            needed,
+            available,
+        }
+    };
+    let allocated = {
+        use std::os::unix::fs::MetadataExt;
+        writer.file.metadata().map_err(io_error(path))?.blocks() * 512
+    };
+    let available = crate::sys::available_bytes(path);
+    if let Some(available) = available.filter(|&a| allocated + a < needed) {
+        return Err(no_space(available));
+    }
+    if let Err(cause) = crate::sys::reserve(&writer.file, needed) {
+        if cause.kind() == std::io::ErrorKind::StorageFull {
+            return Err(no_space(available.unwrap_or(0)));
+        }
+        return Err(io_error(path)(cause));
     }
     // SAFETY: the file is this process's own table under construction; the mapping
     // covers exactly the payload, which the file holds (set or checked above).

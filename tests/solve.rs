@@ -226,3 +226,46 @@ fn hoppers_solutions_match_the_seed() {
             .contains("not a legal jump")
     );
 }
+
+/// The English board's boards per number of jumps from the centre-empty start, as
+/// published (OEIS A112737, George I. Bell): 187,636,299 in all.
+const ENGLISH33_BY_JUMPS: [u64; 32] = [
+    1, 4, 12, 60, 296, 1_338, 5_648, 21_842, 77_559, 249_690, 717_788, 1_834_379, 4_138_302,
+    8_171_208, 14_020_166, 20_773_236, 26_482_824, 28_994_876, 27_286_330, 22_106_348, 15_425_572,
+    9_274_496, 4_792_664, 2_120_101, 800_152, 255_544, 68_236, 14_727, 2_529, 334, 32, 5,
+];
+
+/// About a minute on two cores and 2.7 GiB: the whole 2^33-board bit set.
+#[test]
+fn english33_boards_by_jumps_and_the_18_move_solution() {
+    use antipode::puzzles::peg::PegBoard;
+    let output = antipode(&["analyze", "english33", "--format", "json"]);
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let by_jumps: Vec<u64> = json["jumps_histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(by_jumps, ENGLISH33_BY_JUMPS);
+    assert_eq!(json["reachable"], 187_636_299);
+    // Bergholt (1912), proved minimal by Beasley (1964).
+    assert_eq!(json["goal_moves"], 18);
+    // The solution is legal, has 18 moves, and leaves one peg in the centre.
+    let board = PegBoard::english33();
+    let solution = json["solution"].as_str().unwrap();
+    let mut position = board.start();
+    let mut moves = 0;
+    for chain in solution.trim_matches(['[', ']']).split("][") {
+        let holes: Vec<u8> = chain.split(',').map(|h| h.parse().unwrap()).collect();
+        for pair in holes.windows(2) {
+            position = board
+                .jump(position, pair[0], pair[1])
+                .expect("a legal jump");
+        }
+        moves += 1;
+    }
+    assert_eq!(moves, 18);
+    assert_eq!(position, board.goal());
+}

@@ -5,7 +5,7 @@
 //! Boards are bit masks of pegs (hole `i` is bit `i`). This module does not use the
 //! depth-array engine: moves are not reversible, so it searches forward from the start.
 
-use bitvec::prelude::{BitSlice, BitVec};
+use bitvec::prelude::BitVec;
 use rayon::prelude::*;
 
 /// A board: its holes and, for every hole, the jumps `(over, to)` from it.
@@ -94,38 +94,38 @@ impl PegBoard {
         self.holes
     }
 
-    /// Calls `f` with every board one jump away.
+    /// Appends every board one jump away to `out`.
     #[inline]
-    fn each_jump(&self, board: u64, f: &mut dyn FnMut(u64)) {
+    fn each_jump(&self, board: u64, out: &mut Vec<u64>) {
         let mut pegs = board;
         while pegs != 0 {
             let from = pegs.trailing_zeros() as usize;
             pegs &= pegs - 1;
             for &(over, to) in &self.jumps[from] {
                 if board & (1 << over) != 0 && board & (1 << to) == 0 {
-                    f(board & !(1 << from) & !(1 << over) | (1 << to));
+                    out.push(board & !(1 << from) & !(1 << over) | (1 << to));
                 }
             }
         }
     }
 
-    /// Calls `f` with every board one move (a chain of jumps by one peg) away; a board
+    /// Appends every board one move (a chain of jumps by one peg) away to `out`; a board
     /// reached by several chains may come more than once.
-    fn each_move(&self, board: u64, f: &mut dyn FnMut(u64)) {
+    fn each_move(&self, board: u64, out: &mut Vec<u64>) {
         let mut pegs = board;
         while pegs != 0 {
             let from = pegs.trailing_zeros() as u8;
             pegs &= pegs - 1;
-            self.continue_chain(board, from, f);
+            self.continue_chain(board, from, out);
         }
     }
 
-    fn continue_chain(&self, board: u64, at: u8, f: &mut dyn FnMut(u64)) {
+    fn continue_chain(&self, board: u64, at: u8, out: &mut Vec<u64>) {
         for &(over, to) in &self.jumps[at as usize] {
             if board & (1 << over) != 0 && board & (1 << to) == 0 {
                 let next = board & !(1 << at) & !(1 << over) | (1 << to);
-                f(next);
-                self.continue_chain(next, to, f);
+                out.push(next);
+                self.continue_chain(next, to, out);
             }
         }
     }
@@ -139,8 +139,8 @@ impl PegBoard {
         let mut counts = Vec::new();
         while !frontier.is_empty() {
             counts.push(frontier.len() as u64);
-            frontier = next_level(&frontier, &mut seen, |board, push| {
-                self.each_jump(board, push)
+            frontier = next_level(&frontier, &mut seen, |board, out| {
+                self.each_jump(board, out)
             });
         }
         counts
@@ -156,7 +156,7 @@ impl PegBoard {
             .then_some(levels)
     }
 
-    /// The boards first reached after 0, 1, 2, ... moves (each sorted), up to the
+    /// The boards first reached after 0, 1, 2, ... moves, up to the
     /// goal's level when `stop_at_goal`, else until no new board appears.
     fn move_levels(&self, stop_at_goal: bool) -> Vec<Vec<u64>> {
         let mut seen = self.no_board_seen();
@@ -167,9 +167,7 @@ impl PegBoard {
             if stop_at_goal && frontier.contains(&self.goal()) {
                 return levels;
             }
-            let next = next_level(frontier, &mut seen, |board, push| {
-                self.each_move(board, push)
-            });
+            let next = next_level(frontier, &mut seen, |board, out| self.each_move(board, out));
             if next.is_empty() {
                 return levels;
             }
@@ -184,9 +182,9 @@ impl PegBoard {
         let mut target = self.goal();
         let mut moves = Vec::new();
         for level in levels.iter().rev().skip(1) {
-            let (board, chain) = level
-                .par_iter()
-                .find_map_any(|&board| self.chain_to(board, target).map(|chain| (board, chain)))?;
+            let (board, chain) = level.par_iter().find_map_first(|&board| {
+                self.chain_to(board, target).map(|chain| (board, chain))
+            })?;
             moves.push(chain);
             target = board;
         }
@@ -245,12 +243,18 @@ impl PegBoard {
 
     /// Whether a peg on `from` can jump to `to` on `board`.
     pub fn can_jump(&self, board: u64, from: u8, to: u8) -> bool {
-        (from as usize) < self.holes
-            && board & (1 << from) != 0
-            && board & (1 << to) == 0
-            && self.jumps[from as usize]
-                .iter()
-                .any(|&(over, t)| t == to && board & (1 << over) != 0)
+        self.jump(board, from, to).is_some()
+    }
+
+    /// The board after a peg on `from` jumps to `to`, if that is a legal jump.
+    pub fn jump(&self, board: u64, from: u8, to: u8) -> Option<u64> {
+        if from as usize >= self.holes || board & (1 << from) == 0 || board & (1 << to) != 0 {
+            return None;
+        }
+        let &(over, _) = self.jumps[from as usize]
+            .iter()
+            .find(|&&(over, t)| t == to && board & (1 << over) != 0)?;
+        Some(board & !(1 << from) & !(1 << over) | (1 << to))
     }
 
     /// Breadth-first search over moves from the start: for every reachable board its
@@ -306,33 +310,88 @@ impl PegBoard {
 
 /// Boards of a frontier expanded at once: bounds the memory of the children lists.
 const EXPAND_BATCH: usize = 1 << 20;
+/// Boards expanded by one task; its children are grouped by bucket on the spot.
+const PIECE: usize = 1 << 14;
+/// log2 of the boards per bucket: a bucket's stretch of the bit set is 256 KiB, so the
+/// children of one bucket are checked within a cache-sized region.
+const BUCKET_SHIFT: usize = 21;
+
+/// The children of one piece of a frontier, grouped by bucket (a counting sort).
+struct Grouped {
+    children: Vec<u64>,
+    /// `children[starts[b]..starts[b + 1]]` fall in bucket `b`.
+    starts: Vec<u32>,
+}
 
 /// The boards not seen before among the children of `frontier`, marking them seen.
-/// Children are produced in parallel a batch of the frontier at a time, then sorted and
-/// deduplicated, and only then checked against the bit set, by one thread and in
-/// address order.
+///
+/// No sort and no lock: tasks expand pieces of the frontier and group the children by
+/// bucket (the high bits of the board); then each bucket owns its stretch of the bit
+/// set, so the buckets are checked in parallel, each in a cache-sized region.
 fn next_level(
     frontier: &[u64],
-    seen: &mut BitSlice<u64>,
-    children: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
+    seen: &mut BitVec<u64>,
+    children: impl Fn(u64, &mut Vec<u64>) + Sync,
 ) -> Vec<u64> {
+    let boards = seen.len();
+    let shift = BUCKET_SHIFT.min(boards.trailing_zeros() as usize);
+    let buckets = boards >> shift;
+    let words_per_bucket = (1usize << shift).div_ceil(64);
+    let words = seen.as_raw_mut_slice();
     let mut next = Vec::new();
     for batch in frontier.chunks(EXPAND_BATCH) {
-        let mut found: Vec<u64> = batch
-            .par_iter()
-            .fold(Vec::new, |mut out, &board| {
-                children(board, &mut |child| out.push(child));
+        let pieces: Vec<Grouped> = batch
+            .par_chunks(PIECE)
+            .map(|piece| {
+                let mut raw = Vec::with_capacity(piece.len() * 4);
+                for &board in piece {
+                    children(board, &mut raw);
+                }
+                group_by_bucket(&raw, shift, buckets)
+            })
+            .collect();
+        let found: Vec<Vec<u64>> = words
+            .par_chunks_mut(words_per_bucket)
+            .enumerate()
+            .fold(Vec::new, |mut out, (bucket, region)| {
+                for piece in &pieces {
+                    let range = piece.starts[bucket] as usize..piece.starts[bucket + 1] as usize;
+                    for &child in &piece.children[range] {
+                        let bit = child as usize & ((1 << shift) - 1);
+                        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+                        if region[word] & mask == 0 {
+                            region[word] |= mask;
+                            out.push(child);
+                        }
+                    }
+                }
                 out
             })
-            .flatten()
             .collect();
-        found.par_sort_unstable();
-        found.dedup();
-        // `replace` returns the bit before: keep the boards not seen yet.
-        found.retain(|&child| !seen.replace(child as usize, true));
-        next.extend_from_slice(&found);
+        for part in found {
+            next.extend_from_slice(&part);
+        }
     }
     next
+}
+
+/// Counting sort of `raw` by bucket (`board >> shift`).
+fn group_by_bucket(raw: &[u64], shift: usize, buckets: usize) -> Grouped {
+    let mut starts = vec![0u32; buckets + 1];
+    for &child in raw {
+        starts[(child >> shift) as usize + 1] += 1;
+    }
+    for b in 0..buckets {
+        starts[b + 1] += starts[b];
+    }
+    let mut fill = starts.clone();
+    let mut children = vec![0u64; raw.len()];
+    for &child in raw {
+        let slot = &mut fill[(child >> shift) as usize];
+        children[*slot as usize] = child;
+        *slot += 1;
+    }
+    Grouped { children, starts }
 }
 
 struct Search<'a> {
@@ -433,9 +492,9 @@ mod tests {
             }
         }
         // The first move: four jumps into the centre.
-        let mut first = 0;
-        b.each_jump(b.start(), &mut |_| first += 1);
-        assert_eq!(first, 4);
+        let mut first = Vec::new();
+        b.each_jump(b.start(), &mut first);
+        assert_eq!(first.len(), 4);
     }
 
     #[test]

@@ -108,4 +108,14 @@ fn bad_input_is_a_one_line_error() {
         "possible values",
     );
     assert_error(&["analyze"], "<PUZZLE>");
+    assert_error(&["analyze", "oshidori:8"], "TiB at one byte per state");
+    assert_error(&["solve", "oshidori:10"], "must be 1 to 9");
+    assert_error(
+        &["solve", "oshidori:9", "1 2 3"],
+        "expected 20 cells, found 3",
+    );
+    assert_error(
+        &["solve", "oshidori:3", "1 2 3 1 2 . 3 ."],
+        "blanks must be adjacent",
+    );
 }

@@ -149,7 +149,7 @@ fn oshidori_shortest_solutions_match_the_seed() {
     assert_eq!(steps.len(), 4);
     let found = solve::solve(&classic, &classic.start(), Method::Iddfs, true, 10).unwrap();
     assert_eq!(found.length, 4);
-    for (k, shortest) in [(3, 3), (4, 7), (5, 5), (6, 7), (7, 8), (8, 11)] {
+    for (k, shortest) in [(3, 3), (4, 7), (5, 5), (6, 7), (7, 8), (8, 11), (9, 10)] {
         let p = Oshidori::with_kinds(k).unwrap();
         let (steps, _) = solve::bibfs::solve(&p, &p.start()).unwrap();
         assert_eq!(steps.len(), shortest, "oshidori:{k} by bidirectional BFS");

@@ -50,6 +50,13 @@ pub fn cells_of_shape(
     if shape_ok || single_row_ok {
         return Ok(rows_of_tokens.into_iter().flatten().collect());
     }
+    let total: usize = rows_of_tokens.iter().map(Vec::len).sum();
+    if rows == 1 {
+        return Err(PositionError::WrongSize {
+            expected: format!("{cols} cells"),
+            found: format!("{total}"),
+        });
+    }
     let found = rows_of_tokens
         .iter()
         .map(|r| r.len().to_string())
@@ -58,9 +65,8 @@ pub fn cells_of_shape(
     Err(PositionError::WrongSize {
         expected: format!("{rows} rows of {cols} cells ({} cells)", rows * cols),
         found: format!(
-            "{} row(s) of {found} cells ({} cells)",
-            rows_of_tokens.len(),
-            rows_of_tokens.iter().map(Vec::len).sum::<usize>()
+            "{} row(s) of {found} cells ({total} cells)",
+            rows_of_tokens.len()
         ),
     })
 }

@@ -13,8 +13,10 @@ use crate::rank::multiset;
 
 mod expand;
 
-/// The most cells a row may have (K = 8 kinds).
-pub const MAX_CELLS: usize = 18;
+/// The most kinds: one digit each.
+pub const MAX_KINDS: usize = 9;
+/// The most cells a row may have (two stones of each of [`MAX_KINDS`] kinds, two blanks).
+pub const MAX_CELLS: usize = 2 * MAX_KINDS + 2;
 
 /// A row: 0 for a blank, 1.. for the stone kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,7 +54,7 @@ pub struct Oshidori {
 
 /// Why a variant is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("oshidori:{0}: the number of kinds must be 1 to 8")]
+#[error("oshidori:{0}: the number of kinds must be 1 to 9")]
 pub struct KindsError(pub usize);
 
 fn row(cells: &[u8]) -> Row {
@@ -77,7 +79,7 @@ impl Oshidori {
 
     /// K kinds of two stones each.
     pub fn with_kinds(k: usize) -> Result<Oshidori, KindsError> {
-        if !(1..=8).contains(&k) {
+        if !(1..=MAX_KINDS).contains(&k) {
             return Err(KindsError(k));
         }
         let kinds: Vec<u8> = (1..=k as u8).collect();
@@ -266,12 +268,12 @@ mod tests {
             p.parse("BWBWBX.."),
             Err(PositionError::UnknownPiece(_))
         ));
-        assert!(Oshidori::with_kinds(9).is_err());
+        assert!(Oshidori::with_kinds(10).is_err());
     }
 
     proptest! {
         #[test]
-        fn ranking_moves_and_fast_expansion(k in 1usize..=8, seed in any::<u64>()) {
+        fn ranking_moves_and_fast_expansion(k in 1usize..=MAX_KINDS, seed in any::<u64>()) {
             let p = Oshidori::with_kinds(k).unwrap();
             crate::puzzle::assert_consistent_at(&p, seed % p.index_count());
         }

@@ -14,20 +14,20 @@
 //! minus the stretch's old contributions plus its new ones. Consecutive indices are
 //! decoded by stepping to the next arrangement rather than unranking from scratch.
 
-use super::MAX_CELLS;
+use super::{MAX_CELLS, MAX_KINDS};
 use crate::rank::factorial;
 
-/// The most stones: 8 kinds of two.
+/// The most stones: two of each kind.
 const MAX_STONES: usize = MAX_CELLS - 2;
 /// Index gaps up to this many are walked with next-arrangement steps.
 const MAX_STEPS: u64 = 8;
 
-/// Bits set in each byte: kinds fit in 8 bits, and a table read beats the software
-/// popcount of a baseline x86-64 build.
-const POPCOUNT: [u8; 256] = {
-    let mut table = [0u8; 256];
+/// Bits set in each mask of kinds: a table read beats the software popcount of a
+/// baseline x86-64 build.
+const POPCOUNT: [u8; 1 << MAX_KINDS] = {
+    let mut table = [0u8; 1 << MAX_KINDS];
     let mut i = 0;
-    while i < 256 {
+    while i < 1 << MAX_KINDS {
         table[i] = (i as u32).count_ones() as u8;
         i += 1;
     }
@@ -36,7 +36,7 @@ const POPCOUNT: [u8; 256] = {
 
 #[inline(always)]
 fn popcount(mask: u32) -> u32 {
-    POPCOUNT[mask as usize & 0xff] as u32
+    POPCOUNT[mask as usize & ((1 << MAX_KINDS) - 1)] as u32
 }
 
 /// The unplaced stones while a sequence is read left to right.

@@ -149,7 +149,7 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
     }
 }
 
-/// The indices at distance `gods_number` (at most [`ANTIPODE_LIMIT`]). With depths mod
+/// The first indices at distance `gods_number` (at most [`ANTIPODE_LIMIT`]). With depths mod
 /// 3, the states holding that residue are candidates; a state at the largest distance
 /// has no neighbour farther away, and those that pass that test are confirmed by
 /// descent.
@@ -158,14 +158,14 @@ fn antipodes<P: Puzzle, S: DepthStore>(puzzle: &P, store: &S, gods_number: u32) 
         return engine::indices_at_depth(store, gods_number, ANTIPODE_LIMIT);
     };
     let farther = (gods_number + 1) % p;
-    let is_antipode = |index: u64| {
-        let mut local_maximum = true;
-        puzzle.expand_sorted(&[index], |_, neighbours| {
-            local_maximum = neighbours.iter().all(|&n| store.value(n) != Some(farther));
+    engine::filter_at_depth(store, gods_number, ANTIPODE_LIMIT, |candidates| {
+        let mut local_maxima = Vec::new();
+        puzzle.expand_sorted(candidates, |index, neighbours| {
+            if neighbours.iter().all(|&n| store.value(n) != Some(farther)) {
+                local_maxima.push(index);
+            }
         });
-        local_maximum && descent::distance(puzzle, store, index) == Ok(gods_number)
-    };
-    let mut found = engine::filter_at_depth(store, gods_number, is_antipode);
-    found.truncate(ANTIPODE_LIMIT);
-    found
+        local_maxima.retain(|&index| descent::distance(puzzle, store, index) == Ok(gods_number));
+        *candidates = local_maxima;
+    })
 }

@@ -558,33 +558,49 @@ fn bottom_up<P: Puzzle, S: DepthStore>(
     (found, indices)
 }
 
-/// The indices at exactly `depth`, ascending, at most `limit` of them (for stores with
-/// a period: the indices whose depth has that residue).
+/// The first `limit` indices (ascending) whose entry matches `depth` (for stores with a
+/// period: whose depth has that residue).
 pub fn indices_at_depth<S: DepthStore>(store: &S, depth: u32, limit: usize) -> Vec<u64> {
-    let mut found = filter_at_depth(store, depth, |_| true);
-    found.truncate(limit);
-    found
+    filter_at_depth(store, depth, limit, |_| {})
 }
 
-/// The indices whose entry matches `depth` and that pass `keep`, ascending; chunks are
-/// scanned and filtered in parallel, so candidates are never all held at once.
+/// Chunks scanned in parallel before [`filter_at_depth`] checks whether it has enough.
+const FILTER_BATCH: usize = 64;
+
+/// The first `limit` indices (ascending) whose entry matches `depth` and that `filter`
+/// keeps. `filter` gets one chunk's candidates at a time (ascending) and retains the
+/// ones to keep in place. Batches of chunks run in parallel, in index order, until
+/// `limit` are found, so candidates are never all held at once and a small `limit`
+/// stops early.
 pub fn filter_at_depth<S: DepthStore>(
     store: &S,
     depth: u32,
-    keep: impl Fn(u64) -> bool + Sync,
+    limit: usize,
+    filter: impl Fn(&mut Vec<u64>) + Sync,
 ) -> Vec<u64> {
     let len = store.len();
     let chunks: Vec<Range<u64>> = (0..len.div_ceil(1 << CHUNK_SHIFT))
         .map(|c| (c << CHUNK_SHIFT)..((c + 1) << CHUNK_SHIFT).min(len))
         .collect();
-    chunks
-        .par_iter()
-        .flat_map_iter(|range| {
-            let mut out = Vec::new();
-            // SAFETY: called after the search; nobody writes the store.
-            unsafe { store.collect_exclusive(range.clone(), Wanted::Depth(depth), &mut out) };
-            out.retain(|&i| keep(i));
-            out
-        })
-        .collect()
+    let mut found = Vec::new();
+    for batch in chunks.chunks(FILTER_BATCH) {
+        let parts: Vec<Vec<u64>> = batch
+            .par_iter()
+            .map(|range| {
+                let mut out = Vec::new();
+                // SAFETY: called after the search; nobody writes the store.
+                unsafe { store.collect_exclusive(range.clone(), Wanted::Depth(depth), &mut out) };
+                filter(&mut out);
+                out
+            })
+            .collect();
+        for part in parts {
+            found.extend_from_slice(&part);
+        }
+        if found.len() >= limit {
+            break;
+        }
+    }
+    found.truncate(limit);
+    found
 }

@@ -5,6 +5,7 @@
 #   date,commit,puzzle,run,wall_seconds,peak_rss_kib,gods_number,antipodes
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
+#        scripts/bench.sh 1 oshidori:7           (the largest Oshidori analysis: ~13 min, 10 GiB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +19,7 @@ if [ "${1:-}" = solve ]; then
         /usr/bin/time -f '%e %M' -o /tmp/antipode-bench.time "$bin" "$@" --format json >/tmp/antipode-bench.out
         read -r wall rss </tmp/antipode-bench.time
         local length solutions
-        length=$(sed -n 's/^  "length": \([0-9]*\).*/\1/p' /tmp/antipode-bench.out)
+        length=$(sed -n 's/^  "\(length\|goal_moves\)": \([0-9]*\).*/\2/p' /tmp/antipode-bench.out)
         solutions=$(grep -c '^    \[' /tmp/antipode-bench.out || true)
         printf '%-40s %7s %13s  %-10s  %s\n' "$label" "$wall" "$(awk -v k="$rss" 'BEGIN {print int(k / 1024)}')" \
             "${length} moves x${solutions}" "$seed"
@@ -26,11 +27,14 @@ if [ "${1:-}" = solve ]; then
     run "8puzzle 867254301 IDA* --all" "5 ms (C, i5-6200U)" solve 8puzzle 867254301 --all
     run "8puzzle 867254301 IDDFS" "2 m 58 s (Scheme)" solve 8puzzle 867254301 --method iddfs
     run "11puzzle 0321/8765/4BA9 IDA*" "15 s (C)" solve 11puzzle "0 3 2 1/8 7 6 5/4 11 10 9"
-    run "goat START IDA*" "-" solve goat
+    run "goat START IDA*" "< 1 s (C, Pentium 166)" solve goat
     run "goat 67BB/4528/0831 IDA*" "511 s (C, Pentium 166)" solve goat 67BB/4528/0831
-    run "oshidori:8 bidirectional BFS" "-" solve oshidori:8
+    run "oshidori:8 IDA*" "2.08 s (C, bidir. BFS)" solve oshidori:8
+    run "oshidori:8 bidirectional BFS" "2.08 s (C, i5-6200U)" solve oshidori:8 --method bibfs
+    run "oshidori:9 IDA*" "- (seed stops at 8)" solve oshidori:9
     run "hoppers --all --first 0-6" "-" solve hoppers --all --first 0-6
     run "english33 fewest moves (BFS over moves)" "18 (Bergholt 1912)" solve english33
+    run "english33 boards by jumps + fewest moves" "187,636,299 boards" analyze english33
     exit 0
 fi
 

@@ -21,8 +21,10 @@ if [ "${1:-}" = solve ]; then
         local length solutions
         length=$(sed -n 's/^  "\(length\|goal_moves\)": \([0-9]*\).*/\2/p' /tmp/antipode-bench.out)
         solutions=$(grep -c '^    \[' /tmp/antipode-bench.out || true)
-        printf '%-40s %7s %13s  %-10s  %s\n' "$label" "$wall" "$(awk -v k="$rss" 'BEGIN {print int(k / 1024)}')" \
-            "${length} moves x${solutions}" "$seed"
+        local result="${length} moves"
+        if [ "$solutions" -gt 0 ]; then result="$result x${solutions}"; fi
+        printf '%-40s %7s %13s  %-12s  %s\n' "$label" "$wall" "$(awk -v k="$rss" 'BEGIN {print int(k / 1024)}')" \
+            "$result" "$seed"
     }
     run "8puzzle 867254301 IDA* --all" "5 ms (C, i5-6200U)" solve 8puzzle 867254301 --all
     run "8puzzle 867254301 IDDFS" "2 m 58 s (Scheme)" solve 8puzzle 867254301 --method iddfs

@@ -39,11 +39,6 @@ pub trait SearchSpace: Sync {
         self.bound(node)
     }
 
-    /// Whether [`SearchSpace::bound`] is more than a constant 0.
-    fn has_bound(&self) -> bool {
-        true
-    }
-
     /// By how much the depth limit grows between iterations: 2 when every solution's
     /// length has a known parity (sliding boards), else 1.
     fn limit_step(&self) -> u32 {

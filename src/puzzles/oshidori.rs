@@ -36,9 +36,33 @@ impl Row {
         &self.cells[..self.len as usize]
     }
 
-    fn blank(&self) -> usize {
+    /// The cell of the left blank.
+    pub(crate) fn blank(&self) -> usize {
         self.cells().iter().position(|&c| c == 0).unwrap_or(0)
     }
+
+    /// The left cells of the pairs of stones that can move: every two adjacent cells that
+    /// hold no blank, given the left blank's cell.
+    pub(crate) fn movable_pairs(&self, blank: usize) -> impl Iterator<Item = usize> {
+        (0..self.len as usize - 1).filter(move |&i| i + 1 < blank || i > blank + 1)
+    }
+
+    /// The row after the stones at `i` and `i + 1` slide, in order, into the blanks at
+    /// `blank` and `blank + 1`.
+    pub(crate) fn with_pair_moved(&self, i: usize, blank: usize) -> Row {
+        let mut next = *self;
+        next.cells[blank] = self.cells[i];
+        next.cells[blank + 1] = self.cells[i + 1];
+        next.cells[i] = 0;
+        next.cells[i + 1] = 0;
+        next
+    }
+}
+
+/// The seed's name of a move: the place (0-based, one base-36 digit) of the left stone
+/// moved.
+pub(crate) fn move_name(left_stone: usize) -> char {
+    char::from_digit(left_stone as u32, 36).unwrap_or('?')
 }
 
 /// An Oshidori puzzle.
@@ -168,20 +192,10 @@ impl Puzzle for Oshidori {
 
     fn successors(&self, state: &Row, out: &mut Vec<Successor<Row, char>>) {
         let blank = state.blank();
-        let n = self.cells();
-        for i in 0..n - 1 {
-            if i + 1 >= blank && i <= blank + 1 {
-                continue;
-            }
-            let mut next = *state;
-            next.cells[blank] = state.cells[i];
-            next.cells[blank + 1] = state.cells[i + 1];
-            next.cells[i] = 0;
-            next.cells[i + 1] = 0;
-            // The seed's notation: the place (0-based) of the left stone moved.
+        for i in state.movable_pairs(blank) {
             out.push(Successor {
-                moved: char::from_digit(i as u32, 36).unwrap_or('?'),
-                state: next,
+                moved: move_name(i),
+                state: state.with_pair_moved(i, blank),
             });
         }
     }

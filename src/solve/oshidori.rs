@@ -11,12 +11,12 @@
 
 use super::SearchSpace;
 use crate::puzzle::Puzzle;
-use crate::puzzles::oshidori::{MAX_CELLS, Oshidori, Row};
+use crate::puzzles::oshidori::{Oshidori, Row, move_name};
 
 /// A row with its blanks, its misplaced stones and the cell of the previous blanks.
 #[derive(Debug, Clone)]
 pub struct OshidoriNode {
-    cells: [u8; MAX_CELLS],
+    row: Row,
     blank: u8,
     misplaced: u8,
     /// Where the blanks were before the last move (the moved pair's cell), if any.
@@ -25,34 +25,28 @@ pub struct OshidoriNode {
 
 /// Oshidori as a search space.
 pub struct OshidoriSpace {
-    goal: [u8; MAX_CELLS],
-    len: usize,
+    goal: Row,
     bounded: bool,
 }
 
 impl OshidoriSpace {
     /// The space of `puzzle`, with the misplaced-stones bound if `bounded`.
     pub fn new(puzzle: &Oshidori, bounded: bool) -> Self {
-        let goal = puzzle.goal();
-        let mut cells = [0u8; MAX_CELLS];
-        cells[..goal.cells().len()].copy_from_slice(goal.cells());
         OshidoriSpace {
-            goal: cells,
-            len: goal.cells().len(),
+            goal: puzzle.goal(),
             bounded,
         }
     }
 
     /// The node of a row.
     pub fn node(&self, row: &Row) -> OshidoriNode {
-        let mut cells = [0u8; MAX_CELLS];
-        cells[..self.len].copy_from_slice(row.cells());
-        let misplaced = (0..self.len)
-            .filter(|&c| cells[c] != 0 && cells[c] != self.goal[c])
-            .count() as u8;
+        let misplaced = (0..row.cells().len())
+            .filter(|&c| row.cells()[c] != 0)
+            .map(|c| self.off(row.cells()[c], c))
+            .sum();
         OshidoriNode {
-            cells,
-            blank: row.cells().iter().position(|&c| c == 0).unwrap_or(0) as u8,
+            row: *row,
+            blank: row.blank() as u8,
             misplaced,
             previous_blank: None,
         }
@@ -60,11 +54,12 @@ impl OshidoriSpace {
 
     /// The row of a node.
     pub fn row(&self, node: &OshidoriNode) -> Row {
-        Row::from_cells(&node.cells[..self.len])
+        node.row
     }
 
+    /// 1 if the goal holds something else than `stone` at `cell`.
     fn off(&self, stone: u8, cell: usize) -> u8 {
-        (stone != self.goal[cell]) as u8
+        (stone != self.goal.cells()[cell]) as u8
     }
 }
 
@@ -80,10 +75,6 @@ impl SearchSpace for OshidoriSpace {
         }
     }
 
-    fn has_bound(&self) -> bool {
-        self.bounded
-    }
-
     fn is_goal(&self, node: &OshidoriNode) -> bool {
         node.misplaced == 0
     }
@@ -95,26 +86,22 @@ impl SearchSpace for OshidoriSpace {
         out: &mut Vec<(char, OshidoriNode, u32)>,
     ) {
         let blank = node.blank as usize;
-        for i in 0..self.len - 1 {
-            let touches_blanks = i + 1 >= blank && i <= blank + 1;
-            if touches_blanks || node.previous_blank == Some(i as u8) {
+        let cells = node.row.cells();
+        for i in node.row.movable_pairs(blank) {
+            if node.previous_blank == Some(i as u8) {
                 continue;
             }
-            let (x, y) = (node.cells[i], node.cells[i + 1]);
-            let mut child = node.clone();
-            child.cells[blank] = x;
-            child.cells[blank + 1] = y;
-            child.cells[i] = 0;
-            child.cells[i + 1] = 0;
-            child.blank = i as u8;
-            child.previous_blank = Some(blank as u8);
-            child.misplaced = node.misplaced - self.off(x, i) - self.off(y, i + 1)
-                + self.off(x, blank)
-                + self.off(y, blank + 1);
+            let (x, y) = (cells[i], cells[i + 1]);
+            let child = OshidoriNode {
+                row: node.row.with_pair_moved(i, blank),
+                blank: i as u8,
+                misplaced: node.misplaced - self.off(x, i) - self.off(y, i + 1)
+                    + self.off(x, blank)
+                    + self.off(y, blank + 1),
+                previous_blank: Some(blank as u8),
+            };
             let bound = self.bound(&child);
-            // The seed's notation: the place of the left stone moved.
-            let moved = char::from_digit(i as u32, 36).unwrap_or('?');
-            out.push((moved, child, bound));
+            out.push((move_name(i), child, bound));
         }
     }
 }

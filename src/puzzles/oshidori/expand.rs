@@ -15,7 +15,7 @@
 //! decoded by stepping to the next arrangement rather than unranking from scratch.
 
 use super::{MAX_CELLS, MAX_KINDS};
-use crate::rank::factorial;
+use crate::rank::{factorial, multiset};
 
 /// The most stones: two of each kind.
 const MAX_STONES: usize = MAX_CELLS - 2;
@@ -85,33 +85,6 @@ struct Decoded {
     rank: u64,
 }
 
-/// Writes the arrangement of rank `rank` into `stones`.
-fn unrank(kinds: usize, mut rank: u64, stones: &mut [u8]) {
-    let mut unplaced = Unplaced::all(kinds);
-    for slot in stones.iter_mut() {
-        // Stones of kind < x contribute ((n-1)! * below) >> twos; find the x whose
-        // block holds `rank`.
-        let unit_shift = unplaced.twos.count_ones();
-        let unit = factorial(unplaced.count - 1);
-        let mut below = 0u64;
-        let mut candidates = unplaced.ones;
-        loop {
-            let stone = candidates.trailing_zeros();
-            let bit = 1u32 << stone;
-            let here = if unplaced.twos & bit != 0 { 2 } else { 1 };
-            let end = ((below + here) * unit) >> unit_shift;
-            if rank < end || candidates & (candidates - 1) == 0 {
-                rank -= (below * unit) >> unit_shift;
-                *slot = stone as u8;
-                unplaced.place(stone as u8);
-                break;
-            }
-            below += here;
-            candidates &= candidates - 1;
-        }
-    }
-}
-
 /// Steps `stones` to the next arrangement in lexicographic order; false after the last.
 fn next_arrangement(stones: &mut [u8]) -> bool {
     let n = stones.len();
@@ -134,6 +107,7 @@ fn next_arrangement(stones: &mut [u8]) -> bool {
 pub(super) fn expand_sorted(kinds: usize, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
     let n = 2 * kinds;
     let per_place = factorial(n) >> kinds;
+    let counts = [2u8; MAX_KINDS];
     let mut current: Option<(u64, Decoded)> = None;
     let mut neighbours = [0u64; MAX_CELLS];
     // Per place p of the sequence: the unplaced stones before it, and the sum of the
@@ -155,7 +129,7 @@ pub(super) fn expand_sorted(kinds: usize, indices: &[u64], mut visit: impl FnMut
                     blank: (index / per_place) as usize,
                     rank: index % per_place,
                 };
-                unrank(kinds, d.rank, &mut d.stones[..n]);
+                multiset::unrank(d.rank, &counts[..kinds], &mut d.stones[..n]);
                 d
             }
         };
@@ -202,20 +176,19 @@ pub(super) fn expand_sorted(kinds: usize, indices: &[u64], mut visit: impl FnMut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rank::multiset;
 
     #[test]
-    fn unrank_and_stepping_agree_with_the_multiset_ranking() {
+    fn stepping_and_contributions_agree_with_the_multiset_ranking() {
         for kinds in 1..=4 {
             let counts = vec![2u8; kinds];
             let n = 2 * kinds;
             let mut stepped = vec![0u8; n];
-            unrank(kinds, 0, &mut stepped);
+            multiset::unrank(0, &counts, &mut stepped);
             for r in 0..multiset::arrangements(&counts) {
                 let mut stones = vec![0u8; n];
-                unrank(kinds, r, &mut stones);
-                assert_eq!(multiset::rank(&stones, &counts), r);
+                multiset::unrank(r, &counts, &mut stones);
                 assert_eq!(stones, stepped, "kinds {kinds}, rank {r}");
+                assert_eq!(multiset::rank(&stepped, &counts), r);
                 let mut unplaced = Unplaced::all(kinds);
                 let sum: u64 = stones.iter().map(|&s| unplaced.place(s)).sum();
                 assert_eq!(sum, r);

@@ -25,10 +25,21 @@ pub fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
     }
 }
 
-/// Bytes available to this user on the file system that holds `path`, if known.
+/// Bytes available to this user on the file system that holds `path` (or would hold it:
+/// its nearest existing ancestor), if known.
 pub fn available_bytes(path: &std::path::Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    let existing = path
+        .ancestors()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                p
+            }
+        })
+        .find(|p| p.exists())?;
+    let path = std::ffi::CString::new(existing.as_os_str().as_bytes()).ok()?;
     // SAFETY: an all-zero statvfs is a valid value of this plain C struct.
     let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: `path` is NUL-terminated and `stats` is a valid place to write to.
@@ -74,6 +85,7 @@ mod tests {
         assert_eq!(human_bytes(239_500_800.0), "228.4 MiB");
         assert!(peak_rss_bytes().unwrap_or(1) > 0);
         assert!(available_bytes(std::path::Path::new(".")).is_some());
+        assert!(available_bytes(std::path::Path::new("no/such/dir/file")).is_some());
     }
 
     #[test]

@@ -445,6 +445,20 @@ fn create_or_resume<P: Puzzle>(
             }
         }
     }
+    // Refuse a disk too small before touching any file. Blocks the file holds already
+    // count as free: they are kept on resume and freed by an overwrite.
+    let needed = HEADER_BYTES as u64 + fresh.payload_bytes;
+    let held = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).map_or(0, |m| m.blocks() * 512)
+    };
+    if let Some(available) = crate::sys::available_bytes(path).filter(|&a| held + a < needed) {
+        return Err(TableError::NoSpace {
+            path: path.to_owned(),
+            needed,
+            available,
+        });
+    }
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(io_error(parent))?;
     }
@@ -474,30 +488,18 @@ fn create_or_resume<P: Puzzle>(
     }
     // Allocate every block now: a disk that fills up under a memory map kills the
     // process with SIGBUS instead of returning an error.
-    let needed = HEADER_BYTES as u64 + writer.header.payload_bytes;
-    let no_space = |available: u64| {
+    if let Err(cause) = crate::sys::reserve(&writer.file, needed) {
+        if cause.kind() != std::io::ErrorKind::StorageFull {
+            return Err(io_error(path)(cause));
+        }
         if resume.is_none() {
             let _ = std::fs::remove_file(path);
         }
-        TableError::NoSpace {
+        return Err(TableError::NoSpace {
             path: path.to_owned(),
             needed,
-            available,
-        }
-    };
-    let allocated = {
-        use std::os::unix::fs::MetadataExt;
-        writer.file.metadata().map_err(io_error(path))?.blocks() * 512
-    };
-    let available = crate::sys::available_bytes(path);
-    if let Some(available) = available.filter(|&a| allocated + a < needed) {
-        return Err(no_space(available));
-    }
-    if let Err(cause) = crate::sys::reserve(&writer.file, needed) {
-        if cause.kind() == std::io::ErrorKind::StorageFull {
-            return Err(no_space(available.unwrap_or(0)));
-        }
-        return Err(io_error(path)(cause));
+            available: crate::sys::available_bytes(path).unwrap_or(0),
+        });
     }
     // SAFETY: the file is this process's own table under construction; the mapping
     // covers exactly the payload, which the file holds (set or checked above).

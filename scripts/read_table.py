@@ -18,7 +18,7 @@ def read_header(data):
     if data[:8] != b"ANTIPODE":
         raise ValueError("not an antipode table")
     version, header_size = struct.unpack_from("<II", data, 8)
-    if version != 1 or header_size != HEADER_BYTES:
+    if version not in (1, 2) or header_size != HEADER_BYTES:
         raise ValueError(f"unsupported version {version}")
     stored_crc = struct.unpack_from("<Q", data, 176)[0]
     block = bytearray(data[:HEADER_BYTES])
@@ -29,7 +29,11 @@ def read_header(data):
     indices, bits, complete = struct.unpack_from("<QBB", data, 144)
     levels, payload_bytes, payload_crc = struct.unpack_from("<IQQ", data, 156)
     histogram = list(struct.unpack_from(f"<{levels}Q", data, 2048))
+    # Version 2: SHA-256 of the puzzle's canonical definition at 184..216.
+    digest = data[184:216].hex() if version >= 2 else None
     return {
+        "version": version,
+        "definition_sha256": digest,
         "puzzle": text(16),
         "goal": text(80),
         "indices": indices,

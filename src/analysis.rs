@@ -1,4 +1,4 @@
-//! The whole job of `antipode analyze`: map a depth array, search from the goal,
+//! The whole job of `antipode analyze`: map a depth array, search from the goal set,
 //! collect God's number, the antipodes and the histogram.
 
 use std::time::Instant;
@@ -6,10 +6,11 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::descent;
-use crate::engine::{self, EngineError, Histogram, Observer};
+use crate::engine::{self, EngineError, Finished, Histogram, Observer};
 use crate::puzzle::Puzzle;
-use crate::store::{ByteDepths, DepthStore, StoreError};
+use crate::store::{ByteDepths, DepthRead, DepthStore, StoreError};
 use crate::sys;
+use crate::units::{human_bytes, thousands};
 
 /// At most this many antipodes are kept (all are counted).
 pub const ANTIPODE_LIMIT: usize = 100_000;
@@ -19,11 +20,13 @@ pub const ANTIPODE_LIMIT: usize = 100_000;
 pub struct Analysis {
     /// The puzzle's name.
     pub puzzle: String,
-    /// Size of the index space.
+    /// Size of the index space (every legal state).
     pub indices: u64,
-    /// States reached from the goal.
+    /// States reached from the goal set (the others cannot reach it).
     pub reachable: u64,
-    /// The largest distance from the goal.
+    /// States in the goal set (distance 0).
+    pub goal_states: u64,
+    /// The largest distance from the goal set.
     pub gods_number: u32,
     /// How many states lie at that distance.
     pub antipode_count: u64,
@@ -49,9 +52,9 @@ pub enum AnalyzeError {
     #[error(
         "{puzzle} has {} states: a full table needs {} at one byte per state, \
          more than this machine's {} of memory",
-        crate::report::thousands(*.indices),
-        sys::human_bytes(*.indices as f64),
-        sys::human_bytes(*.memory as f64)
+        thousands(*.indices),
+        human_bytes(*.indices as f64),
+        human_bytes(*.memory as f64)
     )]
     TooLarge {
         /// The puzzle's name.
@@ -69,15 +72,16 @@ pub enum AnalyzeError {
     Engine(#[from] EngineError),
 }
 
-/// Searches every state from the goal into a fresh in-memory depth array, which the
-/// caller can then query ([`ByteDepths::depth`]).
+/// Searches every state from the goal set into a fresh in-memory depth array, which
+/// the caller can then query ([`ByteDepths::depth`]).
 ///
 /// ```
 /// use antipode::{Puzzle, analysis, engine::Silent, puzzles::Goat};
 ///
 /// let (depths, histogram) = analysis::search(&Goat, &Silent).unwrap();
 /// assert_eq!(histogram.gods_number(), 52);
-/// assert_eq!(depths.depth(Goat.rank(&Goat.start())), Some(20));
+/// let start = Goat.start().unwrap();
+/// assert_eq!(depths.depth(Goat.rank(&start)), Some(20));
 /// ```
 pub fn search<P: Puzzle>(
     puzzle: &P,
@@ -103,17 +107,20 @@ pub fn analyze<P: Puzzle>(
     observer: &dyn Observer,
 ) -> Result<Analysis, AnalyzeError> {
     let started = Instant::now();
-    let (store, histogram) = search(puzzle, observer)?;
-    Ok(summarize(puzzle, &store, histogram, None, boards, started))
+    let (mut store, histogram) = search(puzzle, observer)?;
+    Ok(summarize(
+        puzzle, &mut store, histogram, None, boards, started,
+    ))
 }
 
 /// The facts of a finished search: God's number, antipodes, histogram, resources.
 /// `last_level`, if known, holds the indices of the deepest level (see
 /// [`engine::SearchOptions::last_level`]); without it, stores with depths mod 3 find
-/// the antipodes by descent.
+/// the antipodes by descent. The store is borrowed uniquely: nothing writes it while
+/// the antipodes are scanned.
 pub fn summarize<P: Puzzle, S: DepthStore>(
     puzzle: &P,
-    store: &S,
+    store: &mut S,
     histogram: Histogram,
     last_level: Option<Vec<u64>>,
     boards: usize,
@@ -126,7 +133,7 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
             indices.truncate(ANTIPODE_LIMIT);
             indices
         }
-        _ => antipodes(puzzle, store, gods_number),
+        _ => antipodes(puzzle, &Finished::new(store), gods_number),
     };
     let seconds = started.elapsed().as_secs_f64();
     let states: Vec<P::State> = antipode_indices.iter().map(|&i| puzzle.unrank(i)).collect();
@@ -134,6 +141,7 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
         puzzle: puzzle.name(),
         indices: puzzle.index_count(),
         reachable: histogram.reachable(),
+        goal_states: histogram.0.first().copied().unwrap_or(0),
         gods_number,
         antipode_count: *histogram.0.last().unwrap_or(&0),
         antipodes: states.iter().map(|s| puzzle.format_line(s)).collect(),
@@ -153,12 +161,16 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
 /// 3, the states holding that residue are candidates; a state at the largest distance
 /// has no neighbour farther away, and those that pass that test are confirmed by
 /// descent.
-fn antipodes<P: Puzzle, S: DepthStore>(puzzle: &P, store: &S, gods_number: u32) -> Vec<u64> {
+fn antipodes<P: Puzzle, S: DepthStore>(
+    puzzle: &P,
+    store: &Finished<'_, S>,
+    gods_number: u32,
+) -> Vec<u64> {
     let Some(p) = store.period() else {
-        return engine::indices_at_depth(store, gods_number, ANTIPODE_LIMIT);
+        return store.indices_at_depth(gods_number, ANTIPODE_LIMIT);
     };
     let farther = (gods_number + 1) % p;
-    engine::filter_at_depth(store, gods_number, ANTIPODE_LIMIT, |candidates| {
+    store.filter_at_depth(gods_number, ANTIPODE_LIMIT, |store, candidates| {
         let mut local_maxima = Vec::new();
         puzzle.expand_sorted(candidates, |index, neighbours| {
             if neighbours.iter().all(|&n| store.value(n) != Some(farther)) {

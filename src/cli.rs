@@ -3,15 +3,15 @@
 mod analyze;
 mod list;
 mod lookup;
-mod peg;
 mod progress;
 mod solve;
 mod table_files;
 
 use anyhow::{Context, Result, bail};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
-use antipode::puzzles::{self, BuiltIn};
+use antipode::puzzles::{self, AnyPuzzle, Opened};
 use antipode::store::Encoding;
 
 /// Exhaustive state-space analysis of puzzles: God's number, antipodes, depth tables.
@@ -24,19 +24,59 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// List the built-in puzzles with their sizes and memory needs.
+    /// List the puzzles with their sizes and memory needs.
     List,
     /// Breadth-first search of every state from the goal: God's number, antipodes,
-    /// histogram.
+    /// histogram (optionally into a table file).
     Analyze(analyze::Args),
     /// Exact distances of positions, from a table file.
     Lookup(lookup::Args),
-    /// An optimal solution from a position, by descending a table file.
+    /// Optimal solutions from a position: IDA* by default, or by descending a table.
     Solve(solve::Args),
     /// Check a table file: descent property, level counts, checksum.
     Verify(table_files::VerifyArgs),
     /// Show a table file's header.
     Info(table_files::InfoArgs),
+}
+
+/// Output formats; each subcommand accepts the ones it can write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    /// For people: aligned text, boards.
+    Text,
+    /// One JSON object, for scripts.
+    Json,
+    /// Rows, for spreadsheets.
+    Csv,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Csv => "csv",
+        }
+    }
+
+    /// A clap parser that accepts exactly `allowed`.
+    fn parser(allowed: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+        PossibleValuesParser::new(allowed.iter().map(|f| f.name())).map(|name| {
+            [Format::Text, Format::Json, Format::Csv]
+                .into_iter()
+                .find(|f| f.name() == name)
+                .expect("clap accepted one of the names")
+        })
+    }
+
+    /// The library's report format.
+    fn report(self) -> antipode::report::Format {
+        match self {
+            Format::Text => antipode::report::Format::Text,
+            Format::Json => antipode::report::Format::Json,
+            Format::Csv => antipode::report::Format::Csv,
+        }
+    }
 }
 
 /// The puzzle of a command: its name and, for sliding boards, another goal.
@@ -50,15 +90,28 @@ struct PuzzleArgs {
 }
 
 impl PuzzleArgs {
-    fn resolve(&self) -> Result<BuiltIn> {
-        let puzzle = puzzles::lookup(&self.puzzle)?;
-        match (&self.goal, puzzle) {
-            (None, puzzle) => Ok(puzzle),
-            (Some(goal), BuiltIn::Sliding(p)) => {
-                let goal = p.parse_goal(goal).context("bad --goal")?;
-                Ok(BuiltIn::Sliding(p.with_goal(goal)))
+    /// The puzzle named, with its goal.
+    fn open(&self) -> Result<Opened> {
+        let opened = puzzles::open(&self.puzzle)?;
+        match (&self.goal, opened) {
+            (None, opened) => Ok(opened),
+            (Some(goal), Opened::Ranked(p)) => {
+                Ok(Opened::Ranked(p.with_goal(goal).context("--goal")?))
             }
-            (Some(_), _) => bail!("--goal is only for sliding-tile boards"),
+            (Some(_), Opened::Peg(board)) => {
+                bail!(
+                    "--goal: another goal is only for sliding-tile boards, not {}",
+                    board.name()
+                )
+            }
+        }
+    }
+
+    /// The puzzle named, which must have a ranked state space (a table).
+    fn ranked(&self) -> Result<AnyPuzzle> {
+        match self.open()? {
+            Opened::Ranked(p) => Ok(p),
+            Opened::Peg(board) => Err(puzzles::CatalogError::NotRanked(board.name().into()).into()),
         }
     }
 }

@@ -11,27 +11,36 @@
 //! Work is split into chunks of `2^CHUNK_SHIFT` indices that run in parallel on rayon's
 //! pool. Per chunk the engine remembers the last level written into it, so sparse early
 //! levels only visit the chunks that hold frontier states.
+//!
+//! A search is a [`Bfs`] value: [`Bfs::seed`] puts the whole goal set at depth 0 (a
+//! multi-source BFS), [`Bfs::resume`] takes the levels a table file already holds, and
+//! each level is planned ([`Bfs::choose_direction`]), run ([`Bfs::run_level`], the one
+//! place that dispatches work to threads) and counted ([`Bfs::count_level`]).
+//!
+//! Indices that are legal states but never reached (other components of the state
+//! graph) stay unseen. They cost nothing on top-down levels, which only visit the
+//! frontier; a bottom-up level scans every unseen state, reachable or not, so the
+//! direction rule compares the frontier with all unseen states (exactly what a
+//! bottom-up level would expand). The test `sparse_reachability` in
+//! `tests/it/figures.rs` measures a space where 15/16 of the indices are unreachable.
 
-use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+mod finished;
+mod layout;
+mod levels;
+
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
-use crate::puzzle::{Puzzle, Segment};
+use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
-
-/// log2 of the number of indices in one unit of parallel work.
-pub const CHUNK_SHIFT: u32 = 17;
-
-const NEVER: u32 = u32::MAX;
+pub use finished::Finished;
+pub use layout::CHUNK_SHIFT;
+use layout::{ChunkLevels, Layout, WorkItem};
+use levels::LevelContext;
 
 /// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its colour is
 /// "dense": it writes without tracking which chunks it touched.
 const DENSE_FRACTION: u64 = 64;
-
-/// Work items scanned at once on levels that may write into the ranges they scan.
-const SCAN_BATCH: usize = 256;
 
 /// How one level was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -94,6 +103,9 @@ pub enum EngineError {
     /// The checkpoint callback failed.
     #[error("cannot record progress: {0}")]
     Checkpoint(std::io::Error),
+    /// The puzzle has no goal state.
+    #[error("the puzzle has no goal state")]
+    NoGoal,
     /// The store and the puzzle disagree on the number of indices.
     #[error("the depth store has {store} entries but the puzzle has {puzzle} indices")]
     SizeMismatch {
@@ -120,34 +132,6 @@ impl Histogram {
     }
 }
 
-/// One unit of parallel work: a run of indices inside one segment and one chunk.
-struct WorkItem {
-    range: Range<u64>,
-    chunk: usize,
-    class: usize,
-    /// Every state of the range has been reached: bottom-up levels skip it.
-    exhausted: AtomicBool,
-}
-
-fn work_items(segments: &[Segment]) -> Vec<WorkItem> {
-    let mut items = Vec::new();
-    for segment in segments {
-        let mut start = segment.indices.start;
-        while start < segment.indices.end {
-            let chunk = start >> CHUNK_SHIFT;
-            let end = ((chunk + 1) << CHUNK_SHIFT).min(segment.indices.end);
-            items.push(WorkItem {
-                range: start..end,
-                chunk: chunk as usize,
-                class: segment.colour.map_or(0, |c| c as usize),
-                exhausted: AtomicBool::new(false),
-            });
-            start = end;
-        }
-    }
-    items
-}
-
 /// Called after each completed level with the histogram so far.
 pub type Checkpoint<'a> = dyn FnMut(&[u64]) -> std::io::Result<()> + 'a;
 
@@ -172,8 +156,19 @@ pub struct SearchOptions<'a> {
 /// Most states a captured last level may hold.
 pub const CAPTURE_LIMIT: usize = 1 << 20;
 
-/// Runs the search from the goal until a level finds nothing new, filling `store`
+/// Runs the search from the goal set until a level finds nothing new, filling `store`
 /// (which must be fresh: every entry unseen). Runs on the current rayon pool.
+///
+/// ```
+/// use antipode::{engine::{self, Silent}, puzzles::SlidingPuzzle, store::ByteDepths};
+/// use antipode::Puzzle;
+///
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let store = ByteDepths::anonymous(eight.index_count()).unwrap();
+/// let histogram = engine::search(&eight, &store, &Silent).unwrap();
+/// assert_eq!(histogram.gods_number(), 31);
+/// assert_eq!(histogram.reachable(), 181_440);
+/// ```
 pub fn search<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
@@ -190,417 +185,295 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
     observer: &dyn Observer,
     mut options: SearchOptions<'_>,
 ) -> Result<Histogram, EngineError> {
-    if store.len() != puzzle.index_count() {
-        return Err(EngineError::SizeMismatch {
-            store: store.len(),
-            puzzle: puzzle.index_count(),
+    let mut bfs = Bfs::new(puzzle, store, observer)?;
+    bfs.stop = options.stop;
+    match options.resume.take().filter(|h| !h.is_empty()) {
+        Some(histogram) => bfs.resume(histogram),
+        None => {
+            bfs.seed();
+            if let Some(checkpoint) = options.checkpoint.as_mut() {
+                checkpoint(&bfs.histogram).map_err(EngineError::Checkpoint)?;
+            }
+        }
+    }
+    bfs.run(options.checkpoint, options.last_level)
+}
+
+/// One level about to be computed.
+#[derive(Debug, Clone, Copy)]
+pub struct LevelPlan {
+    /// The frontier's depth; the level finds the states at `depth + 1`.
+    pub depth: u32,
+    /// States in the frontier.
+    pub frontier: u64,
+    /// Unseen states of the new level's class (reachable or not).
+    pub unseen: u64,
+    /// How the level will be computed.
+    pub direction: Direction,
+    /// The class of the frontier's states and of the new level's.
+    source: usize,
+    target: usize,
+}
+
+/// What running a level found, as far as the direction could tell.
+struct LevelOutcome {
+    /// The new states, if the direction counted them (bottom-up does).
+    found: Option<u64>,
+    /// The new states' indices, if captured.
+    captured: Option<Vec<u64>>,
+}
+
+/// A level-synchronous BFS over one store, from the goal set of one puzzle.
+///
+/// The three places later extensions plug in: [`Bfs::seed`] (what depth 0 holds),
+/// [`Bfs::run_level`] (how a level's work is executed: one process's threads today;
+/// a slice of the index space per process, or zero-cost moves closed within the
+/// level, would be other executors there), and [`Bfs::count_level`].
+pub struct Bfs<'a, P: Puzzle, S: DepthStore> {
+    puzzle: &'a P,
+    store: &'a S,
+    observer: &'a dyn Observer,
+    stop: Option<&'a AtomicBool>,
+    layout: Layout,
+    chunks: ChunkLevels,
+    goals: Vec<u64>,
+    started: Instant,
+    /// States per depth of the completed levels.
+    histogram: Vec<u64>,
+    /// States reached per class.
+    seen: [u64; 2],
+    /// The next level must be counted by a full scan (after a resume).
+    recount: bool,
+}
+
+impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
+    /// A search of `puzzle` into `store`, which must have one entry per index.
+    pub fn new(
+        puzzle: &'a P,
+        store: &'a S,
+        observer: &'a dyn Observer,
+    ) -> Result<Self, EngineError> {
+        if store.len() != puzzle.index_count() {
+            return Err(EngineError::SizeMismatch {
+                store: store.len(),
+                puzzle: puzzle.index_count(),
+            });
+        }
+        let goals = puzzle.goal_indices();
+        if goals.is_empty() {
+            return Err(EngineError::NoGoal);
+        }
+        Ok(Bfs {
+            puzzle,
+            store,
+            observer,
+            stop: None,
+            layout: Layout::new(&puzzle.segments(), &goals),
+            chunks: ChunkLevels::new(puzzle.index_count()),
+            goals,
+            started: Instant::now(),
+            histogram: Vec::new(),
+            seen: [0; 2],
+            recount: false,
+        })
+    }
+
+    /// Stops the search between work items once `flag` is set.
+    pub fn stop_when(mut self, flag: &'a AtomicBool) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// Puts the whole goal set at depth 0 in a fresh store.
+    pub fn seed(&mut self) {
+        for &goal in &self.goals {
+            self.store.set(goal, 0);
+            self.chunks.set((goal >> CHUNK_SHIFT) as usize, 0);
+            self.seen[self.layout.class_at(goal)] += 1;
+        }
+        self.histogram = vec![self.goals.len() as u64];
+        self.observer.level_finished(&LevelStats {
+            depth: 0,
+            new_states: self.goals.len() as u64,
+            cumulative: self.goals.len() as u64,
+            elapsed: self.started.elapsed(),
+            direction: None,
         });
     }
-    let started = Instant::now();
-    let segments = puzzle.segments();
-    let bipartite = segments.iter().all(|s| s.colour.is_some());
-    let items = work_items(&segments);
-    let chunk_count = ((puzzle.index_count() >> CHUNK_SHIFT) + 1) as usize;
-    let last_written: Vec<AtomicU32> = (0..chunk_count).map(|_| AtomicU32::new(NEVER)).collect();
-    let stop = options.stop;
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
 
-    let mut class_size = [0u64; 2];
-    for item in &items {
-        class_size[item.class] += item.range.end - item.range.start;
+    /// Continues from a store that holds the levels of `histogram` completely (and
+    /// maybe part of the next one, which is redone and counted by a full scan).
+    pub fn resume(&mut self, histogram: Vec<u64>) {
+        for (d, &count) in histogram.iter().enumerate() {
+            self.seen[self.layout.class_of(d as u32)] += count;
+        }
+        // Where the last level lies is unknown: every chunk may hold it.
+        self.chunks.set_all(histogram.len() as u32 - 1);
+        self.recount = histogram.len() > 1;
+        self.histogram = histogram;
     }
-    let goal = puzzle.rank(&puzzle.goal());
-    let goal_class = items
-        .iter()
-        .find(|item| item.range.contains(&goal))
-        .map_or(0, |item| item.class);
-    // The class of the states at depth `d`.
-    let class_of = |d: u32| -> usize {
-        if bipartite {
-            goal_class ^ (d as usize & 1)
-        } else {
-            0
-        }
-    };
 
-    let mut seen = [0u64; 2];
-    let mut histogram = match options.resume.take() {
-        Some(histogram) if !histogram.is_empty() => {
-            for (d, &count) in histogram.iter().enumerate() {
-                seen[class_of(d as u32)] += count;
+    /// Runs levels until one finds nothing new; `checkpoint` is called after each.
+    pub fn run(
+        mut self,
+        mut checkpoint: Option<&mut Checkpoint<'_>>,
+        mut last_level: Option<&mut Vec<u64>>,
+    ) -> Result<Histogram, EngineError> {
+        while let Some(plan) = self.plan()? {
+            self.observer.level_started(
+                plan.depth + 1,
+                plan.direction,
+                self.items_for(&plan).len() as u64,
+            );
+            let outcome = self.run_level(&plan, last_level.is_some());
+            if let Some(last) = last_level.as_mut() {
+                **last = outcome.captured.unwrap_or_default();
             }
-            // Where the last level lies is unknown: every chunk may hold it.
-            let last = histogram.len() as u32 - 1;
-            for slot in &last_written {
-                slot.store(last, Ordering::Relaxed);
+            if self.stopped() {
+                return Err(EngineError::Interrupted {
+                    histogram: self.histogram,
+                });
             }
-            histogram
-        }
-        _ => {
-            store.set(goal, 0);
-            last_written[(goal >> CHUNK_SHIFT) as usize].store(0, Ordering::Relaxed);
-            seen[goal_class] = 1;
-            observer.level_finished(&LevelStats {
-                depth: 0,
-                new_states: 1,
-                cumulative: 1,
-                elapsed: started.elapsed(),
-                direction: None,
+            let found = match outcome.found.filter(|_| !self.recount) {
+                Some(found) => found,
+                None => self.count_level(&plan),
+            };
+            self.recount = false;
+            if found == 0 {
+                break;
+            }
+            self.seen[plan.target] += found;
+            self.histogram.push(found);
+            if let Some(checkpoint) = checkpoint.as_mut() {
+                checkpoint(&self.histogram).map_err(EngineError::Checkpoint)?;
+            }
+            self.observer.level_finished(&LevelStats {
+                depth: plan.depth + 1,
+                new_states: found,
+                cumulative: self.seen[0] + self.seen[1],
+                elapsed: self.started.elapsed(),
+                direction: Some(plan.direction),
             });
-            if let Some(checkpoint) = options.checkpoint.as_mut() {
-                checkpoint(&[1]).map_err(EngineError::Checkpoint)?;
-            }
-            vec![1u64]
         }
-    };
-    // The first level after a resume may find entries a crash left half written, so
-    // it is counted by a full scan.
-    let mut recount = histogram.len() > 1;
+        Ok(Histogram(self.histogram))
+    }
 
-    loop {
-        let depth = histogram.len() as u32 - 1;
-        let next = depth + 1;
-        if next > store.max_depth() {
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The next level, or `None` when every state of its class has been reached.
+    fn plan(&self) -> Result<Option<LevelPlan>, EngineError> {
+        let depth = self.histogram.len() as u32 - 1;
+        if depth + 1 > self.store.max_depth() {
             return Err(EngineError::DepthOverflow {
-                depth: next,
-                max: store.max_depth(),
+                depth: depth + 1,
+                max: self.store.max_depth(),
             });
         }
-        let frontier = histogram[depth as usize];
-        let target = class_of(next);
-        let unseen = class_size[target] - seen[target];
+        let (source, target) = (self.layout.class_of(depth), self.layout.class_of(depth + 1));
+        let frontier = self.histogram[depth as usize];
+        let unseen = self.layout.class_size[target] - self.seen[target];
         if unseen == 0 {
-            break;
+            return Ok(None);
         }
-        let direction = if frontier > unseen {
+        Ok(Some(LevelPlan {
+            depth,
+            frontier,
+            unseen,
+            direction: Self::choose_direction(frontier, unseen),
+            source,
+            target,
+        }))
+    }
+
+    /// Top-down while the frontier is smaller than the unseen states of the new
+    /// level's class, bottom-up after: each direction expands that many states.
+    pub fn choose_direction(frontier: u64, unseen: u64) -> Direction {
+        if frontier > unseen {
             Direction::BottomUp
         } else {
             Direction::TopDown
+        }
+    }
+
+    /// The work items a level visits: top-down, the frontier's chunks; bottom-up, the
+    /// new level's class except the items already exhausted.
+    fn items_for(&self, plan: &LevelPlan) -> Vec<&WorkItem> {
+        let items = self.layout.items.iter();
+        match plan.direction {
+            Direction::TopDown => items
+                .filter(|i| i.class == plan.source && self.chunks.get(i.chunk) == plan.depth)
+                .collect(),
+            Direction::BottomUp => items
+                .filter(|i| i.class == plan.target && !i.exhausted.load(Ordering::Relaxed))
+                .collect(),
+        }
+    }
+
+    /// Computes one level on the current rayon pool.
+    fn run_level(&self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
+        let ctx = LevelContext {
+            puzzle: self.puzzle,
+            store: self.store,
+            observer: self.observer,
+            stop: self.stop,
+            items: self.items_for(plan),
+            chunks: &self.chunks,
+            depth: plan.depth,
+            bipartite: self.layout.bipartite(),
         };
-        let mut found = if direction == Direction::BottomUp {
-            let chosen: Vec<&WorkItem> = items
-                .iter()
-                .filter(|i| i.class == target && !i.exhausted.load(Ordering::Relaxed))
-                .collect();
-            observer.level_started(next, direction, chosen.len() as u64);
-            let capture = options.last_level.is_some();
-            let (found, captured) = bottom_up(
-                puzzle,
-                store,
-                &chosen,
-                &last_written,
-                depth,
-                stop,
-                capture,
-                observer,
-            );
-            if let Some(last) = options.last_level.as_mut() {
-                **last = captured.unwrap_or_default();
-            }
-            Some(found)
-        } else {
-            if let Some(last) = options.last_level.as_mut() {
-                last.clear();
-            }
-            let source = class_of(depth);
-            let chosen: Vec<&WorkItem> = items
-                .iter()
-                .filter(|i| {
-                    i.class == source && last_written[i.chunk].load(Ordering::Relaxed) == depth
-                })
-                .collect();
-            observer.level_started(next, direction, chosen.len() as u64);
-            // A dense frontier touches every chunk anyway: skip the per-write bookkeeping.
-            let dense = frontier * DENSE_FRACTION > class_size[class_of(depth)];
-            top_down(
-                puzzle,
-                store,
-                &chosen,
-                (!dense).then_some(last_written.as_slice()),
-                depth,
-                bipartite,
-                stop,
-                observer,
-            );
-            if dense {
-                for item in items.iter().filter(|i| i.class == target) {
-                    last_written[item.chunk].store(next, Ordering::Relaxed);
+        match plan.direction {
+            Direction::BottomUp => {
+                let (found, captured) = levels::bottom_up(&ctx, capture);
+                LevelOutcome {
+                    found: Some(found),
+                    captured,
                 }
             }
-            None
-        }
-        .filter(|_| !recount);
-        if stopped() {
-            return Err(EngineError::Interrupted { histogram });
-        }
-        if found.is_none() {
-            found = Some(count_level(
-                store,
-                &items,
-                &last_written,
-                &histogram,
-                next,
-                target,
-                &class_of,
-            ));
-        }
-        recount = false;
-        let found = found.unwrap_or(0);
-        if found == 0 {
-            break;
-        }
-        seen[target] += found;
-        histogram.push(found);
-        if let Some(checkpoint) = options.checkpoint.as_mut() {
-            checkpoint(&histogram).map_err(EngineError::Checkpoint)?;
-        }
-        observer.level_finished(&LevelStats {
-            depth: next,
-            new_states: found,
-            cumulative: seen[0] + seen[1],
-            elapsed: started.elapsed(),
-            direction: Some(direction),
-        });
-    }
-    Ok(Histogram(histogram))
-}
-
-/// The number of states at depth `next`, by scanning the chunks of its colour: only
-/// those written at this level when the store is exact, all of them when it stores
-/// depths mod p (then the earlier levels with the same residue are subtracted).
-fn count_level<S: DepthStore>(
-    store: &S,
-    items: &[WorkItem],
-    last_written: &[AtomicU32],
-    histogram: &[u64],
-    next: u32,
-    target: usize,
-    class_of: &dyn Fn(u32) -> usize,
-) -> u64 {
-    let exact = store.period().is_none();
-    let chosen: Vec<&WorkItem> = items
-        .iter()
-        .filter(|i| {
-            i.class == target && (!exact || last_written[i.chunk].load(Ordering::Relaxed) == next)
-        })
-        .collect();
-    let raw: u64 = chosen
-        .par_iter()
-        // SAFETY: the level is over; no thread writes the store during the count.
-        .map(|item| unsafe { store.count_exclusive(item.range.clone(), Wanted::Depth(next)) })
-        .sum();
-    match store.period() {
-        None => raw,
-        Some(p) => {
-            let earlier: u64 = (0..next)
-                .filter(|&d| d % p == next % p && class_of(d) == target)
-                .map(|d| histogram[d as usize])
-                .sum();
-            raw - earlier
-        }
-    }
-}
-
-thread_local! {
-    /// Each worker's reusable list of indices (one chunk's worth at most).
-    static BUFFER: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Runs `job` with this thread's cleared index buffer.
-fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
-    BUFFER.with(|cell| {
-        let mut buffer = cell.borrow_mut();
-        buffer.clear();
-        job(&mut buffer)
-    })
-}
-
-#[inline(always)]
-fn mark_chunk(last_written: &[AtomicU32], index: u64, depth: u32) {
-    let slot = &last_written[(index >> CHUNK_SHIFT) as usize];
-    if slot.load(Ordering::Relaxed) != depth {
-        slot.store(depth, Ordering::Relaxed);
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn top_down<P: Puzzle, S: DepthStore>(
-    puzzle: &P,
-    store: &S,
-    items: &[&WorkItem],
-    last_written: Option<&[AtomicU32]>,
-    depth: u32,
-    bipartite: bool,
-    stop: Option<&AtomicBool>,
-    observer: &dyn Observer,
-) {
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let next = depth + 1;
-    let expand = |frontier: &[u64]| match last_written {
-        Some(last_written) => puzzle.expand_sorted(frontier, |_, neighbours| {
-            for &n in neighbours {
-                if store.matches(n, Wanted::Unseen) {
-                    store.set(n, next);
-                    mark_chunk(last_written, n, next);
-                }
-            }
-        }),
-        None => puzzle.expand_sorted(frontier, |_, neighbours| {
-            for &n in neighbours {
-                store.mark_if_unseen(n, next);
-            }
-        }),
-    };
-    if bipartite {
-        items.par_iter().for_each(|item| {
-            if stopped() {
-                return;
-            }
-            with_buffer(|frontier| {
-                // SAFETY: in a bipartite graph this level only writes states of the other
-                // colour, so nobody writes this item's range during the scan.
-                unsafe {
-                    store.collect_exclusive(item.range.clone(), Wanted::Depth(depth), frontier)
-                };
-                expand(frontier);
-                observer.work_done(1);
-            })
-        });
-    } else {
-        // Writes may land anywhere, so scanning and writing alternate batch by batch.
-        for batch in items.chunks(SCAN_BATCH) {
-            if stopped() {
-                return;
-            }
-            let frontiers: Vec<Vec<u64>> = batch
-                .par_iter()
-                .map(|item| {
-                    let mut frontier = Vec::new();
-                    // SAFETY: no thread writes the store while a batch is scanned.
-                    unsafe {
-                        store.collect_exclusive(
-                            item.range.clone(),
-                            Wanted::Depth(depth),
-                            &mut frontier,
-                        )
-                    };
-                    frontier
-                })
-                .collect();
-            frontiers.par_iter().for_each(|frontier| {
-                expand(frontier);
-                observer.work_done(1);
-            });
-        }
-    }
-}
-
-/// Returns the states found and, if `capture` and there were at most
-/// [`CAPTURE_LIMIT`], their indices.
-#[allow(clippy::too_many_arguments)]
-fn bottom_up<P: Puzzle, S: DepthStore>(
-    puzzle: &P,
-    store: &S,
-    items: &[&WorkItem],
-    last_written: &[AtomicU32],
-    depth: u32,
-    stop: Option<&AtomicBool>,
-    capture: bool,
-    observer: &dyn Observer,
-) -> (u64, Option<Vec<u64>>) {
-    let next = depth + 1;
-    let captured = std::sync::atomic::AtomicUsize::new(0);
-    let parts: Vec<(u64, Vec<u64>)> = items
-        .par_iter()
-        .map(|item| {
-            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return (0, Vec::new());
-            }
-            let mut kept = Vec::new();
-            let found = with_buffer(|unseen| {
-                // SAFETY: in bottom-up mode a state is written only by the thread that
-                // owns its work item, and this thread scans before it writes.
-                unsafe { store.collect_exclusive(item.range.clone(), Wanted::Unseen, unseen) };
-                if unseen.is_empty() {
-                    item.exhausted.store(true, Ordering::Relaxed);
-                }
-                let mut found = 0u64;
-                puzzle.expand_sorted(unseen, |index, neighbours| {
-                    if neighbours
-                        .iter()
-                        .any(|&n| store.matches(n, Wanted::Depth(depth)))
-                    {
-                        store.set(index, next);
-                        found += 1;
-                        if capture {
-                            kept.push(index);
-                        }
+            Direction::TopDown => {
+                // A dense frontier touches every chunk anyway: skip the per-write
+                // bookkeeping and mark the new level's chunks afterwards.
+                let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
+                levels::top_down(&ctx, !dense);
+                if dense {
+                    for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
+                        self.chunks.set(item.chunk, plan.depth + 1);
                     }
-                });
-                if found > 0 {
-                    last_written[item.chunk].store(next, Ordering::Relaxed);
                 }
-                if found == unseen.len() as u64 {
-                    item.exhausted.store(true, Ordering::Relaxed);
+                LevelOutcome {
+                    found: None,
+                    captured: None,
                 }
-                observer.work_done(1);
-                found
-            });
-            if capture && captured.fetch_add(kept.len(), Ordering::Relaxed) > CAPTURE_LIMIT {
-                kept = Vec::new();
             }
-            (found, kept)
-        })
-        .collect();
-    let found = parts.iter().map(|(f, _)| f).sum();
-    let complete = captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
-    let indices = (capture && complete).then(|| parts.into_iter().flat_map(|(_, k)| k).collect());
-    (found, indices)
-}
-
-/// The first `limit` indices (ascending) whose entry matches `depth` (for stores with a
-/// period: whose depth has that residue).
-pub fn indices_at_depth<S: DepthStore>(store: &S, depth: u32, limit: usize) -> Vec<u64> {
-    filter_at_depth(store, depth, limit, |_| {})
-}
-
-/// Chunks scanned in parallel before [`filter_at_depth`] checks whether it has enough.
-const FILTER_BATCH: usize = 64;
-
-/// The first `limit` indices (ascending) whose entry matches `depth` and that `filter`
-/// keeps. `filter` gets one chunk's candidates at a time (ascending) and retains the
-/// ones to keep in place. Batches of chunks run in parallel, in index order, until
-/// `limit` are found, so candidates are never all held at once and a small `limit`
-/// stops early.
-pub fn filter_at_depth<S: DepthStore>(
-    store: &S,
-    depth: u32,
-    limit: usize,
-    filter: impl Fn(&mut Vec<u64>) + Sync,
-) -> Vec<u64> {
-    let len = store.len();
-    let chunks: Vec<Range<u64>> = (0..len.div_ceil(1 << CHUNK_SHIFT))
-        .map(|c| (c << CHUNK_SHIFT)..((c + 1) << CHUNK_SHIFT).min(len))
-        .collect();
-    let mut found = Vec::new();
-    for batch in chunks.chunks(FILTER_BATCH) {
-        let parts: Vec<Vec<u64>> = batch
-            .par_iter()
-            .map(|range| {
-                let mut out = Vec::new();
-                // SAFETY: called after the search; nobody writes the store.
-                unsafe { store.collect_exclusive(range.clone(), Wanted::Depth(depth), &mut out) };
-                filter(&mut out);
-                out
-            })
-            .collect();
-        for part in parts {
-            found.extend_from_slice(&part);
-        }
-        if found.len() >= limit {
-            break;
         }
     }
-    found.truncate(limit);
-    found
+
+    /// The number of states at the new depth, by scanning the chunks of its class:
+    /// only those written at this level when the store is exact, all of them when it
+    /// stores depths mod p (then the earlier levels with the same residue and class
+    /// are subtracted).
+    fn count_level(&self, plan: &LevelPlan) -> u64 {
+        let next = plan.depth + 1;
+        let exact = self.store.period().is_none();
+        let items: Vec<&WorkItem> = self
+            .layout
+            .items
+            .iter()
+            .filter(|i| i.class == plan.target && (!exact || self.chunks.get(i.chunk) == next))
+            .collect();
+        // SAFETY: the level is over (its parallel loops have joined); nothing writes
+        // the store until the next level starts.
+        let raw = unsafe { levels::count_matching(self.store, &items, Wanted::Depth(next)) };
+        match self.store.period() {
+            None => raw,
+            Some(p) => {
+                let earlier: u64 = (0..next)
+                    .filter(|&d| d % p == next % p && self.layout.class_of(d) == plan.target)
+                    .map(|d| self.histogram[d as usize])
+                    .sum();
+                raw - earlier
+            }
+        }
+    }
 }

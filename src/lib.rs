@@ -19,6 +19,7 @@
 pub mod analysis;
 pub mod descent;
 pub mod engine;
+pub mod grid;
 pub mod puzzle;
 pub mod puzzles;
 pub mod rank;
@@ -27,5 +28,6 @@ pub mod solve;
 pub mod store;
 pub mod sys;
 pub mod table;
+pub mod units;
 
 pub use puzzle::{PositionError, Puzzle, Segment, Successor};

@@ -59,10 +59,17 @@ pub struct Successor<S, M> {
 /// A move of puzzle `P` with the position it leads to.
 pub type Step<P> = Successor<<P as Puzzle>::State, <P as Puzzle>::Move>;
 
-/// A puzzle whose reachable states are numbered by a minimal perfect hash.
+/// A puzzle whose legal states are numbered by a minimal perfect hash.
 ///
-/// Moves must be reversible (the state graph is undirected): the BFS runs from the goal,
-/// so a state's distance to the goal equals the goal's distance to it.
+/// Moves must be reversible (the state graph is undirected): the BFS runs from the goal
+/// set, so a state's distance to the nearest goal equals that goal's distance to it.
+///
+/// **Rankings are bijections.** Every index in `0..index_count()` is a legal state and
+/// [`Puzzle::unrank`] is total; legal states need not be reachable from the goal set
+/// (a sliding-block puzzle's layouts fall into many components), and reports keep
+/// `indices` and `reachable` apart. A ranking with holes (indices that are no state)
+/// is not allowed: the 2-bit store has no spare code to mark them, and every ranking
+/// in scope (permutations, big-piece offsets, partial permutations) has none.
 pub trait Puzzle: Sync {
     /// A position.
     type State: Clone + Eq + std::hash::Hash + Debug + Send + Sync;
@@ -72,16 +79,47 @@ pub trait Puzzle: Sync {
     /// The puzzle's name as the command line accepts it (`8puzzle`, `sliding:3x4`, ...).
     fn name(&self) -> String;
 
+    /// A canonical text that defines the puzzle completely (rules, ranking, goal set):
+    /// two puzzles with the same definition have the same depth table. Table files
+    /// record its digest. The default is the name and the goal set's one-line forms,
+    /// enough for puzzles whose name fixes the rules.
+    fn definition(&self) -> String {
+        let mut text = format!("puzzle {}\n", self.name());
+        for goal in self.goals() {
+            text.push_str("goal ");
+            text.push_str(&self.format_line(&goal));
+            text.push('\n');
+        }
+        text
+    }
+
     /// The number of indices: every reachable state has exactly one in `0..index_count()`.
     fn index_count(&self) -> u64;
 
     /// The most neighbours any state can have.
     fn max_neighbours(&self) -> usize;
 
-    /// The goal position, where the BFS starts.
-    fn goal(&self) -> Self::State;
+    /// The goal set: every state at distance 0, where the BFS starts. Never empty.
+    fn goals(&self) -> Vec<Self::State>;
 
-    /// The index of a (reachable) state.
+    /// Whether `state` is in the goal set.
+    fn is_goal(&self, state: &Self::State) -> bool;
+
+    /// The indices of the goal set, ascending and without repeats. Puzzles with large
+    /// goal sets may override it to rank without building states.
+    fn goal_indices(&self) -> Vec<u64> {
+        let mut indices: Vec<u64> = self.goals().iter().map(|g| self.rank(g)).collect();
+        indices.sort_unstable();
+        indices.dedup();
+        indices
+    }
+
+    /// The puzzle's own start position (the puzzle as sold, or the seed's), if it has one.
+    fn start(&self) -> Option<Self::State> {
+        None
+    }
+
+    /// The index of a legal state.
     fn rank(&self, state: &Self::State) -> u64;
 
     /// The state with the given index (`index < index_count()`).
@@ -90,7 +128,8 @@ pub trait Puzzle: Sync {
     /// Appends every position one move away from `state` to `out`.
     fn successors(&self, state: &Self::State, out: &mut Vec<Successor<Self::State, Self::Move>>);
 
-    /// Reads a position in the puzzle's text syntax and checks it can reach the goal.
+    /// Reads a position in the puzzle's text syntax and checks that it is legal (and,
+    /// where the puzzle can tell cheaply, that it can reach the goal set).
     fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
 
     /// The one-line form of a position, which [`Puzzle::parse`] accepts.

@@ -1,5 +1,12 @@
-//! The built-in puzzles, one module per family, and the catalog that maps command-line
-//! names to them.
+//! The built-in puzzles, one module per family, and the one catalog that maps
+//! command-line names to them.
+//!
+//! A family is one entry of [`FAMILIES`] (its name pattern, description, members for
+//! `antipode list` and constructor) plus, for puzzles the engine analyzes, one variant
+//! of [`AnyPuzzle`]. `list`, `analyze`, `lookup`, `solve`, table files and `verify`
+//! all go through [`open`], so a new family touches this file and its own module only:
+//! the module implements [`Puzzle`] (with its start position) and
+//! [`crate::solve::Solvable`].
 
 pub mod goat;
 pub mod notation;
@@ -10,31 +17,39 @@ pub mod sliding;
 use crate::puzzle::Puzzle;
 pub use goat::Goat;
 pub use oshidori::Oshidori;
+use peg::PegBoard;
 pub use sliding::SlidingPuzzle;
 
-/// Why a puzzle name was refused.
+/// Why a puzzle name (or a goal given with it) was refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CatalogError {
     /// No puzzle has that name.
     #[error("unknown puzzle `{0}` (run `antipode list` to see the puzzles)")]
     Unknown(String),
-    /// `sliding:RxC` with unreadable dimensions.
-    #[error("bad size in `{0}`: expected `sliding:RxC` (e.g. `sliding:3x4`) or `oshidori:K`")]
-    BadSize(String),
-    /// An Oshidori variant that does not exist.
+    /// A family's name with unreadable parameters.
+    #[error("bad parameter in `{name}`: expected `{pattern}`")]
+    BadParameter {
+        /// The name given.
+        name: String,
+        /// The family's pattern.
+        pattern: &'static str,
+    },
+    /// Parameters the family cannot take.
     #[error("{0}")]
-    Kinds(String),
+    OutOfRange(String),
     /// A goal the puzzle cannot take.
     #[error("bad goal: {0}")]
     Goal(String),
-    /// A size the sliding puzzle cannot take.
-    #[error(transparent)]
-    Size(#[from] sliding::SizeError),
+    /// The puzzle is searched forward, not over a ranked state space.
+    #[error(
+        "{0} is searched forward from its start: it has no depth table (its moves cannot be undone)"
+    )]
+    NotRanked(String),
 }
 
-/// One of the built-in puzzles.
+/// A puzzle of any family the engine analyzes.
 #[derive(Debug, Clone)]
-pub enum BuiltIn {
+pub enum AnyPuzzle {
     /// A sliding-tile board.
     Sliding(SlidingPuzzle),
     /// Goat (seed 001).
@@ -43,19 +58,19 @@ pub enum BuiltIn {
     Oshidori(Oshidori),
 }
 
-/// Runs `$body` with `$p` bound to the concrete puzzle inside a [`BuiltIn`].
+/// Runs `$body` with `$p` bound to the concrete puzzle inside an [`AnyPuzzle`].
 #[macro_export]
 macro_rules! with_puzzle {
-    ($builtin:expr, $p:ident => $body:expr) => {
-        match $builtin {
-            $crate::puzzles::BuiltIn::Sliding($p) => $body,
-            $crate::puzzles::BuiltIn::Goat($p) => $body,
-            $crate::puzzles::BuiltIn::Oshidori($p) => $body,
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            $crate::puzzles::AnyPuzzle::Sliding($p) => $body,
+            $crate::puzzles::AnyPuzzle::Goat($p) => $body,
+            $crate::puzzles::AnyPuzzle::Oshidori($p) => $body,
         }
     };
 }
 
-impl BuiltIn {
+impl AnyPuzzle {
     /// The puzzle's command-line name.
     pub fn name(&self) -> String {
         with_puzzle!(self, p => p.name())
@@ -65,111 +80,253 @@ impl BuiltIn {
     pub fn index_count(&self) -> u64 {
         with_puzzle!(self, p => p.index_count())
     }
-}
 
-impl BuiltIn {
-    /// The puzzle a table names: its command-line name and its goal's one-line form.
-    pub fn from_identity(name: &str, goal: &str) -> Result<BuiltIn, CatalogError> {
-        let puzzle = lookup(name)?;
-        match puzzle {
-            BuiltIn::Sliding(p) => {
-                let custom = p
-                    .parse_goal(goal)
+    /// The same puzzle with the goal `text` (one position in the puzzle's syntax).
+    /// Only sliding boards take another goal; the others accept their own goal.
+    pub fn with_goal(self, text: &str) -> Result<AnyPuzzle, CatalogError> {
+        match self {
+            AnyPuzzle::Sliding(p) => {
+                let goal = p
+                    .parse_goal(text)
                     .map_err(|e| CatalogError::Goal(e.to_string()))?;
-                Ok(BuiltIn::Sliding(p.with_goal(custom)))
+                Ok(AnyPuzzle::Sliding(p.with_goal(goal)))
             }
-            other
-                if other.name() == name
-                    && with_puzzle!(&other, p => p.format_line(&p.goal())) == goal =>
-            {
-                Ok(other)
+            other => {
+                let own = with_puzzle!(&other, p => p.goals().iter().map(|g| p.format_line(g)).collect::<Vec<_>>());
+                if own.len() == 1 && own[0] == text {
+                    Ok(other)
+                } else {
+                    Err(CatalogError::Goal(format!(
+                        "another goal is only for sliding-tile boards, not {}",
+                        other.name()
+                    )))
+                }
             }
-            other => Err(CatalogError::Goal(format!(
-                "{} has no goal `{goal}`",
-                other.name()
-            ))),
         }
     }
 }
 
-/// Looks a puzzle up by its command-line name.
-pub fn lookup(name: &str) -> Result<BuiltIn, CatalogError> {
-    let sliding = |r, c| {
-        SlidingPuzzle::new(r, c)
-            .map(BuiltIn::Sliding)
-            .map_err(Into::into)
-    };
-    match name {
-        "8puzzle" => sliding(3, 3),
-        "11puzzle" => sliding(3, 4),
-        "15puzzle" => sliding(4, 4),
-        "goat" => Ok(BuiltIn::Goat(Goat)),
-        "oshidori" => Ok(BuiltIn::Oshidori(Oshidori::classic())),
-        _ => {
-            if let Some(kinds) = name.strip_prefix("oshidori:") {
-                let k = kinds
-                    .parse::<usize>()
-                    .map_err(|_| CatalogError::BadSize(name.into()))?;
-                return Oshidori::with_kinds(k)
-                    .map(BuiltIn::Oshidori)
-                    .map_err(|e| CatalogError::Kinds(e.to_string()));
-            }
-            let Some(size) = name.strip_prefix("sliding:") else {
-                return Err(CatalogError::Unknown(name.into()));
+/// What a name opens: a ranked puzzle for the engine, or a peg solitaire board that
+/// is searched forward.
+#[derive(Debug, Clone)]
+pub enum Opened {
+    /// A puzzle with a ranked state space.
+    Ranked(AnyPuzzle),
+    /// A peg solitaire board.
+    Peg(PegBoard),
+}
+
+/// A line of `antipode list`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CatalogEntry {
+    /// Command-line name (or pattern, for a family's parameter range).
+    pub name: String,
+    /// What it is.
+    pub description: String,
+    /// The number of indices (states) of a full table; `None` for puzzles searched
+    /// forward or a family's whole range.
+    pub indices: Option<u64>,
+}
+
+/// One family of puzzles.
+pub struct Family {
+    /// The names it takes: a name, or a pattern such as `sliding:RxC`.
+    pub pattern: &'static str,
+    /// What the family is.
+    pub description: &'static str,
+    /// The puzzle a name denotes; `None` if the name is not this family's.
+    open: fn(&str) -> Option<Result<Opened, CatalogError>>,
+    /// The lines the family shows in `antipode list`.
+    entries: fn() -> Vec<CatalogEntry>,
+}
+
+/// The sliding boards `antipode list` names (any `sliding:RxC` up to 16 cells works).
+const LISTED_BOARDS: [(usize, usize); 10] = [
+    (2, 2),
+    (2, 3),
+    (2, 4),
+    (3, 3),
+    (2, 5),
+    (2, 6),
+    (3, 4),
+    (2, 7),
+    (2, 8),
+    (4, 4),
+];
+
+/// Every family, in the order `antipode list` shows them.
+pub static FAMILIES: &[Family] = &[
+    Family {
+        pattern: "sliding:RxC",
+        description: "sliding tiles on R x C cells, 2 <= R, C and R*C <= 16 \
+                      (8puzzle, 11puzzle, 15puzzle: 3x3, 3x4, 4x4)",
+        open: open_sliding,
+        entries: || {
+            LISTED_BOARDS
+                .iter()
+                .map(|&(r, c)| {
+                    let p = SlidingPuzzle::new(r, c).expect("listed sizes are valid");
+                    let description = if p.name().starts_with("sliding:") {
+                        format!("sliding tiles {r}x{c}")
+                    } else {
+                        format!("sliding tiles {r}x{c} (also `sliding:{r}x{c}`)")
+                    };
+                    ranked_entry(p.name(), description, p.index_count())
+                })
+                .collect()
+        },
+    },
+    Family {
+        pattern: "goat",
+        description: "Goat sliding-block puzzle, 3x4 with a big piece (seed 001)",
+        open: |name| (name == "goat").then_some(Ok(Opened::Ranked(AnyPuzzle::Goat(Goat)))),
+        entries: || {
+            vec![ranked_entry(
+                "goat".into(),
+                FAMILIES[1].description.into(),
+                Goat.index_count(),
+            )]
+        },
+    },
+    Family {
+        pattern: "oshidori:K",
+        description: "Oshidori: K kinds of two stones and two blanks in a row, K = 1..9; \
+                      `oshidori` is the classic B W B W B W . . (seed 003)",
+        open: open_oshidori,
+        entries: || {
+            let classic = Oshidori::classic();
+            vec![
+                ranked_entry(
+                    "oshidori".into(),
+                    "Oshidori, B W B W B W . . (seed 003)".into(),
+                    classic.index_count(),
+                ),
+                CatalogEntry {
+                    name: format!("oshidori:1..{}", oshidori::MAX_KINDS),
+                    description: "Oshidori with K kinds of two stones, (2K+1) (2K)!/2^K indices"
+                        .into(),
+                    indices: None,
+                },
+            ]
+        },
+    },
+    Family {
+        pattern: "hoppers, english33",
+        description: "peg solitaire, searched forward from the start (seed 004)",
+        open: |name| {
+            let board = match name {
+                "hoppers" => PegBoard::hoppers(),
+                "english33" => PegBoard::english33(),
+                _ => return None,
             };
+            Some(Ok(Opened::Peg(board)))
+        },
+        entries: || {
+            vec![
+                CatalogEntry {
+                    name: "hoppers".into(),
+                    description: "Hoppers peg solitaire, 13 holes (seed 004; searched forward)"
+                        .into(),
+                    indices: None,
+                },
+                CatalogEntry {
+                    name: "english33".into(),
+                    description: "English peg solitaire, 33 holes (searched forward)".into(),
+                    indices: None,
+                },
+            ]
+        },
+    },
+];
+
+fn ranked_entry(name: String, description: String, indices: u64) -> CatalogEntry {
+    CatalogEntry {
+        name,
+        description,
+        indices: Some(indices),
+    }
+}
+
+fn open_sliding(name: &str) -> Option<Result<Opened, CatalogError>> {
+    let (rows, cols) = match name {
+        "8puzzle" => (3, 3),
+        "11puzzle" => (3, 4),
+        "15puzzle" => (4, 4),
+        _ => {
+            let size = name.strip_prefix("sliding:")?;
             let parsed = size
                 .split_once(['x', 'X'])
                 .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)));
             match parsed {
-                Some((r, c)) => sliding(r, c),
-                None => Err(CatalogError::BadSize(name.into())),
+                Some(size) => size,
+                None => {
+                    return Some(Err(CatalogError::BadParameter {
+                        name: name.into(),
+                        pattern: "sliding:RxC (e.g. sliding:3x4)",
+                    }));
+                }
             }
         }
+    };
+    Some(
+        SlidingPuzzle::new(rows, cols)
+            .map(|p| Opened::Ranked(AnyPuzzle::Sliding(p)))
+            .map_err(|e| CatalogError::OutOfRange(e.to_string())),
+    )
+}
+
+fn open_oshidori(name: &str) -> Option<Result<Opened, CatalogError>> {
+    if name == "oshidori" {
+        return Some(Ok(Opened::Ranked(AnyPuzzle::Oshidori(Oshidori::classic()))));
+    }
+    let kinds = name.strip_prefix("oshidori:")?;
+    let Ok(k) = kinds.parse::<usize>() else {
+        return Some(Err(CatalogError::BadParameter {
+            name: name.into(),
+            pattern: "oshidori:K (e.g. oshidori:4)",
+        }));
+    };
+    Some(
+        Oshidori::with_kinds(k)
+            .map(|p| Opened::Ranked(AnyPuzzle::Oshidori(p)))
+            .map_err(|e| CatalogError::OutOfRange(e.to_string())),
+    )
+}
+
+/// Opens the puzzle a command-line name denotes.
+pub fn open(name: &str) -> Result<Opened, CatalogError> {
+    FAMILIES
+        .iter()
+        .find_map(|family| (family.open)(name))
+        .unwrap_or_else(|| Err(CatalogError::Unknown(name.into())))
+}
+
+/// Looks a puzzle with a ranked state space up by its command-line name.
+pub fn lookup(name: &str) -> Result<AnyPuzzle, CatalogError> {
+    match open(name)? {
+        Opened::Ranked(puzzle) => Ok(puzzle),
+        Opened::Peg(board) => Err(CatalogError::NotRanked(board.name().into())),
     }
 }
 
-/// A line of `antipode list`.
-#[derive(Debug, Clone)]
-pub struct CatalogEntry {
-    /// Command-line name.
-    pub name: String,
-    /// What it is.
-    pub description: String,
-    /// The number of indices (states) of a full table.
-    pub indices: u64,
+/// The puzzle a table names: its command-line name and its goal's one-line form
+/// (or a goal-set summary, which the puzzle's own goal set must then match).
+pub fn from_identity(name: &str, goal: &str) -> Result<AnyPuzzle, CatalogError> {
+    let puzzle = lookup(name)?;
+    let own = with_puzzle!(&puzzle, p => crate::table::identity(p).goal);
+    if own == goal {
+        Ok(puzzle)
+    } else {
+        puzzle.with_goal(goal)
+    }
 }
 
-/// The named puzzles, plus the sliding boards up to 16 cells.
+/// Every line of `antipode list`, family by family.
 pub fn catalog() -> Vec<CatalogEntry> {
-    let mut entries = vec![CatalogEntry {
-        name: "goat".into(),
-        description: "Goat sliding-block puzzle, 3x4 with a big piece (seed 001)".into(),
-        indices: Goat.index_count(),
-    }];
-    for (r, c) in [
-        (2, 2),
-        (2, 3),
-        (2, 4),
-        (3, 3),
-        (2, 5),
-        (2, 6),
-        (3, 4),
-        (2, 7),
-        (2, 8),
-        (4, 4),
-    ] {
-        let p = SlidingPuzzle::new(r, c).expect("catalog sizes are valid");
-        entries.push(CatalogEntry {
-            name: p.name(),
-            description: if p.name().starts_with("sliding:") {
-                format!("sliding tiles {r}x{c}")
-            } else {
-                format!("sliding tiles {r}x{c} (also `sliding:{r}x{c}`)")
-            },
-            indices: p.index_count(),
-        });
-    }
-    entries
+    FAMILIES
+        .iter()
+        .flat_map(|family| (family.entries)())
+        .collect()
 }
 
 #[cfg(test)]
@@ -181,9 +338,62 @@ mod tests {
         assert_eq!(lookup("8puzzle").unwrap().index_count(), 181_440);
         assert_eq!(lookup("sliding:3x4").unwrap().name(), "11puzzle");
         assert_eq!(lookup("sliding:2x5").unwrap().name(), "sliding:2x5");
+        assert_eq!(lookup("oshidori:4").unwrap().index_count(), 22_680);
         assert!(matches!(lookup("nine"), Err(CatalogError::Unknown(_))));
-        assert!(matches!(lookup("sliding:3"), Err(CatalogError::BadSize(_))));
-        assert!(matches!(lookup("sliding:1x1"), Err(CatalogError::Size(_))));
-        assert!(matches!(lookup("sliding:5x5"), Err(CatalogError::Size(_))));
+        assert!(matches!(
+            lookup("sliding:3"),
+            Err(CatalogError::BadParameter { .. })
+        ));
+        assert!(matches!(
+            lookup("sliding:1x1"),
+            Err(CatalogError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            lookup("sliding:5x5"),
+            Err(CatalogError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            lookup("oshidori:x"),
+            Err(CatalogError::BadParameter { .. })
+        ));
+        assert!(matches!(
+            lookup("oshidori:10"),
+            Err(CatalogError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            lookup("english33"),
+            Err(CatalogError::NotRanked(_))
+        ));
+        assert!(matches!(open("hoppers"), Ok(Opened::Peg(_))));
+    }
+
+    #[test]
+    fn every_listed_name_opens() {
+        for entry in catalog().iter().filter(|e| !e.name.contains("..")) {
+            let opened = open(&entry.name).unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+            if let (Opened::Ranked(p), Some(indices)) = (opened, entry.indices) {
+                assert_eq!(p.index_count(), indices, "{}", entry.name);
+            }
+        }
+        for family in FAMILIES {
+            assert!(
+                catalog()
+                    .iter()
+                    .any(|e| family.pattern.contains(e.name.split(':').next().unwrap())),
+                "{} lists nothing",
+                family.pattern
+            );
+        }
+    }
+
+    #[test]
+    fn goals_by_identity() {
+        let korf = from_identity("8puzzle", "0 1 2/3 4 5/6 7 8").unwrap();
+        assert_eq!(korf.name(), "8puzzle");
+        assert!(from_identity("goat", goat::GOAL).is_ok());
+        assert!(matches!(
+            from_identity("goat", "18BB/2075/3846"),
+            Err(CatalogError::Goal(_))
+        ));
     }
 }

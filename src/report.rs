@@ -3,10 +3,11 @@
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
-use crate::sys::human_bytes;
+use crate::puzzles::peg::PegAnalysis;
+use crate::units::{depth_table, human_bytes, thousands};
 
 /// Output formats of the report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Aligned text with boards.
     Text,
@@ -16,17 +17,53 @@ pub enum Format {
     Csv,
 }
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
+/// The report of a peg solitaire analysis in the given format (CSV: one row per
+/// number of jumps), ending with a newline.
+pub fn render_peg(a: &PegAnalysis, format: Format) -> String {
+    match format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(a).expect("analysis serializes");
+            s.push('\n');
+            s
         }
-        out.push(ch);
+        Format::Csv => {
+            let mut s = String::from("puzzle,reachable,goal_moves,jumps,boards\n");
+            let goal = a.goal_moves.map_or(String::new(), |m| m.to_string());
+            for (jumps, count) in a.jumps_histogram.iter().enumerate() {
+                let _ = writeln!(s, "{},{},{goal},{jumps},{count}", a.puzzle, a.reachable);
+            }
+            s
+        }
+        Format::Text => {
+            let mut s = String::new();
+            let _ = writeln!(s, "puzzle          {}", a.puzzle);
+            let _ = writeln!(
+                s,
+                "reachable       {} boards from the start (centre empty)",
+                thousands(a.reachable)
+            );
+            let _ = writeln!(
+                s,
+                "goal            {}",
+                a.goal_moves
+                    .map_or("not reachable".to_string(), |m| format!(
+                        "one peg in the centre after {m} moves (fewest)"
+                    ))
+            );
+            let _ = writeln!(
+                s,
+                "solution        {}",
+                a.solution.as_deref().unwrap_or("-")
+            );
+            let _ = writeln!(s, "time            {:.3} s\n", a.seconds);
+            s.push_str(&depth_table("jumps  boards", &a.jumps_histogram));
+            if let Some(moves) = &a.moves_histogram {
+                s.push('\n');
+                s.push_str(&depth_table("moves  boards (by their fewest moves)", moves));
+            }
+            s
+        }
     }
-    out
 }
 
 /// The report in the given format, ending with a newline.
@@ -47,6 +84,16 @@ fn text(a: &Analysis) -> String {
     let _ = writeln!(s, "puzzle          {}", a.puzzle);
     let _ = writeln!(s, "indices         {}", thousands(a.indices));
     let _ = writeln!(s, "reachable       {}", thousands(a.reachable));
+    if a.reachable < a.indices {
+        let _ = writeln!(
+            s,
+            "unreachable     {} (cannot reach the goal)",
+            thousands(a.indices - a.reachable)
+        );
+    }
+    if a.goal_states > 1 {
+        let _ = writeln!(s, "goal states     {}", thousands(a.goal_states));
+    }
     let _ = writeln!(s, "god's number    {}", a.gods_number);
     let _ = writeln!(s, "antipodes       {}", thousands(a.antipode_count));
     let _ = writeln!(
@@ -68,10 +115,8 @@ fn text(a: &Analysis) -> String {
             let _ = writeln!(s, "\n{line}\n{board}");
         }
     }
-    let _ = writeln!(s, "\ndepth  count");
-    for (depth, count) in a.histogram.iter().enumerate() {
-        let _ = writeln!(s, "{depth:>5}  {count}");
-    }
+    s.push('\n');
+    s.push_str(&depth_table("depth  count", &a.histogram));
     s
 }
 
@@ -97,17 +142,4 @@ fn csv(a: &Analysis) -> String {
         let _ = writeln!(s, "{head},{},,{antipode}", a.gods_number);
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(239_500_800), "239,500,800");
-    }
 }

@@ -2,15 +2,13 @@
 //! admissible lower bound, as in the seed pages.
 //!
 //! [`ida::search`] is generic over a [`SearchSpace`]; each puzzle family provides one
-//! ([`sliding::SlidingSpace`], [`goat::GoatSpace`],
-//! [`oshidori::OshidoriSpace`]) that applies moves in place and keeps
-//! its lower bound up to date incrementally.
+//! in its own module ([`crate::puzzles::sliding::search`],
+//! [`crate::puzzles::goat::search`], [`crate::puzzles::oshidori::search`]) that applies
+//! moves in place and keeps its lower bound up to date incrementally, and names it by
+//! implementing [`Solvable`].
 
 pub mod bibfs;
-pub mod goat;
 pub mod ida;
-pub mod oshidori;
-pub mod sliding;
 
 /// A puzzle as IDA* sees it: a node, its moves, a lower bound on its distance.
 pub trait SearchSpace: Sync {
@@ -104,52 +102,4 @@ pub fn solve<P: Solvable>(
             .collect(),
         nodes: found.nodes,
     })
-}
-
-impl Solvable for crate::puzzles::SlidingPuzzle {
-    type Space = sliding::SlidingSpace;
-
-    fn search_space(&self, bounded: bool) -> Self::Space {
-        sliding::SlidingSpace::new(self, bounded)
-    }
-
-    fn node(space: &Self::Space, state: &Self::State) -> sliding::SlidingNode {
-        space.node(state)
-    }
-
-    fn state(space: &Self::Space, node: &sliding::SlidingNode) -> Self::State {
-        space.board(node)
-    }
-}
-
-impl Solvable for crate::puzzles::Goat {
-    type Space = goat::GoatSpace;
-
-    fn search_space(&self, bounded: bool) -> Self::Space {
-        goat::GoatSpace::new(&self.goal(), bounded)
-    }
-
-    fn node(space: &Self::Space, state: &Self::State) -> goat::GoatNode {
-        space.node(state)
-    }
-
-    fn state(space: &Self::Space, node: &goat::GoatNode) -> Self::State {
-        space.board(node)
-    }
-}
-
-impl Solvable for crate::puzzles::Oshidori {
-    type Space = oshidori::OshidoriSpace;
-
-    fn search_space(&self, bounded: bool) -> Self::Space {
-        oshidori::OshidoriSpace::new(self, bounded)
-    }
-
-    fn node(space: &Self::Space, state: &Self::State) -> oshidori::OshidoriNode {
-        space.node(state)
-    }
-
-    fn state(space: &Self::Space, node: &oshidori::OshidoriNode) -> Self::State {
-        space.row(node)
-    }
 }

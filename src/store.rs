@@ -69,8 +69,9 @@ pub enum Wanted {
     Depth(u32),
 }
 
-/// Storage of one depth per index, readable and writable from many threads at once.
-pub trait DepthStore: Sync {
+/// Reading a depth array: what every consumer of a finished search needs (descent,
+/// verification, antipodes).
+pub trait DepthRead: Sync {
     /// The number of entries.
     fn len(&self) -> u64;
 
@@ -94,6 +95,18 @@ pub trait DepthStore: Sync {
     /// Whether entry `index` matches `wanted`.
     fn matches(&self, index: u64, wanted: Wanted) -> bool;
 
+    /// The value a neighbour one level closer to the goal set holds, for a state
+    /// holding `value` (exact: `value - 1`; mod p: `(value - 1) mod p`).
+    fn closer(&self, value: u32) -> u32 {
+        match self.period() {
+            Some(p) => (value + p - 1) % p,
+            None => value.wrapping_sub(1),
+        }
+    }
+}
+
+/// Storage of one depth per index, readable and writable from many threads at once.
+pub trait DepthStore: DepthRead {
     /// Records depth `depth` for entry `index`.
     fn set(&self, index: u64, depth: u32);
 

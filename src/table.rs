@@ -39,7 +39,7 @@ use crate::engine::{self, EngineError, Histogram, Observer, SearchOptions};
 use crate::puzzle::{Puzzle, Step};
 use crate::store::{Depths, Encoding};
 use crate::with_depths;
-pub use header::{HEADER_BYTES, Header, HeaderError};
+pub use header::{HEADER_BYTES, Header, HeaderError, definition_digest};
 pub use verify::{Check, verify};
 
 /// What can go wrong with a table file.
@@ -105,8 +105,8 @@ pub enum TableError {
     /// The disk cannot hold the table.
     #[error(
         "{path}: the table needs {} on disk, only {} are free",
-        crate::sys::human_bytes(*needed as f64),
-        crate::sys::human_bytes(*available as f64)
+        crate::units::human_bytes(*needed as f64),
+        crate::units::human_bytes(*available as f64)
     )]
     NoSpace {
         /// The file.
@@ -153,9 +153,40 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     }
 }
 
-/// How a table names its puzzle: the command-line name and the goal's one-line form.
-pub fn identity<P: Puzzle>(puzzle: &P) -> (String, String) {
-    (puzzle.name(), puzzle.format_line(&puzzle.goal()))
+/// How a table names its puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// The command-line name.
+    pub name: String,
+    /// The goal's one-line form, or `N goal states` for a goal set.
+    pub goal: String,
+    /// SHA-256 (hex) of the puzzle's canonical definition: what is compared.
+    pub digest: String,
+}
+
+/// The identity a table of `puzzle` records.
+pub fn identity<P: Puzzle>(puzzle: &P) -> Identity {
+    let goals = puzzle.goals();
+    let goal = match goals.as_slice() {
+        [one] => puzzle.format_line(one),
+        many => format!("{} goal states", many.len()),
+    };
+    Identity {
+        name: puzzle.name(),
+        goal,
+        digest: definition_digest(&puzzle.definition()),
+    }
+}
+
+impl Identity {
+    /// Whether a table with `header` was built for this puzzle: the same definition
+    /// digest (version 2), or the same name and goal (version 1).
+    pub fn matches(&self, header: &Header) -> bool {
+        match &header.definition_sha256 {
+            Some(digest) => *digest == self.digest,
+            None => header.puzzle == self.name && header.goal == self.goal,
+        }
+    }
 }
 
 /// CRC-32 of a payload, computed in parallel slices and combined.
@@ -250,17 +281,23 @@ impl Table {
         &self.depths
     }
 
-    /// Fails unless the table was built for exactly this puzzle and goal.
+    /// Fails unless the table was built for exactly this puzzle and goal set.
     pub fn check_puzzle<P: Puzzle>(&self, puzzle: &P) -> Result<(), TableError> {
-        let (name, goal) = identity(puzzle);
-        if name != self.header.puzzle
-            || goal != self.header.goal
-            || puzzle.index_count() != self.header.indices
-        {
+        let identity = identity(puzzle);
+        if !identity.matches(&self.header) || puzzle.index_count() != self.header.indices {
+            let same_words =
+                identity.name == self.header.puzzle && identity.goal == self.header.goal;
             return Err(TableError::OtherPuzzle {
                 path: self.path.clone(),
                 table: format!("{} (goal {})", self.header.puzzle, self.header.goal),
-                wanted: format!("{name} (goal {goal})"),
+                wanted: if same_words {
+                    format!(
+                        "{} (goal {}) as defined now: the definition changed",
+                        identity.name, identity.goal
+                    )
+                } else {
+                    format!("{} (goal {})", identity.name, identity.goal)
+                },
             });
         }
         Ok(())
@@ -392,10 +429,12 @@ fn create_or_resume<P: Puzzle>(
     encoding: Encoding,
     force: bool,
 ) -> Result<(Writer, Depths, Option<Vec<u64>>), TableError> {
-    let (name, goal) = identity(puzzle);
+    let identity = identity(puzzle);
     let fresh = Header {
-        puzzle: name,
-        goal,
+        version: header::VERSION,
+        puzzle: identity.name.clone(),
+        goal: identity.goal.clone(),
+        definition_sha256: Some(identity.digest.clone()),
         indices: puzzle.index_count(),
         encoding,
         complete: false,
@@ -418,8 +457,7 @@ fn create_or_resume<P: Puzzle>(
                 });
             }
             Ok(header)
-                if header.puzzle == fresh.puzzle
-                    && header.goal == fresh.goal
+                if identity.matches(&header)
                     && header.encoding == fresh.encoding
                     && header.indices == fresh.indices =>
             {

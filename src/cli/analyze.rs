@@ -8,14 +8,14 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use antipode::engine::{EngineError, Histogram};
-use antipode::puzzles::BuiltIn;
-use antipode::report::{self, Format};
+use antipode::puzzles::{AnyPuzzle, CatalogError, Opened};
+use antipode::report;
 use antipode::store::Encoding;
 use antipode::table::{self, TableError};
 use antipode::{Puzzle, analysis, with_depths, with_puzzle};
 
 use super::progress::LevelPrinter;
-use super::{Bits, PuzzleArgs};
+use super::{Bits, Format, PuzzleArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -24,8 +24,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    /// Output format: text, json or csv.
+    #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json, Format::Csv]))]
     format: Format,
     /// Draw at most N antipodes as boards (text format).
     #[arg(long, value_name = "N", default_value_t = 8)]
@@ -50,13 +50,16 @@ pub struct Args {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: Args) -> Result<()> {
-    if let Some(board) = super::peg::board(&args.puzzle.puzzle) {
-        if args.table.is_some() {
-            bail!("hoppers has no depth table: its moves cannot be undone");
+    let puzzle = match args.puzzle.open()? {
+        Opened::Ranked(puzzle) => puzzle,
+        Opened::Peg(board) => {
+            if args.table.is_some() {
+                bail!(CatalogError::NotRanked(board.name().into()));
+            }
+            let analysis = super::with_threads(args.threads, || board.analysis())?;
+            return super::print(&report::render_peg(&analysis, args.format.report()));
         }
-        return super::print(&super::peg::analyze(&board, args.format == Format::Json)?);
-    }
-    let puzzle = args.puzzle.resolve()?;
+    };
     let printer = LevelPrinter::new(args.quiet);
     let analysis = match &args.table {
         None => super::with_threads(
@@ -85,7 +88,7 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
     };
-    super::print(&report::render(&analysis, args.format))
+    super::print(&report::render(&analysis, args.format.report()))
 }
 
 fn build_table<P: Puzzle>(
@@ -116,18 +119,19 @@ fn build_table<P: Puzzle>(
     }
     let histogram = Histogram(built.header.histogram.clone());
     let last_level = built.last_level;
-    Ok(with_depths!(&built.depths, s => {
+    let mut depths = built.depths;
+    Ok(with_depths!(&mut depths, s => {
         analysis::summarize(puzzle, s, histogram, last_level, args.show, started)
     }))
 }
 
 /// `tables/NAME-BITSbit.table`, with the goal in the name when it is not the usual one.
-fn default_table_path(puzzle: &BuiltIn, encoding: Encoding) -> PathBuf {
+fn default_table_path(puzzle: &AnyPuzzle, encoding: Encoding) -> PathBuf {
     let name = puzzle.name().replace(':', "-");
     let usual = antipode::puzzles::lookup(&puzzle.name())
-        .map(|p| with_puzzle!(&p, q => q.format_line(&q.goal())))
+        .map(|p| with_puzzle!(&p, q => table::identity(q).goal))
         .ok();
-    let goal = with_puzzle!(puzzle, p => p.format_line(&p.goal()));
+    let goal = with_puzzle!(puzzle, p => table::identity(p).goal);
     let suffix = if usual.as_deref() == Some(goal.as_str()) {
         String::new()
     } else {

@@ -1,32 +1,32 @@
-//! `antipode list`: the puzzles, their index counts and the memory a full table needs.
+//! `antipode list`: the catalog's puzzles, their index counts and the memory a full
+//! table needs.
 
 use anyhow::Result;
 
 use antipode::puzzles;
-use antipode::report::thousands;
-use antipode::sys::human_bytes;
+use antipode::units::{human_bytes, thousands};
 
 pub fn run() -> Result<()> {
     let mut text = format!(
-        "{:<14} {:>22} {:>12}  {}\n",
+        "{:<16} {:>22} {:>13}  {}\n",
         "puzzle", "indices", "table (8-bit)", "description"
     );
     for entry in puzzles::catalog() {
+        let (indices, bytes) = match entry.indices {
+            Some(n) => (thousands(n), human_bytes(n as f64)),
+            None => ("-".into(), "-".into()),
+        };
         text.push_str(&format!(
-            "{:<14} {:>22} {:>12}  {}\n",
-            entry.name,
-            thousands(entry.indices),
-            human_bytes(entry.indices as f64),
-            entry.description
+            "{:<16} {:>22} {:>13}  {}\n",
+            entry.name, indices, bytes, entry.description
         ));
     }
-    text.push_str(&format!(
-        "{:<14} {:>22} {:>12}  {}\n",
-        "hoppers",
-        "8,192 boards",
-        "-",
-        "Hoppers peg solitaire, 13 holes (seed 004; searched forward)"
-    ));
-    text.push_str("\nAny board `sliding:RxC` with 2 <= R, C and R*C <= 16 works too.\n");
+    text.push_str("\nFamilies:\n");
+    for family in puzzles::FAMILIES {
+        text.push_str(&format!(
+            "  {:<20} {}\n",
+            family.pattern, family.description
+        ));
+    }
     super::print(&text)
 }

@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let puzzle = args.puzzle.resolve()?;
+    let puzzle = args.puzzle.ranked()?;
     let table = Table::open(&args.table)?;
     let from_stdin = args.positions.is_empty();
     let mut input = String::new();

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use antipode::engine::{Direction, LevelStats, Observer};
-use antipode::report::thousands;
+use antipode::units::thousands;
 
 const BAR_AFTER: Duration = Duration::from_secs(1);
 

@@ -4,22 +4,15 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
-use antipode::puzzles::BuiltIn;
+use antipode::puzzles::Opened;
+use antipode::puzzles::peg::{self, PegBoard};
 use antipode::solve::{self, Solvable};
 use antipode::table::Table;
 use antipode::{Puzzle, with_puzzle};
 
-use super::PuzzleArgs;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// The moved pieces, one solution per line (with --boards, every board after).
-    Text,
-    /// One JSON object.
-    Json,
-}
+use super::{Format, PuzzleArgs};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
@@ -53,8 +46,9 @@ pub struct Args {
     /// Also draw the board after every move.
     #[arg(long)]
     boards: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    /// Output format: text (the moved pieces, one solution per line; with --boards,
+    /// every board after) or json.
+    #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json]))]
     format: Format,
     /// Peg solitaire: fix the first jump, e.g. `0-6`.
     #[arg(long, value_name = "FROM-TO")]
@@ -79,27 +73,19 @@ struct Outcome<S> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    if let Some(board) = super::peg::board(&args.puzzle.puzzle) {
-        let text = super::peg::solve(
-            &board,
-            args.position.as_deref(),
-            args.first.as_deref(),
-            args.all,
-            args.max_length,
-            args.format == Format::Json,
-        )?;
-        return super::print(&text);
-    }
+    let puzzle = match args.puzzle.open()? {
+        Opened::Ranked(puzzle) => puzzle,
+        Opened::Peg(board) => return super::print(&solve_peg(&board, &args)?),
+    };
     if args.first.is_some() {
-        bail!("--first is for peg solitaire (hoppers)");
+        bail!("--first is for peg solitaire (hoppers, english33)");
     }
-    let puzzle = args.puzzle.resolve()?;
     let started = Instant::now();
     let text = with_puzzle!(&puzzle, p => {
         let start = match &args.position {
             Some(text) => p.parse(text)?,
-            None => match start_of(&puzzle) {
-                Some(text) => p.parse(&text)?,
+            None => match p.start() {
+                Some(start) => start,
                 None => bail!("{} has no start position of its own: give a POSITION", p.name()),
             },
         };
@@ -123,13 +109,56 @@ pub fn run(args: Args) -> Result<()> {
     super::print(&text)
 }
 
-/// The puzzle's own start position, if it has one.
-fn start_of(puzzle: &BuiltIn) -> Option<String> {
-    match puzzle {
-        BuiltIn::Goat(_) => Some(antipode::puzzles::goat::START.to_string()),
-        BuiltIn::Oshidori(o) => Some(o.format_line(&o.start())),
-        BuiltIn::Sliding(_) => None,
+#[derive(serde::Serialize)]
+struct PegSolved {
+    puzzle: String,
+    start: String,
+    length: u32,
+    solutions: Vec<peg::PegSolution>,
+    seconds: f64,
+}
+
+/// Fewest-move solutions of a peg solitaire board, in the seed's notation.
+fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
+    if args.table.is_some() {
+        bail!(antipode::puzzles::CatalogError::NotRanked(
+            board.name().into()
+        ));
     }
+    if args.method != Method::Ida || args.boards {
+        bail!("peg solitaire is solved by its own search: no --method or --boards");
+    }
+    let started = Instant::now();
+    let start = match &args.position {
+        None => board.start(),
+        Some(text) => board.parse(text)?,
+    };
+    let first = args.first.as_deref().map(parse_jump).transpose()?;
+    let (length, solutions) = board.solutions(start, first, args.all, args.max_length)?;
+    Ok(match args.format {
+        Format::Json | Format::Csv => {
+            let solved = PegSolved {
+                puzzle: board.name().into(),
+                start: board.format(start),
+                length,
+                solutions,
+                seconds: started.elapsed().as_secs_f64(),
+            };
+            serde_json::to_string_pretty(&solved)? + "\n"
+        }
+        Format::Text => solutions.iter().map(|s| peg::notation(s) + "\n").collect(),
+    })
+}
+
+/// `0-6`: a jump from hole 0 to hole 6.
+fn parse_jump(text: &str) -> Result<(u8, u8)> {
+    let (from, to) = text
+        .split_once('-')
+        .context("--first takes FROM-TO, e.g. 0-6")?;
+    Ok((
+        from.trim().parse().context("--first: bad hole number")?,
+        to.trim().parse().context("--first: bad hole number")?,
+    ))
 }
 
 fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {
@@ -170,7 +199,7 @@ fn render<P: Puzzle>(
 ) -> Result<String> {
     let length = outcome.solutions.first().map_or(0, Vec::len);
     Ok(match args.format {
-        Format::Json => {
+        Format::Json | Format::Csv => {
             let solved = Solved {
                 puzzle: p.name(),
                 start: p.format_line(start),

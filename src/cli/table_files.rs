@@ -4,26 +4,19 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 
-use antipode::puzzles::BuiltIn;
-use antipode::report::thousands;
-use antipode::sys::human_bytes;
+use antipode::puzzles;
 use antipode::table::{self, Table};
+use antipode::units::{depth_table, human_bytes, thousands};
 use antipode::with_puzzle;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Words.
-    Text,
-    /// One JSON object.
-    Json,
-}
+use super::Format;
 
 #[derive(Debug, clap::Args)]
 pub struct InfoArgs {
     /// The table file.
     path: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    /// Output format: text or json.
+    #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json]))]
     format: Format,
 }
 
@@ -39,17 +32,27 @@ pub struct VerifyArgs {
 pub fn info(args: InfoArgs) -> Result<()> {
     let header = table::read_header_of(&args.path)?;
     let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&header)? + "\n",
+        Format::Json | Format::Csv => serde_json::to_string_pretty(&header)? + "\n",
         Format::Text => {
             let levels = header.histogram.len();
+            let reached: u64 = header.histogram.iter().sum();
             let mut s = format!(
-                "table           {}\npuzzle          {}\ngoal            {}\nindices         {}\n\
+                "table           {}\nformat          version {}\npuzzle          {}\n\
+                 goal            {}\ndefinition      sha256 {}\nindices         {}\n\
+                 reached         {}{}\n\
                  entries         {} bits ({})\npayload         {} bytes ({})\n\
                  state           {}\nlevels          {levels}\ncrc32           {:08x}\n",
                 args.path.display(),
+                header.version,
                 header.puzzle,
                 header.goal,
+                header
+                    .definition_sha256
+                    .as_deref()
+                    .unwrap_or("- (version 1: name and goal)"),
                 thousands(header.indices),
+                thousands(reached),
+                if header.complete { "" } else { " so far" },
                 header.encoding.bits(),
                 if header.encoding.bits() == 8 {
                     "exact depth"
@@ -65,10 +68,8 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 },
                 header.payload_crc32,
             );
-            s.push_str("\ndepth  count\n");
-            for (d, c) in header.histogram.iter().enumerate() {
-                s.push_str(&format!("{d:>5}  {c}\n"));
-            }
+            s.push('\n');
+            s.push_str(&depth_table("depth  count", &header.histogram));
             s
         }
     };
@@ -78,7 +79,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
 pub fn verify(args: VerifyArgs) -> Result<()> {
     let table = Table::open_unverified(&args.path)?;
     let header = table.header();
-    let puzzle = BuiltIn::from_identity(&header.puzzle, &header.goal)?;
+    let puzzle = puzzles::from_identity(&header.puzzle, &header.goal)?;
     let checks = super::with_threads(
         args.threads,
         || with_puzzle!(&puzzle, p => table::verify(&table, p)),

@@ -9,7 +9,9 @@
 //! 3 x 45 x 40,320 = 5,443,200 indices, all reachable from the goal.
 
 mod expand;
+pub mod search;
 
+use crate::grid::Grid;
 use crate::puzzle::{PositionError, Puzzle, Successor};
 use crate::puzzles::notation;
 use crate::rank::{combination, factorial, permutation};
@@ -17,6 +19,23 @@ use crate::rank::{combination, factorial, permutation};
 /// Cells on the board.
 pub const CELLS: usize = 12;
 const COLS: usize = 4;
+/// The board's geometry.
+const GRID: Grid = Grid::new(3, COLS);
+
+/// The big piece (left half on top-row column `big`) next to the blank on top-row
+/// column `blank`: where the big piece's left half and the blank are after it slides
+/// into the blank, or `None` if it is not next to the blank. The one rule of the big
+/// piece's move, used by the successors, the fast expansion and the IDA* space.
+#[inline(always)]
+pub(crate) fn big_piece_slide(big: usize, blank: usize) -> Option<(usize, usize)> {
+    if blank + 1 == big {
+        Some((blank, big + 1))
+    } else if blank == big + 2 {
+        Some((big + 1, big))
+    } else {
+        None
+    }
+}
 /// The code of the big piece in [`GoatBoard`] cells.
 pub const BIG: u8 = 9;
 /// The code of the two identical `─` pieces.
@@ -57,9 +76,9 @@ impl GoatBoard {
 pub struct Goat;
 
 impl Goat {
-    /// The seed's START position.
-    pub fn start(&self) -> GoatBoard {
-        self.parse(START).expect("START is a valid position")
+    /// The seed's GOAL position.
+    pub fn goal(&self) -> GoatBoard {
+        self.parse(GOAL).expect("GOAL is a valid position")
     }
 }
 
@@ -93,8 +112,17 @@ impl Puzzle for Goat {
         4
     }
 
-    fn goal(&self) -> GoatBoard {
-        self.parse(GOAL).expect("GOAL is a valid position")
+    fn goals(&self) -> Vec<GoatBoard> {
+        vec![self.goal()]
+    }
+
+    fn is_goal(&self, board: &GoatBoard) -> bool {
+        *board == self.goal()
+    }
+
+    /// The seed's START position.
+    fn start(&self) -> Option<GoatBoard> {
+        Some(self.parse(START).expect("START is a valid position"))
     }
 
     fn rank(&self, board: &GoatBoard) -> u64 {
@@ -145,11 +173,10 @@ impl Puzzle for Goat {
 
     fn successors(&self, board: &GoatBoard, out: &mut Vec<Successor<GoatBoard, char>>) {
         let blank = board.blank();
-        let (row, col) = (blank / COLS, blank % COLS);
-        let mut slide = |from: usize| {
+        for from in GRID.neighbours(blank) {
             let piece = board.cells[from];
             if piece == BIG {
-                return;
+                continue;
             }
             let mut next = *board;
             next.cells.swap(blank, from);
@@ -157,40 +184,18 @@ impl Puzzle for Goat {
                 moved: char::from(b'0' + piece),
                 state: next,
             });
-        };
-        if row > 0 {
-            slide(blank - COLS);
         }
-        if row + 1 < 3 {
-            slide(blank + COLS);
-        }
-        if col > 0 {
-            slide(blank - 1);
-        }
-        if col + 1 < COLS {
-            slide(blank + 1);
-        }
-        if row == 0 {
-            let big = board.big_column();
-            let mut shift = |new_big: usize, new_blank: usize| {
-                let mut next = *board;
-                next.cells[..COLS].fill(BIG);
-                next.cells[new_blank] = 0;
-                for (c, cell) in next.cells[..COLS].iter_mut().enumerate() {
-                    if c != new_big && c != new_big + 1 && c != new_blank {
-                        *cell = board.cells[c];
-                    }
-                }
-                out.push(Successor {
-                    moved: 'B',
-                    state: next,
-                });
-            };
-            if blank + 1 == big {
-                shift(blank, big + 1);
-            } else if blank == big + 2 {
-                shift(big + 1, big);
-            }
+        if blank < COLS
+            && let Some((new_big, new_blank)) = big_piece_slide(board.big_column(), blank)
+        {
+            let mut next = *board;
+            next.cells[new_big] = BIG;
+            next.cells[new_big + 1] = BIG;
+            next.cells[new_blank] = 0;
+            out.push(Successor {
+                moved: 'B',
+                state: next,
+            });
         }
     }
 

@@ -12,6 +12,7 @@ use crate::puzzles::notation;
 use crate::rank::multiset;
 
 mod expand;
+pub mod search;
 
 /// The most kinds: one digit each.
 pub const MAX_KINDS: usize = 9;
@@ -117,9 +118,9 @@ impl Oshidori {
         })
     }
 
-    /// The seed's start position.
-    pub fn start(&self) -> Row {
-        self.start
+    /// The goal: the stones in pairs, the two blanks on the right.
+    pub fn goal(&self) -> Row {
+        self.goal
     }
 
     fn cells(&self) -> usize {
@@ -159,8 +160,17 @@ impl Puzzle for Oshidori {
         self.cells()
     }
 
-    fn goal(&self) -> Row {
-        self.goal
+    fn goals(&self) -> Vec<Row> {
+        vec![self.goal]
+    }
+
+    fn is_goal(&self, state: &Row) -> bool {
+        *state == self.goal
+    }
+
+    /// The seed's start position.
+    fn start(&self) -> Option<Row> {
+        Some(self.start)
     }
 
     fn rank(&self, state: &Row) -> u64 {
@@ -268,8 +278,8 @@ mod tests {
         assert_eq!(Oshidori::classic().index_count(), 140);
         assert_eq!(Oshidori::with_kinds(3).unwrap().index_count(), 7 * 90);
         let p = Oshidori::classic();
-        assert_eq!(p.format_line(&p.start()), "BWBWBW..");
-        assert_eq!(p.parse("B W B W B W . .").unwrap(), p.start());
+        assert_eq!(p.format_line(&p.start().unwrap()), "BWBWBW..");
+        assert_eq!(p.parse("B W B W B W . .").ok(), p.start());
         assert!(matches!(
             p.parse("BWBWB.W."),
             Err(PositionError::Malformed(_))

@@ -8,6 +8,58 @@
 use bitvec::prelude::BitVec;
 use rayon::prelude::*;
 
+use crate::puzzle::PositionError;
+
+/// Boards up to this many holes also get every board's fewest moves (a list per move
+/// level of all reachable boards); larger boards only the fewest moves to the goal.
+pub const MOVE_LEVELS_MAX_HOLES: usize = 20;
+
+/// The board after a peg on `from` jumps over `over` to `to`, if the jump is legal on
+/// `board`: a peg on `from` and `over`, `to` empty. The one jump test of this module.
+#[inline(always)]
+fn try_jump(board: u64, from: u8, over: u8, to: u8) -> Option<u64> {
+    let legal = board & (1 << from) != 0 && board & (1 << over) != 0 && board & (1 << to) == 0;
+    legal.then(|| board & !(1 << from) & !(1 << over) | (1 << to))
+}
+
+/// Why a peg solitaire board could not be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PegError {
+    /// Large boards are solved by breadth-first search over moves: one solution.
+    #[error(
+        "{0} is solved by breadth-first search over moves: one solution, without \
+         --all or --first"
+    )]
+    OneSolutionOnly(String),
+    /// The fixed first jump is not legal on the board.
+    #[error("--first {0}-{1} is not a legal jump on this board")]
+    IllegalFirst(u8, u8),
+    /// No solution within the limit (iterative deepening).
+    #[error("no solution of at most {0} moves from this board")]
+    TooDeep(u32),
+    /// The goal cannot be reached at all.
+    #[error("one peg in the centre cannot be reached from this board")]
+    Unreachable,
+}
+
+/// What a forward analysis of a peg solitaire board finds.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PegAnalysis {
+    /// The board's name.
+    pub puzzle: String,
+    /// Boards reachable from the start.
+    pub reachable: u64,
+    /// Boards per number of jumps from the start.
+    pub jumps_histogram: Vec<u64>,
+    /// Boards per fewest number of moves (boards up to [`MOVE_LEVELS_MAX_HOLES`] holes).
+    pub moves_histogram: Option<Vec<u64>>,
+    /// The fewest moves from the start to the goal, if it can be reached.
+    pub goal_moves: Option<u32>,
+    /// One such solution in the seed's notation.
+    pub solution: Option<String>,
+    /// Wall time.
+    pub seconds: f64,
+}
 /// A board: its holes and, for every hole, the jumps `(over, to)` from it.
 #[derive(Debug, Clone)]
 pub struct PegBoard {
@@ -101,11 +153,11 @@ impl PegBoard {
         while pegs != 0 {
             let from = pegs.trailing_zeros() as usize;
             pegs &= pegs - 1;
-            for &(over, to) in &self.jumps[from] {
-                if board & (1 << over) != 0 && board & (1 << to) == 0 {
-                    out.push(board & !(1 << from) & !(1 << over) | (1 << to));
-                }
-            }
+            out.extend(
+                self.jumps[from]
+                    .iter()
+                    .filter_map(|&(over, to)| try_jump(board, from as u8, over, to)),
+            );
         }
     }
 
@@ -122,8 +174,7 @@ impl PegBoard {
 
     fn continue_chain(&self, board: u64, at: u8, out: &mut Vec<u64>) {
         for &(over, to) in &self.jumps[at as usize] {
-            if board & (1 << over) != 0 && board & (1 << to) == 0 {
-                let next = board & !(1 << at) & !(1 << over) | (1 << to);
+            if let Some(next) = try_jump(board, at, over, to) {
                 out.push(next);
                 self.continue_chain(next, to, out);
             }
@@ -146,22 +197,22 @@ impl PegBoard {
         counts
     }
 
-    /// Breadth-first search over moves from the start until the goal: the boards of
+    /// Breadth-first search over moves from `from` until the goal: the boards of
     /// each move level, or `None` if the goal is unreachable.
-    pub fn move_levels_to_goal(&self) -> Option<Vec<Vec<u64>>> {
-        let levels = self.move_levels(true);
+    pub fn move_levels_to_goal(&self, from: u64) -> Option<Vec<Vec<u64>>> {
+        let levels = self.move_levels(from, true);
         levels
             .last()
             .is_some_and(|level| level.contains(&self.goal()))
             .then_some(levels)
     }
 
-    /// The boards first reached after 0, 1, 2, ... moves, up to the
+    /// The boards first reached from `from` after 0, 1, 2, ... moves, up to the
     /// goal's level when `stop_at_goal`, else until no new board appears.
-    fn move_levels(&self, stop_at_goal: bool) -> Vec<Vec<u64>> {
+    fn move_levels(&self, from: u64, stop_at_goal: bool) -> Vec<Vec<u64>> {
         let mut seen = self.no_board_seen();
-        seen.set(self.start() as usize, true);
-        let mut levels = vec![vec![self.start()]];
+        seen.set(from as usize, true);
+        let mut levels = vec![vec![from]];
         loop {
             let frontier = levels.last().expect("not empty");
             if stop_at_goal && frontier.contains(&self.goal()) {
@@ -175,10 +226,10 @@ impl PegBoard {
         }
     }
 
-    /// One fewest-move solution, by breadth-first search over moves and a walk back
-    /// through the levels.
-    pub fn fewest_moves(&self) -> Option<PegSolution> {
-        let levels = self.move_levels_to_goal()?;
+    /// One fewest-move solution from `from`, by breadth-first search over moves and a
+    /// walk back through the levels. Works for any board size (one bit per board).
+    pub fn fewest_moves(&self, from: u64) -> Option<PegSolution> {
+        let levels = self.move_levels_to_goal(from)?;
         let mut target = self.goal();
         let mut moves = Vec::new();
         for level in levels.iter().rev().skip(1) {
@@ -209,8 +260,7 @@ impl PegBoard {
     fn search_chain(&self, board: u64, target: u64, path: &mut Vec<u8>) -> bool {
         let at = *path.last().expect("a chain starts somewhere");
         for &(over, to) in &self.jumps[at as usize] {
-            if board & (1 << over) != 0 && board & (1 << to) == 0 {
-                let next = board & !(1 << at) & !(1 << over) | (1 << to);
+            if let Some(next) = try_jump(board, at, over, to) {
                 path.push(to);
                 if next == target || self.search_chain(next, target, path) {
                     return true;
@@ -231,6 +281,83 @@ impl PegBoard {
         self.name
     }
 
+    /// Reads a board: one mark per hole in hole order, `1` or `o` a peg, `0` or `.`
+    /// empty; spaces and `/` are ignored.
+    pub fn parse(&self, text: &str) -> Result<u64, PositionError> {
+        let marks: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '/')
+            .collect();
+        if marks.len() != self.holes {
+            return Err(PositionError::WrongSize {
+                expected: format!(
+                    "{} holes ({} of `1`/`o` for a peg, `0`/`.` for empty)",
+                    self.holes, self.name
+                ),
+                found: marks.len().to_string(),
+            });
+        }
+        marks
+            .iter()
+            .enumerate()
+            .try_fold(0u64, |board, (hole, &mark)| match mark {
+                '1' | 'o' => Ok(board | 1 << hole),
+                '0' | '.' => Ok(board),
+                other => Err(PositionError::UnknownPiece(other.to_string())),
+            })
+    }
+
+    /// A board as [`PegBoard::parse`] reads it: `1` a peg, `0` empty, in hole order.
+    pub fn format(&self, board: u64) -> String {
+        (0..self.holes)
+            .map(|hole| if board >> hole & 1 == 1 { '1' } else { '0' })
+            .collect()
+    }
+
+    /// The fewest-move solutions from `start` (every one with `all`; `first` fixes the
+    /// first jump, `max_moves` bounds the search): iterative deepening on boards up to
+    /// [`MOVE_LEVELS_MAX_HOLES`] holes (the seed's method), breadth-first search over
+    /// moves, one solution, on larger ones.
+    pub fn solutions(
+        &self,
+        start: u64,
+        first: Option<(u8, u8)>,
+        all: bool,
+        max_moves: u32,
+    ) -> Result<(u32, Vec<PegSolution>), PegError> {
+        if let Some((from, to)) = first.filter(|&(f, t)| !self.can_jump(start, f, t)) {
+            return Err(PegError::IllegalFirst(from, to));
+        }
+        if self.holes > MOVE_LEVELS_MAX_HOLES {
+            if first.is_some() || all {
+                return Err(PegError::OneSolutionOnly(self.name.into()));
+            }
+            let solution = self.fewest_moves(start).ok_or(PegError::Unreachable)?;
+            return Ok((solution.len() as u32, vec![solution]));
+        }
+        self.solve(start, first, all, max_moves)
+            .ok_or(PegError::TooDeep(max_moves))
+    }
+
+    /// The boards reachable from the start by number of jumps, the fewest moves to the
+    /// goal with one solution, and (boards up to [`MOVE_LEVELS_MAX_HOLES`] holes) every
+    /// board's fewest moves.
+    pub fn analysis(&self) -> PegAnalysis {
+        let started = std::time::Instant::now();
+        let jumps = self.jump_levels();
+        let moves_histogram = (self.holes <= MOVE_LEVELS_MAX_HOLES).then(|| self.analyze().0);
+        let solution = self.fewest_moves(self.start());
+        PegAnalysis {
+            puzzle: self.name.into(),
+            reachable: jumps.iter().sum(),
+            jumps_histogram: jumps,
+            moves_histogram,
+            goal_moves: solution.as_ref().map(|s| s.len() as u32),
+            solution: solution.as_ref().map(notation),
+            seconds: started.elapsed().as_secs_f64(),
+        }
+    }
+
     /// Every hole filled but the centre.
     pub fn start(&self) -> u64 {
         ((1u64 << self.holes) - 1) & !(1 << self.centre)
@@ -248,20 +375,18 @@ impl PegBoard {
 
     /// The board after a peg on `from` jumps to `to`, if that is a legal jump.
     pub fn jump(&self, board: u64, from: u8, to: u8) -> Option<u64> {
-        if from as usize >= self.holes || board & (1 << from) == 0 || board & (1 << to) != 0 {
-            return None;
-        }
-        let &(over, _) = self.jumps[from as usize]
+        self.jumps
+            .get(from as usize)?
             .iter()
-            .find(|&&(over, t)| t == to && board & (1 << over) != 0)?;
-        Some(board & !(1 << from) & !(1 << over) | (1 << to))
+            .filter(|&&(_, t)| t == to)
+            .find_map(|&(over, _)| try_jump(board, from, over, to))
     }
 
     /// Breadth-first search over moves from the start: for every reachable board its
     /// minimal number of moves; returns the count of boards per move number and the
     /// goal's distance.
     pub fn analyze(&self) -> (Vec<u64>, Option<u32>) {
-        let levels = self.move_levels(false);
+        let levels = self.move_levels(self.start(), false);
         let goal = levels.iter().position(|level| level.contains(&self.goal()));
         (
             levels.iter().map(|level| level.len() as u64).collect(),
@@ -283,11 +408,7 @@ impl PegBoard {
         let mut board = start;
         let mut jumps: Vec<(u8, u8)> = Vec::new();
         if let Some((from, to)) = first {
-            let (over, _) = *self.jumps[from as usize].iter().find(|&&(_, t)| t == to)?;
-            if board & (1 << from) == 0 || board & (1 << over) == 0 || board & (1 << to) != 0 {
-                return None;
-            }
-            board = board & !(1 << from) & !(1 << over) | (1 << to);
+            board = self.jump(board, from, to)?;
             jumps.push((from, to));
         }
         let pegs_left = board.count_ones();
@@ -427,10 +548,9 @@ impl Search<'_> {
                 continue;
             }
             for &(over, to) in &self.board.jumps[from as usize] {
-                if board & (1 << over) == 0 || board & (1 << to) != 0 {
+                let Some(next) = try_jump(board, from, over, to) else {
                     continue;
-                }
-                let next = board & !(1 << from) & !(1 << over) | (1 << to);
+                };
                 let cost = if Some(from) == last_to { 0 } else { 1 };
                 jumps.push((from, to));
                 let done = self.dive(next, jumps, moves + cost, limit, pegs - 1);
@@ -504,7 +624,25 @@ mod tests {
         let (moves, goal) = b.analyze();
         assert_eq!(jumps, moves.iter().sum::<u64>());
         assert_eq!(goal, Some(7));
-        assert_eq!(b.fewest_moves().map(|s| s.len()), Some(7));
+        assert_eq!(b.fewest_moves(b.start()).map(|s| s.len()), Some(7));
+    }
+
+    #[test]
+    fn positions_of_any_board() {
+        let hoppers = PegBoard::hoppers();
+        assert_eq!(hoppers.parse("1111 11011 1111"), Ok(hoppers.start()));
+        assert_eq!(hoppers.format(hoppers.start()), "1111110111111");
+        let english = PegBoard::english33();
+        let start = english.format(english.start());
+        assert_eq!(english.parse(&start), Ok(english.start()));
+        assert!(matches!(
+            english.parse("1111111111111"),
+            Err(PositionError::WrongSize { .. })
+        ));
+        assert!(matches!(
+            hoppers.parse("111111x111111"),
+            Err(PositionError::UnknownPiece(_))
+        ));
     }
 
     #[test]

@@ -10,7 +10,9 @@
 //! digits. [`expand`] uses this to expand runs of consecutive indices incrementally.
 
 mod expand;
+pub mod search;
 
+use crate::grid::Grid;
 use crate::puzzle::{PositionError, Puzzle, Segment, Successor};
 use crate::puzzles::notation;
 use crate::rank::{factorial, permutation};
@@ -126,6 +128,11 @@ impl SlidingPuzzle {
         self
     }
 
+    /// The goal board.
+    pub fn goal(&self) -> Board {
+        self.goal
+    }
+
     /// Number of rows.
     pub fn rows(&self) -> usize {
         self.rows
@@ -232,8 +239,12 @@ impl Puzzle for SlidingPuzzle {
         4
     }
 
-    fn goal(&self) -> Board {
-        self.goal
+    fn goals(&self) -> Vec<Board> {
+        vec![self.goal]
+    }
+
+    fn is_goal(&self, board: &Board) -> bool {
+        *board == self.goal
     }
 
     fn rank(&self, board: &Board) -> u64 {
@@ -268,26 +279,13 @@ impl Puzzle for SlidingPuzzle {
 
     fn successors(&self, board: &Board, out: &mut Vec<Successor<Board, u8>>) {
         let blank = board.blank();
-        let (row, col) = (blank / self.cols, blank % self.cols);
-        let mut push = |from: usize| {
+        for from in Grid::new(self.rows, self.cols).neighbours(blank) {
             let mut next = *board;
             next.cells.swap(blank, from);
             out.push(Successor {
                 moved: board.cells[from],
                 state: next,
             });
-        };
-        if row > 0 {
-            push(blank - self.cols);
-        }
-        if row + 1 < self.rows {
-            push(blank + self.cols);
-        }
-        if col > 0 {
-            push(blank - 1);
-        }
-        if col + 1 < self.cols {
-            push(blank + 1);
         }
     }
 

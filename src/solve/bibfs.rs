@@ -1,5 +1,6 @@
 //! Bidirectional breadth-first search (seed 003): a frontier grows from the start and
-//! one from the goal, a level at a time, the smaller one first, until they meet.
+//! one from the whole goal set, a level at a time, the smaller one first, until they
+//! meet.
 
 use std::collections::HashMap;
 
@@ -8,16 +9,18 @@ use crate::puzzle::{Puzzle, Step};
 /// A shortest solution from `start` and the number of positions generated, or `None`
 /// if the goal cannot be reached.
 pub fn solve<P: Puzzle>(puzzle: &P, start: &P::State) -> Option<(Vec<Step<P>>, u64)> {
-    let goal = puzzle.goal();
-    if *start == goal {
+    if puzzle.is_goal(start) {
         return Some((Vec::new(), 1));
     }
-    // Each side maps a position to the one it was reached from (None at the root).
+    let goals = puzzle.goals();
+    // Each side maps a position to the one it was reached from (None at the roots).
     let mut sides: [HashMap<P::State, Option<P::State>>; 2] = [HashMap::new(), HashMap::new()];
     sides[0].insert(start.clone(), None);
-    sides[1].insert(goal.clone(), None);
-    let mut frontiers = [vec![start.clone()], vec![goal]];
-    let mut generated = 2u64;
+    for goal in &goals {
+        sides[1].insert(goal.clone(), None);
+    }
+    let mut generated = 1 + goals.len() as u64;
+    let mut frontiers = [vec![start.clone()], goals];
     let mut successors = Vec::new();
     loop {
         let side = if frontiers[0].len() <= frontiers[1].len() {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use memmap2::MmapMut;
 use rayon::prelude::*;
 
-use super::{DepthStore, StoreError, Wanted, scan};
+use super::{DepthRead, DepthStore, StoreError, Wanted, scan};
 
 /// Exact depths, one byte per index, in an anonymous memory mapping.
 pub struct ByteDepths {
@@ -106,7 +106,7 @@ fn encoded(wanted: Wanted) -> u8 {
     }
 }
 
-impl DepthStore for ByteDepths {
+impl DepthRead for ByteDepths {
     fn len(&self) -> u64 {
         self.len
     }
@@ -123,7 +123,9 @@ impl DepthStore for ByteDepths {
     fn matches(&self, index: u64, wanted: Wanted) -> bool {
         self.cell(index).load(Ordering::Relaxed) == encoded(wanted)
     }
+}
 
+impl DepthStore for ByteDepths {
     #[inline(always)]
     fn set(&self, index: u64, depth: u32) {
         self.cell(index).store(depth as u8 + 1, Ordering::Relaxed);

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use memmap2::MmapMut;
 
-use super::{DepthStore, StoreError, Wanted};
+use super::{DepthRead, DepthStore, StoreError, Wanted};
 
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
@@ -80,12 +80,21 @@ impl PackedDepths {
             }
             i += 1;
         }
-        // SAFETY: whole words in bounds (`i + 32 <= end <= len`); the caller guarantees
-        // no concurrent writer.
-        let bytes = unsafe { std::slice::from_raw_parts(self.map.as_ptr(), self.map.len()) };
+        // The whole 32-entry words of the range: bytes `i / 4 .. words_end / 4`, which
+        // hold entries of `range` only.
+        let words_end = i + (end.saturating_sub(i) / 32) * 32;
+        let first_byte = (i / 4) as usize;
+        // SAFETY: `words_end <= end <= len`, so the bytes lie inside the mapping; they
+        // hold entries of `range` only, which the caller guarantees nobody writes.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(
+                self.map.as_ptr().add(first_byte),
+                ((words_end - i) / 4) as usize,
+            )
+        };
         let pattern = value as u64 * LOW_BITS;
         while i + 32 <= end {
-            let at = (i / 4) as usize;
+            let at = (i / 4) as usize - first_byte;
             let word = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
             let x = word ^ pattern;
             let mut hits = !(x | (x >> 1)) & LOW_BITS;
@@ -104,7 +113,7 @@ impl PackedDepths {
     }
 }
 
-impl DepthStore for PackedDepths {
+impl DepthRead for PackedDepths {
     fn len(&self) -> u64 {
         self.len
     }
@@ -128,7 +137,9 @@ impl DepthStore for PackedDepths {
     fn matches(&self, index: u64, wanted: Wanted) -> bool {
         self.field(index) == code(wanted)
     }
+}
 
+impl DepthStore for PackedDepths {
     #[inline(always)]
     fn set(&self, index: u64, depth: u32) {
         // The engine only sets unseen (zero) fields, so OR-ing the code is exact, and

@@ -1,12 +1,19 @@
 //! The table file header: a fixed 4096-byte block, little-endian, documented byte by
 //! byte in `tables/README.md`.
+//!
+//! Version 2 identifies the puzzle by the SHA-256 digest of its canonical definition
+//! ([`crate::Puzzle::definition`]), which can describe a whole puzzle (a goal set, a
+//! description file), beside a readable name and goal. Version 1 files (name and goal
+//! only) are still read.
 
 use crate::store::Encoding;
 
 /// "ANTIPODE": the first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"ANTIPODE";
-/// The format version this code writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this code writes.
+pub const VERSION: u32 = 2;
+/// The oldest version this code reads.
+pub const OLDEST_VERSION: u32 = 1;
 /// Header size; the payload starts at this offset (page-aligned).
 pub const HEADER_BYTES: usize = 4096;
 /// Most depths the histogram area holds.
@@ -22,6 +29,9 @@ const LEVELS_AT: usize = 156;
 const PAYLOAD_BYTES_AT: usize = 160;
 const PAYLOAD_CRC_AT: usize = 168;
 const HEADER_CRC_AT: usize = 176;
+const DIGEST_AT: usize = 184;
+/// Bytes of the definition digest (SHA-256).
+pub const DIGEST_BYTES: usize = 32;
 const HISTOGRAM_AT: usize = 2048;
 
 /// Why a header could not be read.
@@ -31,7 +41,10 @@ pub enum HeaderError {
     #[error("not an antipode table (bad magic bytes)")]
     Magic,
     /// A version this code does not read.
-    #[error("table format version {0} is not supported (this antipode reads version {VERSION})")]
+    #[error(
+        "table format version {0} is not supported (this antipode reads versions \
+         {OLDEST_VERSION} to {VERSION})"
+    )]
     Version(u32),
     /// The header's own checksum does not match.
     #[error("the header is corrupted (checksum mismatch)")]
@@ -44,10 +57,15 @@ pub enum HeaderError {
 /// Everything the header records.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Header {
+    /// The format version of the file (this code writes [`VERSION`]).
+    pub version: u32,
     /// The puzzle's command-line name.
     pub puzzle: String,
-    /// The goal in the puzzle's one-line form.
+    /// The goal in the puzzle's one-line form, or a summary of a goal set.
     pub goal: String,
+    /// SHA-256 of the puzzle's canonical definition, as hex (version 2 on; `None` in
+    /// version-1 files).
+    pub definition_sha256: Option<String>,
     /// Entries in the payload (the puzzle's index count).
     pub indices: u64,
     /// How entries are encoded.
@@ -89,6 +107,29 @@ fn header_crc(block: &[u8]) -> u32 {
     crc32fast::hash(&copy)
 }
 
+/// Lower-case hex of `bytes`.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The 32 bytes of a 64-digit hex digest.
+fn from_hex(text: &str) -> Option<[u8; DIGEST_BYTES]> {
+    let mut out = [0u8; DIGEST_BYTES];
+    if text.len() != 2 * DIGEST_BYTES {
+        return None;
+    }
+    for (k, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * k..2 * k + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// The SHA-256 digest of a puzzle definition, as hex.
+pub fn definition_digest(definition: &str) -> String {
+    use sha2::Digest;
+    to_hex(&sha2::Sha256::digest(definition.as_bytes()))
+}
+
 impl Header {
     /// Whether the text fields fit (they are stored in 63 bytes each).
     pub fn fits(&self) -> bool {
@@ -102,6 +143,9 @@ impl Header {
         let mut block = vec![0u8; HEADER_BYTES];
         block[..8].copy_from_slice(&MAGIC);
         block[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        if let Some(digest) = self.definition_sha256.as_deref().and_then(from_hex) {
+            block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES].copy_from_slice(&digest);
+        }
         block[12..16].copy_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
         put_text(&mut block, NAME_AT, &self.puzzle);
         put_text(&mut block, GOAL_AT, &self.goal);
@@ -129,7 +173,7 @@ impl Header {
             return Err(HeaderError::Magic);
         }
         let version = u32_at(block, 8);
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(HeaderError::Version(version));
         }
         if u64_at(block, HEADER_CRC_AT) != header_crc(block) as u64 {
@@ -154,9 +198,13 @@ impl Header {
                 "payload size does not match the index count".into(),
             ));
         }
+        let definition_sha256 =
+            (version >= 2).then(|| to_hex(&block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES]));
         Ok(Header {
+            version,
             puzzle: get_text(block, NAME_AT)?,
             goal: get_text(block, GOAL_AT)?,
+            definition_sha256,
             indices,
             encoding,
             complete: block[COMPLETE_AT] == 1,
@@ -176,8 +224,10 @@ mod tests {
     #[test]
     fn round_trip_and_corruption() {
         let header = Header {
+            version: VERSION,
             puzzle: "8puzzle".into(),
             goal: "123/456/780".into(),
+            definition_sha256: Some(definition_digest("puzzle 8puzzle\ngoal 123/456/780\n")),
             indices: 181_440,
             encoding: Encoding::Mod3,
             complete: true,
@@ -191,8 +241,47 @@ mod tests {
         let mut flipped = block.clone();
         flipped[2050] ^= 1;
         assert_eq!(Header::decode(&flipped), Err(HeaderError::Checksum));
-        let mut wrong = block;
+        let mut wrong = block.clone();
         wrong[0] = b'X';
         assert_eq!(Header::decode(&wrong), Err(HeaderError::Magic));
+        let mut future = block;
+        future[8] = 3;
+        assert_eq!(Header::decode(&future), Err(HeaderError::Version(3)));
+    }
+
+    #[test]
+    fn version_one_headers_are_read() {
+        let v1 = Header {
+            version: 1,
+            definition_sha256: None,
+            puzzle: "8puzzle".into(),
+            goal: "123/456/780".into(),
+            indices: 181_440,
+            encoding: Encoding::Byte,
+            complete: true,
+            histogram: vec![1, 2],
+            payload_bytes: 181_440,
+            payload_crc32: 7,
+        };
+        // A version-1 block: the same layout without the digest, version 1, its own CRC.
+        let mut block = v1.encode();
+        block[8..12].copy_from_slice(&1u32.to_le_bytes());
+        block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES].fill(0);
+        let crc = header_crc(&block) as u64;
+        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        assert_eq!(Header::decode(&block).unwrap(), v1);
+    }
+
+    #[test]
+    fn digests_are_sha256() {
+        // The SHA-256 test vector of "abc" (FIPS 180-2).
+        assert_eq!(
+            definition_digest("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            from_hex(&definition_digest("abc")).map(|d| d[0]),
+            Some(0xba)
+        );
     }
 }

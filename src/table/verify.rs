@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::{Table, payload_crc32};
 use crate::puzzle::Puzzle;
-use crate::store::DepthStore;
+use crate::store::DepthRead;
 use crate::with_depths;
 
 /// One named check and its outcome.
@@ -20,10 +20,11 @@ pub struct Check {
     pub detail: String,
 }
 
-/// Checks, in parallel over all indices: the goal has depth 0; every other reached
-/// state has a neighbour one level closer and (exact depths only) none two or more
-/// closer; no unreached state has a reached neighbour; the states per level match the
-/// header's histogram; the payload matches its checksum.
+/// Checks, in parallel over all indices: the goal set is exactly the states at depth 0
+/// (with depths mod 3: every goal holds residue 0); every other reached state has a
+/// neighbour one level closer and (exact depths only) none two or more closer; no
+/// unreached state has a reached neighbour; the states per level match the header's
+/// histogram; the payload matches its checksum.
 pub fn verify<P: Puzzle>(table: &Table, puzzle: &P) -> Vec<Check> {
     let header = table.header();
     let mut checks = Vec::new();
@@ -46,14 +47,14 @@ pub fn verify<P: Puzzle>(table: &Table, puzzle: &P) -> Vec<Check> {
     checks
 }
 
-fn check_store<P: Puzzle, S: DepthStore>(puzzle: &P, store: &S, histogram: &[u64]) -> Vec<Check> {
+fn check_store<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, histogram: &[u64]) -> Vec<Check> {
     let period = store.period();
-    let goal = puzzle.rank(&puzzle.goal());
+    let goals = puzzle.goal_indices();
+    let is_goal = |index: u64| goals.binary_search(&index).is_ok();
     let slots = period.map_or(256, |p| p as usize);
     let counts: Vec<AtomicU64> = (0..=slots).map(|_| AtomicU64::new(0)).collect();
     let bad_descent = AtomicU64::new(u64::MAX);
     let bad_unseen = AtomicU64::new(u64::MAX);
-    let closer = |v: u32| period.map_or(v.wrapping_sub(1), |p| (v + p - 1) % p);
     let n = store.len();
     const CHUNK: u64 = 1 << 15;
     (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
@@ -64,13 +65,15 @@ fn check_store<P: Puzzle, S: DepthStore>(puzzle: &P, store: &S, histogram: &[u64
             local[value.map_or(slots, |v| v as usize)] += 1;
             let ok = match value {
                 None => neighbours.iter().all(|&m| store.value(m).is_none()),
-                Some(v) if index == goal => v == 0,
+                Some(v) if is_goal(index) => v == 0,
+                // Exact depths: depth 0 is the goal set and nothing else.
+                Some(0) if period.is_none() => false,
                 Some(v) => {
                     let values = neighbours.iter().map(|&m| store.value(m));
                     let mut has_closer = false;
                     let mut too_close = false;
                     for w in values {
-                        has_closer |= w == Some(closer(v));
+                        has_closer |= w == Some(store.closer(v));
                         too_close |= period.is_none() && w.is_some_and(|w| w + 1 < v);
                     }
                     has_closer && !too_close
@@ -107,9 +110,14 @@ fn check_store<P: Puzzle, S: DepthStore>(puzzle: &P, store: &S, histogram: &[u64
     };
     vec![
         Check {
-            name: "goal at depth 0".into(),
-            ok: store.value(goal) == Some(0),
-            detail: format!("goal index {goal}"),
+            name: "goal set at depth 0".into(),
+            ok: goals.iter().all(|&g| store.value(g) == Some(0))
+                && histogram.first() == Some(&(goals.len() as u64)),
+            detail: format!(
+                "{} goal state(s), first index {}",
+                goals.len(),
+                goals.first().copied().unwrap_or(0)
+            ),
         },
         Check {
             name: if period.is_some() {

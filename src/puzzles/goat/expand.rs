@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use super::{BAR, COLS, DISTINCT, FREE_CELLS, PER_BIG_PLACE};
+use super::{BAR, COLS, DISTINCT, FREE_CELLS, GRID, PER_BIG_PLACE, big_piece_slide};
 use crate::rank::{combination, factorial, permutation};
 
 /// Precomputed geometry and ranking tables.
@@ -36,27 +36,13 @@ fn tables() -> &'static Tables {
             let free: Vec<usize> = (0..12).filter(|&c| c != big && c != big + 1).collect();
             let free_of = |cell: usize| free.iter().position(|&c| c == cell);
             for (i, &cell) in free.iter().enumerate() {
-                let (row, col) = (cell / COLS, cell % COLS);
-                let mut around = Vec::new();
-                if row > 0 {
-                    around.push(cell - COLS);
-                }
-                if row < 2 {
-                    around.push(cell + COLS);
-                }
-                if col > 0 {
-                    around.push(cell - 1);
-                }
-                if col + 1 < COLS {
-                    around.push(cell + 1);
-                }
-                for (slot, j) in around.into_iter().filter_map(free_of).enumerate() {
+                for (slot, j) in GRID.neighbours(cell).filter_map(free_of).enumerate() {
                     adjacent[big][i][slot] = j as u8;
                 }
-                if row == 0 && cell + 1 == big {
-                    big_shift[big][i] = -1;
-                } else if row == 0 && cell == big + 2 {
-                    big_shift[big][i] = 1;
+                if cell < COLS
+                    && let Some((new_big, _)) = big_piece_slide(big, cell)
+                {
+                    big_shift[big][i] = if new_big < big { -1 } else { 1 };
                 }
             }
         }

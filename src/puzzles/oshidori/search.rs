@@ -9,9 +9,8 @@
 //! Moving back the pair just moved would undo the move, so the pair now sitting where
 //! the blanks were is never taken.
 
-use super::SearchSpace;
-use crate::puzzle::Puzzle;
 use crate::puzzles::oshidori::{Oshidori, Row, move_name};
+use crate::solve::{SearchSpace, Solvable};
 
 /// A row with its blanks, its misplaced stones and the cell of the previous blanks.
 #[derive(Debug, Clone)]
@@ -106,9 +105,26 @@ impl SearchSpace for OshidoriSpace {
     }
 }
 
+impl Solvable for Oshidori {
+    type Space = OshidoriSpace;
+
+    fn search_space(&self, bounded: bool) -> OshidoriSpace {
+        OshidoriSpace::new(self, bounded)
+    }
+
+    fn node(space: &OshidoriSpace, state: &Row) -> OshidoriNode {
+        space.node(state)
+    }
+
+    fn state(space: &OshidoriSpace, node: &OshidoriNode) -> Row {
+        space.row(node)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Puzzle;
 
     #[test]
     fn the_bound_never_exceeds_the_distance() {
@@ -128,7 +144,7 @@ mod tests {
     fn the_bound_is_kept_up_to_date() {
         let puzzle = Oshidori::with_kinds(4).unwrap();
         let space = OshidoriSpace::new(&puzzle, true);
-        let mut nodes = vec![space.node(&puzzle.start())];
+        let mut nodes = vec![space.node(&puzzle.start().unwrap())];
         let mut children = Vec::new();
         for _ in 0..4 {
             let mut next = Vec::new();

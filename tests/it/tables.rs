@@ -1,8 +1,7 @@
 //! Table files: building, resuming after an interruption, reading, and refusing bad
 //! files and bad positions.
 
-mod common;
-use common::{antipode, assert_error};
+use crate::common::{antipode, assert_error};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -360,6 +359,11 @@ fn python_reads_the_documented_format() {
         let mut lines = text.lines();
         let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
         assert_eq!(header["puzzle"], "sliding:2x4");
+        assert_eq!(header["version"], 2);
+        assert_eq!(
+            header["definition_sha256"],
+            table.header().definition_sha256.clone().unwrap()
+        );
         assert_eq!(header["bits"], encoding.bits());
         assert_eq!(
             header["histogram"].as_array().unwrap().len(),

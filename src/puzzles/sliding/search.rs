@@ -2,9 +2,9 @@
 //! never moved straight back, and the depth limit stepped by 2, because the blank's
 //! colour on a chess-board colouring fixes the parity of every solution's length.
 
-use super::SearchSpace;
-use crate::Puzzle;
+use crate::grid::Grid;
 use crate::puzzles::sliding::{Board, MAX_CELLS, SlidingPuzzle};
+use crate::solve::{SearchSpace, Solvable};
 
 /// A sliding board as a search space.
 pub struct SlidingSpace {
@@ -32,7 +32,8 @@ impl SlidingSpace {
     /// The space of `puzzle`; `manhattan` false gives the plain iterative deepening.
     pub fn new(puzzle: &SlidingPuzzle, manhattan: bool) -> SlidingSpace {
         let (rows, cols) = (puzzle.rows(), puzzle.cols());
-        let n = rows * cols;
+        let grid = Grid::new(rows, cols);
+        let n = grid.cells();
         let goal = puzzle.goal();
         let mut distance = vec![[0u8; MAX_CELLS]; n];
         if manhattan {
@@ -41,30 +42,11 @@ impl SlidingSpace {
                     continue;
                 }
                 for (cell, d) in distance[tile as usize].iter_mut().enumerate().take(n) {
-                    *d = ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols))
-                        as u8;
+                    *d = grid.manhattan(cell, home) as u8;
                 }
             }
         }
-        let around = (0..n)
-            .map(|cell| {
-                let (r, c) = (cell / cols, cell % cols);
-                let mut next = Vec::new();
-                if r > 0 {
-                    next.push(cell - cols);
-                }
-                if r + 1 < rows {
-                    next.push(cell + cols);
-                }
-                if c > 0 {
-                    next.push(cell - 1);
-                }
-                if c + 1 < cols {
-                    next.push(cell + 1);
-                }
-                next
-            })
-            .collect();
+        let around = (0..n).map(|cell| grid.neighbours(cell).collect()).collect();
         SlidingSpace {
             rows,
             cols,
@@ -150,5 +132,21 @@ impl SearchSpace for SlidingSpace {
 
     fn limit_step(&self) -> u32 {
         2
+    }
+}
+
+impl Solvable for SlidingPuzzle {
+    type Space = SlidingSpace;
+
+    fn search_space(&self, bounded: bool) -> SlidingSpace {
+        SlidingSpace::new(self, bounded)
+    }
+
+    fn node(space: &SlidingSpace, state: &Board) -> SlidingNode {
+        space.node(state)
+    }
+
+    fn state(space: &SlidingSpace, node: &SlidingNode) -> Board {
+        space.board(node)
     }
 }

@@ -12,10 +12,8 @@
 //! changing the sum by at most one. It is at least the bound that sends each `─` to the
 //! nearer goal cell (the seed's first bound), since each term is at least that.
 
-use super::SearchSpace;
-use crate::puzzles::goat::{BAR, BIG, CELLS, GoatBoard};
-
-const COLS: usize = 4;
+use super::{BAR, BIG, CELLS, COLS, GRID, Goat, GoatBoard, big_piece_slide};
+use crate::solve::{SearchSpace, Solvable};
 /// Internal label of the `─` that ends on the lower goal cell.
 const LOWER_BAR: u8 = 11;
 /// Internal labels of the big piece's left and right halves.
@@ -103,8 +101,7 @@ impl GoatSpace {
                         // The big piece only moves along the top row.
                         (cell % COLS).abs_diff(home % COLS) as u8
                     } else {
-                        ((cell / COLS).abs_diff(home / COLS) + (cell % COLS).abs_diff(home % COLS))
-                            as u8
+                        GRID.manhattan(cell, home) as u8
                     };
                 }
             }
@@ -164,12 +161,11 @@ impl SearchSpace for GoatSpace {
         out: &mut Vec<(GoatMove, GoatNode, u32)>,
     ) {
         let blank = node.blank as usize;
-        let (row, col) = (blank / COLS, blank % COLS);
         let big_last = matches!(last, Some(GoatMove(BIG_LEFT | BIG_RIGHT)));
-        let mut slide = |from: usize| {
+        for from in GRID.neighbours(blank) {
             let piece = node.cells[from];
             if piece == BIG_LEFT || piece == BIG_RIGHT || Some(GoatMove(piece)) == last {
-                return;
+                continue;
             }
             let mut child = node.clone();
             child.cells[blank] = piece;
@@ -179,42 +175,39 @@ impl SearchSpace for GoatSpace {
             child.bound = node.bound + d[blank] - d[from];
             let bound = child.bound as u32;
             out.push((GoatMove(piece), child, bound));
-        };
-        if row > 0 {
-            slide(blank - COLS);
         }
-        if row < 2 {
-            slide(blank + COLS);
-        }
-        if col > 0 {
-            slide(blank - 1);
-        }
-        if col + 1 < COLS {
-            slide(blank + 1);
-        }
-        if row == 0 && !big_last {
-            let d = &self.distance[BIG_LEFT as usize];
-            // Big piece to the left of the blank moves right, or to the right moves left.
-            if col >= 2 && node.cells[col - 1] == BIG_RIGHT {
+        if blank < COLS && !big_last {
+            let big = node.cells[..COLS]
+                .iter()
+                .position(|&p| p == BIG_LEFT)
+                .expect("the big piece is on the top row");
+            if let Some((new_big, new_blank)) = big_piece_slide(big, blank) {
+                let d = &self.distance[BIG_LEFT as usize];
                 let mut child = node.clone();
-                child.cells[col - 2] = 0;
-                child.cells[col - 1] = BIG_LEFT;
-                child.cells[col] = BIG_RIGHT;
-                child.blank = (col - 2) as u8;
-                child.bound = node.bound + d[col - 1] - d[col - 2];
-                let bound = child.bound as u32;
-                out.push((GoatMove(BIG_LEFT), child, bound));
-            }
-            if col + 2 < COLS && node.cells[col + 1] == BIG_LEFT {
-                let mut child = node.clone();
-                child.cells[col] = BIG_LEFT;
-                child.cells[col + 1] = BIG_RIGHT;
-                child.cells[col + 2] = 0;
-                child.blank = (col + 2) as u8;
-                child.bound = node.bound + d[col] - d[col + 1];
+                child.cells[new_big] = BIG_LEFT;
+                child.cells[new_big + 1] = BIG_RIGHT;
+                child.cells[new_blank] = 0;
+                child.blank = new_blank as u8;
+                child.bound = node.bound + d[new_big] - d[big];
                 let bound = child.bound as u32;
                 out.push((GoatMove(BIG_LEFT), child, bound));
             }
         }
+    }
+}
+
+impl Solvable for Goat {
+    type Space = GoatSpace;
+
+    fn search_space(&self, bounded: bool) -> GoatSpace {
+        GoatSpace::new(&self.goal(), bounded)
+    }
+
+    fn node(space: &GoatSpace, state: &GoatBoard) -> GoatNode {
+        space.node(state)
+    }
+
+    fn state(space: &GoatSpace, node: &GoatNode) -> GoatBoard {
+        space.board(node)
     }
 }

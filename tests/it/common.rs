@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests that run the binary.
-#![allow(dead_code)]
 
 use std::process::{Command, Output};
 

@@ -1,7 +1,6 @@
 //! The real binary: outputs people and scripts read, and clear errors on bad input.
 
-mod common;
-use common::{antipode, assert_error};
+use crate::common::{antipode, assert_error};
 
 use std::process::Output;
 
@@ -91,7 +90,7 @@ fn bad_input_is_a_one_line_error() {
     assert_error(&["analyze", "ninepuzzle"], "unknown puzzle `ninepuzzle`");
     assert_error(&["analyze", "sliding:1x1"], "at least 2");
     assert_error(&["analyze", "sliding:5x5"], "bytes");
-    assert_error(&["analyze", "sliding:3by4"], "expected `sliding:RxC`");
+    assert_error(&["analyze", "sliding:3by4"], "expected `sliding:RxC");
     assert_error(&["analyze", "15puzzle"], "TiB");
     assert_error(&["analyze", "8puzzle", "--threads", "0"], "--threads");
     assert_error(
@@ -102,7 +101,30 @@ fn bad_input_is_a_one_line_error() {
         &["analyze", "8puzzle", "--goal", "1 2 3/4 5 6"],
         "wrong size",
     );
-    assert_error(&["analyze", "goat", "--goal", "x"], "only for sliding");
+    assert_error(
+        &["analyze", "goat", "--goal", "x"],
+        "--goal: bad goal: another goal is only for sliding-tile boards, not goat",
+    );
+    assert_error(
+        &["analyze", "hoppers", "--goal", "x"],
+        "another goal is only for sliding-tile boards, not hoppers",
+    );
+    assert_error(
+        &["analyze", "english33", "--table"],
+        "english33 is searched forward from its start: it has no depth table",
+    );
+    assert_error(
+        &["solve", "english33", "111"],
+        "wrong size: expected 33 holes",
+    );
+    assert_error(
+        &["solve", "english33", "--all"],
+        "english33 is solved by breadth-first search over moves: one solution",
+    );
+    assert_error(
+        &["lookup", "hoppers", "--table", "t.table", "1"],
+        "hoppers is searched forward from its start: it has no depth table",
+    );
     assert_error(
         &["analyze", "8puzzle", "--format", "xml"],
         "possible values",

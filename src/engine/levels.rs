@@ -1,0 +1,190 @@
+//! The two ways of computing one level (direction-optimizing BFS, Beamer et al. 2012)
+//! and the count of a finished level. Both directions get one [`LevelContext`].
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use super::layout::{ChunkLevels, WorkItem};
+use super::{CAPTURE_LIMIT, Observer};
+use crate::puzzle::Puzzle;
+use crate::store::{DepthStore, Wanted};
+
+/// Work items scanned at once on levels that may write into the ranges they scan.
+const SCAN_BATCH: usize = 256;
+
+/// Everything one level needs: what to read and write, which items to visit, and
+/// whom to tell.
+pub(super) struct LevelContext<'a, P, S> {
+    pub puzzle: &'a P,
+    pub store: &'a S,
+    pub observer: &'a dyn Observer,
+    pub stop: Option<&'a AtomicBool>,
+    /// The work items this level visits (of the frontier's class top-down, of the new
+    /// level's class bottom-up).
+    pub items: Vec<&'a WorkItem>,
+    pub chunks: &'a ChunkLevels,
+    /// The frontier's depth; the level computes `depth + 1`.
+    pub depth: u32,
+    /// Whether the frontier's class and the new level's class are disjoint.
+    pub bipartite: bool,
+}
+
+impl<P, S> LevelContext<'_, P, S> {
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+thread_local! {
+    /// Each worker's reusable list of indices (one chunk's worth at most).
+    static BUFFER: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `job` with this thread's cleared index buffer.
+fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
+    BUFFER.with(|cell| {
+        let mut buffer = cell.borrow_mut();
+        buffer.clear();
+        job(&mut buffer)
+    })
+}
+
+/// Top-down: expands the frontier and marks its unseen neighbours. With `track`, it
+/// records per chunk that this level wrote there (sparse levels); without, the caller
+/// marks every chunk of the new level's class (dense levels touch them all anyway).
+pub(super) fn top_down<P: Puzzle, S: DepthStore>(ctx: &LevelContext<'_, P, S>, track: bool) {
+    let (store, chunks) = (ctx.store, ctx.chunks);
+    let (depth, next) = (ctx.depth, ctx.depth + 1);
+    let expand = |frontier: &[u64]| {
+        if track {
+            ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
+                for &n in neighbours {
+                    if store.matches(n, Wanted::Unseen) {
+                        store.set(n, next);
+                        chunks.mark(n, next);
+                    }
+                }
+            })
+        } else {
+            ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
+                for &n in neighbours {
+                    store.mark_if_unseen(n, next);
+                }
+            })
+        }
+    };
+    if ctx.bipartite {
+        ctx.items.par_iter().for_each(|item| {
+            if ctx.stopped() {
+                return;
+            }
+            with_buffer(|frontier| {
+                // SAFETY: in a bipartite layout this level only writes states of the other
+                // class, so nobody writes this item's range during the scan.
+                unsafe {
+                    store.collect_exclusive(item.range.clone(), Wanted::Depth(depth), frontier)
+                };
+                expand(frontier);
+                ctx.observer.work_done(1);
+            })
+        });
+    } else {
+        // Writes may land anywhere, so scanning and writing alternate batch by batch.
+        for batch in ctx.items.chunks(SCAN_BATCH) {
+            if ctx.stopped() {
+                return;
+            }
+            let frontiers: Vec<Vec<u64>> = batch
+                .par_iter()
+                .map(|item| {
+                    let mut frontier = Vec::new();
+                    // SAFETY: no thread writes the store while a batch is scanned.
+                    unsafe {
+                        store.collect_exclusive(
+                            item.range.clone(),
+                            Wanted::Depth(depth),
+                            &mut frontier,
+                        )
+                    };
+                    frontier
+                })
+                .collect();
+            frontiers.par_iter().for_each(|frontier| {
+                expand(frontier);
+                ctx.observer.work_done(1);
+            });
+        }
+    }
+}
+
+/// Bottom-up: every unseen state of the new level's class looks for a neighbour in
+/// the frontier. Returns the states found and, if `capture` and there were at most
+/// [`CAPTURE_LIMIT`], their indices (ascending).
+pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
+    ctx: &LevelContext<'_, P, S>,
+    capture: bool,
+) -> (u64, Option<Vec<u64>>) {
+    let (store, depth, next) = (ctx.store, ctx.depth, ctx.depth + 1);
+    let captured = AtomicUsize::new(0);
+    let parts: Vec<(u64, Vec<u64>)> = ctx
+        .items
+        .par_iter()
+        .map(|item| {
+            if ctx.stopped() {
+                return (0, Vec::new());
+            }
+            let mut kept = Vec::new();
+            let found = with_buffer(|unseen| {
+                // SAFETY: in bottom-up mode a state is written only by the thread that
+                // owns its work item, and this thread scans before it writes.
+                unsafe { store.collect_exclusive(item.range.clone(), Wanted::Unseen, unseen) };
+                let mut found = 0u64;
+                ctx.puzzle.expand_sorted(unseen, |index, neighbours| {
+                    if neighbours
+                        .iter()
+                        .any(|&n| store.matches(n, Wanted::Depth(depth)))
+                    {
+                        store.set(index, next);
+                        found += 1;
+                        if capture {
+                            kept.push(index);
+                        }
+                    }
+                });
+                if found > 0 {
+                    ctx.chunks.set(item.chunk, next);
+                }
+                if found == unseen.len() as u64 {
+                    item.exhausted.store(true, Ordering::Relaxed);
+                }
+                ctx.observer.work_done(1);
+                found
+            });
+            if capture && captured.fetch_add(kept.len(), Ordering::Relaxed) > CAPTURE_LIMIT {
+                kept = Vec::new();
+            }
+            (found, kept)
+        })
+        .collect();
+    let found = parts.iter().map(|(f, _)| f).sum();
+    let complete = captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
+    let indices = (capture && complete).then(|| parts.into_iter().flat_map(|(_, k)| k).collect());
+    (found, indices)
+}
+
+/// The entries of `items` that match `wanted`, counted by scanning.
+///
+/// # Safety
+/// No thread may write the store meanwhile (the engine counts between levels).
+pub(super) unsafe fn count_matching<S: DepthStore>(
+    store: &S,
+    items: &[&WorkItem],
+    wanted: Wanted,
+) -> u64 {
+    items
+        .par_iter()
+        // SAFETY: forwarded from this function's contract.
+        .map(|item| unsafe { store.count_exclusive(item.range.clone(), wanted) })
+        .sum()
+}

@@ -1,0 +1,71 @@
+//! Numbers as people read them: `1,234,567` and `228.4 MiB`.
+
+/// `1234567` as `1,234,567`.
+///
+/// ```
+/// assert_eq!(antipode::units::thousands(239_500_800), "239,500,800");
+/// ```
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A byte count in binary units, e.g. `228.4 MiB`.
+pub fn human_bytes(bytes: f64) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{value:.0} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// The `depth  count` table of a histogram, one line per depth, under a heading.
+pub fn depth_table(heading: &str, counts: &[u64]) -> String {
+    let mut text = format!("{heading}\n");
+    for (depth, count) in counts.iter().enumerate() {
+        text.push_str(&format!("{depth:>5}  {count}\n"));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(239_500_800), "239,500,800");
+    }
+
+    #[test]
+    fn binary_units() {
+        assert_eq!(human_bytes(512.0), "512 B");
+        assert_eq!(human_bytes(239_500_800.0), "228.4 MiB");
+        assert_eq!(human_bytes(1024.0 * 1024.0 * 1024.0 * 10.0), "10.0 GiB");
+    }
+
+    #[test]
+    fn histogram_lines() {
+        assert_eq!(
+            depth_table("depth  count", &[1, 2]),
+            "depth  count\n    0  1\n    1  2\n"
+        );
+    }
+}

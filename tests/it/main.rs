@@ -1,0 +1,9 @@
+//! The integration tests, one binary (it builds and links once): the real binary and
+//! the library on the real puzzles, with the published figures.
+
+mod common;
+
+mod cli;
+mod figures;
+mod solve;
+mod tables;

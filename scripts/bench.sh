@@ -6,6 +6,9 @@
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
 #        scripts/bench.sh 1 oshidori:7           (the largest Oshidori analysis: ~13 min, 10 GiB)
+#        BASELINE=/path/to/old/antipode scripts/bench.sh 5
+#            runs an older build too, interleaved with this one (old, new, old, new...),
+#            and ends with the median wall time of each and their ratio per puzzle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,23 +60,47 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 today=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 csv=()
 
+builds=("$bin")
+labels=("$commit")
+if [ -n "${BASELINE:-}" ]; then
+    builds=("$BASELINE" "$bin")
+    labels=(baseline "$commit")
+fi
+
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
-printf '%-14s %4s %10s %12s %6s %10s\n' puzzle run wall_s peak_rss_MiB gods antipodes
-# Runs are interleaved (all puzzles, then again) so that noise from a shared machine
-# spreads over every puzzle alike.
+printf '%-14s %-10s %4s %10s %12s %6s %10s\n' puzzle build run wall_s peak_rss_MiB gods antipodes
+# Runs are interleaved (all puzzles and builds, then again) so that noise from a shared
+# machine spreads over every puzzle and build alike.
 for run in $(seq 1 "$runs"); do
     for puzzle in "${puzzles[@]}"; do
-        out=$(mktemp)
-        /usr/bin/time -f '%e %M' -o "$out.time" "$bin" analyze "$puzzle" --quiet --show 0 --format json >"$out"
-        read -r wall rss <"$out.time"
-        gods=$(sed -n 's/.*"gods_number": \([0-9]*\).*/\1/p' "$out")
-        antipodes=$(sed -n 's/.*"antipode_count": \([0-9]*\).*/\1/p' "$out")
-        rm -f "$out" "$out.time"
-        printf '%-14s %4s %10s %12.1f %6s %10s\n' "$puzzle" "$run" "$wall" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" "$gods" "$antipodes"
-        csv+=("$today,$commit,$puzzle,$run,$wall,$rss,$gods,$antipodes")
+        for k in "${!builds[@]}"; do
+            out=$(mktemp)
+            /usr/bin/time -f '%e %M' -o "$out.time" "${builds[$k]}" analyze "$puzzle" --quiet --show 0 --format json >"$out"
+            read -r wall rss <"$out.time"
+            gods=$(sed -n 's/.*"gods_number": \([0-9]*\).*/\1/p' "$out")
+            antipodes=$(sed -n 's/.*"antipode_count": \([0-9]*\).*/\1/p' "$out")
+            rm -f "$out" "$out.time"
+            printf '%-14s %-10s %4s %10s %12.1f %6s %10s\n' "$puzzle" "${labels[$k]}" "$run" "$wall" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" "$gods" "$antipodes"
+            csv+=("$today,${labels[$k]},$puzzle,$run,$wall,$rss,$gods,$antipodes")
+        done
     done
 done
 
 echo
 echo "date,commit,puzzle,run,wall_seconds,peak_rss_kib,gods_number,antipodes"
 printf '%s\n' "${csv[@]}"
+
+if [ ${#builds[@]} -eq 2 ]; then
+    echo
+    echo "median wall seconds: puzzle, baseline, $commit, $commit/baseline"
+    for puzzle in "${puzzles[@]}"; do
+        printf '%s\n' "${csv[@]}" | awk -F, -v p="$puzzle" -v new="$commit" '
+            $3 == p && $2 == "baseline" { b[nb++] = $5 }
+            $3 == p && $2 == new { n[nn++] = $5 }
+            function median(a, len,   i, j, t) {
+                for (i = 0; i < len; i++) for (j = i + 1; j < len; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+                return len % 2 ? a[int(len / 2)] : (a[len / 2 - 1] + a[len / 2]) / 2
+            }
+            END { mb = median(b, nb); mn = median(n, nn); printf "%-14s %8.3f %8.3f %7.3f\n", p, mb, mn, mn / mb }'
+    done
+fi

@@ -14,8 +14,6 @@
 //! assert_eq!(result.antipodes, ["647/850/321", "867/254/301"]);
 //! ```
 
-#![warn(missing_docs)]
-
 pub mod analysis;
 pub mod descent;
 pub mod engine;

@@ -22,9 +22,9 @@ impl ByteDepths {
     /// first written.
     pub fn anonymous(len: u64) -> Result<Self, StoreError> {
         let bytes = usize::try_from(len).map_err(|_| StoreError::TooLarge(len))?;
-        let map = MmapMut::map_anon(bytes.max(1))
+        let mut map = MmapMut::map_anon(bytes.max(1))
             .map_err(|cause| StoreError::Map { bytes: len, cause })?;
-        prepare_pages(&map);
+        prepare_fresh_pages(&mut map);
         Ok(ByteDepths { map, len })
     }
 
@@ -81,21 +81,16 @@ impl ByteDepths {
 }
 
 /// Asks for transparent huge pages (fewer TLB misses on scattered accesses) and commits
-/// the pages up front, in parallel: a first write to a page the search has only read
-/// so far costs a copy-on-write fault and a TLB shootdown across cores.
-pub(super) fn prepare_pages(map: &MmapMut) {
+/// the pages of a fresh (all-zero) anonymous mapping up front, in parallel: a first
+/// write to a page the search has only read so far costs a copy-on-write fault and a
+/// TLB shootdown across cores. Writing 0 keeps a fresh mapping's content.
+pub(super) fn prepare_fresh_pages(map: &mut MmapMut) {
     #[cfg(target_os = "linux")]
     let _ = map.advise(memmap2::Advice::HugePage);
     const PAGE: usize = 4096;
-    let base = map.as_ptr() as usize;
-    (0..map.len().div_ceil(PAGE))
-        .into_par_iter()
+    map.par_chunks_mut(PAGE)
         .with_min_len(512)
-        .for_each(|page| {
-            // SAFETY: the address is inside the mapping, nobody else can reach the
-            // mapping yet, and writing 0 keeps the content (a fresh anonymous map is zero).
-            unsafe { std::ptr::write_volatile((base + page * PAGE) as *mut u8, 0) };
-        });
+        .for_each(|page| page[0] = 0);
 }
 
 #[inline(always)]
@@ -174,9 +169,7 @@ mod tests {
         unsafe { store.collect_exclusive(0..200, Wanted::Depth(5), &mut out) };
         assert_eq!(out, vec![70, 130]);
         // SAFETY: single-threaded test.
-        assert_eq!(
-            unsafe { store.count_exclusive(0..200, Wanted::Unseen) },
-            197
-        );
+        let unseen = unsafe { store.count_exclusive(0..200, Wanted::Unseen) };
+        assert_eq!(unseen, 197);
     }
 }

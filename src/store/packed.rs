@@ -32,9 +32,9 @@ impl PackedDepths {
     /// A zero-filled (all unseen) array of `len` entries.
     pub fn anonymous(len: u64) -> Result<Self, StoreError> {
         let bytes = usize::try_from(len.div_ceil(4)).map_err(|_| StoreError::TooLarge(len))?;
-        let map = MmapMut::map_anon(bytes.max(1))
+        let mut map = MmapMut::map_anon(bytes.max(1))
             .map_err(|cause| StoreError::Map { bytes: len, cause })?;
-        super::bytes::prepare_pages(&map);
+        super::bytes::prepare_fresh_pages(&mut map);
         Ok(PackedDepths { map, len })
     }
 

@@ -23,3 +23,27 @@ pub fn assert_error(args: &[&str], expected: &str) {
     );
     assert!(stderr.contains(expected), "{args:?}: {stderr}");
 }
+
+/// Runs the binary, asserts that it succeeded, and returns its standard output and the
+/// wall time the run took as seen from outside (an upper bound of any time it reports).
+pub fn run_ok(args: &[&str]) -> (String, f64) {
+    let started = std::time::Instant::now();
+    let output = antipode(args);
+    let wall = started.elapsed().as_secs_f64();
+    assert!(
+        output.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (String::from_utf8(output.stdout).unwrap(), wall)
+}
+
+/// Asserts that a reported duration is a real measurement of the run: positive and
+/// within the wall time seen from outside.
+pub fn assert_measured(seconds: &serde_json::Value, wall: f64) {
+    let seconds = seconds.as_f64().expect("seconds is a number");
+    assert!(
+        seconds > 0.0 && seconds <= wall,
+        "{seconds} s reported, {wall} s wall"
+    );
+}

@@ -62,7 +62,7 @@ fn korf_goal_blank_first() {
 }
 
 /// A plain queue-and-hash-map BFS over states, independent of ranking and engine.
-fn reference_histogram<P: Puzzle>(p: &P) -> Vec<u64>
+pub fn reference_histogram<P: Puzzle>(p: &P) -> Vec<u64>
 where
     P::State: std::hash::Hash + Eq,
 {

@@ -5,5 +5,6 @@ mod common;
 
 mod cli;
 mod figures;
+mod goal_sets;
 mod solve;
 mod tables;

@@ -1,7 +1,7 @@
 //! The seeds' search methods: IDA* with Manhattan distance and parity stepping, plain
 //! iterative deepening, all optimal solutions.
 
-use crate::common::antipode;
+use crate::common::{antipode, assert_error, assert_measured, run_ok};
 
 use antipode::puzzles::sliding::search::SlidingSpace;
 use antipode::puzzles::{Goat, SlidingPuzzle};
@@ -100,44 +100,30 @@ fn other_goals_are_searched_too() {
 
 #[test]
 fn solve_from_the_command_line() {
-    let output = antipode(&["solve", "8puzzle", "867254301", "--all", "--format", "json"]);
-    assert!(output.status.success(), "{output:?}");
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (out, wall) = run_ok(&["solve", "8puzzle", "867254301", "--all", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["puzzle"], "8puzzle");
     assert_eq!(json["start"], "867/254/301");
     assert_eq!(json["length"], 31);
     assert_eq!(json["solutions"].as_array().unwrap().len(), 40);
-    assert!(json["nodes"].as_u64().unwrap() > 0);
-    assert!(json["seconds"].as_f64().is_some());
+    // IDA* with parity stepping tries limits 21, 23, ..., 31 on this position.
+    let nodes = json["nodes"].as_u64().unwrap();
+    assert!(nodes > 1_000, "{nodes} nodes");
+    assert_measured(&json["seconds"], wall);
 
-    let output = antipode(&["solve", "goat"]);
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    let (text, _) = run_ok(&["solve", "goat"]);
+    assert_eq!(text.lines().count(), 1);
     assert_eq!(text.lines().next().unwrap().split(' ').count(), 20);
 
-    let output = antipode(&["solve", "8puzzle", "123/456/708", "--boards"]);
-    let text = String::from_utf8(output.stdout).unwrap();
+    let (text, _) = run_ok(&["solve", "8puzzle", "123/456/708", "--boards"]);
     assert!(text.starts_with("8\n"));
     assert!(text.contains("1 move 8"));
 
-    let output = antipode(&["solve", "8puzzle"]);
-    assert!(!output.status.success());
-    assert!(
-        String::from_utf8(output.stderr)
-            .unwrap()
-            .contains("give a POSITION")
-    );
-    let output = antipode(&["solve", "8puzzle", "687254301"]);
-    assert!(
-        String::from_utf8(output.stderr)
-            .unwrap()
-            .contains("wrong parity")
-    );
-    let output = antipode(&["solve", "8puzzle", "867254301", "--max-length", "20"]);
-    assert!(
-        String::from_utf8(output.stderr)
-            .unwrap()
-            .contains("no solution of at most 20")
+    assert_error(&["solve", "8puzzle"], "give a POSITION");
+    assert_error(&["solve", "8puzzle", "687254301"], "wrong parity");
+    assert_error(
+        &["solve", "8puzzle", "867254301", "--max-length", "20"],
+        "no solution of at most 20",
     );
 }
 
@@ -196,17 +182,21 @@ const HOPPERS_SOLUTIONS: [&str; 18] = [
 
 #[test]
 fn hoppers_solutions_match_the_seed() {
-    let output = antipode(&["solve", "hoppers", "--all", "--first", "0-6"]);
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    let (text, _) = run_ok(&["solve", "hoppers", "--all", "--first", "0-6"]);
     assert_eq!(text.lines().collect::<Vec<_>>(), HOPPERS_SOLUTIONS);
 
-    let output = antipode(&["solve", "hoppers", "--format", "json"]);
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (out, _) = run_ok(&["solve", "hoppers", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["length"], 7);
+    assert_eq!(json["start"], "1111110111111");
 
-    let output = antipode(&["analyze", "hoppers", "--format", "json"]);
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    // A position of its own: pegs on holes 0 and 3, one jump (0 over 3) from the goal.
+    let (text, _) = run_ok(&["solve", "hoppers", "1001000000000"]);
+    assert_eq!(text, "[0,6]\n");
+
+    let (out, wall) = run_ok(&["analyze", "hoppers", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_measured(&json["seconds"], wall);
     assert_eq!(json["goal_moves"], 7);
     assert_eq!(json["solution"].as_str().unwrap().matches('[').count(), 7);
     let sum = |key: &str| {
@@ -219,12 +209,11 @@ fn hoppers_solutions_match_the_seed() {
     assert_eq!(sum("moves_histogram"), json["reachable"].as_u64().unwrap());
     assert_eq!(json["jumps_histogram"].as_array().unwrap().len(), 12);
 
-    let output = antipode(&["solve", "hoppers", "--first", "0-5"]);
-    assert!(
-        String::from_utf8(output.stderr)
-            .unwrap()
-            .contains("not a legal jump")
+    assert_error(
+        &["solve", "hoppers", "--first", "0-5"],
+        "--first 0-5 is not a legal jump",
     );
+    assert_error(&["solve", "hoppers", "1111"], "expected 13 holes");
 }
 
 /// The English board's boards per number of jumps from the centre-empty start, as

@@ -1,7 +1,7 @@
 //! Table files: building, resuming after an interruption, reading, and refusing bad
 //! files and bad positions.
 
-use crate::common::{antipode, assert_error};
+use crate::common::{antipode, assert_error, run_ok};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -137,10 +137,10 @@ fn lookup_solve_info_verify_from_the_binary() {
             String::from_utf8(output.stdout).unwrap(),
             "31 867/254/301\n31 867/254/301\n0 123/456/780\n"
         );
-        let output = antipode(&["solve", "8puzzle", "867254301", "--table", table]);
-        let moves = String::from_utf8(output.stdout).unwrap();
+        let (moves, _) = run_ok(&["solve", "8puzzle", "867254301", "--table", table]);
+        assert_eq!(moves.lines().count(), 1);
         assert_eq!(moves.split_whitespace().count(), 31);
-        let output = antipode(&[
+        let (out, _) = run_ok(&[
             "solve",
             "8puzzle",
             "867254301",
@@ -149,16 +149,23 @@ fn lookup_solve_info_verify_from_the_binary() {
             "--format",
             "json",
         ]);
-        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(json["length"], 31);
         assert_eq!(json["start"], "867/254/301");
         assert_eq!(json["solutions"][0].as_array().unwrap().len(), 31);
-        let output = antipode(&["info", table, "--format", "json"]);
-        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let (out, _) = run_ok(&["info", table, "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(json["complete"], true);
+        assert_eq!(json["version"], 2);
         assert_eq!(json["histogram"].as_array().unwrap().len(), 32);
-        let output = antipode(&["verify", table]);
-        assert!(output.status.success(), "{output:?}");
+        let digest = json["definition_sha256"].as_str().unwrap();
+        assert_eq!(
+            digest,
+            antipode::table::definition_digest("puzzle 8puzzle\ngoal 123/456/780\n")
+        );
+        let (report, _) = run_ok(&["verify", table]);
+        assert_eq!(report.lines().count(), 6, "{report}");
+        assert!(report.lines().all(|l| l.starts_with("ok  ")), "{report}");
     }
 }
 
@@ -381,4 +388,34 @@ fn python_reads_the_documented_format() {
             assert_eq!(value, expected, "index {index}");
         }
     }
+}
+
+/// Tables written by the version-1 format (kept in `tests/data`, made by the release
+/// before format 2) are still read: matched by name and goal, looked up, verified.
+#[test]
+fn version_one_tables_are_still_read() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let exact = format!("{data}sliding-2x3-v1.table");
+    let table = Table::open(&exact).unwrap();
+    assert_eq!(table.header().version, 1);
+    assert_eq!(table.header().definition_sha256, None);
+    let board = SlidingPuzzle::new(2, 3).unwrap();
+    let (exact_depths, histogram) = antipode::analysis::search(&board, &Silent).unwrap();
+    assert_eq!(table.histogram(), histogram.0);
+    for index in 0..board.index_count() {
+        let state = board.unrank(index);
+        assert_eq!(
+            table.distance(&board, &state).unwrap(),
+            exact_depths.depth(index).unwrap()
+        );
+    }
+    let (report, _) = run_ok(&["verify", &exact]);
+    assert!(report.lines().all(|l| l.starts_with("ok  ")), "{report}");
+    let packed = format!("{data}sliding-2x4-2bit-v1.table");
+    let (out, _) = run_ok(&["lookup", "sliding:2x4", "--table", &packed, "0765/4321"]);
+    assert_eq!(out, "28 0765/4321\n");
+    assert_error(
+        &["lookup", "8puzzle", "--table", &exact, "123456780"],
+        "this table is for sliding:2x3 (goal 123/450), not 8puzzle",
+    );
 }

@@ -79,21 +79,63 @@ const TAIL_TABLE: TailTable = {
     table
 };
 
-/// `out` byte `j` = byte `order[j]` of `items` (0 where `order[j]` has its top bit).
-#[inline(always)]
-fn shuffle_bytes(items: u64, order: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: only reached from `expand_ssse3`, which runs only on SSSE3 CPUs and into
-    // which this function is inlined.
-    unsafe {
-        use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_shuffle_epi8};
-        _mm_cvtsi128_si64(_mm_shuffle_epi8(
-            _mm_cvtsi64_si128(items as i64),
-            _mm_cvtsi64_si128(order as i64),
-        )) as u64
+/// How a tail's items are gathered into their order: a byte loop anywhere, or one
+/// SSSE3 shuffle where the CPU has it.
+trait Gather: Copy {
+    /// Byte `j` of the result is byte `order[j]` of `items`.
+    fn gather(self, items: u64, order: u64) -> u64;
+}
+
+/// The portable gather.
+#[derive(Clone, Copy)]
+struct Portable;
+
+impl Gather for Portable {
+    #[inline(always)]
+    fn gather(self, items: u64, order: u64) -> u64 {
+        let mut out = 0u64;
+        for j in 0..TAIL {
+            let from = (order >> (8 * j)) & 0xff;
+            out |= ((items >> (8 * from)) & 0xff) << (8 * j);
+        }
+        out
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    unreachable!("the shuffle path is x86_64 only ({items}, {order})")
+}
+
+/// Proof that the CPU has SSSE3: its one constructor checks.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Ssse3(());
+
+#[cfg(target_arch = "x86_64")]
+impl Ssse3 {
+    fn detect() -> Option<Ssse3> {
+        std::arch::is_x86_feature_detected!("ssse3").then_some(Ssse3(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Gather for Ssse3 {
+    #[inline(always)]
+    fn gather(self, items: u64, order: u64) -> u64 {
+        // SAFETY: an `Ssse3` exists only on a CPU with SSSE3 (see `Ssse3::detect`).
+        unsafe { shuffle_bytes(items, order) }
+    }
+}
+
+/// `out` byte `j` = byte `order[j]` of `items` (0 where `order[j]` has its top bit).
+///
+/// Compiled with SSSE3 (`pshufb`): only code compiled with SSSE3 itself may call it
+/// without `unsafe`, so it cannot run on a CPU without the instruction.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn shuffle_bytes(items: u64, order: u64) -> u64 {
+    use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_shuffle_epi8};
+    _mm_cvtsi128_si64(_mm_shuffle_epi8(
+        _mm_cvtsi64_si128(items as i64),
+        _mm_cvtsi64_si128(order as i64),
+    )) as u64
 }
 
 /// `SELECT[byte][k]`: the position of the k-th set bit of `byte` (8 if none).
@@ -140,43 +182,50 @@ pub(super) fn expand_sorted(
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("ssse3") {
-        // SAFETY: the CPU supports SSSE3 (checked just above).
-        unsafe { expand_ssse3(puzzle, indices, visit) };
+    if let Some(ssse3) = Ssse3::detect() {
+        // SAFETY: the token proves that the CPU supports SSSE3.
+        unsafe { expand_ssse3(ssse3, puzzle, indices, visit) };
         return;
     }
-    expand_by_cols::<false>(puzzle, indices, visit);
+    expand_by_cols(Portable, puzzle, indices, visit);
 }
 
 /// [`expand_by_cols`] compiled with SSSE3, whose byte shuffle gathers a tail in one
 /// instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "ssse3")]
-unsafe fn expand_ssse3(puzzle: &SlidingPuzzle, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
-    expand_by_cols::<true>(puzzle, indices, visit);
+fn expand_ssse3(
+    ssse3: Ssse3,
+    puzzle: &SlidingPuzzle,
+    indices: &[u64],
+    visit: impl FnMut(u64, &[u64]),
+) {
+    expand_by_cols(ssse3, puzzle, indices, visit);
 }
 
 #[inline(always)]
-fn expand_by_cols<const SHUFFLE: bool>(
+fn expand_by_cols<G: Gather>(
+    gather: G,
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     visit: impl FnMut(u64, &[u64]),
 ) {
     match puzzle.cols {
-        2 => expand_run::<2, SHUFFLE>(puzzle, indices, visit),
-        3 => expand_run::<3, SHUFFLE>(puzzle, indices, visit),
-        4 => expand_run::<4, SHUFFLE>(puzzle, indices, visit),
-        5 => expand_run::<5, SHUFFLE>(puzzle, indices, visit),
-        6 => expand_run::<6, SHUFFLE>(puzzle, indices, visit),
-        7 => expand_run::<7, SHUFFLE>(puzzle, indices, visit),
-        _ => expand_run::<8, SHUFFLE>(puzzle, indices, visit),
+        2 => expand_run::<2, G>(gather, puzzle, indices, visit),
+        3 => expand_run::<3, G>(gather, puzzle, indices, visit),
+        4 => expand_run::<4, G>(gather, puzzle, indices, visit),
+        5 => expand_run::<5, G>(gather, puzzle, indices, visit),
+        6 => expand_run::<6, G>(gather, puzzle, indices, visit),
+        7 => expand_run::<7, G>(gather, puzzle, indices, visit),
+        _ => expand_run::<8, G>(gather, puzzle, indices, visit),
     }
 }
 
-/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells); `SHUFFLE` when
-/// compiled for SSSE3.
+/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells), gathering tails
+/// with `gather`.
 #[inline(always)]
-fn expand_run<const COLS: usize, const SHUFFLE: bool>(
+fn expand_run<const COLS: usize, G: Gather>(
+    gather: G,
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     mut visit: impl FnMut(u64, &[u64]),
@@ -213,7 +262,7 @@ fn expand_run<const COLS: usize, const SHUFFLE: bool>(
             current_prefix = prefix;
             walker.prefix_deltas::<COLS>(blank, rows);
         }
-        walker.fill_tail::<SHUFFLE>(required ^ walker.prefix_parity, tail);
+        walker.fill_tail(gather, required ^ walker.prefix_parity, tail);
 
         let (row, col) = (blank / cols, blank % cols);
         let mut count = 0;
@@ -392,21 +441,12 @@ impl Walker<'_> {
     }
 
     #[inline(always)]
-    fn fill_tail<const SHUFFLE: bool>(&mut self, parity: u8, tail: usize) {
+    fn fill_tail<G: Gather>(&mut self, gather: G, parity: u8, tail: usize) {
         let order = TAIL_TABLE.packed_order[(parity & 1) as usize][tail];
         let digits = TAIL_TABLE.packed_digits[(parity & 1) as usize][tail];
         // Gather the tail items in registers and write each array with one store: byte
         // stores followed by the rotations' byte loads stall store forwarding.
-        let items = if SHUFFLE {
-            shuffle_bytes(self.tail_items, order)
-        } else {
-            let mut items = 0u64;
-            for j in 0..TAIL {
-                let from = (order >> (8 * j)) & 0xff;
-                items |= ((self.tail_items >> (8 * from)) & 0xff) << (8 * j);
-            }
-            items
-        };
+        let items = gather.gather(self.tail_items, order);
         let at = self.prefix_len & (MAX_CELLS - 1);
         self.seq[at..at + 8].copy_from_slice(&items.to_le_bytes());
         self.digits[at..at + 8].copy_from_slice(&digits.to_le_bytes());
@@ -478,6 +518,30 @@ mod tests {
                 got.sort_unstable();
                 assert_eq!(got, expected, "{rows}x{cols} index {index}");
             });
+        }
+    }
+
+    /// Both gathers give the same neighbours (the SSSE3 one where the CPU has it).
+    #[test]
+    fn portable_and_shuffle_gathers_agree() {
+        let p = SlidingPuzzle::new(3, 3).unwrap();
+        let all: Vec<u64> = (0..p.index_count()).collect();
+        let mut portable = Vec::new();
+        expand_by_cols(Portable, &p, &all, |i, n| portable.push((i, n.to_vec())));
+        let mut dispatched = Vec::new();
+        expand_sorted(&p, &all, |i, n| dispatched.push((i, n.to_vec())));
+        assert_eq!(portable, dispatched);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ssse3) = Ssse3::detect() {
+            for (items, order) in [
+                (0x0706_0504_0302_0100u64, 0x0001_0203_0405_0607u64),
+                (0x1122_3344, 0x0303_0202),
+            ] {
+                assert_eq!(
+                    ssse3.gather(items, order) & 0xff_ffff_ffff,
+                    Portable.gather(items, order)
+                );
+            }
         }
     }
 }

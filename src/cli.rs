@@ -82,17 +82,33 @@ impl Format {
 /// The puzzle of a command: its name and, for sliding boards, another goal.
 #[derive(Debug, clap::Args)]
 struct PuzzleArgs {
-    /// Puzzle name (see `antipode list`), e.g. `8puzzle`, `goat`, `sliding:2x5`.
+    /// Puzzle name (see `antipode list`), e.g. `8puzzle`, `goat`, `sliding:2x5`,
+    /// `klotski`, or the path of a description file (`my-puzzle.toml`).
     puzzle: String,
     /// Another goal for sliding boards, e.g. `0 1 2/3 4 5/6 7 8` (blank first).
     #[arg(long, value_name = "POSITION")]
     goal: Option<String>,
+    /// Move metric of a sliding-block puzzle, overriding its description: step (one
+    /// piece, one cell), line (one piece, any distance in one direction) or path
+    /// (one piece, anywhere in one motion).
+    #[arg(long, value_name = "METRIC", value_parser = ["step", "line", "path"])]
+    metric: Option<String>,
 }
 
 impl PuzzleArgs {
     /// The puzzle named, with its goal.
     fn open(&self) -> Result<Opened> {
-        let opened = puzzles::open(&self.puzzle)?;
+        let mut opened = puzzles::open(&self.puzzle)?;
+        if let Some(metric) = &self.metric {
+            let metric = puzzles::Metric::from_name(metric).expect("clap checked the name");
+            opened = match opened {
+                Opened::Ranked(p) => Opened::Ranked(p.with_metric(metric)?),
+                Opened::Peg(board) => bail!(
+                    "--metric is for sliding-block puzzles from description files, not {}",
+                    board.name()
+                ),
+            };
+        }
         match (&self.goal, opened) {
             (None, opened) => Ok(opened),
             (Some(goal), Opened::Ranked(p)) => {

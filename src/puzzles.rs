@@ -8,6 +8,7 @@
 //! the module implements [`Puzzle`] (with its start position) and
 //! [`crate::solve::Solvable`].
 
+pub mod blocks;
 pub mod goat;
 pub mod notation;
 pub mod oshidori;
@@ -15,6 +16,7 @@ pub mod peg;
 pub mod sliding;
 
 use crate::puzzle::Puzzle;
+pub use blocks::{BlockPuzzle, Metric};
 pub use goat::Goat;
 pub use oshidori::Oshidori;
 use peg::PegBoard;
@@ -40,6 +42,20 @@ pub enum CatalogError {
     /// A goal the puzzle cannot take.
     #[error("bad goal: {0}")]
     Goal(String),
+    /// A description file that cannot be read.
+    #[error("{path}: {cause}")]
+    File {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        cause: String,
+    },
+    /// A description that is malformed or too large to index.
+    #[error("{0}")]
+    Description(String),
+    /// An option the puzzle does not take.
+    #[error("{0}")]
+    Option(String),
     /// The puzzle is searched forward, not over a ranked state space.
     #[error(
         "{0} is searched forward from its start: it has no depth table (its moves cannot be undone)"
@@ -56,9 +72,12 @@ pub enum AnyPuzzle {
     Goat(Goat),
     /// Oshidori (seed 003).
     Oshidori(Oshidori),
+    /// A sliding-block puzzle from a description file.
+    Blocks(Box<BlockPuzzle>),
 }
 
-/// Runs `$body` with `$p` bound to the concrete puzzle inside an [`AnyPuzzle`].
+/// Runs `$body` with `$p` bound to (a reference to) the concrete puzzle inside a
+/// borrowed [`AnyPuzzle`].
 #[macro_export]
 macro_rules! with_puzzle {
     ($any:expr, $p:ident => $body:expr) => {
@@ -66,6 +85,10 @@ macro_rules! with_puzzle {
             $crate::puzzles::AnyPuzzle::Sliding($p) => $body,
             $crate::puzzles::AnyPuzzle::Goat($p) => $body,
             $crate::puzzles::AnyPuzzle::Oshidori($p) => $body,
+            $crate::puzzles::AnyPuzzle::Blocks($p) => {
+                let $p = &**$p;
+                $body
+            }
         }
     };
 }
@@ -79,6 +102,17 @@ impl AnyPuzzle {
     /// The puzzle's number of indices.
     pub fn index_count(&self) -> u64 {
         with_puzzle!(self, p => p.index_count())
+    }
+
+    /// The same puzzle counted in another move metric (sliding-block puzzles only).
+    pub fn with_metric(self, metric: Metric) -> Result<AnyPuzzle, CatalogError> {
+        match self {
+            AnyPuzzle::Blocks(p) => Ok(AnyPuzzle::Blocks(Box::new(p.with_metric(metric)))),
+            other => Err(CatalogError::Option(format!(
+                "--metric is for sliding-block puzzles from description files, not {}",
+                other.name()
+            ))),
+        }
     }
 
     /// The same puzzle with the goal `text` (one position in the puzzle's syntax).
@@ -211,6 +245,26 @@ pub static FAMILIES: &[Family] = &[
         },
     },
     Family {
+        pattern: "klotski, ..., FILE.toml",
+        description: "sliding-block puzzles from description files: the shipped ones by \
+                      name, any other by its path",
+        open: open_blocks,
+        entries: || {
+            blocks::library::SHIPPED
+                .iter()
+                .map(|&(name, file, text)| {
+                    let p =
+                        BlockPuzzle::from_text(file, text).expect("shipped descriptions are valid");
+                    ranked_entry(
+                        name.into(),
+                        format!("{} ({} metric)", p.title(), p.metric().name()),
+                        p.index_count(),
+                    )
+                })
+                .collect()
+        },
+    },
+    Family {
         pattern: "hoppers, english33",
         description: "peg solitaire, searched forward from the start (seed 004)",
         open: |name| {
@@ -272,6 +326,35 @@ fn open_sliding(name: &str) -> Option<Result<Opened, CatalogError>> {
         SlidingPuzzle::new(rows, cols)
             .map(|p| Opened::Ranked(AnyPuzzle::Sliding(p)))
             .map_err(|e| CatalogError::OutOfRange(e.to_string())),
+    )
+}
+
+fn open_blocks(name: &str) -> Option<Result<Opened, CatalogError>> {
+    let ranked = |p| Opened::Ranked(AnyPuzzle::Blocks(Box::new(p)));
+    let description = |e: blocks::BlocksError| CatalogError::Description(e.to_string());
+    if let Some((file, text)) = blocks::library::shipped(name) {
+        return Some(
+            BlockPuzzle::from_text(file, text)
+                .map(ranked)
+                .map_err(description),
+        );
+    }
+    if !name.ends_with(".toml") && !name.contains('/') {
+        return None;
+    }
+    let text = match std::fs::read_to_string(name) {
+        Ok(text) => text,
+        Err(e) => {
+            return Some(Err(CatalogError::File {
+                path: name.into(),
+                cause: e.to_string(),
+            }));
+        }
+    };
+    Some(
+        BlockPuzzle::from_text(name, &text)
+            .map(ranked)
+            .map_err(description),
     )
 }
 

@@ -52,6 +52,9 @@ pub trait Solvable: Puzzle {
     /// The search space.
     type Space: SearchSpace;
 
+    /// Whether bidirectional search is the better default (the space's bound is weak).
+    const PREFERS_BIDIRECTIONAL: bool = false;
+
     /// The space, with the puzzle's lower bound (`bounded`) or none (plain IDDFS).
     fn search_space(&self, bounded: bool) -> Self::Space;
 

@@ -35,8 +35,10 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     table: Option<PathBuf>,
     /// Search method when no table is given.
-    #[arg(long, value_enum, default_value = "ida")]
-    method: Method,
+    /// (default: ida; bibfs for sliding-block puzzles, whose bound is weak, unless
+    /// --all)
+    #[arg(long, value_enum)]
+    method: Option<Method>,
     /// Every optimal solution, not just one (search methods only).
     #[arg(long)]
     all: bool,
@@ -125,7 +127,7 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
             board.name().into()
         ));
     }
-    if args.method != Method::Ida || args.boards {
+    if args.method.is_some() || args.boards {
         bail!("peg solitaire is solved by its own search: no --method or --boards");
     }
     let started = Instant::now();
@@ -162,7 +164,14 @@ fn parse_jump(text: &str) -> Result<(u8, u8)> {
 }
 
 fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {
-    let method = match args.method {
+    let chosen = args
+        .method
+        .unwrap_or(if P::PREFERS_BIDIRECTIONAL && !args.all {
+            Method::Bibfs
+        } else {
+            Method::Ida
+        });
+    let method = match chosen {
         Method::Ida => solve::Method::Ida,
         Method::Iddfs => solve::Method::Iddfs,
         Method::Bibfs => {

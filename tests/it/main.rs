@@ -3,6 +3,7 @@
 
 mod common;
 
+mod blocks;
 mod cli;
 mod figures;
 mod goal_sets;

@@ -1,0 +1,34 @@
+//! The description files shipped inside the binary, run by name.
+
+/// `(name, file name, text)` of every shipped description.
+pub const SHIPPED: &[(&str, &str, &str)] = &[
+    (
+        "klotski",
+        "klotski.toml",
+        include_str!("library/klotski.toml"),
+    ),
+    (
+        "century",
+        "century.toml",
+        include_str!("library/century.toml"),
+    ),
+    (
+        "super-century",
+        "super-century.toml",
+        include_str!("library/super-century.toml"),
+    ),
+    ("dads", "dads.toml", include_str!("library/dads.toml")),
+    (
+        "goat-blocks",
+        "goat.toml",
+        include_str!("library/goat.toml"),
+    ),
+];
+
+/// The shipped description named `name`.
+pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
+    SHIPPED
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, file, text)| (file, text))
+}

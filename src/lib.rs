@@ -15,6 +15,7 @@
 //! ```
 
 pub mod analysis;
+pub mod components;
 pub mod descent;
 pub mod engine;
 pub mod grid;

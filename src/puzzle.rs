@@ -219,3 +219,91 @@ pub(crate) fn assert_consistent_at<P: Puzzle>(puzzle: &P, index: u64) {
         "index {index}: expand_sorted disagrees with successors"
     );
 }
+
+/// A puzzle searched from one position instead of its goal set: a BFS over it gives
+/// the position's component (every state it can reach, "reachable") and the states
+/// farthest from it (the "antipodes"), what a designer asks of a start.
+///
+/// ```
+/// use antipode::{Puzzle, puzzle::Rooted, analysis, engine::Silent, puzzles::SlidingPuzzle};
+///
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let start = eight.parse("867254301").unwrap();
+/// let from = Rooted::new(&eight, start);
+/// let a = analysis::analyze(&from, 0, &Silent).unwrap();
+/// assert_eq!(a.reachable, 181_440);
+/// assert_eq!(a.gods_number, 31); // the usual goal is among the farthest
+/// ```
+pub struct Rooted<'a, P: Puzzle> {
+    puzzle: &'a P,
+    root: P::State,
+}
+
+impl<'a, P: Puzzle> Rooted<'a, P> {
+    /// `puzzle` searched from `root`.
+    pub fn new(puzzle: &'a P, root: P::State) -> Self {
+        Rooted { puzzle, root }
+    }
+}
+
+impl<P: Puzzle> Puzzle for Rooted<'_, P> {
+    type State = P::State;
+    type Move = P::Move;
+
+    fn name(&self) -> String {
+        format!(
+            "{} from {}",
+            self.puzzle.name(),
+            self.puzzle.format_line(&self.root)
+        )
+    }
+    fn definition(&self) -> String {
+        let mut text = self.puzzle.definition();
+        text.push_str("searched from ");
+        text.push_str(&self.puzzle.format_line(&self.root));
+        text.push('\n');
+        text
+    }
+    fn index_count(&self) -> u64 {
+        self.puzzle.index_count()
+    }
+    fn max_neighbours(&self) -> usize {
+        self.puzzle.max_neighbours()
+    }
+    fn goals(&self) -> Vec<P::State> {
+        vec![self.root.clone()]
+    }
+    fn is_goal(&self, state: &P::State) -> bool {
+        *state == self.root
+    }
+    fn goal_indices(&self) -> Vec<u64> {
+        vec![self.puzzle.rank(&self.root)]
+    }
+    fn start(&self) -> Option<P::State> {
+        self.puzzle.start()
+    }
+    fn rank(&self, state: &P::State) -> u64 {
+        self.puzzle.rank(state)
+    }
+    fn unrank(&self, index: u64) -> P::State {
+        self.puzzle.unrank(index)
+    }
+    fn successors(&self, state: &P::State, out: &mut Vec<Successor<P::State, P::Move>>) {
+        self.puzzle.successors(state, out)
+    }
+    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
+        self.puzzle.parse(text)
+    }
+    fn format_line(&self, state: &P::State) -> String {
+        self.puzzle.format_line(state)
+    }
+    fn render_board(&self, state: &P::State) -> String {
+        self.puzzle.render_board(state)
+    }
+    fn segments(&self) -> Vec<Segment> {
+        self.puzzle.segments()
+    }
+    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        self.puzzle.expand_sorted(indices, visit)
+    }
+}

@@ -8,11 +8,13 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use antipode::engine::{EngineError, Histogram};
-use antipode::puzzles::{AnyPuzzle, CatalogError, Opened};
+use antipode::puzzle::Rooted;
+use antipode::puzzles::{CatalogError, Opened};
 use antipode::report;
 use antipode::store::Encoding;
 use antipode::table::{self, TableError};
-use antipode::{Puzzle, analysis, with_depths, with_puzzle};
+use antipode::units::thousands;
+use antipode::{Puzzle, analysis, components, with_depths, with_puzzle};
 
 use super::progress::LevelPrinter;
 use super::{Bits, Format, PuzzleArgs};
@@ -44,6 +46,14 @@ pub struct Args {
     /// No progress lines on standard error.
     #[arg(long, short)]
     quiet: bool,
+    /// Search from one position instead of the goal set: `start` (the puzzle's own)
+    /// or a POSITION. Reports its component's size and the positions farthest from it.
+    #[arg(long, value_name = "start|POSITION")]
+    from: Option<String>,
+    /// Count the connected components of the whole index space, with their sizes and
+    /// one position of each.
+    #[arg(long)]
+    components: bool,
 }
 
 /// Set by Ctrl-C: the search stops between work items.
@@ -60,23 +70,48 @@ pub fn run(args: Args) -> Result<()> {
             return super::print(&report::render_peg(&analysis, args.format.report()));
         }
     };
-    let printer = LevelPrinter::new(args.quiet);
-    let analysis = match &args.table {
-        None => super::with_threads(
+    if args.components {
+        if args.table.is_some() || args.from.is_some() {
+            bail!("--components covers the whole index space: no --table or --from");
+        }
+        let text = super::with_threads(
             args.threads,
-            || with_puzzle!(&puzzle, p => analysis::analyze(p, args.show, &printer)),
-        )??,
+            || with_puzzle!(&puzzle, p => components_report(p, args.format)),
+        )??;
+        return super::print(&text);
+    }
+    let analysis = match &args.from {
+        None => with_puzzle!(&puzzle, p => run_on(p, &args))?,
+        Some(from) => with_puzzle!(&puzzle, p => {
+            let root = match from.as_str() {
+                "start" => p.start().with_context(|| {
+                    format!("{} has no start position of its own: give --from POSITION", p.name())
+                })?,
+                position => p.parse(position).context("--from")?,
+            };
+            run_on(&Rooted::new(p, root), &args)
+        })?,
+    };
+    super::print(&report::render(&analysis, args.format.report()))
+}
+
+/// Analyzes `puzzle` (in memory, or into a table file) as the arguments ask.
+fn run_on<P: Puzzle>(puzzle: &P, args: &Args) -> Result<analysis::Analysis> {
+    let printer = LevelPrinter::new(args.quiet);
+    match &args.table {
+        None => Ok(super::with_threads(args.threads, || {
+            analysis::analyze(puzzle, args.show, &printer)
+        })??),
         Some(path) => {
             let encoding = args.bits.encoding();
             let path = path
                 .clone()
-                .unwrap_or_else(|| default_table_path(&puzzle, encoding));
+                .unwrap_or_else(|| default_table_path(puzzle, encoding));
             ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed))
                 .context("cannot install the Ctrl-C handler")?;
-            let result = super::with_threads(
-                args.threads,
-                || with_puzzle!(&puzzle, p => build_table(p, &path, encoding, &args, &printer)),
-            )?;
+            let result = super::with_threads(args.threads, || {
+                build_table(puzzle, &path, encoding, args, &printer)
+            })?;
             match result {
                 Err(TableError::Engine(EngineError::Interrupted { histogram })) => bail!(
                     "interrupted: {} holds {} complete level(s); run the same command again \
@@ -84,11 +119,84 @@ pub fn run(args: Args) -> Result<()> {
                     path.display(),
                     histogram.len()
                 ),
-                other => other?,
+                other => Ok(other?),
             }
         }
+    }
+}
+
+/// The components of the whole index space, largest first, with one position each.
+fn components_report<P: Puzzle>(puzzle: &P, format: Format) -> Result<String> {
+    let started = Instant::now();
+    let all = components::components(puzzle);
+    let seconds = started.elapsed().as_secs_f64();
+    let line = |c: &components::Component| puzzle.format_line(&puzzle.unrank(c.representative));
+    #[derive(serde::Serialize)]
+    struct Row {
+        size: u64,
+        representative: String,
+    }
+    #[derive(serde::Serialize)]
+    struct Report {
+        puzzle: String,
+        indices: u64,
+        components: usize,
+        sizes: Vec<Row>,
+        seconds: f64,
+    }
+    let report = Report {
+        puzzle: puzzle.name(),
+        indices: puzzle.index_count(),
+        components: all.len(),
+        sizes: all
+            .iter()
+            .map(|c| Row {
+                size: c.size,
+                representative: line(c),
+            })
+            .collect(),
+        seconds,
     };
-    super::print(&report::render(&analysis, args.format.report()))
+    Ok(match format {
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Csv => {
+            let mut s = String::from("puzzle,component,size,representative\n");
+            for (k, row) in report.sizes.iter().enumerate() {
+                s.push_str(&format!(
+                    "{},{k},{},{}\n",
+                    report.puzzle, row.size, row.representative
+                ));
+            }
+            s
+        }
+        Format::Text => {
+            let mut s = format!(
+                "puzzle          {}\nindices         {}\ncomponents      {}\ntime            {:.3} s\n\n\
+                 {:>14}  representative (smallest index)\n",
+                report.puzzle,
+                thousands(report.indices),
+                thousands(report.components as u64),
+                report.seconds,
+                "size"
+            );
+            const SHOWN: usize = 20;
+            for row in report.sizes.iter().take(SHOWN) {
+                s.push_str(&format!(
+                    "{:>14}  {}\n",
+                    thousands(row.size),
+                    row.representative
+                ));
+            }
+            if report.sizes.len() > SHOWN {
+                s.push_str(&format!(
+                    "{:>14}  ({} more; --format json lists all)\n",
+                    "...",
+                    report.sizes.len() - SHOWN
+                ));
+            }
+            s
+        }
+    })
 }
 
 fn build_table<P: Puzzle>(
@@ -126,12 +234,22 @@ fn build_table<P: Puzzle>(
 }
 
 /// `tables/NAME-BITSbit.table`, with the goal in the name when it is not the usual one.
-fn default_table_path(puzzle: &AnyPuzzle, encoding: Encoding) -> PathBuf {
-    let name = puzzle.name().replace(':', "-");
+fn default_table_path<P: Puzzle>(puzzle: &P, encoding: Encoding) -> PathBuf {
+    let name: String = puzzle
+        .name()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
     let usual = antipode::puzzles::lookup(&puzzle.name())
         .map(|p| with_puzzle!(&p, q => table::identity(q).goal))
         .ok();
-    let goal = with_puzzle!(puzzle, p => table::identity(p).goal);
+    let goal = table::identity(puzzle).goal;
     let suffix = if usual.as_deref() == Some(goal.as_str()) {
         String::new()
     } else {

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 use antipode::puzzles;
 use antipode::table::{self, Table};
@@ -27,6 +27,13 @@ pub struct VerifyArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// The puzzle, when its name alone does not find it: the description file a table
+    /// of a sliding-block puzzle was built from.
+    #[arg(long, value_name = "NAME|FILE")]
+    puzzle: Option<String>,
+    /// The move metric the table was built with, if not the description's.
+    #[arg(long, value_name = "METRIC", value_parser = ["step", "line", "path"])]
+    metric: Option<String>,
 }
 
 pub fn info(args: InfoArgs) -> Result<()> {
@@ -79,7 +86,19 @@ pub fn info(args: InfoArgs) -> Result<()> {
 pub fn verify(args: VerifyArgs) -> Result<()> {
     let table = Table::open_unverified(&args.path)?;
     let header = table.header();
-    let puzzle = puzzles::from_identity(&header.puzzle, &header.goal)?;
+    let mut puzzle = match &args.puzzle {
+        Some(name) => puzzles::lookup(name)?,
+        None => puzzles::from_identity(&header.puzzle, &header.goal).with_context(|| {
+            format!(
+                "{}: cannot find the puzzle `{}` by name (give its description with --puzzle FILE)",
+                args.path.display(),
+                header.puzzle
+            )
+        })?,
+    };
+    if let Some(metric) = &args.metric {
+        puzzle = puzzle.with_metric(puzzles::Metric::from_name(metric).expect("clap checked"))?;
+    }
     let checks = super::with_threads(
         args.threads,
         || with_puzzle!(&puzzle, p => table::verify(&table, p)),

@@ -150,3 +150,74 @@ fn bad_descriptions_are_one_line_errors_with_the_line() {
         "--metric is for sliding-block puzzles",
     );
 }
+
+#[test]
+fn klotski_from_its_start_and_its_components() {
+    // The start's component: the 25,955 layouts of 横刀立马, fewer than half the
+    // 65,880 legal layouts.
+    let (out, _) = run_ok(&[
+        "analyze", "klotski", "--from", "start", "--format", "json", "-q",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["indices"], 65_880);
+    assert_eq!(json["reachable"], 25_955);
+    assert_eq!(json["goal_states"], 1);
+    let (out, _) = run_ok(&["analyze", "klotski", "--components", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let sizes: Vec<u64> = json["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["size"].as_u64().unwrap())
+        .collect();
+    assert_eq!(json["components"].as_u64().unwrap() as usize, sizes.len());
+    assert_eq!(sizes.iter().sum::<u64>(), 65_880);
+    assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "largest first");
+    assert_eq!(&sizes[..2], [25_955, 25_955]);
+    // Every representative parses back as a layout of the puzzle.
+    let p = shipped("klotski", Metric::Path);
+    for c in json["sizes"].as_array().unwrap() {
+        assert!(p.parse(c["representative"].as_str().unwrap()).is_ok());
+    }
+    assert_error(
+        &["analyze", "klotski", "--components", "--from", "start"],
+        "--components",
+    );
+    assert_error(
+        &["analyze", "8puzzle", "--from", "start"],
+        "8puzzle has no start position",
+    );
+}
+
+#[test]
+fn tables_of_description_puzzles_record_their_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("dads.table");
+    let table = table.to_str().unwrap();
+    run_ok(&["analyze", "dads", "--table", table, "--bits", "2", "-q"]);
+    let (out, _) = run_ok(&[
+        "lookup",
+        "dads",
+        "--table",
+        table,
+        "AABB/AACC/de../FGHH/FGII",
+    ]);
+    assert_eq!(out, "59 AABB/AACC/de../FGHH/FGII\n");
+    let (out, _) = run_ok(&["solve", "dads", "--table", table]);
+    assert_eq!(out.split_whitespace().count(), 59);
+    let (report, _) = run_ok(&["verify", table]);
+    assert!(report.lines().all(|l| l.starts_with("ok  ")), "{report}");
+    // The same board counted in another metric is another table.
+    assert_error(
+        &[
+            "lookup",
+            "dads",
+            "--metric",
+            "step",
+            "--table",
+            table,
+            "AABB/AACC/de../FGHH/FGII",
+        ],
+        "the definition changed",
+    );
+}

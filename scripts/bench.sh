@@ -6,6 +6,7 @@
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
 #        scripts/bench.sh 1 oshidori:7           (the largest Oshidori analysis: ~13 min, 10 GiB)
+#        scripts/bench.sh 1 scripts/puzzles/block-3x5.toml   (159,667,200 layouts of the general hash)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
 #            and ends with the median wall time of each and their ratio per puzzle.
@@ -47,7 +48,7 @@ runs=${1:-3}
 shift || true
 puzzles=("$@")
 if [ ${#puzzles[@]} -eq 0 ]; then
-    puzzles=(8puzzle goat sliding:2x5 11puzzle sliding:2x6)
+    puzzles=(8puzzle goat goat-blocks sliding:2x5 11puzzle sliding:2x6)
 fi
 if [ ! -x /usr/bin/time ]; then
     echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2

@@ -19,15 +19,17 @@
 //! reading order.
 
 pub mod description;
+mod expand;
 pub mod library;
 mod search;
+mod small;
 
 use std::collections::HashMap;
 use std::fmt;
 
 use crate::puzzle::{PositionError, Puzzle, Successor};
-use crate::rank::multiset;
 pub use description::{Description, DescriptionError, Goal};
+use small::SmallRanking;
 
 /// Most pieces a puzzle may have.
 pub const MAX_PIECES: usize = 64;
@@ -163,6 +165,10 @@ pub struct BlockPuzzle {
     arrangement_of: HashMap<u128, u32>,
     /// Multiset counts of what the free cells hold: empty cells, then each 1x1 group.
     small_counts: Vec<u8>,
+    /// The rank of what the free cells hold.
+    small: SmallRanking,
+    /// Each cell's neighbouring cells (up, down, left, right).
+    around: Vec<Vec<u8>>,
     per_arrangement: u64,
     start: Layout,
     goal_layout: Option<Layout>,
@@ -247,7 +253,8 @@ impl BlockPuzzle {
         let empty = cells - d.walls.len() - d.pieces.iter().map(|p| p.cells.len()).sum::<usize>();
         let mut small_counts = vec![empty as u8];
         small_counts.extend(groups[big_groups..].iter().map(|g| g.count() as u8));
-        let per_arrangement = multiset::arrangements(&small_counts);
+        let small = SmallRanking::new(&small_counts);
+        let per_arrangement = small.total();
 
         let mut puzzle = BlockPuzzle {
             name: d.name.clone(),
@@ -265,6 +272,13 @@ impl BlockPuzzle {
             arrangement_masks: Vec::new(),
             arrangement_of: HashMap::new(),
             small_counts,
+            small,
+            around: {
+                let grid = crate::grid::Grid::new(d.rows, d.cols);
+                (0..grid.cells())
+                    .map(|c| grid.neighbours(c).map(|n| n as u8).collect())
+                    .collect()
+            },
             per_arrangement,
             start: Layout {
                 anchors: [0; MAX_PIECES],
@@ -660,8 +674,8 @@ impl Puzzle for BlockPuzzle {
         let arrangement = self.arrangement_index(layout);
         let mask = self.arrangement_masks[arrangement as usize];
         let mut items = [0u8; 64];
-        let n = self.small_items(layout, mask, &mut items);
-        arrangement * self.per_arrangement + multiset::rank(&items[..n], &self.small_counts)
+        self.small_items(layout, mask, &mut items);
+        arrangement * self.per_arrangement + self.small.rank(&items)
     }
 
     fn unrank(&self, index: u64) -> Layout {
@@ -674,11 +688,8 @@ impl Puzzle for BlockPuzzle {
         let mask = self.arrangement_masks[arrangement] | self.walls;
         let n = self.small_counts.iter().map(|&c| c as usize).sum::<usize>();
         let mut items = [0u8; 64];
-        multiset::unrank(
-            index % self.per_arrangement,
-            &self.small_counts,
-            &mut items[..n],
-        );
+        self.small
+            .unrank(index % self.per_arrangement, &mut items[..n]);
         let mut filled = vec![0usize; self.groups.len()];
         let mut k = 0;
         for cell in 0..self.rows * self.cols {
@@ -694,6 +705,15 @@ impl Puzzle for BlockPuzzle {
             }
         }
         Layout { anchors }
+    }
+
+    /// The step metric walks runs of one arrangement ([`expand`]); the other metrics
+    /// expand state by state.
+    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        match self.metric {
+            Metric::Step => self.expand_steps(indices, visit),
+            Metric::Line | Metric::Path => crate::puzzle::expand_each(self, indices, visit),
+        }
     }
 
     fn successors(&self, layout: &Layout, out: &mut Vec<Successor<Layout, BlockMove>>) {

@@ -1,0 +1,210 @@
+//! Fast neighbour ranks of sliding-block puzzles in the step metric, the BFS hot path.
+//!
+//! The engine hands ascending indices; those of one arrangement of the big pieces form
+//! a run, which shares the free cells and the big pieces' possible one-cell moves
+//! (worked out once per run: the new arrangement, the cells that must be empty, the
+//! cells left free). Per state, what the free cells hold is unranked once; a 1x1 piece
+//! sliding into a neighbouring empty cell swaps two items (rank of the swapped items),
+//! and a big piece's move maps the items onto the new arrangement's free cells.
+
+use super::small::Cursor;
+use super::{BlockPuzzle, Layout};
+
+/// Ranks a cursor walks forward instead of unranking.
+const MAX_STEPS: u64 = 8;
+
+/// Proof that the CPU has the POPCNT instruction: its one constructor checks.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Popcnt(());
+
+#[cfg(target_arch = "x86_64")]
+impl Popcnt {
+    fn detect() -> Option<Popcnt> {
+        std::arch::is_x86_feature_detected!("popcnt").then_some(Popcnt(()))
+    }
+}
+use crate::Puzzle;
+
+/// A one-cell move of a big piece from one arrangement.
+struct BigMove {
+    /// The arrangement after the move.
+    arrangement: u64,
+    /// Cells the piece moves onto: they must be empty.
+    needs_empty: u64,
+    /// `from[p]`: the old free position whose item lands on the new free position
+    /// `p`, or `VACATED` for the cells the piece leaves (empty afterwards).
+    from: [u8; 64],
+}
+
+const VACATED: u8 = u8::MAX;
+const NOT_FREE: u8 = u8::MAX;
+
+/// What a run of indices of one arrangement shares.
+struct Run {
+    arrangement: u64,
+    /// Free cells in order, and each cell's free position (`NOT_FREE` if none).
+    cells: Vec<u8>,
+    position: [u8; 64],
+    big_moves: Vec<BigMove>,
+}
+
+impl BlockPuzzle {
+    /// The shared facts of arrangement `arrangement` for the step metric.
+    fn run_for(&self, arrangement: u64) -> Run {
+        let covered = self.arrangement_masks[arrangement as usize] | self.walls;
+        let cells: Vec<u8> = (0..self.rows * self.cols)
+            .filter(|&c| covered >> c & 1 == 0)
+            .map(|c| c as u8)
+            .collect();
+        let mut position = [NOT_FREE; 64];
+        for (p, &c) in cells.iter().enumerate() {
+            position[c as usize] = p as u8;
+        }
+        let anchors = &self.arrangement_anchors
+            [arrangement as usize * self.big_pieces..(arrangement as usize + 1) * self.big_pieces];
+        let mut big_moves = Vec::new();
+        for piece in 0..self.big_pieces {
+            let g = &self.groups[self.group_of_piece(piece)];
+            let anchor = anchors[piece] as usize;
+            let old = self.cover(g, anchor).expect("an arrangement's pieces fit");
+            let (r, c) = ((anchor / self.cols) as isize, (anchor % self.cols) as isize);
+            for (dr, dc) in super::DIRECTIONS {
+                let (nr, nc) = (r + dr, c + dc);
+                if nr < 0 || nc < 0 {
+                    continue;
+                }
+                let target = nr as usize * self.cols + nc as usize;
+                if nc as usize >= self.cols {
+                    continue;
+                }
+                let Some(new) = self.cover(g, target) else {
+                    continue;
+                };
+                // The new cells must be free of walls and other big pieces.
+                if new & !old & covered != 0 {
+                    continue;
+                }
+                let mut layout = Layout {
+                    anchors: [0; super::MAX_PIECES],
+                };
+                layout.anchors[..self.big_pieces].copy_from_slice(anchors);
+                let moved = self.moved(&layout, piece, target as u8);
+                let next = self.arrangement_index(&moved);
+                let next_covered = self.arrangement_masks[next as usize] | self.walls;
+                let mut from = [VACATED; 64];
+                let mut p = 0;
+                for (cell, &old_position) in position.iter().enumerate().take(self.rows * self.cols)
+                {
+                    if next_covered >> cell & 1 == 1 {
+                        continue;
+                    }
+                    from[p] = if old >> cell & 1 == 1 {
+                        VACATED
+                    } else {
+                        old_position
+                    };
+                    p += 1;
+                }
+                big_moves.push(BigMove {
+                    arrangement: next,
+                    needs_empty: new & !old,
+                    from,
+                });
+            }
+        }
+        Run {
+            arrangement,
+            cells,
+            position,
+            big_moves,
+        }
+    }
+
+    /// [`crate::Puzzle::expand_sorted`] for the step metric: compiled with the POPCNT
+    /// instruction where the CPU has it (the ranks count bits all the time).
+    pub(super) fn expand_steps(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(popcnt) = Popcnt::detect() {
+            // SAFETY: the token proves that the CPU has POPCNT.
+            unsafe { self.expand_steps_popcnt(popcnt, indices, visit) };
+            return;
+        }
+        self.expand_steps_body(indices, visit);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn expand_steps_popcnt(&self, _: Popcnt, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        self.expand_steps_body(indices, visit);
+    }
+
+    #[inline(always)]
+    fn expand_steps_body(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        let m = self.per_arrangement;
+        let free = self.small_counts.iter().map(|&c| c as usize).sum::<usize>();
+        let mut neighbours = Vec::with_capacity(self.max_neighbours());
+        let mut items = [0u8; 64];
+        let mut moved = [0u8; 64];
+        let mut run: Option<Run> = None;
+        let mut cursor = Cursor::default();
+        let mut positioned = false;
+        for &index in indices {
+            let arrangement = index / m;
+            if run.as_ref().is_none_or(|r| r.arrangement != arrangement) {
+                run = Some(self.run_for(arrangement));
+                positioned = false;
+            }
+            let run = run.as_ref().expect("set above");
+            // Consecutive ranks are mostly the next order of the distinct pieces.
+            let rank = index % m;
+            let gap = rank.wrapping_sub(cursor.rank);
+            let mut stepped = positioned && (1..=MAX_STEPS).contains(&gap);
+            while stepped && cursor.rank < rank {
+                stepped = self.small.advance(&mut items[..free], &mut cursor);
+            }
+            if !stepped {
+                self.small.seek(rank, &mut items[..free], &mut cursor);
+                positioned = true;
+            }
+            neighbours.clear();
+            let base = arrangement * m;
+            let mut empty_cells = 0u64;
+            for (p, &item) in items[..free].iter().enumerate() {
+                if item == 0 {
+                    empty_cells |= 1 << run.cells[p];
+                }
+            }
+            // A 1x1 piece next to an empty cell slides into it.
+            let mut empties = empty_cells;
+            while empties != 0 {
+                let e = empties.trailing_zeros() as usize;
+                empties &= empties - 1;
+                let pe = run.position[e] as usize;
+                for &n in &self.around[e] {
+                    let pn = run.position[n as usize];
+                    if pn == NOT_FREE || items[pn as usize] == 0 {
+                        continue;
+                    }
+                    items.swap(pe, pn as usize);
+                    neighbours.push(base + self.small.rank(&items));
+                    items.swap(pe, pn as usize);
+                }
+            }
+            // A big piece slides one cell onto empty cells.
+            for big in &run.big_moves {
+                if big.needs_empty & !empty_cells != 0 {
+                    continue;
+                }
+                for (p, slot) in moved[..free].iter_mut().enumerate() {
+                    *slot = match big.from[p] {
+                        VACATED => 0,
+                        old => items[old as usize],
+                    };
+                }
+                neighbours.push(big.arrangement * m + self.small.rank(&moved));
+            }
+            visit(index, &neighbours);
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The rank of what the free cells of one arrangement hold: a permutation of a
+//! multiset (the empty cells, groups of interchangeable 1x1 pieces, distinct 1x1
+//! pieces), ranked in mixed radix without a division.
+//!
+//! With the free cells numbered `0..F` in cell order: the places of the empty cells
+//! are a combination of `0..F` (colex rank); the places of the first group of
+//! interchangeable pieces a combination of the places left; and so on; the distinct
+//! pieces fill the remaining places in some order, a permutation (Lehmer rank):
+//! `rank = ((c_0 * R_1 + c_1) * R_2 + ...) * D! + perm`, where `R_k` is the number of
+//! combinations of kind `k` and `D` the number of distinct pieces. The product of the
+//! radices is the multinomial `F! / (e! g_1! ...)`: a bijection.
+
+use crate::rank::{binomial, combination, factorial, permutation};
+
+/// Item codes: 0 an empty cell, `1 + k` the k-th group of 1x1 pieces.
+#[derive(Debug, Clone)]
+pub(super) struct SmallRanking {
+    /// Free cells (items).
+    items: usize,
+    /// Codes that occur more than once, with their count and radix, in rank order.
+    repeated: Vec<(u8, usize, u64)>,
+    /// For each code, its index among the distinct pieces (or `NOT_DISTINCT`).
+    distinct_index: [u8; 256],
+    /// For each distinct index, its code.
+    distinct_code: Vec<u8>,
+    total: u64,
+}
+
+const NOT_DISTINCT: u8 = u8::MAX;
+
+/// Where [`SmallRanking::advance`] stands: the rank, and the distinct pieces' order
+/// and places.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Cursor {
+    pub rank: u64,
+    order: [u8; 32],
+    places: [u8; 32],
+}
+
+impl SmallRanking {
+    /// The ranking of `counts[code]` items of each code over `sum(counts)` places.
+    pub fn new(counts: &[u8]) -> SmallRanking {
+        let items: usize = counts.iter().map(|&c| c as usize).sum();
+        let mut repeated = Vec::new();
+        let mut distinct_index = [NOT_DISTINCT; 256];
+        let mut distinct_code = Vec::new();
+        let mut left = items;
+        let mut total = 1u64;
+        for (code, &count) in counts.iter().enumerate() {
+            let count = count as usize;
+            if count == 1 {
+                distinct_index[code] = distinct_code.len() as u8;
+                distinct_code.push(code as u8);
+            } else if count > 1 || code == 0 {
+                let radix = binomial(left, count);
+                repeated.push((code as u8, count, radix));
+                total *= radix;
+                left -= count;
+            }
+        }
+        total *= factorial(distinct_code.len());
+        SmallRanking {
+            items,
+            repeated,
+            distinct_index,
+            distinct_code,
+            total,
+        }
+    }
+
+    /// The number of ranks.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The rank of `items[..F]`.
+    #[inline(always)]
+    pub fn rank(&self, items: &[u8; 64]) -> u64 {
+        let mut remaining: u32 = (1u32 << self.items) - 1;
+        let mut rank = 0u64;
+        for &(code, _, radix) in &self.repeated {
+            // Colex rank of the kind's places among the places left.
+            let (mut comb, mut k, mut places) = (0u64, 0usize, 0u32);
+            let mut bits = remaining;
+            while bits != 0 {
+                let p = bits.trailing_zeros();
+                bits &= bits - 1;
+                if items[p as usize] == code {
+                    k += 1;
+                    comb += binomial((remaining & ((1u32 << p) - 1)).count_ones() as usize, k);
+                    places |= 1 << p;
+                }
+            }
+            rank = rank * radix + comb;
+            remaining &= !places;
+        }
+        // The distinct pieces' Lehmer code, read in Horner form: each digit counts the
+        // unused smaller pieces.
+        let d = self.distinct_code.len() as u64;
+        let mut unused: u32 = (1u32 << d) - 1;
+        let mut perm = 0u64;
+        let mut left = d;
+        while remaining != 0 {
+            let p = remaining.trailing_zeros();
+            remaining &= remaining - 1;
+            let item = self.distinct_index[items[p as usize] as usize] as u32;
+            perm = perm * left + (unused & ((1u32 << item) - 1)).count_ones() as u64;
+            unused &= !(1u32 << item);
+            left -= 1;
+        }
+        rank * factorial(d as usize) + perm
+    }
+
+    /// Moves `items` (at rank `cursor.rank`, positioned by [`SmallRanking::seek`]) to
+    /// the next rank, if that only reorders the distinct pieces: the next permutation
+    /// of their order. Returns false where the permutation wraps (seek instead).
+    #[inline(always)]
+    pub fn advance(&self, items: &mut [u8], cursor: &mut Cursor) -> bool {
+        let d = self.distinct_code.len();
+        let order = &mut cursor.order[..d];
+        // The next lexicographic permutation.
+        let Some(i) = (0..d.saturating_sub(1))
+            .rev()
+            .find(|&i| order[i] < order[i + 1])
+        else {
+            return false;
+        };
+        let j = (i + 1..d)
+            .rev()
+            .find(|&j| order[j] > order[i])
+            .expect("order[i + 1] is larger");
+        order.swap(i, j);
+        order[i + 1..].reverse();
+        for k in i..d {
+            items[cursor.places[k] as usize] = self.distinct_code[order[k] as usize];
+        }
+        cursor.rank += 1;
+        true
+    }
+
+    /// Unranks `rank` into `items` and `cursor`, for [`SmallRanking::advance`].
+    pub fn seek(&self, rank: u64, items: &mut [u8], cursor: &mut Cursor) {
+        self.unrank(rank, items);
+        cursor.rank = rank;
+        let mut k = 0;
+        for (p, &item) in items[..self.items].iter().enumerate() {
+            let index = self.distinct_index[item as usize];
+            if index != NOT_DISTINCT {
+                cursor.order[k] = index;
+                cursor.places[k] = p as u8;
+                k += 1;
+            }
+        }
+    }
+
+    /// The items with rank `rank`, into `out[..F]`.
+    pub fn unrank(&self, rank: u64, out: &mut [u8]) {
+        let d = self.distinct_code.len();
+        let mut rest = rank / factorial(d);
+        let perm = rank % factorial(d);
+        let mut digits = [0u64; 32];
+        for (k, &(_, _, radix)) in self.repeated.iter().enumerate().rev() {
+            digits[k] = rest % radix;
+            rest /= radix;
+        }
+        let mut remaining: u32 = (1u32 << self.items) - 1;
+        for (k, &(code, count, _)) in self.repeated.iter().enumerate() {
+            let left = remaining.count_ones() as usize;
+            let mut bits = combination::unrank(digits[k], left, count);
+            let mut taken = 0u32;
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                let p = permutation::nth_set_bit(remaining, b);
+                out[p as usize] = code;
+                taken |= 1 << p;
+            }
+            remaining &= !taken;
+        }
+        let mut order = [0u8; 32];
+        permutation::unrank(perm, &mut order[..d]);
+        let mut k = 0;
+        while remaining != 0 {
+            let p = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            out[p] = self.distinct_code[order[k] as usize];
+            k += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bijection_onto_the_multinomial() {
+        for counts in [
+            vec![2u8, 1, 1, 1],
+            vec![1, 2, 1, 3],
+            vec![2, 1, 1, 1, 1, 1, 1, 1, 2],
+            vec![3],
+        ] {
+            let ranking = SmallRanking::new(&counts);
+            let n: usize = counts.iter().map(|&c| c as usize).sum();
+            assert_eq!(
+                ranking.total(),
+                crate::rank::multiset::arrangements(&counts)
+            );
+            let mut seen = std::collections::HashSet::new();
+            let step = (ranking.total() / 5000).max(1);
+            for r in (0..ranking.total()).step_by(step as usize) {
+                let mut items = [0u8; 32];
+                ranking.unrank(r, &mut items);
+                let mut histogram = vec![0u8; counts.len()];
+                for &i in &items[..n] {
+                    histogram[i as usize] += 1;
+                }
+                assert_eq!(histogram, counts);
+                let mut full = [0u8; 64];
+                full[..32].copy_from_slice(&items);
+                assert_eq!(ranking.rank(&full), r);
+                assert!(seen.insert(items[..n].to_vec()));
+            }
+            // Stepping agrees with unranking, across the wraps of the permutation.
+            let mut items = [0u8; 64];
+            let mut cursor = Cursor::default();
+            ranking.seek(0, &mut items, &mut cursor);
+            for r in 1..ranking.total().min(3000) {
+                if !ranking.advance(&mut items, &mut cursor) {
+                    ranking.seek(r, &mut items, &mut cursor);
+                }
+                assert_eq!(cursor.rank, r);
+                assert_eq!(ranking.rank(&items), r);
+            }
+        }
+    }
+}

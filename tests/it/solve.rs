@@ -145,15 +145,14 @@ fn oshidori_shortest_solutions_match_the_seed() {
         assert_eq!(found.paths[0].last(), Some(&p.goal()));
     }
     // IDA* is the default method, and its solution replays to the goal.
-    let output = antipode(&["solve", "oshidori:8", "--boards"]);
-    let text = String::from_utf8(output.stdout).unwrap();
+    let (text, _) = run_ok(&["solve", "oshidori:8", "--boards"]);
     assert_eq!(text.lines().next().unwrap().split(' ').count(), 11);
     assert!(
         text.trim_end()
             .ends_with("1 1 2 2 3 3 4 4 5 5 6 6 7 7 8 8 . .")
     );
-    let output = antipode(&["solve", "oshidori", "--format", "json"]);
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (out, _) = run_ok(&["solve", "oshidori", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["start"], "BWBWBW..");
     assert_eq!(json["length"], 4);
 }

@@ -11,7 +11,7 @@ use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
 
 /// Work items scanned at once on levels that may write into the ranges they scan.
-const SCAN_BATCH: usize = 256;
+const SCAN_BATCH: usize = 64;
 
 /// Everything one level needs: what to read and write, which items to visit, and
 /// whom to tell.

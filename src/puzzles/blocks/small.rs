@@ -96,19 +96,21 @@ impl SmallRanking {
         }
         // The distinct pieces' Lehmer code, read in Horner form: each digit counts the
         // unused smaller pieces.
-        let d = self.distinct_code.len() as u64;
-        let mut unused: u32 = (1u32 << d) - 1;
-        let mut perm = 0u64;
-        let mut left = d;
+        // The Lehmer digits are independent of each other (a piece's number less the
+        // smaller ones already seen), so their products with the factorials do not
+        // wait on one another.
+        let d = self.distinct_code.len();
+        let (mut seen, mut perm, mut i) = (0u32, 0u64, 0usize);
         while remaining != 0 {
             let p = remaining.trailing_zeros();
             remaining &= remaining - 1;
             let item = self.distinct_index[items[p as usize] as usize] as u32;
-            perm = perm * left + (unused & ((1u32 << item) - 1)).count_ones() as u64;
-            unused &= !(1u32 << item);
-            left -= 1;
+            let digit = item - (seen & ((1u32 << item) - 1)).count_ones();
+            perm += digit as u64 * factorial(d - 1 - i);
+            seen |= 1 << item;
+            i += 1;
         }
-        rank * factorial(d as usize) + perm
+        rank * factorial(d) + perm
     }
 
     /// Moves `items` (at rank `cursor.rank`, positioned by [`SmallRanking::seek`]) to

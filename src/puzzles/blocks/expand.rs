@@ -175,7 +175,10 @@ impl BlockPuzzle {
                     empty_cells |= 1 << run.cells[p];
                 }
             }
-            // A 1x1 piece next to an empty cell slides into it.
+            // A 1x1 piece next to an empty cell slides into it. When both are distinct
+            // items, the places of the repeated kinds stay: only the order is ranked.
+            let (combinations, distinct_places) = self.small.combination_part(&items);
+            let same_places = base + combinations * self.small.orders();
             let mut empties = empty_cells;
             while empties != 0 {
                 let e = empties.trailing_zeros() as usize;
@@ -186,8 +189,14 @@ impl BlockPuzzle {
                     if pn == NOT_FREE || items[pn as usize] == 0 {
                         continue;
                     }
+                    let keeps_places =
+                        self.small.is_distinct(0) && self.small.is_distinct(items[pn as usize]);
                     items.swap(pe, pn as usize);
-                    neighbours.push(base + self.small.rank(&items));
+                    neighbours.push(if keeps_places {
+                        same_places + self.small.permutation_part(&items, distinct_places)
+                    } else {
+                        base + self.small.rank(&items)
+                    });
                     items.swap(pe, pn as usize);
                 }
             }

@@ -24,7 +24,19 @@ pub(super) struct SmallRanking {
     /// For each distinct index, its code.
     distinct_code: Vec<u8>,
     total: u64,
+    /// For each repeated kind with few combinations, the compact place mask of each
+    /// combination rank (at most [`COMBINATION_TABLE`] entries).
+    combinations: Vec<Option<std::sync::Arc<Vec<u32>>>>,
+    /// Every order of the distinct pieces by rank, a byte each (at most
+    /// [`ORDER_TABLE_PIECES`] pieces: 8! entries, 322 KB), shared by clones.
+    orders: Option<std::sync::Arc<Vec<u64>>>,
 }
+
+/// Most combinations of a repeated kind tabulated for unranking.
+const COMBINATION_TABLE: u64 = 1 << 16;
+
+/// Most distinct pieces whose orders are tabulated for unranking.
+const ORDER_TABLE_PIECES: usize = 8;
 
 const NOT_DISTINCT: u8 = u8::MAX;
 
@@ -59,12 +71,41 @@ impl SmallRanking {
             }
         }
         total *= factorial(distinct_code.len());
+        let d = distinct_code.len();
+        let orders = (d <= ORDER_TABLE_PIECES).then(|| {
+            std::sync::Arc::new(
+                (0..factorial(d))
+                    .map(|r| {
+                        let mut order = [0u8; 8];
+                        permutation::unrank(r, &mut order[..d]);
+                        u64::from_le_bytes(order)
+                    })
+                    .collect(),
+            )
+        });
+        let mut left = items;
+        let combinations = repeated
+            .iter()
+            .map(|&(_, count, radix)| {
+                let table = (radix <= COMBINATION_TABLE).then(|| {
+                    std::sync::Arc::new(
+                        (0..radix)
+                            .map(|r| combination::unrank(r, left, count))
+                            .collect(),
+                    )
+                });
+                left -= count;
+                table
+            })
+            .collect();
         SmallRanking {
             items,
             repeated,
             distinct_index,
             distinct_code,
             total,
+            combinations,
+            orders,
         }
     }
 
@@ -76,6 +117,22 @@ impl SmallRanking {
     /// The rank of `items[..F]`.
     #[inline(always)]
     pub fn rank(&self, items: &[u8; 64]) -> u64 {
+        let (combinations, distinct_places) = self.combination_part(items);
+        combinations * factorial(self.distinct_code.len())
+            + self.permutation_part(items, distinct_places)
+    }
+
+    /// Whether `code` is one of the distinct pieces (swapping two of them leaves the
+    /// combination part of the rank as it is).
+    #[inline(always)]
+    pub fn is_distinct(&self, code: u8) -> bool {
+        self.distinct_index[code as usize] != NOT_DISTINCT
+    }
+
+    /// The mixed-radix rank of the places of the repeated kinds, and the places left
+    /// to the distinct pieces.
+    #[inline(always)]
+    pub fn combination_part(&self, items: &[u8; 64]) -> (u64, u32) {
         let mut remaining: u32 = (1u32 << self.items) - 1;
         let mut rank = 0u64;
         for &(code, _, radix) in &self.repeated {
@@ -94,23 +151,32 @@ impl SmallRanking {
             rank = rank * radix + comb;
             remaining &= !places;
         }
-        // The distinct pieces' Lehmer code, read in Horner form: each digit counts the
-        // unused smaller pieces.
-        // The Lehmer digits are independent of each other (a piece's number less the
-        // smaller ones already seen), so their products with the factorials do not
-        // wait on one another.
+        (rank, remaining)
+    }
+
+    /// The Lehmer rank of the distinct pieces' order over `places`. The digits are
+    /// independent of each other (a piece's number less the smaller ones already
+    /// seen), so their products with the factorials do not wait on one another.
+    #[inline(always)]
+    pub fn permutation_part(&self, items: &[u8; 64], mut places: u32) -> u64 {
         let d = self.distinct_code.len();
         let (mut seen, mut perm, mut i) = (0u32, 0u64, 0usize);
-        while remaining != 0 {
-            let p = remaining.trailing_zeros();
-            remaining &= remaining - 1;
+        while places != 0 {
+            let p = places.trailing_zeros();
+            places &= places - 1;
             let item = self.distinct_index[items[p as usize] as usize] as u32;
             let digit = item - (seen & ((1u32 << item) - 1)).count_ones();
             perm += digit as u64 * factorial(d - 1 - i);
             seen |= 1 << item;
             i += 1;
         }
-        rank * factorial(d) + perm
+        perm
+    }
+
+    /// `D!`, the number of orders of the distinct pieces.
+    #[inline(always)]
+    pub fn orders(&self) -> u64 {
+        factorial(self.distinct_code.len())
     }
 
     /// Moves `items` (at rank `cursor.rank`, positioned by [`SmallRanking::seek`]) to
@@ -167,8 +233,10 @@ impl SmallRanking {
         }
         let mut remaining: u32 = (1u32 << self.items) - 1;
         for (k, &(code, count, _)) in self.repeated.iter().enumerate() {
-            let left = remaining.count_ones() as usize;
-            let mut bits = combination::unrank(digits[k], left, count);
+            let mut bits = match &self.combinations[k] {
+                Some(table) => table[digits[k] as usize],
+                None => combination::unrank(digits[k], remaining.count_ones() as usize, count),
+            };
             let mut taken = 0u32;
             while bits != 0 {
                 let b = bits.trailing_zeros();
@@ -180,7 +248,10 @@ impl SmallRanking {
             remaining &= !taken;
         }
         let mut order = [0u8; 32];
-        permutation::unrank(perm, &mut order[..d]);
+        match &self.orders {
+            Some(orders) => order[..8].copy_from_slice(&orders[perm as usize].to_le_bytes()),
+            None => permutation::unrank(perm, &mut order[..d]),
+        }
         let mut k = 0;
         while remaining != 0 {
             let p = remaining.trailing_zeros() as usize;

@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod components;
+pub mod cpu;
 pub mod descent;
 pub mod engine;
 pub mod grid;

@@ -13,18 +13,9 @@ use super::{BlockPuzzle, Layout};
 /// Ranks a cursor walks forward instead of unranking.
 const MAX_STEPS: u64 = 8;
 
-/// Proof that the CPU has the POPCNT instruction: its one constructor checks.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-struct Popcnt(());
-
-#[cfg(target_arch = "x86_64")]
-impl Popcnt {
-    fn detect() -> Option<Popcnt> {
-        std::arch::is_x86_feature_detected!("popcnt").then_some(Popcnt(()))
-    }
-}
 use crate::Puzzle;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Popcnt;
 
 /// A one-cell move of a big piece from one arrangement.
 struct BigMove {

@@ -79,6 +79,9 @@ const TAIL_TABLE: TailTable = {
     table
 };
 
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Ssse3;
+
 /// How a tail's items are gathered into their order: a byte loop anywhere, or one
 /// SSSE3 shuffle where the CPU has it.
 trait Gather: Copy {
@@ -99,18 +102,6 @@ impl Gather for Portable {
             out |= ((items >> (8 * from)) & 0xff) << (8 * j);
         }
         out
-    }
-}
-
-/// Proof that the CPU has SSSE3: its one constructor checks.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-struct Ssse3(());
-
-#[cfg(target_arch = "x86_64")]
-impl Ssse3 {
-    fn detect() -> Option<Ssse3> {
-        std::arch::is_x86_feature_detected!("ssse3").then_some(Ssse3(()))
     }
 }
 

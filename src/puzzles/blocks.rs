@@ -35,6 +35,8 @@ use small::SmallRanking;
 pub const MAX_PIECES: usize = 64;
 /// Most pieces of more than one cell (their anchors are packed 6 bits each in a key).
 pub const MAX_BIG_PIECES: usize = 21;
+/// Most arrangements of the big pieces (each is kept in memory, about 50 bytes).
+pub const MAX_ARRANGEMENTS: usize = 1 << 24;
 /// Most free cells (empty or 1x1 pieces) an arrangement of the big pieces may leave:
 /// the multiset ranks must fit 64 bits.
 pub const MAX_SMALL_ITEMS: usize = 20;
@@ -286,7 +288,13 @@ impl BlockPuzzle {
             goal_layout: None,
             goal_places: Vec::new(),
         };
-        puzzle.enumerate_arrangements();
+        if !puzzle.enumerate_arrangements() {
+            return Err(too_large(format!(
+                "the pieces of more than one cell have more than {} arrangements; the \
+                 index keeps them all in memory",
+                crate::units::thousands(MAX_ARRANGEMENTS as u64)
+            )));
+        }
         let total = puzzle.arrangement_masks.len() as u128 * per_arrangement as u128;
         if total > u64::MAX as u128 {
             return Err(too_large(format!(
@@ -361,8 +369,9 @@ impl BlockPuzzle {
         )
     }
 
-    /// Every arrangement of the big pieces, in lexicographic order of their anchors.
-    fn enumerate_arrangements(&mut self) {
+    /// Every arrangement of the big pieces, in lexicographic order of their anchors;
+    /// false if there are more than [`MAX_ARRANGEMENTS`].
+    fn enumerate_arrangements(&mut self) -> bool {
         let placements: Vec<Vec<(u8, u64)>> = self.groups[..self.big_groups]
             .iter()
             .map(|g| {
@@ -382,8 +391,12 @@ impl BlockPuzzle {
             anchors: Vec::with_capacity(self.big_pieces),
             out_anchors: Vec::new(),
             out_masks: Vec::new(),
+            exceeded: false,
         };
         placer.place(0, 0, 0, self.walls);
+        if placer.exceeded {
+            return false;
+        }
         let (out_anchors, out_masks) = (placer.out_anchors, placer.out_masks);
         self.arrangement_of = out_masks
             .iter()
@@ -395,6 +408,7 @@ impl BlockPuzzle {
             .collect();
         self.arrangement_anchors = out_anchors;
         self.arrangement_masks = out_masks;
+        true
     }
 
     /// The layout of drawn pieces (each glyph once, of its group's shape).
@@ -841,13 +855,22 @@ struct Placer<'a> {
     anchors: Vec<u8>,
     out_anchors: Vec<u8>,
     out_masks: Vec<u64>,
+    /// Set once more than [`MAX_ARRANGEMENTS`] were found: the enumeration stops.
+    exceeded: bool,
 }
 
 impl Placer<'_> {
     /// Places the rest of group `group` from its placement `from` on, then the next
     /// groups; `placed` pieces of the group stand already, covering `used`.
     fn place(&mut self, group: usize, placed: usize, from: usize, used: u64) {
+        if self.exceeded {
+            return;
+        }
         if group == self.placements.len() {
+            if self.out_masks.len() == MAX_ARRANGEMENTS {
+                self.exceeded = true;
+                return;
+            }
             self.out_anchors.extend_from_slice(&self.anchors);
             self.out_masks.push(used);
             return;

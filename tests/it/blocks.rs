@@ -127,6 +127,31 @@ fn bad_descriptions_are_one_line_errors_with_the_line() {
         "cannot stand with its top-left corner at row 4",
     );
     assert_error(&["analyze", "missing.toml"], "missing.toml: No such file");
+    // Too large to index: more free cells than a 64-bit rank holds, or more
+    // arrangements of the multi-cell pieces than are kept in memory.
+    let smalls = write(
+        "f.toml",
+        "name = \"f\"\nboard = \"\"\"\nABCDEFGH\nIJKLMNOP\nQRSTUVWX\n.....\n\"\"\"\n",
+    );
+    assert_error(
+        &["analyze", &smalls],
+        "f.toml:1: not a valid description: missing field `goal`",
+    );
+    let smalls = write(
+        "g.toml",
+        "name = \"g\"\nboard = \"\"\"\nABCDEFGH\nIJKLMNOP\nQRSTUVWX\n........\n\"\"\"\n\
+         goal = { piece = \"A\", row = 3, col = 0 }\n",
+    );
+    assert_error(
+        &["analyze", &smalls],
+        "fill 32 cells; at most 20 can be ranked in 64 bits",
+    );
+    let dominoes = write(
+        "h.toml",
+        "name = \"h\"\nboard = \"\"\"\nAABBCC\nDDEEFF\nGGHHII\nJJKKLL\n......\n\"\"\"\n\
+         goal = { piece = \"A\", row = 4, col = 0 }\n",
+    );
+    assert_error(&["analyze", &dominoes], "more than 16,777,216 arrangements");
     // A position in the drawing syntax, with a piece over a wall or of the wrong size.
     assert_error(&["solve", "dads", "AABB/AACC/de../FGHH"], "wrong size");
     assert_error(

@@ -33,7 +33,6 @@ const NOT_FREE: u8 = u8::MAX;
 
 /// What a run of indices of one arrangement shares.
 struct Run {
-    arrangement: u64,
     /// Free cells in order, and each cell's free position (`NOT_FREE` if none).
     cells: Vec<u8>,
     position: [u8; 64],
@@ -105,7 +104,6 @@ impl BlockPuzzle {
             }
         }
         Run {
-            arrangement,
             cells,
             position,
             big_moves,
@@ -140,15 +138,21 @@ impl BlockPuzzle {
         let mut run: Option<Run> = None;
         let mut cursor = Cursor::default();
         let mut positioned = false;
+        // The repeated kinds' places change only when the cursor seeks.
+        let (mut combinations, mut distinct_places) = (0u64, 0u32);
+        let blank_is_distinct = self.small.is_distinct(0);
+        // The current run covers indices `base..base + m` (no division per state).
+        let mut base = 0u64;
         for &index in indices {
-            let arrangement = index / m;
-            if run.as_ref().is_none_or(|r| r.arrangement != arrangement) {
+            if run.is_none() || index.wrapping_sub(base) >= m {
+                let arrangement = index / m;
+                base = arrangement * m;
                 run = Some(self.run_for(arrangement));
                 positioned = false;
             }
             let run = run.as_ref().expect("set above");
             // Consecutive ranks are mostly the next order of the distinct pieces.
-            let rank = index % m;
+            let rank = index - base;
             let gap = rank.wrapping_sub(cursor.rank);
             let mut stepped = positioned && (1..=MAX_STEPS).contains(&gap);
             while stepped && cursor.rank < rank {
@@ -157,9 +161,9 @@ impl BlockPuzzle {
             if !stepped {
                 self.small.seek(rank, &mut items[..free], &mut cursor);
                 positioned = true;
+                (combinations, distinct_places) = self.small.combination_part(&items);
             }
             neighbours.clear();
-            let base = arrangement * m;
             let mut empty_cells = 0u64;
             for (p, &item) in items[..free].iter().enumerate() {
                 if item == 0 {
@@ -168,7 +172,6 @@ impl BlockPuzzle {
             }
             // A 1x1 piece next to an empty cell slides into it. When both are distinct
             // items, the places of the repeated kinds stay: only the order is ranked.
-            let (combinations, distinct_places) = self.small.combination_part(&items);
             let same_places = base + combinations * self.small.orders();
             let mut empties = empty_cells;
             while empties != 0 {
@@ -181,7 +184,7 @@ impl BlockPuzzle {
                         continue;
                     }
                     let keeps_places =
-                        self.small.is_distinct(0) && self.small.is_distinct(items[pn as usize]);
+                        blank_is_distinct && self.small.is_distinct(items[pn as usize]);
                     items.swap(pe, pn as usize);
                     neighbours.push(if keeps_places {
                         same_places + self.small.permutation_part(&items, distinct_places)

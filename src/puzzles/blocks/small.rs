@@ -72,16 +72,26 @@ impl SmallRanking {
         }
         total *= factorial(distinct_code.len());
         let d = distinct_code.len();
+        // Lexicographic successors list the orders in rank order, without a division.
         let orders = (d <= ORDER_TABLE_PIECES).then(|| {
-            std::sync::Arc::new(
-                (0..factorial(d))
-                    .map(|r| {
-                        let mut order = [0u8; 8];
-                        permutation::unrank(r, &mut order[..d]);
-                        u64::from_le_bytes(order)
-                    })
-                    .collect(),
-            )
+            let mut order: [u8; 8] = std::array::from_fn(|k| k as u8);
+            let mut table = Vec::with_capacity(factorial(d) as usize);
+            loop {
+                table.push(u64::from_le_bytes(order));
+                let Some(i) = (0..d.saturating_sub(1))
+                    .rev()
+                    .find(|&i| order[i] < order[i + 1])
+                else {
+                    break;
+                };
+                let j = (i + 1..d)
+                    .rev()
+                    .find(|&j| order[j] > order[i])
+                    .expect("a larger one");
+                order.swap(i, j);
+                order[i + 1..d].reverse();
+            }
+            std::sync::Arc::new(table)
         });
         let mut left = items;
         let combinations = repeated

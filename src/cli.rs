@@ -37,6 +37,35 @@ enum Command {
     Verify(table_files::VerifyArgs),
     /// Show a table file's header.
     Info(table_files::InfoArgs),
+    /// Print a shell completion script (bash, zsh, fish).
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: Shell,
+}
+
+/// The shells `antipode completions` writes scripts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+/// Writes the completion script of `shell` to standard output.
+fn completions(args: CompletionsArgs) -> Result<()> {
+    use clap::CommandFactory;
+    let shell = match args.shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "antipode", &mut script);
+    print(&String::from_utf8(script).context("the completion script is UTF-8")?)
 }
 
 /// Output formats; each subcommand accepts the ones it can write.
@@ -168,6 +197,7 @@ pub fn run() -> Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => table_files::verify(args),
         Command::Info(args) => table_files::info(args),
+        Command::Completions(args) => completions(args),
     }
 }
 

@@ -171,3 +171,22 @@ fn bad_input_is_a_one_line_error() {
         "blanks must be adjacent",
     );
 }
+
+#[test]
+fn completion_scripts_for_three_shells() {
+    for (shell, marker) in [
+        ("bash", "complete -F _antipode"),
+        ("zsh", "#compdef antipode"),
+        ("fish", "complete -c antipode"),
+    ] {
+        let (script, _) = run_ok(&["completions", shell]);
+        assert!(script.contains(marker), "{shell}: {script}");
+        for subcommand in ["analyze", "lookup", "solve", "verify", "info", "list"] {
+            assert!(script.contains(subcommand), "{shell} misses {subcommand}");
+        }
+    }
+    assert_error(
+        &["completions", "powershell"],
+        "possible values: bash, zsh, fish",
+    );
+}

@@ -71,12 +71,15 @@ fn completions(args: CompletionsArgs) -> Result<()> {
 /// Output formats; each subcommand accepts the ones it can write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
-    /// For people: aligned text, boards.
+    /// For people: aligned text, boards. (Each subcommand accepts only the formats it
+    /// lists in its help; the others never reach its code.)
     Text,
     /// One JSON object, for scripts.
     Json,
     /// Rows, for spreadsheets.
     Csv,
+    /// Tab-separated rows with a header.
+    Tsv,
 }
 
 impl Format {
@@ -85,13 +88,14 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::Csv => "csv",
+            Format::Tsv => "tsv",
         }
     }
 
     /// A clap parser that accepts exactly `allowed`.
     fn parser(allowed: &'static [Format]) -> impl TypedValueParser<Value = Format> {
         PossibleValuesParser::new(allowed.iter().map(|f| f.name())).map(|name| {
-            [Format::Text, Format::Json, Format::Csv]
+            [Format::Text, Format::Json, Format::Csv, Format::Tsv]
                 .into_iter()
                 .find(|f| f.name() == name)
                 .expect("clap accepted one of the names")
@@ -103,7 +107,7 @@ impl Format {
         match self {
             Format::Text => antipode::report::Format::Text,
             Format::Json => antipode::report::Format::Json,
-            Format::Csv => antipode::report::Format::Csv,
+            Format::Csv | Format::Tsv => antipode::report::Format::Csv,
         }
     }
 }

@@ -159,7 +159,7 @@ fn components_report<P: Puzzle>(puzzle: &P, format: Format) -> Result<String> {
     };
     Ok(match format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        Format::Csv => {
+        Format::Csv | Format::Tsv => {
             let mut s = String::from("puzzle,component,size,representative\n");
             for (k, row) in report.sizes.iter().enumerate() {
                 s.push_str(&format!(

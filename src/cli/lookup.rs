@@ -3,13 +3,13 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
 use antipode::table::Table;
 use antipode::{Puzzle, with_puzzle};
 
-use super::PuzzleArgs;
+use super::{Format, PuzzleArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -20,6 +20,10 @@ pub struct Args {
     table: PathBuf,
     /// Positions (quote those with spaces); none: one per line on standard input.
     positions: Vec<String>,
+    /// Output: text (`DISTANCE POSITION` per line, stops at the first bad position),
+    /// json (one object per line: position and distance, or the error) or tsv.
+    #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json, Format::Tsv]))]
+    format: Format,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -36,35 +40,75 @@ pub fn run(args: Args) -> Result<()> {
         args.positions.iter().map(String::as_str).collect()
     };
     const BATCH: usize = 1 << 14;
-    let answers: Vec<Result<String>> = with_puzzle!(&puzzle, p => {
+    // Per position: its one-line form and distance, or what is wrong with it.
+    type Answer = std::result::Result<(String, u32), String>;
+    let answers: Vec<Answer> = with_puzzle!(&puzzle, p => {
         let table = table.for_puzzle(p)?;
         lines
             .par_chunks(BATCH)
-            .enumerate()
-            .map(|(batch, chunk)| {
-                let mut out = String::with_capacity(chunk.len() * 32);
-                for (k, line) in chunk.iter().enumerate() {
-                    let position = p.parse(line).map_err(|e| {
-                        let place = if from_stdin {
-                            format!("line {}", batch * BATCH + k + 1)
-                        } else {
-                            format!("`{line}`")
-                        };
-                        anyhow!("{place}: {e}")
-                    })?;
-                    let distance = table.distance(&position)?;
-                    out.push_str(&distance.to_string());
-                    out.push(' ');
-                    out.push_str(&p.format_line(&position));
-                    out.push('\n');
-                }
-                Ok(out)
+            .flat_map_iter(|chunk| {
+                chunk.iter().map(|line| {
+                    let position = p.parse(line).map_err(|e| e.to_string())?;
+                    let distance = table.distance(&position).map_err(|e| e.to_string())?;
+                    Ok((p.format_line(&position), distance))
+                })
             })
             .collect()
     });
-    let mut out = String::new();
-    for answer in answers {
-        out.push_str(&answer?);
+    let place = |k: usize, line: &str| {
+        if from_stdin {
+            format!("line {}", k + 1)
+        } else {
+            format!("`{line}`")
+        }
+    };
+    let failed = answers.iter().filter(|a| a.is_err()).count();
+    let out = match args.format {
+        Format::Text => {
+            let mut out = String::with_capacity(answers.len() * 32);
+            for (k, (answer, line)) in answers.iter().zip(&lines).enumerate() {
+                match answer {
+                    Ok((position, distance)) => {
+                        out.push_str(&format!("{distance} {position}\n"));
+                    }
+                    Err(e) => bail!("{}: {e}", place(k, line)),
+                }
+            }
+            out
+        }
+        Format::Json | Format::Csv => {
+            let mut out = String::with_capacity(answers.len() * 48);
+            for (k, (answer, line)) in answers.iter().zip(&lines).enumerate() {
+                let object = match answer {
+                    Ok((position, distance)) => {
+                        serde_json::json!({ "position": position, "distance": distance })
+                    }
+                    Err(e) => serde_json::json!({ "input": line, "line": k + 1, "error": e }),
+                };
+                out.push_str(&object.to_string());
+                out.push('\n');
+            }
+            out
+        }
+        Format::Tsv => {
+            let mut out = String::from("position\tdistance\terror\n");
+            for (answer, line) in answers.iter().zip(&lines) {
+                match answer {
+                    Ok((position, distance)) => {
+                        out.push_str(&format!("{position}\t{distance}\t\n"))
+                    }
+                    Err(e) => out.push_str(&format!("{line}\t\t{e}\n")),
+                }
+            }
+            out
+        }
+    };
+    super::print(&out)?;
+    if failed > 0 {
+        bail!(
+            "{failed} of {} position(s) could not be looked up",
+            answers.len()
+        );
     }
-    super::print(&out)
+    Ok(())
 }

@@ -138,7 +138,7 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
     let first = args.first.as_deref().map(parse_jump).transpose()?;
     let (length, solutions) = board.solutions(start, first, args.all, args.max_length)?;
     Ok(match args.format {
-        Format::Json | Format::Csv => {
+        Format::Json | Format::Csv | Format::Tsv => {
             let solved = PegSolved {
                 puzzle: board.name().into(),
                 start: board.format(start),
@@ -208,7 +208,7 @@ fn render<P: Puzzle>(
 ) -> Result<String> {
     let length = outcome.solutions.first().map_or(0, Vec::len);
     Ok(match args.format {
-        Format::Json | Format::Csv => {
+        Format::Json | Format::Csv | Format::Tsv => {
             let solved = Solved {
                 puzzle: p.name(),
                 start: p.format_line(start),

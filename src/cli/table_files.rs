@@ -39,7 +39,7 @@ pub struct VerifyArgs {
 pub fn info(args: InfoArgs) -> Result<()> {
     let header = table::read_header_of(&args.path)?;
     let text = match args.format {
-        Format::Json | Format::Csv => serde_json::to_string_pretty(&header)? + "\n",
+        Format::Json | Format::Csv | Format::Tsv => serde_json::to_string_pretty(&header)? + "\n",
         Format::Text => {
             let levels = header.histogram.len();
             let reached: u64 = header.histogram.iter().sum();

@@ -419,3 +419,68 @@ fn version_one_tables_are_still_read() {
         "this table is for sliding:2x3 (goal 123/450), not 8puzzle",
     );
 }
+
+#[test]
+fn lookup_formats_report_every_position() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = eight_table(dir.path(), "2");
+    let lookup = |format: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_antipode"))
+            .args([
+                "lookup",
+                "8puzzle",
+                "--table",
+                path.to_str().unwrap(),
+                "--format",
+                format,
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"867254301\n12345678x\n123456780\n")
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let output = lookup("json");
+    assert!(!output.status.success(), "a bad line makes the run fail");
+    let rows: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["distance"], 31);
+    assert_eq!(rows[0]["position"], "867/254/301");
+    assert_eq!(rows[1]["line"], 2);
+    assert_eq!(rows[1]["error"], "unknown piece `x`");
+    assert_eq!(rows[2]["distance"], 0);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "antipode: error: 1 of 3 position(s) could not be looked up\n"
+    );
+    let output = lookup("tsv");
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "position\tdistance\terror\n867/254/301\t31\t\n12345678x\t\tunknown piece `x`\n123/456/780\t0\t\n"
+    );
+    assert_error(
+        &[
+            "lookup",
+            "8puzzle",
+            "--table",
+            path.to_str().unwrap(),
+            "--format",
+            "csv",
+            "1",
+        ],
+        "possible values: text, json, tsv",
+    );
+}

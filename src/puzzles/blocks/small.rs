@@ -40,6 +40,20 @@ const ORDER_TABLE_PIECES: usize = 8;
 
 const NOT_DISTINCT: u8 = u8::MAX;
 
+/// Turns `order` into the next permutation in lexicographic order (the next rank) and
+/// returns the first place that changed, or `None` after the last permutation.
+#[inline(always)]
+fn next_order(order: &mut [u8]) -> Option<usize> {
+    let d = order.len();
+    let i = (0..d.saturating_sub(1))
+        .rev()
+        .find(|&i| order[i] < order[i + 1])?;
+    let j = (i + 1..d).rev().find(|&j| order[j] > order[i])?;
+    order.swap(i, j);
+    order[i + 1..].reverse();
+    Some(i)
+}
+
 /// Where [`SmallRanking::advance`] stands: the rank, and the distinct pieces' order
 /// and places.
 #[derive(Debug, Clone, Default)]
@@ -78,18 +92,9 @@ impl SmallRanking {
             let mut table = Vec::with_capacity(factorial(d) as usize);
             loop {
                 table.push(u64::from_le_bytes(order));
-                let Some(i) = (0..d.saturating_sub(1))
-                    .rev()
-                    .find(|&i| order[i] < order[i + 1])
-                else {
+                if next_order(&mut order[..d]).is_none() {
                     break;
-                };
-                let j = (i + 1..d)
-                    .rev()
-                    .find(|&j| order[j] > order[i])
-                    .expect("a larger one");
-                order.swap(i, j);
-                order[i + 1..d].reverse();
+                }
             }
             std::sync::Arc::new(table)
         });
@@ -196,19 +201,9 @@ impl SmallRanking {
     pub fn advance(&self, items: &mut [u8], cursor: &mut Cursor) -> bool {
         let d = self.distinct_code.len();
         let order = &mut cursor.order[..d];
-        // The next lexicographic permutation.
-        let Some(i) = (0..d.saturating_sub(1))
-            .rev()
-            .find(|&i| order[i] < order[i + 1])
-        else {
+        let Some(i) = next_order(order) else {
             return false;
         };
-        let j = (i + 1..d)
-            .rev()
-            .find(|&j| order[j] > order[i])
-            .expect("order[i + 1] is larger");
-        order.swap(i, j);
-        order[i + 1..].reverse();
         for k in i..d {
             items[cursor.places[k] as usize] = self.distinct_code[order[k] as usize];
         }

@@ -186,7 +186,9 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
     mut options: SearchOptions<'_>,
 ) -> Result<Histogram, EngineError> {
     let mut bfs = Bfs::new(puzzle, store, observer)?;
-    bfs.stop = options.stop;
+    if let Some(flag) = options.stop {
+        bfs = bfs.stop_when(flag);
+    }
     match options.resume.take().filter(|h| !h.is_empty()) {
         Some(histogram) => bfs.resume(histogram),
         None => {

@@ -105,6 +105,16 @@ pub trait Puzzle: Sync {
     /// Whether `state` is in the goal set.
     fn is_goal(&self, state: &Self::State) -> bool;
 
+    /// A short readable form of the goal set (table headers and reports show it): the
+    /// goal's one-line form, or `N goal states`. Puzzles with large goal sets override
+    /// it to describe the set without building it.
+    fn goal_summary(&self) -> String {
+        match self.goals().as_slice() {
+            [one] => self.format_line(one),
+            many => format!("{} goal states", many.len()),
+        }
+    }
+
     /// The indices of the goal set, ascending and without repeats. Puzzles with large
     /// goal sets may override it to rank without building states.
     fn goal_indices(&self) -> Vec<u64> {
@@ -278,6 +288,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn goal_indices(&self) -> Vec<u64> {
         vec![self.puzzle.rank(&self.root)]
+    }
+    fn goal_summary(&self) -> String {
+        self.puzzle.format_line(&self.root)
     }
     fn start(&self) -> Option<P::State> {
         self.puzzle.start()

@@ -116,7 +116,7 @@ impl AnyPuzzle {
     }
 
     /// The same puzzle with the goal `text` (one position in the puzzle's syntax).
-    /// Only sliding boards take another goal; the others accept their own goal.
+    /// Only sliding boards take another goal; the others accept their own goal summary.
     pub fn with_goal(self, text: &str) -> Result<AnyPuzzle, CatalogError> {
         match self {
             AnyPuzzle::Sliding(p) => {
@@ -126,8 +126,7 @@ impl AnyPuzzle {
                 Ok(AnyPuzzle::Sliding(p.with_goal(goal)))
             }
             other => {
-                let own = with_puzzle!(&other, p => p.goals().iter().map(|g| p.format_line(g)).collect::<Vec<_>>());
-                if own.len() == 1 && own[0] == text {
+                if with_puzzle!(&other, p => p.goal_summary()) == text {
                     Ok(other)
                 } else {
                     Err(CatalogError::Goal(format!(
@@ -396,7 +395,7 @@ pub fn lookup(name: &str) -> Result<AnyPuzzle, CatalogError> {
 /// (or a goal-set summary, which the puzzle's own goal set must then match).
 pub fn from_identity(name: &str, goal: &str) -> Result<AnyPuzzle, CatalogError> {
     let puzzle = lookup(name)?;
-    let own = with_puzzle!(&puzzle, p => crate::table::identity(p).goal);
+    let own = with_puzzle!(&puzzle, p => crate::table::header::fit_text(&p.goal_summary()));
     if own == goal {
         Ok(puzzle)
     } else {

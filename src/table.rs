@@ -166,14 +166,9 @@ pub struct Identity {
 
 /// The identity a table of `puzzle` records.
 pub fn identity<P: Puzzle>(puzzle: &P) -> Identity {
-    let goals = puzzle.goals();
-    let goal = match goals.as_slice() {
-        [one] => puzzle.format_line(one),
-        many => format!("{} goal states", many.len()),
-    };
     Identity {
         name: puzzle.name(),
-        goal,
+        goal: header::fit_text(&puzzle.goal_summary()),
         digest: definition_digest(&puzzle.definition()),
     }
 }

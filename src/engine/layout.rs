@@ -53,28 +53,26 @@ impl Layout {
             }
         }
         items.sort_by_key(|item| item.range.start);
-        let class_at = |index: u64| {
-            let at = items.partition_point(|item| item.range.end <= index);
-            items.get(at).map_or(0, |item| item.class)
+        let mut layout = Layout {
+            items,
+            class_size: [0; 2],
+            bipartite: segments.iter().all(|s| s.colour.is_some()),
+            goal_class: 0,
         };
-        let goal_class = goals.first().map_or(0, |&g| class_at(g));
-        let bipartite = segments.iter().all(|s| s.colour.is_some())
-            && goals.iter().all(|&g| class_at(g) == goal_class);
-        if !bipartite {
-            for item in &mut items {
+        layout.goal_class = goals.first().map_or(0, |&g| layout.class_at(g));
+        layout.bipartite &= goals
+            .iter()
+            .all(|&g| layout.class_at(g) == layout.goal_class);
+        if !layout.bipartite {
+            layout.goal_class = 0;
+            for item in &mut layout.items {
                 item.class = 0;
             }
         }
-        let mut class_size = [0u64; 2];
-        for item in &items {
-            class_size[item.class] += item.range.end - item.range.start;
+        for item in &layout.items {
+            layout.class_size[item.class] += item.range.end - item.range.start;
         }
-        Layout {
-            items,
-            class_size,
-            bipartite,
-            goal_class: if bipartite { goal_class } else { 0 },
-        }
+        layout
     }
 
     /// Whether levels alternate between two classes.

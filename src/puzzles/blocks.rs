@@ -478,14 +478,14 @@ impl BlockPuzzle {
         g.glyphs[piece - g.first]
     }
 
-    /// Where piece `piece` (at `anchor`) can go: the target anchor and the unit steps
-    /// of the way, by the puzzle's metric.
+    /// Where piece `piece` (at `anchor`) can go, by the puzzle's metric: calls
+    /// `found(target anchor, unit steps, step count)` for each place. No allocation.
     fn destinations(
         &self,
         owner: &[u8; 64],
         piece: usize,
         anchor: usize,
-        out: &mut Vec<(u8, u128, u8)>,
+        mut found: impl FnMut(u8, u128, u8),
     ) {
         let g = &self.groups[self.group_of_piece(piece)];
         let (r0, c0) = ((anchor / self.cols) as isize, (anchor % self.cols) as isize);
@@ -516,7 +516,7 @@ impl BlockPuzzle {
                         }
                         steps |= (d as u128) << (2 * len);
                         len += 1;
-                        out.push(((r as usize * self.cols + c as usize) as u8, steps, len));
+                        found((r as usize * self.cols + c as usize) as u8, steps, len);
                         if self.metric == Metric::Step {
                             break;
                         }
@@ -524,11 +524,13 @@ impl BlockPuzzle {
                 }
             }
             Metric::Path => {
-                // Breadth-first over the piece's own positions: shortest ways first.
+                // Breadth-first over the piece's own positions: shortest ways first. A
+                // piece has at most one position per cell, so the queue fits 64 entries.
                 let mut seen = 1u64 << anchor;
-                let mut queue: Vec<(isize, isize, u128, u8)> = vec![(r0, c0, 0, 0)];
-                let mut k = 0;
-                while k < queue.len() {
+                let mut queue = [(0isize, 0isize, 0u128, 0u8); 64];
+                queue[0] = (r0, c0, 0, 0);
+                let (mut k, mut queued) = (0, 1);
+                while k < queued {
                     let (r, c, steps, len) = queue[k];
                     k += 1;
                     for (d, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
@@ -542,11 +544,33 @@ impl BlockPuzzle {
                         }
                         seen |= 1 << at;
                         let steps = steps | (d as u128) << (2 * len);
-                        queue.push((nr, nc, steps, len + 1));
-                        out.push((at as u8, steps, len + 1));
+                        queue[queued] = (nr, nc, steps, len + 1);
+                        queued += 1;
+                        found(at as u8, steps, len + 1);
                     }
                 }
             }
+        }
+    }
+
+    /// Calls `visit(move, layout after it)` for every move from `layout`, without
+    /// allocating (the successors, the IDA* expansion and the per-state expansion of
+    /// the line and path metrics all come here).
+    fn for_each_successor(&self, layout: &Layout, mut visit: impl FnMut(BlockMove, Layout)) {
+        let owner = self.owners(layout);
+        for piece in 0..self.pieces {
+            let anchor = layout.anchors[piece] as usize;
+            let glyph = self.glyph(piece);
+            self.destinations(&owner, piece, anchor, |target, steps, len| {
+                let moved = BlockMove {
+                    glyph,
+                    from: anchor as u8,
+                    to: target,
+                    steps,
+                    len,
+                };
+                visit(moved, self.moved(layout, piece, target));
+            });
         }
     }
 
@@ -642,6 +666,24 @@ impl Puzzle for BlockPuzzle {
         }
     }
 
+    /// The goal position, or the placed pieces: `B@3,1` (row, column of the top-left
+    /// corner), without building the goal set.
+    fn goal_summary(&self) -> String {
+        match &self.goal_layout {
+            Some(goal) => self.format_line(goal),
+            None => self
+                .goal_places
+                .iter()
+                .map(|&(group, cell)| {
+                    let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+                    let glyphs: String = self.groups[group].glyphs.iter().collect();
+                    format!("{glyphs}@{r},{c}")
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
     /// Without building states where the conditions are on big pieces only: every
     /// layout of a qualifying arrangement is a goal, a run of `M` indices.
     fn goal_indices(&self) -> Vec<u64> {
@@ -731,25 +773,7 @@ impl Puzzle for BlockPuzzle {
     }
 
     fn successors(&self, layout: &Layout, out: &mut Vec<Successor<Layout, BlockMove>>) {
-        let owner = self.owners(layout);
-        let mut destinations = Vec::new();
-        for piece in 0..self.pieces {
-            destinations.clear();
-            let anchor = layout.anchors[piece] as usize;
-            self.destinations(&owner, piece, anchor, &mut destinations);
-            for &(target, steps, len) in &destinations {
-                out.push(Successor {
-                    moved: BlockMove {
-                        glyph: self.glyph(piece),
-                        from: anchor as u8,
-                        to: target,
-                        steps,
-                        len,
-                    },
-                    state: self.moved(layout, piece, target),
-                });
-            }
-        }
+        self.for_each_successor(layout, |moved, state| out.push(Successor { moved, state }));
     }
 
     fn parse(&self, text: &str) -> Result<Layout, PositionError> {

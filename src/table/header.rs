@@ -107,6 +107,20 @@ fn header_crc(block: &[u8]) -> u32 {
     crc32fast::hash(&copy)
 }
 
+/// `text` cut to the 63 bytes a header text field holds (at a character boundary,
+/// ending with `…` when cut). Only the name must fit whole: the goal text is for
+/// reading, the definition's digest identifies the puzzle.
+pub fn fit_text(text: &str) -> String {
+    if text.len() < TEXT_BYTES {
+        return text.to_string();
+    }
+    let mut end = TEXT_BYTES - 1 - '…'.len_utf8();
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
 /// Lower-case hex of `bytes`.
 pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -270,6 +284,14 @@ mod tests {
         let crc = header_crc(&block) as u64;
         block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
         assert_eq!(Header::decode(&block).unwrap(), v1);
+    }
+
+    #[test]
+    fn long_goal_texts_are_cut_to_fit() {
+        assert_eq!(fit_text("123/456/780"), "123/456/780");
+        let long = "横".repeat(40);
+        let cut = fit_text(&long);
+        assert!(cut.len() < TEXT_BYTES && cut.ends_with('…'), "{cut}");
     }
 
     #[test]

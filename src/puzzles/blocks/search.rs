@@ -64,17 +64,15 @@ impl SearchSpace for BlockSpace {
         last: Option<BlockMove>,
         out: &mut Vec<(BlockMove, Layout, u32)>,
     ) {
-        let mut successors = Vec::new();
-        self.puzzle.successors(node, &mut successors);
-        for s in successors {
+        self.puzzle.for_each_successor(node, |moved, state| {
             // Moving the piece that just moved again is never needed in the path
             // metric (the two moves are one).
-            if self.puzzle.metric == Metric::Path && last.is_some_and(|m| m.to == s.moved.from) {
-                continue;
+            if self.puzzle.metric == Metric::Path && last.is_some_and(|m| m.to == moved.from) {
+                return;
             }
-            let bound = self.lower_bound(&s.state);
-            out.push((s.moved, s.state, bound));
-        }
+            let bound = self.lower_bound(&state);
+            out.push((moved, state, bound));
+        });
     }
 }
 

@@ -7,7 +7,7 @@
 //! sliding into a neighbouring empty cell swaps two items (rank of the swapped items),
 //! and a big piece's move maps the items onto the new arrangement's free cells.
 
-use super::small::Cursor;
+use super::small::{Cursor, Order, SmallRanking};
 use super::{BlockPuzzle, Layout};
 
 /// Ranks a cursor walks forward instead of unranking.
@@ -139,7 +139,11 @@ impl BlockPuzzle {
         let mut cursor = Cursor::default();
         let mut positioned = false;
         // The repeated kinds' places change only when the cursor seeks.
-        let (mut combinations, mut distinct_places) = (0u64, 0u32);
+        let (mut combinations, mut distinct_places, mut general_ready) = (0u64, 0u32, false);
+        // With at most one repeated kind, a swap's rank is worked out from the
+        // state's own digits (see `swaps_with_one_kind`).
+        let lone = self.small.lone_repeated();
+        let mut order = Order::default();
         let blank_is_distinct = self.small.is_distinct(0);
         // The current run covers indices `base..base + m` (no division per state).
         let mut base = 0u64;
@@ -161,7 +165,7 @@ impl BlockPuzzle {
             if !stepped {
                 self.small.seek(rank, &mut items[..free], &mut cursor);
                 positioned = true;
-                (combinations, distinct_places) = self.small.combination_part(&items);
+                general_ready = false;
             }
             neighbours.clear();
             let mut empty_cells = 0u64;
@@ -170,28 +174,46 @@ impl BlockPuzzle {
                     empty_cells |= 1 << run.cells[p];
                 }
             }
-            // A 1x1 piece next to an empty cell slides into it. When both are distinct
-            // items, the places of the repeated kinds stay: only the order is ranked.
-            let same_places = base + combinations * self.small.orders();
-            let mut empties = empty_cells;
-            while empties != 0 {
-                let e = empties.trailing_zeros() as usize;
-                empties &= empties - 1;
-                let pe = run.position[e] as usize;
-                for &n in &self.around[e] {
-                    let pn = run.position[n as usize];
-                    if pn == NOT_FREE || items[pn as usize] == 0 {
-                        continue;
+            match lone {
+                Some(kind) => self.swaps_with_one_kind(
+                    kind,
+                    run,
+                    &items,
+                    free,
+                    base,
+                    &mut order,
+                    &mut neighbours,
+                ),
+                None => {
+                    if !general_ready {
+                        (combinations, distinct_places) = self.small.combination_part(&items);
+                        general_ready = true;
                     }
-                    let keeps_places =
-                        blank_is_distinct && self.small.is_distinct(items[pn as usize]);
-                    items.swap(pe, pn as usize);
-                    neighbours.push(if keeps_places {
-                        same_places + self.small.permutation_part(&items, distinct_places)
-                    } else {
-                        base + self.small.rank(&items)
-                    });
-                    items.swap(pe, pn as usize);
+                    // A 1x1 piece next to an empty cell slides into it. When both are
+                    // distinct items, the places of the repeated kinds stay: only the
+                    // order is ranked.
+                    let same_places = base + combinations * self.small.orders();
+                    let mut empties = empty_cells;
+                    while empties != 0 {
+                        let e = empties.trailing_zeros() as usize;
+                        empties &= empties - 1;
+                        let pe = run.position[e] as usize;
+                        for &n in &self.around[e] {
+                            let pn = run.position[n as usize];
+                            if pn == NOT_FREE || items[pn as usize] == 0 {
+                                continue;
+                            }
+                            let keeps_places =
+                                blank_is_distinct && self.small.is_distinct(items[pn as usize]);
+                            items.swap(pe, pn as usize);
+                            neighbours.push(if keeps_places {
+                                same_places + self.small.permutation_part(&items, distinct_places)
+                            } else {
+                                base + self.small.rank(&items)
+                            });
+                            items.swap(pe, pn as usize);
+                        }
+                    }
                 }
             }
             // A big piece slides one cell onto empty cells.
@@ -210,4 +232,74 @@ impl BlockPuzzle {
             visit(index, &neighbours);
         }
     }
+
+    /// The ranks after each 1x1 piece slides into a neighbouring empty cell, when at
+    /// most one kind of item repeats (`kind`): the rank is `c * D! + perm`, `c` the
+    /// colex rank of that kind's places and `perm` the Lehmer rank of the distinct
+    /// pieces in reading order. A slide swaps two places: if one holds the repeated
+    /// kind, `c` is recomputed from its few places and the distinct piece moves past
+    /// the distinct pieces between the two places; if both hold distinct pieces, they
+    /// trade positions in the order. Either way only the Lehmer digits from one place
+    /// to the other change ([`SmallRanking::reorder`]), at most a row's worth.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn swaps_with_one_kind(
+        &self,
+        kind: Option<u8>,
+        run: &Run,
+        items: &[u8; 64],
+        free: usize,
+        base: u64,
+        order: &mut Order,
+        neighbours: &mut Vec<u64>,
+    ) {
+        let (mut blanks, mut kind_places) = (0u32, 0u32);
+        for (p, &item) in items[..free].iter().enumerate() {
+            blanks |= u32::from(item == 0) << p;
+            if Some(item) == kind {
+                kind_places |= 1 << p;
+            }
+        }
+        let distinct_places = ((1u32 << free) - 1) & !kind_places;
+        let colex = SmallRanking::colex(kind_places);
+        self.small.read_order(items, distinct_places, order);
+        let orders = self.small.orders();
+        let position_of =
+            |place: usize| (distinct_places & ((1u32 << place) - 1)).count_ones() as usize;
+        let blank_is_kind = kind == Some(0);
+        let mut empties = blanks;
+        while empties != 0 {
+            let pe = empties.trailing_zeros() as usize;
+            empties &= empties - 1;
+            for &n in &self.around[run.cells[pe] as usize] {
+                let pn = run.position[n as usize] as usize;
+                if pn == NOT_FREE as usize || items[pn] == 0 {
+                    continue;
+                }
+                let rank = if !blank_is_kind && kind != Some(items[pn]) {
+                    // Two distinct pieces trade positions.
+                    let (a, b) = (position_of(pe), position_of(pn));
+                    colex * orders + self.small.traded(order, a.min(b), a.max(b))
+                } else {
+                    // The distinct one of the two moves to the other's place: its
+                    // position among the distinct places shifts past those between.
+                    let (from, to) = if blank_is_kind { (pn, pe) } else { (pe, pn) };
+                    let moved_kind = kind_places ^ (1 << from) ^ (1 << to);
+                    let target = position_of(to) - usize::from(from < to);
+                    SmallRanking::colex(moved_kind) * orders
+                        + self.small.moved(order, position_of(from), target)
+                };
+                debug_assert_eq!(rank, perm_check(self, items, pe, pn));
+                neighbours.push(base + rank);
+            }
+        }
+    }
+}
+
+/// The rank after swapping places `a` and `b`, from scratch (debug builds check the
+/// incremental ranks against it).
+fn perm_check(puzzle: &BlockPuzzle, items: &[u8; 64], a: usize, b: usize) -> u64 {
+    let mut swapped = *items;
+    swapped.swap(a, b);
+    puzzle.small.rank(&swapped)
 }

@@ -27,16 +27,19 @@ pub(super) struct SmallRanking {
     /// For each repeated kind with few combinations, the compact place mask of each
     /// combination rank (at most [`COMBINATION_TABLE`] entries).
     combinations: Vec<Option<std::sync::Arc<Vec<u32>>>>,
-    /// Every order of the distinct pieces by rank, a byte each (at most
-    /// [`ORDER_TABLE_PIECES`] pieces: 8! entries, 322 KB), shared by clones.
-    orders: Option<std::sync::Arc<Vec<u64>>>,
+    /// Every order of the last `min(D, TAIL_PIECES)` distinct pieces by rank, as
+    /// bytes naming each position's piece among those pieces sorted (7! entries,
+    /// 40 KB, at most), shared by clones. The first pieces' Lehmer digits are divided
+    /// out of the rank, the rest come from this table.
+    tail_orders: std::sync::Arc<Vec<u64>>,
 }
 
 /// Most combinations of a repeated kind tabulated for unranking.
 const COMBINATION_TABLE: u64 = 1 << 16;
 
-/// Most distinct pieces whose orders are tabulated for unranking.
-const ORDER_TABLE_PIECES: usize = 8;
+/// The last distinct pieces whose orders are tabulated for unranking (a table small
+/// enough to stay in the caches).
+const TAIL_PIECES: usize = 7;
 
 const NOT_DISTINCT: u8 = u8::MAX;
 
@@ -63,6 +66,31 @@ pub(super) struct Cursor {
     places: [u8; 32],
 }
 
+/// The order of the distinct pieces over their places, kept with what a change to a
+/// few consecutive positions needs to be ranked: for each position, the pieces before
+/// it and the part of the Lehmer rank they make.
+#[derive(Debug, Clone)]
+pub(super) struct Order {
+    /// The distinct index of the piece at each position.
+    pub pieces: [u8; 32],
+    /// `seen[i]`: the pieces at positions below `i`, one bit per distinct index.
+    seen: [u32; 33],
+    /// `partial[i]`: the Lehmer rank of the digits at positions below `i`.
+    partial: [u64; 33],
+    len: usize,
+}
+
+impl Default for Order {
+    fn default() -> Order {
+        Order {
+            pieces: [0; 32],
+            seen: [0; 33],
+            partial: [0; 33],
+            len: 0,
+        }
+    }
+}
+
 impl SmallRanking {
     /// The ranking of `counts[code]` items of each code over `sum(counts)` places.
     pub fn new(counts: &[u8]) -> SmallRanking {
@@ -87,17 +115,18 @@ impl SmallRanking {
         total *= factorial(distinct_code.len());
         let d = distinct_code.len();
         // Lexicographic successors list the orders in rank order, without a division.
-        let orders = (d <= ORDER_TABLE_PIECES).then(|| {
+        let tail = d.min(TAIL_PIECES);
+        let tail_orders = {
             let mut order: [u8; 8] = std::array::from_fn(|k| k as u8);
-            let mut table = Vec::with_capacity(factorial(d) as usize);
+            let mut table = Vec::with_capacity(factorial(tail) as usize);
             loop {
                 table.push(u64::from_le_bytes(order));
-                if next_order(&mut order[..d]).is_none() {
+                if next_order(&mut order[..tail]).is_none() {
                     break;
                 }
             }
             std::sync::Arc::new(table)
-        });
+        };
         let mut left = items;
         let combinations = repeated
             .iter()
@@ -120,7 +149,7 @@ impl SmallRanking {
             distinct_code,
             total,
             combinations,
-            orders,
+            tail_orders,
         }
     }
 
@@ -188,6 +217,111 @@ impl SmallRanking {
         perm
     }
 
+    /// The code of the one kind that repeats: `Some(None)` if none does, `None` if
+    /// more than one does (the incremental ranks of [`Order`] need at most one).
+    pub fn lone_repeated(&self) -> Option<Option<u8>> {
+        match self.repeated.as_slice() {
+            [] => Some(None),
+            [(code, _, _)] => Some(Some(*code)),
+            _ => None,
+        }
+    }
+
+    /// The colex rank of the places in `mask` among all places: the combination part
+    /// of the rank when one kind repeats.
+    #[inline(always)]
+    pub fn colex(mut mask: u32) -> u64 {
+        let (mut rank, mut k) = (0u64, 0usize);
+        while mask != 0 {
+            let p = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            k += 1;
+            rank += binomial(p, k);
+        }
+        rank
+    }
+
+    /// Reads the order of the distinct pieces over `places` into `order` and returns
+    /// its Lehmer rank (as [`SmallRanking::permutation_part`]).
+    #[inline(always)]
+    pub fn read_order(&self, items: &[u8; 64], mut places: u32, order: &mut Order) -> u64 {
+        let d = self.distinct_code.len();
+        let (mut seen, mut perm, mut i) = (0u32, 0u64, 0usize);
+        while places != 0 {
+            let p = places.trailing_zeros();
+            places &= places - 1;
+            let item = self.distinct_index[items[p as usize] as usize];
+            order.pieces[i] = item;
+            order.seen[i] = seen;
+            order.partial[i] = perm;
+            let digit = item as u32 - (seen & ((1u32 << item) - 1)).count_ones();
+            perm += digit as u64 * factorial(d - 1 - i);
+            seen |= 1 << item;
+            i += 1;
+        }
+        order.seen[i] = seen;
+        order.partial[i] = perm;
+        order.len = i;
+        perm
+    }
+
+    /// The Lehmer rank of `order` after the piece at position `from` moves to
+    /// position `to`, the pieces between shifting by one towards `from`. Only the
+    /// digits from one position to the other change: the work is their distance.
+    #[inline(always)]
+    pub fn moved(&self, order: &Order, from: usize, to: usize) -> u64 {
+        if from == to {
+            return order.partial[order.len];
+        }
+        let (low, high) = (from.min(to), from.max(to));
+        let piece = |i: usize| {
+            if i == to {
+                order.pieces[from]
+            } else if from < to {
+                order.pieces[i + 1]
+            } else {
+                order.pieces[i - 1]
+            }
+        };
+        self.relabelled(order, low, high, piece)
+    }
+
+    /// The Lehmer rank of `order` after the pieces at positions `a < b` trade places.
+    #[inline(always)]
+    pub fn traded(&self, order: &Order, a: usize, b: usize) -> u64 {
+        let piece = |i: usize| {
+            if i == a {
+                order.pieces[b]
+            } else if i == b {
+                order.pieces[a]
+            } else {
+                order.pieces[i]
+            }
+        };
+        self.relabelled(order, a, b, piece)
+    }
+
+    /// The Lehmer rank of `order` with `piece(i)` at the positions `low..=high` (the
+    /// same pieces as before there, in another order).
+    #[inline(always)]
+    fn relabelled(
+        &self,
+        order: &Order,
+        low: usize,
+        high: usize,
+        piece: impl Fn(usize) -> u8,
+    ) -> u64 {
+        let d = self.distinct_code.len();
+        let (mut seen, mut perm) = (order.seen[low], order.partial[low]);
+        for i in low..=high {
+            let item = piece(i);
+            let digit = item as u32 - (seen & ((1u32 << item) - 1)).count_ones();
+            perm += digit as u64 * factorial(d - 1 - i);
+            seen |= 1 << item;
+        }
+        perm + order.partial[order.len] - order.partial[high + 1]
+    }
+
     /// `D!`, the number of orders of the distinct pieces.
     #[inline(always)]
     pub fn orders(&self) -> u64 {
@@ -209,6 +343,37 @@ impl SmallRanking {
         }
         cursor.rank += 1;
         true
+    }
+
+    /// The order of the distinct pieces with Lehmer rank `perm`: the first digits by
+    /// division, the last [`TAIL_PIECES`] positions from the table.
+    #[inline(always)]
+    fn unrank_order(&self, perm: u64) -> [u8; 32] {
+        let d = self.distinct_code.len();
+        let tail = d.min(TAIL_PIECES);
+        let mut order = [0u8; 32];
+        let mut unused: u32 = (1u32 << d) - 1;
+        let tail_count = factorial(tail);
+        let (mut head, tail_rank) = (perm / tail_count, perm % tail_count);
+        for (i, slot) in order[..d - tail].iter_mut().enumerate() {
+            // The weight of digit i in units of tail_count: (d-1-i)! / tail!.
+            let weight = factorial(d - 1 - i) / tail_count;
+            let digit = (head / weight) as u32;
+            head %= weight;
+            let item = permutation::nth_set_bit(unused, digit);
+            *slot = item as u8;
+            unused &= !(1u32 << item);
+        }
+        let mut sorted = [0u8; TAIL_PIECES];
+        for slot in sorted[..tail].iter_mut() {
+            *slot = unused.trailing_zeros() as u8;
+            unused &= unused - 1;
+        }
+        let picks = self.tail_orders[tail_rank as usize].to_le_bytes();
+        for (slot, &pick) in order[d - tail..d].iter_mut().zip(&picks) {
+            *slot = sorted[pick as usize];
+        }
+        order
     }
 
     /// Unranks `rank` into `items` and `cursor`, for [`SmallRanking::advance`].
@@ -252,11 +417,7 @@ impl SmallRanking {
             }
             remaining &= !taken;
         }
-        let mut order = [0u8; 32];
-        match &self.orders {
-            Some(orders) => order[..8].copy_from_slice(&orders[perm as usize].to_le_bytes()),
-            None => permutation::unrank(perm, &mut order[..d]),
-        }
+        let order = self.unrank_order(perm);
         let mut k = 0;
         while remaining != 0 {
             let p = remaining.trailing_zeros() as usize;
@@ -277,6 +438,8 @@ mod tests {
             vec![2u8, 1, 1, 1],
             vec![1, 2, 1, 3],
             vec![2, 1, 1, 1, 1, 1, 1, 1, 2],
+            vec![2, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+            vec![1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
             vec![3],
         ] {
             let ranking = SmallRanking::new(&counts);
@@ -310,6 +473,56 @@ mod tests {
                 }
                 assert_eq!(cursor.rank, r);
                 assert_eq!(ranking.rank(&items), r);
+            }
+        }
+    }
+
+    /// The incremental Lehmer ranks of [`Order`] agree with ranking from scratch, for
+    /// every move and every trade of positions, on orders across the whole range.
+    #[test]
+    fn reordered_ranks_agree_with_ranking_from_scratch() {
+        for counts in [vec![1u8; 10], vec![2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]] {
+            let ranking = SmallRanking::new(&counts);
+            let n: usize = counts.iter().map(|&c| c as usize).sum();
+            let d = ranking.distinct_code.len();
+            let step = ranking.total() / 97;
+            for r in (0..ranking.total()).step_by(step as usize) {
+                let mut items = [0u8; 64];
+                ranking.unrank(r, &mut items[..n]);
+                let (_, places) = ranking.combination_part(&items);
+                let mut order = Order::default();
+                let perm = ranking.read_order(&items, places, &mut order);
+                assert_eq!(perm, ranking.permutation_part(&items, places));
+                let place: Vec<usize> = (0..n).filter(|&p| places >> p & 1 == 1).collect();
+                for a in 0..d {
+                    for b in 0..d {
+                        // The piece at position a moves to position b.
+                        let mut moved = items;
+                        let piece = moved[place[a]];
+                        if a < b {
+                            for k in a..b {
+                                moved[place[k]] = moved[place[k + 1]];
+                            }
+                        } else {
+                            for k in (b..a).rev() {
+                                moved[place[k + 1]] = moved[place[k]];
+                            }
+                        }
+                        moved[place[b]] = piece;
+                        assert_eq!(
+                            ranking.moved(&order, a, b),
+                            ranking.permutation_part(&moved, places)
+                        );
+                        if a < b {
+                            let mut traded = items;
+                            traded.swap(place[a], place[b]);
+                            assert_eq!(
+                                ranking.traded(&order, a, b),
+                                ranking.permutation_part(&traded, places)
+                            );
+                        }
+                    }
+                }
             }
         }
     }

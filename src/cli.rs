@@ -3,6 +3,7 @@
 mod analyze;
 mod list;
 mod lookup;
+mod plot;
 mod progress;
 mod solve;
 mod table_files;
@@ -37,6 +38,8 @@ enum Command {
     Verify(table_files::VerifyArgs),
     /// Show a table file's header.
     Info(table_files::InfoArgs),
+    /// Draw depth histograms (of table files or JSON reports) as an SVG picture.
+    Plot(plot::Args),
     /// Print a shell completion script (bash, zsh, fish).
     Completions(CompletionsArgs),
 }
@@ -201,6 +204,7 @@ pub fn run() -> Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => table_files::verify(args),
         Command::Info(args) => table_files::info(args),
+        Command::Plot(args) => plot::run(args),
         Command::Completions(args) => completions(args),
     }
 }

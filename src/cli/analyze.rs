@@ -54,6 +54,9 @@ pub struct Args {
     /// one position of each.
     #[arg(long)]
     components: bool,
+    /// Draw the depth histogram into an SVG file (linear and log scale).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
 }
 
 /// Set by Ctrl-C: the search stops between work items.
@@ -63,14 +66,20 @@ pub fn run(args: Args) -> Result<()> {
     let puzzle = match args.puzzle.open()? {
         Opened::Ranked(puzzle) => puzzle,
         Opened::Peg(board) => {
-            if args.table.is_some() {
+            if args.table.is_some() || args.plot.is_some() {
                 bail!(CatalogError::NotRanked(board.name().into()));
             }
             let analysis = super::with_threads(args.threads, || board.analysis())?;
             return super::print(&report::render_peg(&analysis, args.format.report()));
         }
     };
+    if let Some(path) = &args.plot {
+        super::plot::check_writable(path)?;
+    }
     if args.components {
+        if args.plot.is_some() {
+            bail!("--components reports component sizes, not a depth histogram: no --plot");
+        }
         if args.table.is_some() || args.from.is_some() {
             bail!("--components covers the whole index space: no --table or --from");
         }
@@ -92,6 +101,14 @@ pub fn run(args: Args) -> Result<()> {
             run_on(&Rooted::new(p, root), &args)
         })?,
     };
+    if let Some(path) = &args.plot {
+        let histogram = antipode::plot::Histogram::new(
+            &analysis.puzzle,
+            analysis.indices,
+            analysis.histogram.clone(),
+        );
+        super::plot::write_svg(path, &[histogram])?;
+    }
     super::print(&report::render(&analysis, args.format.report()))
 }
 

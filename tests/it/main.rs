@@ -7,5 +7,6 @@ mod blocks;
 mod cli;
 mod figures;
 mod goal_sets;
+mod plots;
 mod solve;
 mod tables;

@@ -1,0 +1,93 @@
+//! `antipode plot` and `analyze --plot`: depth histograms as SVG files, from a run, a
+//! table file's header or a JSON report of `analyze`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use antipode::plot::{self, Histogram};
+use antipode::table;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Table files or JSON reports of `analyze --format json` (two or more are overlaid
+    /// as fractions of their states).
+    #[arg(required = true, num_args = 1..=4, value_name = "TABLE|REPORT.json")]
+    inputs: Vec<PathBuf>,
+    /// The SVG file to write.
+    #[arg(long, short, value_name = "FILE.svg")]
+    out: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    check_writable(&args.out)?;
+    let histograms = args
+        .inputs
+        .iter()
+        .map(|path| histogram_of(path))
+        .collect::<Result<Vec<_>>>()?;
+    write_svg(&args.out, &histograms)
+}
+
+/// The histogram recorded in a table file's header, or in a JSON report.
+fn histogram_of(path: &Path) -> Result<Histogram> {
+    let shown = path.display();
+    if let Ok(header) = table::read_header_of(path) {
+        if !header.complete {
+            bail!("{shown}: the table is unfinished (resume it with `analyze --table`)");
+        }
+        return Ok(Histogram::new(
+            &header.puzzle,
+            header.indices,
+            header.histogram,
+        ));
+    }
+    #[derive(serde::Deserialize)]
+    struct Report {
+        puzzle: String,
+        indices: u64,
+        histogram: Vec<u64>,
+    }
+    let text = std::fs::read(path).with_context(|| format!("cannot read {shown}"))?;
+    let report: Report = serde_json::from_slice(&text).map_err(|_| {
+        anyhow::anyhow!(
+            "{shown}: neither a table file nor a JSON report of `analyze --format json`"
+        )
+    })?;
+    if report.histogram.is_empty() {
+        bail!("{shown}: the report has an empty histogram");
+    }
+    Ok(Histogram::new(
+        &report.puzzle,
+        report.indices,
+        report.histogram,
+    ))
+}
+
+/// Fails early (before a long search) if `path` cannot be written: a directory, a
+/// missing folder, no permission.
+pub fn check_writable(path: &Path) -> Result<()> {
+    let shown = path.display();
+    if path.is_dir() {
+        bail!("{shown} is a directory: give a file name such as plot.svg");
+    }
+    let partial = partial_path(path);
+    std::fs::File::create(&partial).with_context(|| format!("cannot write {shown}"))?;
+    std::fs::remove_file(&partial).with_context(|| format!("cannot write {shown}"))?;
+    Ok(())
+}
+
+/// Draws `histograms` into `path`: written beside it first and renamed, so that no
+/// half-written picture is left under its name.
+pub fn write_svg(path: &Path, histograms: &[Histogram]) -> Result<()> {
+    let svg = plot::histogram_svg(histograms)?;
+    let partial = partial_path(path);
+    std::fs::write(&partial, svg).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
+}

@@ -25,14 +25,15 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// List the puzzles with their sizes and memory needs.
-    List,
+    /// List the puzzles with their sizes, table sizes and whether they fit this machine.
+    List(list::Args),
     /// Breadth-first search of every state from the goal: God's number, antipodes,
     /// histogram (optionally into a table file).
     Analyze(analyze::Args),
     /// Exact distances of positions, from a table file.
     Lookup(lookup::Args),
-    /// Optimal solutions from a position: IDA* by default, or by descending a table.
+    /// Optimal solutions from a position: by search (IDA*; bidirectional BFS for
+    /// sliding blocks; BFS for peg solitaire) or, with --table, by descending a table.
     Solve(solve::Args),
     /// Check a table file: descent property, level counts, checksum.
     Verify(table_files::VerifyArgs),
@@ -198,7 +199,7 @@ pub fn run() -> Result<()> {
         Err(e) => bail!(one_line(&e.to_string())),
     };
     match cli.command {
-        Command::List => list::run(),
+        Command::List(args) => list::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Lookup(args) => lookup::run(args),
         Command::Solve(args) => solve::run(args),

@@ -167,6 +167,8 @@ pub struct Family {
     pub pattern: &'static str,
     /// What the family is.
     pub description: &'static str,
+    /// The range of its parameters (empty for a family without parameters).
+    pub parameters: &'static str,
     /// The puzzle a name denotes; `None` if the name is not this family's.
     open: fn(&str) -> Option<Result<Opened, CatalogError>>,
     /// The lines the family shows in `antipode list`.
@@ -191,8 +193,8 @@ const LISTED_BOARDS: [(usize, usize); 10] = [
 pub static FAMILIES: &[Family] = &[
     Family {
         pattern: "sliding:RxC",
-        description: "sliding tiles on R x C cells, 2 <= R, C and R*C <= 16 \
-                      (8puzzle, 11puzzle, 15puzzle: 3x3, 3x4, 4x4)",
+        description: "sliding tiles on R x C cells (8puzzle, 11puzzle, 15puzzle: 3x3, 3x4, 4x4)",
+        parameters: "R, C >= 2 and R*C <= 16",
         open: open_sliding,
         entries: || {
             LISTED_BOARDS
@@ -212,6 +214,7 @@ pub static FAMILIES: &[Family] = &[
     Family {
         pattern: "goat",
         description: "Goat sliding-block puzzle, 3x4 with a big piece (seed 001)",
+        parameters: "",
         open: |name| (name == "goat").then_some(Ok(Opened::Ranked(AnyPuzzle::Goat(Goat)))),
         entries: || {
             vec![ranked_entry(
@@ -223,8 +226,9 @@ pub static FAMILIES: &[Family] = &[
     },
     Family {
         pattern: "oshidori:K",
-        description: "Oshidori: K kinds of two stones and two blanks in a row, K = 1..9; \
+        description: "Oshidori: K kinds of two stones and two blanks in a row; \
                       `oshidori` is the classic B W B W B W . . (seed 003)",
+        parameters: "K = 1..9",
         open: open_oshidori,
         entries: || {
             let classic = Oshidori::classic();
@@ -247,6 +251,7 @@ pub static FAMILIES: &[Family] = &[
         pattern: "klotski, ..., FILE.toml",
         description: "sliding-block puzzles from description files: the shipped ones by \
                       name, any other by its path",
+        parameters: "a description file (README: the format)",
         open: open_blocks,
         entries: || {
             blocks::library::SHIPPED
@@ -266,6 +271,7 @@ pub static FAMILIES: &[Family] = &[
     Family {
         pattern: "hoppers, english33",
         description: "peg solitaire, searched forward from the start (seed 004)",
+        parameters: "",
         open: |name| {
             let board = match name {
                 "hoppers" => PegBoard::hoppers(),

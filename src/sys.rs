@@ -10,6 +10,12 @@ pub fn total_memory_bytes() -> Option<u64> {
     status_kib("/proc/meminfo", "MemTotal:")
 }
 
+/// Memory the machine can give a new process now without swapping, in bytes (Linux
+/// `MemAvailable`), if known.
+pub fn available_memory_bytes() -> Option<u64> {
+    status_kib("/proc/meminfo", "MemAvailable:")
+}
+
 /// Allocates the first `len` bytes of `file` on disk, so that writing through a memory
 /// map later cannot run out of space (which would kill the process with `SIGBUS`).
 /// Fails with [`std::io::ErrorKind::StorageFull`] when the disk is too small.

@@ -1,32 +1,151 @@
-//! `antipode list`: the catalog's puzzles, their index counts and the memory a full
-//! table needs.
+//! `antipode list`: the catalog's puzzles, their index counts, the size of a full table
+//! at 8 and 2 bits per state, and whether it fits this machine's memory and disk now.
+
+use std::path::Path;
 
 use anyhow::Result;
 
 use antipode::puzzles;
 use antipode::units::{human_bytes, thousands};
 
-pub fn run() -> Result<()> {
+use super::Format;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Output format: text or json.
+    #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json]))]
+    format: Format,
+}
+
+/// Where tables are written by default: the disk that must hold them.
+const TABLES: &str = "tables";
+
+#[derive(serde::Serialize)]
+struct Puzzle {
+    name: String,
+    description: String,
+    indices: Option<u64>,
+    /// Payload bytes of a table at 8 and at 2 bits per state.
+    table_bytes_8bit: Option<u64>,
+    table_bytes_2bit: Option<u64>,
+    fits_memory_8bit: Option<bool>,
+    fits_memory_2bit: Option<bool>,
+    fits_disk_8bit: Option<bool>,
+    fits_disk_2bit: Option<bool>,
+}
+
+#[derive(serde::Serialize)]
+struct Family {
+    pattern: &'static str,
+    description: &'static str,
+    parameters: &'static str,
+}
+
+#[derive(serde::Serialize)]
+struct Catalog {
+    memory_available_bytes: Option<u64>,
+    disk_available_bytes: Option<u64>,
+    disk_path: &'static str,
+    puzzles: Vec<Puzzle>,
+    families: Vec<Family>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let memory = antipode::sys::available_memory_bytes();
+    let disk = antipode::sys::available_bytes(Path::new(TABLES));
+    let fits = |bytes: Option<u64>, room: Option<u64>| match (bytes, room) {
+        (Some(b), Some(r)) => Some(b <= r),
+        _ => None,
+    };
+    let catalog = Catalog {
+        memory_available_bytes: memory,
+        disk_available_bytes: disk,
+        disk_path: TABLES,
+        puzzles: puzzles::catalog()
+            .into_iter()
+            .map(|entry| {
+                let bytes8 = entry.indices;
+                let bytes2 = entry.indices.map(|n| n.div_ceil(4));
+                Puzzle {
+                    name: entry.name,
+                    description: entry.description,
+                    indices: entry.indices,
+                    table_bytes_8bit: bytes8,
+                    table_bytes_2bit: bytes2,
+                    fits_memory_8bit: fits(bytes8, memory),
+                    fits_memory_2bit: fits(bytes2, memory),
+                    fits_disk_8bit: fits(bytes8, disk),
+                    fits_disk_2bit: fits(bytes2, disk),
+                }
+            })
+            .collect(),
+        families: puzzles::FAMILIES
+            .iter()
+            .map(|f| Family {
+                pattern: f.pattern,
+                description: f.description,
+                parameters: f.parameters,
+            })
+            .collect(),
+    };
+    match args.format {
+        Format::Json => super::print(&(serde_json::to_string_pretty(&catalog)? + "\n")),
+        _ => super::print(&text(&catalog)),
+    }
+}
+
+/// Whether a table fits: memory and disk, disk only (a table file larger than memory
+/// works, paged), or neither.
+fn fit_word(memory: Option<bool>, disk: Option<bool>) -> &'static str {
+    match (memory, disk) {
+        (Some(true), Some(true)) => "yes",
+        (Some(false), Some(true)) => "disk",
+        (Some(true), Some(false)) => "memory",
+        (Some(false), Some(false)) => "no",
+        _ => "?",
+    }
+}
+
+fn text(catalog: &Catalog) -> String {
+    let room = |bytes: Option<u64>| bytes.map_or("unknown".into(), |b| human_bytes(b as f64));
     let mut text = format!(
-        "{:<16} {:>22} {:>13}  {}\n",
-        "puzzle", "indices", "table (8-bit)", "description"
+        "{:<16} {:>22} {:>10} {:>10}  {:<9}  {}\n",
+        "puzzle", "indices", "8-bit", "2-bit", "fits 8/2", "description"
     );
-    for entry in puzzles::catalog() {
-        let (indices, bytes) = match entry.indices {
-            Some(n) => (thousands(n), human_bytes(n as f64)),
-            None => ("-".into(), "-".into()),
+    for p in &catalog.puzzles {
+        let size = |bytes: Option<u64>| bytes.map_or("-".into(), |b| human_bytes(b as f64));
+        let fit = match p.indices {
+            Some(_) => format!(
+                "{}/{}",
+                fit_word(p.fits_memory_8bit, p.fits_disk_8bit),
+                fit_word(p.fits_memory_2bit, p.fits_disk_2bit)
+            ),
+            None => "-".into(),
         };
         text.push_str(&format!(
-            "{:<16} {:>22} {:>13}  {}\n",
-            entry.name, indices, bytes, entry.description
+            "{:<16} {:>22} {:>10} {:>10}  {:<9}  {}\n",
+            p.name,
+            p.indices.map_or("-".into(), thousands),
+            size(p.table_bytes_8bit),
+            size(p.table_bytes_2bit),
+            fit,
+            p.description
         ));
     }
+    text.push_str(&format!(
+        "\nTables in memory and on disk: {} of memory available now, {} free on the disk \
+         of {}/.\n\"fits 8/2\": at 8 and at 2 bits per state, yes (memory and disk), disk (a \
+         table file larger than memory, paged), memory (no room for the file), no.\n",
+        room(catalog.memory_available_bytes),
+        room(catalog.disk_available_bytes),
+        catalog.disk_path
+    ));
     text.push_str("\nFamilies:\n");
-    for family in puzzles::FAMILIES {
-        text.push_str(&format!(
-            "  {:<20} {}\n",
-            family.pattern, family.description
-        ));
+    for f in &catalog.families {
+        text.push_str(&format!("  {:<24} {}\n", f.pattern, f.description));
+        if !f.parameters.is_empty() {
+            text.push_str(&format!("  {:<24} parameters: {}\n", "", f.parameters));
+        }
     }
-    super::print(&text)
+    text
 }

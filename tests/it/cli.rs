@@ -39,7 +39,8 @@ fn list_names_every_puzzle_of_the_catalog() {
             .unwrap()
     };
     assert!(line("goat").contains("5,443,200"));
-    assert!(line("11puzzle").contains("239,500,800"));
+    // Indices, then the table at 8 and 2 bits per state.
+    assert!(line("11puzzle").contains("239,500,800  228.4 MiB   57.1 MiB"));
     for family in antipode::puzzles::FAMILIES {
         assert!(
             text.contains(family.pattern),
@@ -47,6 +48,37 @@ fn list_names_every_puzzle_of_the_catalog() {
             family.pattern
         );
     }
+}
+
+#[test]
+fn list_json_has_sizes_fits_and_parameter_ranges() {
+    let (text, _) = run_ok(&["list", "--format", "json"]);
+    let catalog: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let puzzles = catalog["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), antipode::puzzles::catalog().len());
+    let goat = puzzles.iter().find(|p| p["name"] == "goat").unwrap();
+    assert_eq!(goat["indices"], 5_443_200);
+    assert_eq!(goat["table_bytes_8bit"], 5_443_200);
+    assert_eq!(goat["table_bytes_2bit"], 1_360_800);
+    // 5 MB fit any machine that runs the tests; 9.5 TB none.
+    assert_eq!(goat["fits_memory_8bit"], true);
+    let fifteen = puzzles.iter().find(|p| p["name"] == "15puzzle").unwrap();
+    assert_eq!(fifteen["fits_memory_8bit"], false);
+    let hoppers = puzzles.iter().find(|p| p["name"] == "hoppers").unwrap();
+    assert!(hoppers["indices"].is_null());
+    assert!(catalog["memory_available_bytes"].as_u64().unwrap() > 0);
+    let families = catalog["families"].as_array().unwrap();
+    let parameters = |pattern: &str| {
+        families.iter().find(|f| f["pattern"] == pattern).unwrap()["parameters"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(parameters("sliding:RxC"), "R, C >= 2 and R*C <= 16");
+    assert_eq!(
+        parameters("oshidori:K"),
+        format!("K = 1..{}", antipode::puzzles::oshidori::MAX_KINDS)
+    );
 }
 
 #[test]
@@ -188,5 +220,24 @@ fn completion_scripts_for_three_shells() {
     assert_error(
         &["completions", "powershell"],
         "possible values: bash, zsh, fish",
+    );
+}
+
+/// The README's command list is the top-level help's, line for line.
+#[test]
+fn readme_lists_the_commands_as_the_help_describes_them() {
+    let (help, _) = run_ok(&["--help"]);
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert!(commands.len() > 5, "{help}");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block = commands.join("\n");
+    assert!(
+        readme.contains(&block),
+        "README.md's command list differs from `antipode --help`; it should read:\n{block}"
     );
 }

@@ -114,7 +114,7 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Analyzes `puzzle` (in memory, or into a table file) as the arguments ask.
 fn run_on<P: Puzzle>(puzzle: &P, args: &Args) -> Result<analysis::Analysis> {
-    let printer = LevelPrinter::new(args.quiet);
+    let printer = LevelPrinter::new(args.quiet, puzzle.index_count());
     match &args.table {
         None => Ok(super::with_threads(args.threads, || {
             analysis::analyze(puzzle, args.show, &printer)

@@ -1,5 +1,7 @@
-//! Live progress on standard error: a line per finished level, and a progress bar for
-//! levels that run longer than a second.
+//! Live progress on standard error: a line per finished level (with its states per
+//! second and a guess of the time left), and, once the run is older than two seconds, a
+//! progress bar of the running level with the rate and the guess so far. The bar is
+//! drawn only on a terminal; the lines always (unless quiet).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -9,20 +11,78 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use antipode::engine::{Direction, LevelStats, Observer};
 use antipode::units::thousands;
 
-const BAR_AFTER: Duration = Duration::from_secs(1);
+/// Runs shorter than this show no bar.
+const BAR_AFTER: Duration = Duration::from_secs(2);
+
+/// The share of all indices reached before the time left is guessed (earlier levels
+/// say little about the rate of the big ones).
+const GUESS_AFTER: f64 = 0.02;
 
 /// Prints BFS progress to standard error (or nothing, when quiet).
 pub struct LevelPrinter {
     quiet: bool,
-    bar: Mutex<Option<(ProgressBar, Instant)>>,
+    /// The index count: the most states the search can still find.
+    indices: u64,
+    bar: Mutex<Option<ProgressBar>>,
+    /// When the first level started.
+    started: std::sync::OnceLock<Instant>,
+    /// States and time when the last level finished.
+    last: Mutex<(u64, Duration)>,
 }
 
 impl LevelPrinter {
-    pub fn new(quiet: bool) -> LevelPrinter {
+    pub fn new(quiet: bool, indices: u64) -> LevelPrinter {
         LevelPrinter {
             quiet,
+            indices,
             bar: Mutex::new(None),
+            started: std::sync::OnceLock::new(),
+            last: Mutex::new((0, Duration::ZERO)),
         }
+    }
+
+    /// "~12 s left", once the run is long enough for a guess to matter.
+    fn time_left(&self, cumulative: u64, elapsed: Duration) -> Option<String> {
+        if elapsed < BAR_AFTER {
+            return None;
+        }
+        seconds_left(self.indices, cumulative, elapsed)
+            .map(|seconds| format!("{} left", human_duration(seconds)))
+    }
+}
+
+/// The seconds left at the overall rate so far, once [`GUESS_AFTER`] of the indices
+/// are reached: the states left are at most the indices not reached yet (unreachable
+/// indices make it an overestimate near the end).
+fn seconds_left(indices: u64, cumulative: u64, elapsed: Duration) -> Option<f64> {
+    let reached = cumulative as f64 / indices.max(1) as f64;
+    if reached < GUESS_AFTER || elapsed.is_zero() || cumulative >= indices {
+        return None;
+    }
+    let rate = cumulative as f64 / elapsed.as_secs_f64();
+    Some((indices - cumulative) as f64 / rate)
+}
+
+fn human_duration(seconds: f64) -> String {
+    if seconds < 1.0 {
+        "<1 s".into()
+    } else if seconds < 90.0 {
+        format!("~{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("~{:.0} min", seconds / 60.0)
+    } else {
+        format!("~{:.1} h", seconds / 3600.0)
+    }
+}
+
+fn per_second(states: u64, time: Duration) -> String {
+    let rate = states as f64 / time.as_secs_f64().max(1e-9);
+    if rate >= 1e6 {
+        format!("{:.1}M states/s", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.1}k states/s", rate / 1e3)
+    } else {
+        format!("{rate:.0} states/s")
     }
 }
 
@@ -33,21 +93,38 @@ impl Observer for LevelPrinter {
         }
         let bar = ProgressBar::with_draw_target(Some(work_units), ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template("depth {msg} [{bar:40}] {percent:>3}% {elapsed}")
-                .expect("valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "depth {prefix} [{bar:30}] {percent:>3}% {elapsed}  {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
         );
-        bar.set_message(format!("{depth:>3} {direction:?}"));
-        *self.bar.lock().expect("progress lock") = Some((bar, Instant::now()));
+        let direction = match direction {
+            Direction::TopDown => "top-down",
+            Direction::BottomUp => "bottom-up",
+        };
+        bar.set_prefix(format!("{depth:>3} {direction}"));
+        let (states, elapsed) = *self.last.lock().expect("progress lock");
+        if elapsed > Duration::ZERO {
+            let mut message = format!("{} so far", per_second(states, elapsed));
+            if let Some(left) = self.time_left(states, elapsed) {
+                message.push_str(&format!(", {left}"));
+            }
+            bar.set_message(message);
+        }
+        self.started.get_or_init(Instant::now);
+        *self.bar.lock().expect("progress lock") = Some(bar);
     }
 
     fn work_done(&self, units: u64) {
         if self.quiet {
             return;
         }
-        if let Some((bar, started)) = self.bar.lock().expect("progress lock").as_ref() {
+        if let Some(bar) = self.bar.lock().expect("progress lock").as_ref() {
             bar.inc(units);
-            if bar.is_hidden() && started.elapsed() > BAR_AFTER {
+            let long_run = self.started.get().is_some_and(|s| s.elapsed() > BAR_AFTER);
+            if bar.is_hidden() && long_run {
+                // Hidden again by indicatif when standard error is not a terminal.
                 bar.set_draw_target(ProgressDrawTarget::stderr());
             }
         }
@@ -57,7 +134,7 @@ impl Observer for LevelPrinter {
         if self.quiet {
             return;
         }
-        if let Some((bar, _)) = self.bar.lock().expect("progress lock").take() {
+        if let Some(bar) = self.bar.lock().expect("progress lock").take() {
             bar.finish_and_clear();
         }
         let direction = match stats.direction {
@@ -65,12 +142,40 @@ impl Observer for LevelPrinter {
             Some(Direction::TopDown) => "top-down",
             Some(Direction::BottomUp) => "bottom-up",
         };
+        let mut last = self.last.lock().expect("progress lock");
+        let level_time = stats.elapsed.saturating_sub(last.1);
+        let rate = if level_time >= Duration::from_millis(50) {
+            format!("  {}", per_second(stats.new_states, level_time))
+        } else {
+            String::new()
+        };
+        let left = self
+            .time_left(stats.cumulative, stats.elapsed)
+            .map_or(String::new(), |left| format!("  {left}"));
+        *last = (stats.cumulative, stats.elapsed);
         eprintln!(
-            "depth {:>3}  new {:>14}  total {:>15}  {:>8.3} s  {direction}",
+            "depth {:>3}  new {:>14}  total {:>15}  {:>8.3} s  {direction}{rate}{left}",
             stats.depth,
             thousands(stats.new_states),
             thousands(stats.cumulative),
             stats.elapsed.as_secs_f64()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_follows_the_rate_so_far() {
+        let ten = Duration::from_secs(10);
+        assert_eq!(seconds_left(100, 50, ten), Some(10.0));
+        assert_eq!(seconds_left(1000, 10, ten), None, "too early to guess");
+        assert_eq!(seconds_left(100, 100, ten), None, "done");
+        assert_eq!(human_duration(0.4), "<1 s");
+        assert_eq!(human_duration(42.0), "~42 s");
+        assert_eq!(human_duration(600.0), "~10 min");
+        assert_eq!(human_duration(7200.0), "~2.0 h");
     }
 }

@@ -99,6 +99,13 @@ fn analyze_progress_goes_to_stderr() {
     assert!(output.status.success());
     let progress = String::from_utf8(output.stderr).unwrap();
     assert!(progress.lines().any(|l| l.starts_with("depth  21")));
+    // Not a terminal: exactly one line per level (depths 0..=21), no bar.
+    assert_eq!(progress.lines().count(), 22, "{progress}");
+    assert!(!progress.contains('\r') && !progress.contains('\u{1b}'));
+    // Short runs guess no time left (see the unit test of cli/progress.rs).
+    assert!(!progress.contains(" left"), "{progress}");
+    let quiet = antipode(&["analyze", "sliding:2x3", "--quiet"]);
+    assert!(quiet.stderr.is_empty());
 }
 
 #[test]

@@ -3,9 +3,11 @@
 //! The engine hands ascending indices; those of one arrangement of the big pieces form
 //! a run, which shares the free cells and the big pieces' possible one-cell moves
 //! (worked out once per run: the new arrangement, the cells that must be empty, the
-//! cells left free). Per state, what the free cells hold is unranked once; a 1x1 piece
-//! sliding into a neighbouring empty cell swaps two items (rank of the swapped items),
-//! and a big piece's move maps the items onto the new arrangement's free cells.
+//! cells left free). Per state, what the free cells hold is unranked once (or stepped
+//! to the next order of the distinct pieces); a 1x1 piece sliding into a neighbouring
+//! empty cell swaps two items, ranked incrementally when at most one kind repeats
+//! (`swaps_with_one_kind`) and from scratch otherwise, and a big piece's move maps the
+//! items onto the new arrangement's free cells.
 
 use super::small::{Cursor, Order, SmallRanking};
 use super::{BlockPuzzle, Layout};

@@ -9,8 +9,9 @@
 //! (`swaps_with_one_kind`) and from scratch otherwise, and a big piece's move maps the
 //! items onto the new arrangement's free cells.
 
-use super::small::{Cursor, Order, SmallRanking};
+use super::small::{Cursor, Order};
 use super::{BlockPuzzle, Layout};
+use crate::rank::combination;
 
 /// Ranks a cursor walks forward instead of unranking.
 const MAX_STEPS: u64 = 8;
@@ -32,6 +33,19 @@ struct BigMove {
 
 const VACATED: u8 = u8::MAX;
 const NOT_FREE: u8 = u8::MAX;
+
+/// What the free cells of the state being expanded hold.
+#[derive(Clone, Copy)]
+struct Held<'a> {
+    /// The item of each free place.
+    items: &'a [u8; 64],
+    /// The number of free places.
+    free: usize,
+    /// The free places that are empty.
+    blanks: u32,
+    /// The first index of the state's arrangement.
+    base: u64,
+}
 
 /// What a run of indices of one arrangement shares.
 struct Run {
@@ -170,9 +184,11 @@ impl BlockPuzzle {
                 general_ready = false;
             }
             neighbours.clear();
-            let mut empty_cells = 0u64;
+            // The empty cells, as free places and as cells.
+            let (mut blanks, mut empty_cells) = (0u32, 0u64);
             for (p, &item) in items[..free].iter().enumerate() {
                 if item == 0 {
+                    blanks |= 1 << p;
                     empty_cells |= 1 << run.cells[p];
                 }
             }
@@ -180,9 +196,12 @@ impl BlockPuzzle {
                 Some(kind) => self.swaps_with_one_kind(
                     kind,
                     run,
-                    &items,
-                    free,
-                    base,
+                    &Held {
+                        items: &items,
+                        free,
+                        blanks,
+                        base,
+                    },
                     &mut order,
                     &mut neighbours,
                 ),
@@ -235,35 +254,41 @@ impl BlockPuzzle {
         }
     }
 
-    /// The ranks after each 1x1 piece slides into a neighbouring empty cell, when at
-    /// most one kind of item repeats (`kind`): the rank is `c * D! + perm`, `c` the
+    /// The ranks after each 1x1 piece of `held` slides into a neighbouring empty cell,
+    /// when at most one kind of item repeats (`kind`): the rank is `c * D! + perm`, `c` the
     /// colex rank of that kind's places and `perm` the Lehmer rank of the distinct
     /// pieces in reading order. A slide swaps two places: if one holds the repeated
     /// kind, `c` is recomputed from its few places and the distinct piece moves past
     /// the distinct pieces between the two places; if both hold distinct pieces, they
     /// trade positions in the order. Either way only the Lehmer digits from one place
-    /// to the other change ([`SmallRanking::reorder`]), at most a row's worth.
-    #[allow(clippy::too_many_arguments)]
+    /// to the other change (`SmallRanking::moved`, `SmallRanking::traded`), at most a
+    /// row's worth.
     #[inline(always)]
     fn swaps_with_one_kind(
         &self,
         kind: Option<u8>,
         run: &Run,
-        items: &[u8; 64],
-        free: usize,
-        base: u64,
+        held: &Held<'_>,
         order: &mut Order,
         neighbours: &mut Vec<u64>,
     ) {
-        let (mut blanks, mut kind_places) = (0u32, 0u32);
-        for (p, &item) in items[..free].iter().enumerate() {
-            blanks |= u32::from(item == 0) << p;
-            if Some(item) == kind {
-                kind_places |= 1 << p;
-            }
-        }
+        let Held {
+            items,
+            free,
+            blanks,
+            base,
+        } = *held;
+        let kind_places = match kind {
+            Some(0) => blanks,
+            Some(code) => items[..free]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &item)| item == code)
+                .fold(0u32, |m, (p, _)| m | 1 << p),
+            None => 0,
+        };
         let distinct_places = ((1u32 << free) - 1) & !kind_places;
-        let colex = SmallRanking::colex(kind_places);
+        let colex = combination::rank(kind_places);
         self.small.read_order(items, distinct_places, order);
         let orders = self.small.orders();
         let position_of =
@@ -288,10 +313,10 @@ impl BlockPuzzle {
                     let (from, to) = if blank_is_kind { (pn, pe) } else { (pe, pn) };
                     let moved_kind = kind_places ^ (1 << from) ^ (1 << to);
                     let target = position_of(to) - usize::from(from < to);
-                    SmallRanking::colex(moved_kind) * orders
+                    combination::rank(moved_kind) * orders
                         + self.small.moved(order, position_of(from), target)
                 };
-                debug_assert_eq!(rank, perm_check(self, items, pe, pn));
+                debug_assert_eq!(rank, rank_after_swap(self, items, pe, pn));
                 neighbours.push(base + rank);
             }
         }
@@ -300,7 +325,7 @@ impl BlockPuzzle {
 
 /// The rank after swapping places `a` and `b`, from scratch (debug builds check the
 /// incremental ranks against it).
-fn perm_check(puzzle: &BlockPuzzle, items: &[u8; 64], a: usize, b: usize) -> u64 {
+fn rank_after_swap(puzzle: &BlockPuzzle, items: &[u8; 64], a: usize, b: usize) -> u64 {
     let mut swapped = *items;
     swapped.swap(a, b);
     puzzle.small.rank(&swapped)

@@ -57,6 +57,13 @@ fn next_order(order: &mut [u8]) -> Option<usize> {
     Some(i)
 }
 
+/// The Lehmer digit of distinct piece `item` after the pieces in `seen` (one bit per
+/// distinct index): its number less the smaller pieces already placed.
+#[inline(always)]
+fn lehmer_digit(item: u8, seen: u32) -> u64 {
+    u64::from(item as u32 - (seen & ((1u32 << item) - 1)).count_ones())
+}
+
 /// Where [`SmallRanking::advance`] stands: the rank, and the distinct pieces' order
 /// and places.
 #[derive(Debug, Clone, Default)]
@@ -208,9 +215,8 @@ impl SmallRanking {
         while places != 0 {
             let p = places.trailing_zeros();
             places &= places - 1;
-            let item = self.distinct_index[items[p as usize] as usize] as u32;
-            let digit = item - (seen & ((1u32 << item) - 1)).count_ones();
-            perm += digit as u64 * factorial(d - 1 - i);
+            let item = self.distinct_index[items[p as usize] as usize];
+            perm += lehmer_digit(item, seen) * factorial(d - 1 - i);
             seen |= 1 << item;
             i += 1;
         }
@@ -227,20 +233,6 @@ impl SmallRanking {
         }
     }
 
-    /// The colex rank of the places in `mask` among all places: the combination part
-    /// of the rank when one kind repeats.
-    #[inline(always)]
-    pub fn colex(mut mask: u32) -> u64 {
-        let (mut rank, mut k) = (0u64, 0usize);
-        while mask != 0 {
-            let p = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            k += 1;
-            rank += binomial(p, k);
-        }
-        rank
-    }
-
     /// Reads the order of the distinct pieces over `places` into `order` and returns
     /// its Lehmer rank (as [`SmallRanking::permutation_part`]).
     #[inline(always)]
@@ -254,8 +246,7 @@ impl SmallRanking {
             order.pieces[i] = item;
             order.seen[i] = seen;
             order.partial[i] = perm;
-            let digit = item as u32 - (seen & ((1u32 << item) - 1)).count_ones();
-            perm += digit as u64 * factorial(d - 1 - i);
+            perm += lehmer_digit(item, seen) * factorial(d - 1 - i);
             seen |= 1 << item;
             i += 1;
         }
@@ -315,8 +306,7 @@ impl SmallRanking {
         let (mut seen, mut perm) = (order.seen[low], order.partial[low]);
         for i in low..=high {
             let item = piece(i);
-            let digit = item as u32 - (seen & ((1u32 << item) - 1)).count_ones();
-            perm += digit as u64 * factorial(d - 1 - i);
+            perm += lehmer_digit(item, seen) * factorial(d - 1 - i);
             seen |= 1 << item;
         }
         perm + order.partial[order.len] - order.partial[high + 1]

@@ -52,7 +52,7 @@ pub struct Histogram {
     /// Its index count.
     pub indices: u64,
     /// States at each depth, from depth 0.
-    pub counts: Vec<u64>,
+    pub counts: crate::engine::Histogram,
 }
 
 impl Histogram {
@@ -61,22 +61,13 @@ impl Histogram {
         Histogram {
             name: name.into(),
             indices,
-            counts,
+            counts: crate::engine::Histogram(counts),
         }
     }
 
-    /// The greatest depth with a state: God's number.
-    pub fn gods_number(&self) -> usize {
-        self.counts.iter().rposition(|&c| c > 0).unwrap_or(0)
-    }
-
-    /// The states at God's number.
+    /// The states at God's number (the last depth).
     pub fn antipodes(&self) -> u64 {
-        self.counts.get(self.gods_number()).copied().unwrap_or(0)
-    }
-
-    fn reachable(&self) -> u64 {
-        self.counts.iter().sum()
+        self.counts.0.last().copied().unwrap_or(0)
     }
 }
 
@@ -116,14 +107,19 @@ fn draw(histograms: &[Histogram], svg: &mut String) -> DrawResult {
     let values: Vec<Vec<f64>> = histograms
         .iter()
         .map(|h| {
-            let total = h.reachable().max(1) as f64;
+            let total = h.counts.reachable().max(1) as f64;
             h.counts
+                .0
                 .iter()
                 .map(|&c| if relative { c as f64 / total } else { c as f64 })
                 .collect()
         })
         .collect();
-    let depths = histograms.iter().map(|h| h.counts.len()).max().unwrap_or(1);
+    let depths = histograms
+        .iter()
+        .map(|h| h.counts.0.len())
+        .max()
+        .unwrap_or(1);
     let top = values
         .iter()
         .flatten()
@@ -227,13 +223,13 @@ fn titles(histograms: &[Histogram]) -> (String, String) {
         format!(
             "{}: God's number {}, {} antipode{}",
             h.name,
-            h.gods_number(),
+            h.counts.gods_number(),
             crate::units::thousands(h.antipodes()),
             if h.antipodes() == 1 { "" } else { "s" }
         )
     };
     let sizes = |h: &Histogram| {
-        let reachable = h.reachable();
+        let reachable = h.counts.reachable();
         if reachable == h.indices {
             format!("{}: {} states", h.name, crate::units::thousands(h.indices))
         } else {
@@ -259,33 +255,19 @@ fn titles(histograms: &[Histogram]) -> (String, String) {
     (title, subtitle)
 }
 
-/// An axis label: 1234567 as "1.2M", 0.085 as "0.085", 0.00001 as "1e-5".
+/// An axis label: 1234567 as "1.2M" ([`crate::units::compact`]), 0.085 as "0.085",
+/// 0.00001 as "1e-5".
 fn short_number(value: f64) -> String {
-    let trimmed = |text: String| {
-        if text.contains('.') {
-            text.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            text
-        }
-    };
     let magnitude = value.abs();
     if magnitude == 0.0 {
         "0".into()
     } else if magnitude < 0.001 {
         format!("{value:.0e}")
     } else if magnitude < 1.0 {
-        trimmed(format!("{value:.3}"))
-    } else if magnitude < 1e3 {
-        format!("{value:.0}")
+        let text = format!("{value:.3}");
+        text.trim_end_matches('0').to_string()
     } else {
-        let (scaled, unit) = if magnitude < 1e6 {
-            (value / 1e3, "k")
-        } else if magnitude < 1e9 {
-            (value / 1e6, "M")
-        } else {
-            (value / 1e9, "G")
-        };
-        trimmed(format!("{scaled:.1}")) + unit
+        crate::units::compact(value)
     }
 }
 
@@ -338,9 +320,6 @@ mod tests {
         assert_eq!(short_number(0.085), "0.085");
         assert_eq!(short_number(0.1), "0.1");
         assert_eq!(short_number(0.00001), "1e-5");
-        assert_eq!(short_number(250.0), "250");
-        assert_eq!(short_number(1000.0), "1k");
         assert_eq!(short_number(21_500_000.0), "21.5M");
-        assert_eq!(short_number(3e9), "3G");
     }
 }

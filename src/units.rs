@@ -33,6 +33,26 @@ pub fn human_bytes(bytes: f64) -> String {
     }
 }
 
+/// A count in few characters, for axes and rates: `250`, `1k`, `21.5M`, `3G`.
+///
+/// ```
+/// assert_eq!(antipode::units::compact(21_500_000.0), "21.5M");
+/// ```
+pub fn compact(value: f64) -> String {
+    let magnitude = value.abs();
+    let (scaled, unit) = if magnitude < 1e3 {
+        return format!("{value:.0}");
+    } else if magnitude < 1e6 {
+        (value / 1e3, "k")
+    } else if magnitude < 1e9 {
+        (value / 1e6, "M")
+    } else {
+        (value / 1e9, "G")
+    };
+    let text = format!("{scaled:.1}");
+    text.strip_suffix(".0").unwrap_or(&text).to_string() + unit
+}
+
 /// The `depth  count` table of a histogram, one line per depth, under a heading.
 pub fn depth_table(heading: &str, counts: &[u64]) -> String {
     let mut text = format!("{heading}\n");
@@ -59,6 +79,14 @@ mod tests {
         assert_eq!(human_bytes(512.0), "512 B");
         assert_eq!(human_bytes(239_500_800.0), "228.4 MiB");
         assert_eq!(human_bytes(1024.0 * 1024.0 * 1024.0 * 10.0), "10.0 GiB");
+    }
+
+    #[test]
+    fn compact_counts() {
+        assert_eq!(compact(250.0), "250");
+        assert_eq!(compact(1000.0), "1k");
+        assert_eq!(compact(21_500_000.0), "21.5M");
+        assert_eq!(compact(3e9), "3G");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use antipode::plot::{self, Histogram};
-use antipode::table;
+use antipode::table::{self, HeaderError, TableError};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -32,15 +32,24 @@ pub fn run(args: Args) -> Result<()> {
 /// The histogram recorded in a table file's header, or in a JSON report.
 fn histogram_of(path: &Path) -> Result<Histogram> {
     let shown = path.display();
-    if let Ok(header) = table::read_header_of(path) {
-        if !header.complete {
-            bail!("{shown}: the table is unfinished (resume it with `analyze --table`)");
+    match table::read_header_of(path) {
+        Ok(header) if !header.complete => {
+            bail!("{shown}: the table is unfinished (resume it with `analyze --table`)")
         }
-        return Ok(Histogram::new(
-            &header.puzzle,
-            header.indices,
-            header.histogram,
-        ));
+        Ok(header) => {
+            return Ok(Histogram::new(
+                &header.puzzle,
+                header.indices,
+                header.histogram,
+            ));
+        }
+        // Not a table: perhaps a JSON report.
+        Err(TableError::Header {
+            cause: HeaderError::Magic,
+            ..
+        }) => {}
+        // A table, but a damaged one (or unreadable): say so.
+        Err(other) => return Err(other.into()),
     }
     #[derive(serde::Deserialize)]
     struct Report {

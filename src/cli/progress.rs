@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use antipode::engine::{Direction, LevelStats, Observer};
-use antipode::units::thousands;
+use antipode::units::{compact, thousands};
 
 /// Runs shorter than this show no bar.
 const BAR_AFTER: Duration = Duration::from_secs(2);
@@ -77,13 +77,7 @@ fn human_duration(seconds: f64) -> String {
 
 fn per_second(states: u64, time: Duration) -> String {
     let rate = states as f64 / time.as_secs_f64().max(1e-9);
-    if rate >= 1e6 {
-        format!("{:.1}M states/s", rate / 1e6)
-    } else if rate >= 1e3 {
-        format!("{:.1}k states/s", rate / 1e3)
-    } else {
-        format!("{rate:.0} states/s")
-    }
+    format!("{} states/s", compact(rate))
 }
 
 impl Observer for LevelPrinter {

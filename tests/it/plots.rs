@@ -90,10 +90,31 @@ fn bad_plot_requests_are_one_line_errors_and_leave_no_file() {
         &["analyze", "english33", "--plot", out.to_str().unwrap()],
         "searched forward",
     );
+    // A damaged table is reported as one, not as "neither".
+    let table = dir.path().join("8puzzle.table");
+    run_ok(&[
+        "analyze",
+        "8puzzle",
+        "-q",
+        "--table",
+        table.to_str().unwrap(),
+    ]);
+    let mut bytes = std::fs::read(&table).unwrap();
+    bytes[2048 + 40] ^= 1;
+    std::fs::write(&table, bytes).unwrap();
+    assert_error(
+        &[
+            "plot",
+            table.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "header is corrupted",
+    );
     assert!(!out.exists());
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
-        1,
-        "only notes.txt"
+        2,
+        "only notes.txt and the table"
     );
 }

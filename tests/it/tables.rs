@@ -217,20 +217,20 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
         "not sliding:2x4",
     );
 
+    // A lookup in a damaged file fails with one line naming the damage.
+    let lookup_fails = |file: &std::path::Path, expected: &str| {
+        let file = file.to_str().unwrap();
+        assert_error(
+            &["lookup", "8puzzle", "--table", file, "123456780"],
+            expected,
+        );
+    };
+
     // Truncated.
     let bytes = std::fs::read(&path).unwrap();
     let cut = dir.path().join("cut.table");
     std::fs::write(&cut, &bytes[..bytes.len() - 1000]).unwrap();
-    assert_error(
-        &[
-            "lookup",
-            "8puzzle",
-            "--table",
-            cut.to_str().unwrap(),
-            "123456780",
-        ],
-        "truncated",
-    );
+    lookup_fails(&cut, "truncated");
     assert_error(&["verify", cut.to_str().unwrap()], "truncated");
     let stub = dir.path().join("stub.table");
     std::fs::write(&stub, &bytes[..100]).unwrap();
@@ -241,16 +241,7 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
     flipped[HEADER_BYTES + 12345] ^= 0x10;
     let payload = dir.path().join("payload.table");
     std::fs::write(&payload, &flipped).unwrap();
-    assert_error(
-        &[
-            "lookup",
-            "8puzzle",
-            "--table",
-            payload.to_str().unwrap(),
-            "123456780",
-        ],
-        "corrupted",
-    );
+    lookup_fails(&payload, "corrupted");
     assert_error(
         &["verify", payload.to_str().unwrap()],
         "verification failed",
@@ -259,16 +250,7 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
     flipped[2048 + 8 * 5] ^= 0x01;
     let header = dir.path().join("header.table");
     std::fs::write(&header, &flipped).unwrap();
-    assert_error(
-        &[
-            "lookup",
-            "8puzzle",
-            "--table",
-            header.to_str().unwrap(),
-            "123456780",
-        ],
-        "header is corrupted",
-    );
+    lookup_fails(&header, "header is corrupted");
     assert_error(&["verify", header.to_str().unwrap()], "header is corrupted");
 
     // Not a table at all.
@@ -283,16 +265,7 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
     unfinished.extend_from_slice(&bytes[HEADER_BYTES..]);
     let partial = dir.path().join("partial.table");
     std::fs::write(&partial, &unfinished).unwrap();
-    assert_error(
-        &[
-            "lookup",
-            "8puzzle",
-            "--table",
-            partial.to_str().unwrap(),
-            "123456780",
-        ],
-        "incomplete",
-    );
+    lookup_fails(&partial, "incomplete");
     assert_error(
         &[
             "solve",

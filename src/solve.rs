@@ -23,14 +23,18 @@ pub trait SearchSpace: Sync {
     /// Whether the node is the goal.
     fn is_goal(&self, node: &Self::Node) -> bool;
 
-    /// Appends the moves from `node`, except the one that would move back the piece
-    /// that `last` moved, with the child and its bound.
-    fn expand(
+    /// Calls `visit` with each move from `node` except the one that would move back
+    /// the piece that `last` moved, the child it leads to and the child's bound; stops
+    /// at the first call that returns true, and returns whether one did.
+    ///
+    /// The child may be `node` itself with the move played in place: it is restored
+    /// before the next call and before this returns, so the search copies no node.
+    fn for_each_child(
         &self,
-        node: &Self::Node,
+        node: &mut Self::Node,
         last: Option<Self::Move>,
-        out: &mut Vec<(Self::Move, Self::Node, u32)>,
-    );
+        visit: impl FnMut(Self::Move, &mut Self::Node, u32) -> bool,
+    ) -> bool;
 
     /// The first depth limit tried (by default the start's bound).
     fn first_limit(&self, node: &Self::Node) -> u32 {
@@ -46,6 +50,22 @@ pub trait SearchSpace: Sync {
 
 use crate::puzzle::Puzzle;
 pub use ida::{Found, SearchError};
+
+/// The children of `node` as copies: move, child, bound (for replaying a solution and
+/// for tests; the search itself visits them in place).
+pub fn children<S: SearchSpace>(
+    space: &S,
+    node: &S::Node,
+    last: Option<S::Move>,
+) -> Vec<(S::Move, S::Node, u32)> {
+    let mut out = Vec::new();
+    let mut node = node.clone();
+    space.for_each_child(&mut node, last, |moved, child, bound| {
+        out.push((moved, child.clone(), bound));
+        false
+    });
+    out
+}
 
 /// A puzzle that IDA* and IDDFS can solve: it names its search space.
 pub trait Solvable: Puzzle {

@@ -55,6 +55,9 @@ pub struct Args {
     /// Peg solitaire: fix the first jump, e.g. `0-6`.
     #[arg(long, value_name = "FROM-TO")]
     first: Option<String>,
+    /// Worker threads of the search (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 #[derive(serde::Serialize)]
@@ -104,7 +107,7 @@ pub fn run(args: Args) -> Result<()> {
                     nodes: 0,
                 }
             }
-            None => search(p, &args, &start)?,
+            None => super::with_threads(args.threads, || search(p, &args, &start))??,
         };
         render(p, &start, outcome, &args, started)?
     });

@@ -1,10 +1,12 @@
 //! Iterative deepening with a lower bound (IDA*), optionally collecting every optimal
 //! solution. With a zero bound it is the plain iterative deepening of the seeds.
 //!
-//! Each iteration expands the start a few moves deep and searches the subtrees below
-//! those nodes in parallel. The result does not depend on the threads: solutions come
-//! in subtree order, and without `all` the one from the first subtree that has one is
-//! kept (later subtrees stop early once an earlier one succeeded).
+//! The walk plays each move in place on one node and takes it back
+//! ([`SearchSpace::for_each_child`]): no node is copied and nothing is allocated per
+//! node. On several threads, each iteration cuts the tree a few moves deep and the
+//! threads take the subtrees in order. The result does not depend on the threads:
+//! solutions come in subtree order, and without `all` the one from the first subtree
+//! that has one is kept (later subtrees stop early once an earlier one succeeded).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -33,39 +35,38 @@ pub struct Found<M, N> {
     pub nodes: u64,
 }
 
-/// A move, the node it leads to, and that node's bound.
-type Child<S> = (<S as SearchSpace>::Move, <S as SearchSpace>::Node, u32);
+/// Subtrees per thread that a parallel iteration cuts the tree into, at least.
+const SUBTREES_PER_THREAD: usize = 64;
 
-/// Moves deep enough from the start to give every thread several subtrees.
-const SPLIT_DEPTH: u32 = 4;
+/// How often (in nodes) a subtree's walk asks whether an earlier subtree succeeded.
+const CANCEL_CHECK: u64 = 4096;
 
 struct Walk<'a, S: SearchSpace> {
     space: &'a S,
     all: bool,
     path: Vec<S::Move>,
-    buffers: Vec<Vec<Child<S>>>,
     solutions: Vec<Vec<S::Move>>,
     nodes: u64,
     /// Set when this walk may stop: an earlier subtree has a solution.
-    cancel: Option<&'a dyn Fn() -> bool>,
+    cancel: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
 
 impl<'a, S: SearchSpace> Walk<'a, S> {
-    fn new(space: &'a S, all: bool, max_length: u32) -> Self {
+    fn new(space: &'a S, all: bool, path: Vec<S::Move>) -> Self {
         Walk {
             space,
             all,
-            path: Vec::new(),
-            buffers: (0..=max_length).map(|_| Vec::new()).collect(),
+            path,
             solutions: Vec::new(),
             nodes: 0,
             cancel: None,
         }
     }
 
-    /// Depth-first search below `node` at `depth` with the total limit `limit`;
-    /// true once the walk should stop (a solution without `all`, or cancelled).
-    fn dive(&mut self, node: &S::Node, depth: u32, limit: u32) -> bool {
+    /// Depth-first search below `node` at `depth` with the total limit `limit`, moves
+    /// played in place; true once the walk should stop (a solution without `all`, or
+    /// cancelled).
+    fn dive(&mut self, node: &mut S::Node, depth: u32, limit: u32) -> bool {
         self.nodes += 1;
         if depth == limit {
             if self.space.is_goal(node) {
@@ -74,53 +75,47 @@ impl<'a, S: SearchSpace> Walk<'a, S> {
             }
             return false;
         }
-        if self.nodes.is_multiple_of(4096) && self.cancel.is_some_and(|c| c()) {
+        if self.nodes.is_multiple_of(CANCEL_CHECK) && self.cancel.is_some_and(|c| c()) {
             return true;
         }
-        let mut children = std::mem::take(&mut self.buffers[depth as usize]);
-        children.clear();
-        self.space
-            .expand(node, self.path.last().copied(), &mut children);
-        let mut done = false;
-        for (moved, child, bound) in &children {
+        let space = self.space;
+        let last = self.path.last().copied();
+        space.for_each_child(node, last, |moved, child, bound| {
             if depth + 1 + bound > limit {
-                continue;
+                return false;
             }
-            self.path.push(*moved);
-            done = self.dive(child, depth + 1, limit);
+            self.path.push(moved);
+            let done = self.dive(child, depth + 1, limit);
             self.path.pop();
-            if done {
-                break;
-            }
-        }
-        self.buffers[depth as usize] = children;
-        done
+            done
+        })
     }
 
-    /// The nodes `depth` moves below `node` within `limit`, with their move paths.
+    /// The nodes `depth` moves below `node` within `limit`, with their move paths
+    /// (counting the nodes above them, which the subtrees' walks do not); `node` is
+    /// at depth `self.path.len()`.
     fn frontier(
         &mut self,
-        node: &S::Node,
+        node: &mut S::Node,
         depth: u32,
         limit: u32,
         out: &mut Vec<(Vec<S::Move>, S::Node)>,
     ) {
-        self.nodes += 1;
         if self.path.len() as u32 == depth {
             out.push((self.path.clone(), node.clone()));
             return;
         }
-        let mut children = Vec::new();
-        self.space
-            .expand(node, self.path.last().copied(), &mut children);
-        for (moved, child, bound) in &children {
-            if self.path.len() as u32 + 1 + bound > limit {
-                continue;
+        self.nodes += 1;
+        let space = self.space;
+        let last = self.path.last().copied();
+        space.for_each_child(node, last, |moved, child, bound| {
+            if self.path.len() as u32 + 1 + bound <= limit {
+                self.path.push(moved);
+                self.frontier(child, depth, limit, out);
+                self.path.pop();
             }
-            self.path.push(*moved);
-            self.frontier(child, depth, limit, out);
-            self.path.pop();
-        }
+            false
+        });
     }
 }
 
@@ -128,16 +123,16 @@ impl<'a, S: SearchSpace> Walk<'a, S> {
 fn replay<S: SearchSpace>(space: &S, start: &S::Node, moves: &[S::Move]) -> Vec<S::Node> {
     let mut node = start.clone();
     let mut nodes = Vec::with_capacity(moves.len());
-    let mut children = Vec::new();
     let mut last = None;
     for &m in moves {
-        children.clear();
-        space.expand(&node, last, &mut children);
-        let (_, child, _) = children
-            .drain(..)
-            .find(|(moved, _, _)| *moved == m)
-            .expect("a found solution replays");
-        node = child;
+        let mut next = None;
+        space.for_each_child(&mut node, last, |moved, child, _| {
+            if moved == m {
+                next = Some(child.clone());
+            }
+            next.is_some()
+        });
+        node = next.expect("a found solution replays");
         nodes.push(node.clone());
         last = Some(m);
     }
@@ -146,45 +141,99 @@ fn replay<S: SearchSpace>(space: &S, start: &S::Node, moves: &[S::Move]) -> Vec<
 
 /// One iteration with depth limit `limit`: the solutions of that length, and the
 /// nodes expanded.
+///
+/// On one thread this is one depth-first walk. On several, the tree is cut at the
+/// first depth with at least [`SUBTREES_PER_THREAD`] nodes per thread, and the threads
+/// take those subtrees in order from a shared counter, so that they work near each
+/// other and a search for one solution wastes at most about one subtree per thread
+/// after the first subtree with a solution. The node count then leaves out the
+/// subtrees after that one (what a sequential search would not have reached) but
+/// counts the levels above the cut in full.
 fn iteration<S: SearchSpace>(
     space: &S,
     start: &S::Node,
     all: bool,
     limit: u32,
-    max_length: u32,
 ) -> (Vec<Vec<S::Move>>, u64) {
-    let mut root = Walk::new(space, all, max_length);
-    if limit <= SPLIT_DEPTH {
-        root.dive(start, 0, limit);
+    let mut root = Walk::new(space, all, Vec::new());
+    let mut node = start.clone();
+    let threads = rayon::current_num_threads();
+    if threads == 1 {
+        root.dive(&mut node, 0, limit);
         return (root.solutions, root.nodes);
     }
-    let mut frontier = Vec::new();
-    root.frontier(start, SPLIT_DEPTH, limit, &mut frontier);
+    // Deepen the cut until it has enough subtrees, or until one more level would
+    // reach the limit (then the walk is short anyway).
+    let mut cut = 0;
+    let mut frontier = vec![(Vec::new(), node)];
+    while frontier.len() < SUBTREES_PER_THREAD * threads && cut + 1 < limit {
+        let mut next = Vec::new();
+        for (path, mut node) in frontier {
+            root.path = path;
+            root.frontier(&mut node, cut + 1, limit, &mut next);
+        }
+        frontier = next;
+        cut += 1;
+        if frontier.is_empty() {
+            return (Vec::new(), root.nodes);
+        }
+    }
+    if cut == 0 {
+        root.path.clear();
+        root.dive(&mut node_of(frontier), 0, limit);
+        return (root.solutions, root.nodes);
+    }
+    let next_subtree = AtomicUsize::new(0);
     let first_success = AtomicUsize::new(usize::MAX);
-    let results: Vec<(Vec<Vec<S::Move>>, u64)> = frontier
-        .par_iter()
-        .enumerate()
-        .map(|(i, (path, node))| {
-            if !all && first_success.load(Ordering::Relaxed) < i {
-                return (Vec::new(), 0);
+    let walked: Vec<Vec<Subtree<S::Move>>> = (0..threads)
+        .into_par_iter()
+        .map(|_| {
+            let mut walked = Vec::new();
+            loop {
+                let i = next_subtree.fetch_add(1, Ordering::Relaxed);
+                if i >= frontier.len() || !all && first_success.load(Ordering::Relaxed) < i {
+                    return walked;
+                }
+                let cancel = || !all && first_success.load(Ordering::Relaxed) < i;
+                let (path, node) = &frontier[i];
+                let mut walk = Walk::new(space, all, path.clone());
+                walk.cancel = Some(&cancel);
+                walk.dive(&mut node.clone(), cut, limit);
+                if !walk.solutions.is_empty() {
+                    first_success.fetch_min(i, Ordering::Relaxed);
+                }
+                walked.push((i, walk.solutions, walk.nodes));
             }
-            let cancel = || !all && first_success.load(Ordering::Relaxed) < i;
-            let mut walk = Walk::new(space, all, max_length);
-            walk.cancel = Some(&cancel);
-            walk.path = path.clone();
-            walk.dive(node, SPLIT_DEPTH, limit);
-            if !walk.solutions.is_empty() {
-                first_success.fetch_min(i, Ordering::Relaxed);
-            }
-            (walk.solutions, walk.nodes)
         })
         .collect();
-    let nodes = root.nodes + results.iter().map(|(_, n)| n).sum::<u64>();
-    let mut solutions: Vec<Vec<S::Move>> = results.into_iter().flat_map(|(s, _)| s).collect();
+    let mut results: Vec<_> = walked.into_iter().flatten().collect();
+    results.sort_unstable_by_key(|&(i, _, _)| i);
+    if !all {
+        let first = results
+            .iter()
+            .position(|(_, solutions, _)| !solutions.is_empty());
+        if let Some(first) = first {
+            results.truncate(first + 1);
+        }
+    }
+    let nodes = root.nodes + results.iter().map(|(_, _, n)| n).sum::<u64>();
+    let mut solutions: Vec<Vec<S::Move>> = results.into_iter().flat_map(|(_, s, _)| s).collect();
     if !all {
         solutions.truncate(1);
     }
     (solutions, nodes)
+}
+
+/// A walked subtree: its number in the cut, its solutions, its nodes.
+type Subtree<M> = (usize, Vec<Vec<M>>, u64);
+
+/// The one node of a frontier that was never cut.
+fn node_of<M, N>(frontier: Vec<(Vec<M>, N)>) -> N {
+    frontier
+        .into_iter()
+        .next()
+        .expect("an uncut frontier holds the start")
+        .1
 }
 
 /// Finds the shortest solutions from `start`, trying limits from
@@ -199,7 +248,7 @@ pub fn search<S: SearchSpace>(
     let mut nodes = 0;
     let mut limit = space.first_limit(start);
     while limit <= max_length {
-        let (solutions, expanded) = iteration(space, start, all, limit, max_length);
+        let (solutions, expanded) = iteration(space, start, all, limit);
         nodes += expanded;
         if !solutions.is_empty() {
             let paths = solutions

@@ -257,3 +257,43 @@ fn english33_boards_by_jumps_and_the_18_move_solution() {
     assert_eq!(moves, 18);
     assert_eq!(position, board.goal());
 }
+
+#[test]
+fn the_search_counts_the_same_nodes_on_one_thread_and_on_several() {
+    let solved = |threads: &str| {
+        let (out, _) = run_ok(&[
+            "solve",
+            "11puzzle",
+            "1 2 3 0/4 5 6 7/8 9 10 11",
+            "--all",
+            "--threads",
+            threads,
+            "--format",
+            "json",
+        ]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let mut solutions: Vec<String> = json["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        solutions.sort();
+        (
+            json["length"].as_u64().unwrap(),
+            json["nodes"].as_u64().unwrap(),
+            solutions,
+        )
+    };
+    let (length, nodes, solutions) = solved("1");
+    assert!(
+        length > 10 && nodes > 10_000,
+        "{length} moves, {nodes} nodes"
+    );
+    assert_eq!(solved("2"), (length, nodes, solutions.clone()));
+    assert_eq!(solved("3"), (length, nodes, solutions));
+    assert_error(
+        &["solve", "8puzzle", "867254301", "--threads", "0"],
+        "at least 1",
+    );
+}

@@ -58,21 +58,25 @@ impl SearchSpace for BlockSpace {
         self.puzzle.is_goal(node)
     }
 
-    fn expand(
+    fn for_each_child(
         &self,
-        node: &Layout,
+        node: &mut Layout,
         last: Option<BlockMove>,
-        out: &mut Vec<(BlockMove, Layout, u32)>,
-    ) {
-        self.puzzle.for_each_successor(node, |moved, state| {
+        mut visit: impl FnMut(BlockMove, &mut Layout, u32) -> bool,
+    ) -> bool {
+        let mut done = false;
+        self.puzzle.for_each_successor(node, |moved, mut state| {
             // Moving the piece that just moved again is never needed in the path
             // metric (the two moves are one).
-            if self.puzzle.metric == Metric::Path && last.is_some_and(|m| m.to == moved.from) {
+            if done
+                || self.puzzle.metric == Metric::Path && last.is_some_and(|m| m.to == moved.from)
+            {
                 return;
             }
             let bound = self.lower_bound(&state);
-            out.push((moved, state, bound));
+            done = visit(moved, &mut state, bound);
         });
+        done
     }
 }
 

@@ -154,27 +154,32 @@ impl SearchSpace for GoatSpace {
         node.cells == self.goal
     }
 
-    fn expand(
+    fn for_each_child(
         &self,
-        node: &GoatNode,
+        node: &mut GoatNode,
         last: Option<GoatMove>,
-        out: &mut Vec<(GoatMove, GoatNode, u32)>,
-    ) {
-        let blank = node.blank as usize;
+        mut visit: impl FnMut(GoatMove, &mut GoatNode, u32) -> bool,
+    ) -> bool {
+        let (blank, bound) = (node.blank as usize, node.bound);
         let big_last = matches!(last, Some(GoatMove(BIG_LEFT | BIG_RIGHT)));
         for from in GRID.neighbours(blank) {
             let piece = node.cells[from];
             if piece == BIG_LEFT || piece == BIG_RIGHT || Some(GoatMove(piece)) == last {
                 continue;
             }
-            let mut child = node.clone();
-            child.cells[blank] = piece;
-            child.cells[from] = 0;
-            child.blank = from as u8;
             let d = &self.distance[piece as usize];
-            child.bound = node.bound + d[blank] - d[from];
-            let bound = child.bound as u32;
-            out.push((GoatMove(piece), child, bound));
+            node.cells[blank] = piece;
+            node.cells[from] = 0;
+            node.blank = from as u8;
+            node.bound = bound + d[blank] - d[from];
+            let done = visit(GoatMove(piece), node, node.bound as u32);
+            node.cells[from] = piece;
+            node.cells[blank] = 0;
+            node.blank = blank as u8;
+            node.bound = bound;
+            if done {
+                return true;
+            }
         }
         if blank < COLS && !big_last {
             let big = node.cells[..COLS]
@@ -188,11 +193,12 @@ impl SearchSpace for GoatSpace {
                 child.cells[new_big + 1] = BIG_RIGHT;
                 child.cells[new_blank] = 0;
                 child.blank = new_blank as u8;
-                child.bound = node.bound + d[new_big] - d[big];
+                child.bound = bound + d[new_big] - d[big];
                 let bound = child.bound as u32;
-                out.push((GoatMove(BIG_LEFT), child, bound));
+                return visit(GoatMove(BIG_LEFT), &mut child, bound);
             }
         }
+        false
     }
 }
 

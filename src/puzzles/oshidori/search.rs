@@ -78,12 +78,12 @@ impl SearchSpace for OshidoriSpace {
         node.misplaced == 0
     }
 
-    fn expand(
+    fn for_each_child(
         &self,
-        node: &OshidoriNode,
+        node: &mut OshidoriNode,
         _last: Option<char>,
-        out: &mut Vec<(char, OshidoriNode, u32)>,
-    ) {
+        mut visit: impl FnMut(char, &mut OshidoriNode, u32) -> bool,
+    ) -> bool {
         let blank = node.blank as usize;
         let cells = node.row.cells();
         for i in node.row.movable_pairs(blank) {
@@ -91,7 +91,7 @@ impl SearchSpace for OshidoriSpace {
                 continue;
             }
             let (x, y) = (cells[i], cells[i + 1]);
-            let child = OshidoriNode {
+            let mut child = OshidoriNode {
                 row: node.row.with_pair_moved(i, blank),
                 blank: i as u8,
                 misplaced: node.misplaced - self.off(x, i) - self.off(y, i + 1)
@@ -100,8 +100,11 @@ impl SearchSpace for OshidoriSpace {
                 previous_blank: Some(blank as u8),
             };
             let bound = self.bound(&child);
-            out.push((move_name(i), child, bound));
+            if visit(move_name(i), &mut child, bound) {
+                return true;
+            }
         }
+        false
     }
 }
 
@@ -145,13 +148,10 @@ mod tests {
         let puzzle = Oshidori::with_kinds(4).unwrap();
         let space = OshidoriSpace::new(&puzzle, true);
         let mut nodes = vec![space.node(&puzzle.start().unwrap())];
-        let mut children = Vec::new();
         for _ in 0..4 {
             let mut next = Vec::new();
             for node in &nodes {
-                children.clear();
-                space.expand(node, None, &mut children);
-                for (_, child, bound) in children.drain(..) {
+                for (_, child, bound) in crate::solve::children(&space, node, None) {
                     let fresh = space.node(&space.row(&child));
                     assert_eq!(child.misplaced, fresh.misplaced);
                     assert_eq!(bound, space.bound(&fresh));

@@ -11,13 +11,28 @@ pub struct SlidingSpace {
     rows: usize,
     cols: usize,
     goal: Board,
+    /// The goal's cells padded with zeros, compared whole (no call to `memcmp`).
+    goal_cells: [u8; MAX_CELLS],
     /// `distance[tile][cell]`: Manhattan distance of `tile` on `cell` to its goal cell
     /// (0 for plain iterative deepening).
-    distance: Vec<[u8; MAX_CELLS]>,
+    /// Fixed-size tables indexed by a cell or tile masked to `CELL_MASK`, so that the
+    /// hot loop needs no bounds checks.
+    distance: [[u8; MAX_CELLS]; MAX_CELLS],
     /// For each cell, the cells next to it.
-    around: Vec<Vec<usize>>,
+    around: [Around; MAX_CELLS],
     /// Whether the bound is the Manhattan distance (else 0: plain IDDFS).
     manhattan: bool,
+}
+
+/// Masks a cell or tile number into the tables' range (a no-op on valid numbers).
+const CELL_MASK: usize = MAX_CELLS - 1;
+const _: () = assert!(MAX_CELLS.is_power_of_two());
+
+/// The cells next to a cell, inline (no pointer to follow per node).
+#[derive(Debug, Clone, Copy, Default)]
+struct Around {
+    cells: [u8; 4],
+    count: u8,
 }
 
 /// A board with its blank and bound.
@@ -35,7 +50,7 @@ impl SlidingSpace {
         let grid = Grid::new(rows, cols);
         let n = grid.cells();
         let goal = puzzle.goal();
-        let mut distance = vec![[0u8; MAX_CELLS]; n];
+        let mut distance = [[0u8; MAX_CELLS]; MAX_CELLS];
         if manhattan {
             for (home, &tile) in goal.cells().iter().enumerate() {
                 if tile == 0 {
@@ -46,10 +61,24 @@ impl SlidingSpace {
                 }
             }
         }
-        let around = (0..n).map(|cell| grid.neighbours(cell).collect()).collect();
+        let mut around = [Around::default(); MAX_CELLS];
+        for (cell, around) in around.iter_mut().enumerate().take(n) {
+            // In increasing cell order, as the seeds' adjacency lists.
+            let mut next_cells: Vec<usize> = grid.neighbours(cell).collect();
+            next_cells.sort_unstable();
+            for next in next_cells {
+                around.cells[around.count as usize] = next as u8;
+                around.count += 1;
+            }
+        }
         SlidingSpace {
             rows,
             cols,
+            goal_cells: {
+                let mut cells = [0u8; MAX_CELLS];
+                cells[..n].copy_from_slice(goal.cells());
+                cells
+            },
             goal,
             distance,
             around,
@@ -99,25 +128,39 @@ impl SearchSpace for SlidingSpace {
     }
 
     fn is_goal(&self, node: &SlidingNode) -> bool {
-        node.cells[..self.cells()] == *self.goal.cells()
+        node.cells == self.goal_cells
     }
 
-    fn expand(&self, node: &SlidingNode, last: Option<u8>, out: &mut Vec<(u8, SlidingNode, u32)>) {
-        let blank = node.blank as usize;
-        for &from in &self.around[blank] {
+    #[inline(always)]
+    fn for_each_child(
+        &self,
+        node: &mut SlidingNode,
+        last: Option<u8>,
+        mut visit: impl FnMut(u8, &mut SlidingNode, u32) -> bool,
+    ) -> bool {
+        let blank = node.blank as usize & CELL_MASK;
+        let (bound, around) = (node.bound, &self.around[blank]);
+        for &from in &around.cells[..around.count as usize] {
+            let from = from as usize & CELL_MASK;
             let tile = node.cells[from];
             if Some(tile) == last {
                 continue;
             }
-            let mut child = node.clone();
-            child.cells[blank] = tile;
-            child.cells[from] = 0;
-            child.blank = from as u8;
-            let d = &self.distance[tile as usize];
-            child.bound = node.bound + d[blank] - d[from];
-            let bound = child.bound as u32;
-            out.push((tile, child, bound));
+            let d = &self.distance[tile as usize & CELL_MASK];
+            node.cells[blank] = tile;
+            node.cells[from] = 0;
+            node.blank = from as u8;
+            node.bound = bound + d[blank] - d[from];
+            let done = visit(tile, node, node.bound as u32);
+            node.cells[from] = tile;
+            node.cells[blank] = 0;
+            node.blank = blank as u8;
+            node.bound = bound;
+            if done {
+                return true;
+            }
         }
+        false
     }
 
     fn first_limit(&self, node: &SlidingNode) -> u32 {

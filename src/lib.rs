@@ -20,6 +20,7 @@ pub mod cpu;
 pub mod descent;
 pub mod engine;
 pub mod grid;
+pub mod pdb;
 pub mod plot;
 pub mod puzzle;
 pub mod puzzles;

@@ -2,11 +2,13 @@
 //!
 //! Every puzzle's minimal perfect hash is built from these pieces:
 //! [`permutation`] ranks orderings of distinct items (optionally only those of one parity,
-//! which is what halves a sliding-tile board's index space), and [`combination`] ranks
-//! the set of places taken by identical items.
+//! which is what halves a sliding-tile board's index space), [`combination`] ranks
+//! the set of places taken by identical items, and [`partial`] ranks where a few
+//! distinct items stand (a pattern database's tiles).
 
 pub mod combination;
 pub mod multiset;
+pub mod partial;
 pub mod permutation;
 
 /// `FACTORIALS[n] = n!` for `n <= 20` (the largest factorial that fits in a `u64`).

@@ -22,6 +22,9 @@ pub enum Encoding {
     Byte,
     /// Two bits per state: 0 unseen, `d % 3 + 1` for depth `d`.
     Mod3,
+    /// Four bits per entry, the first in the low half of a byte: pattern databases'
+    /// small entries (never a depth table's store).
+    Nibble,
 }
 
 impl Encoding {
@@ -30,6 +33,7 @@ impl Encoding {
         match self {
             Encoding::Byte => 8,
             Encoding::Mod3 => 2,
+            Encoding::Nibble => 4,
         }
     }
 
@@ -38,6 +42,7 @@ impl Encoding {
         match self {
             Encoding::Byte => entries,
             Encoding::Mod3 => entries.div_ceil(4),
+            Encoding::Nibble => entries.div_ceil(2),
         }
     }
 }
@@ -156,11 +161,13 @@ macro_rules! with_depths {
 }
 
 impl Depths {
-    /// A store of `encoding` over `map` (a table's payload), content kept.
-    pub fn from_map(encoding: Encoding, map: memmap2::MmapMut, entries: u64) -> Depths {
+    /// A store of `encoding` over `map` (a table's payload), content kept; `None` for
+    /// an encoding that is not a depth store's.
+    pub fn from_map(encoding: Encoding, map: memmap2::MmapMut, entries: u64) -> Option<Depths> {
         match encoding {
-            Encoding::Byte => Depths::Byte(ByteDepths::from_map(map, entries)),
-            Encoding::Mod3 => Depths::Mod3(PackedDepths::from_map(map, entries)),
+            Encoding::Byte => Some(Depths::Byte(ByteDepths::from_map(map, entries))),
+            Encoding::Mod3 => Some(Depths::Mod3(PackedDepths::from_map(map, entries))),
+            Encoding::Nibble => None,
         }
     }
 

@@ -92,6 +92,12 @@ pub enum TableError {
         /// Completed levels.
         levels: usize,
     },
+    /// The file is a pattern database where a depth table was wanted.
+    #[error("{path}: this is a pattern database, not a depth table (solve uses it with --pdb)")]
+    PatternDatabase {
+        /// The file.
+        path: PathBuf,
+    },
     /// The table belongs to another puzzle (or goal, or encoding).
     #[error("{path}: this table is for {table}, not {wanted}")]
     OtherPuzzle {
@@ -224,6 +230,11 @@ impl Table {
 
     fn open_checked(path: &Path, check_payload: bool) -> Result<Table, TableError> {
         let (file, header) = read_header(path)?;
+        if header.pattern.is_some() {
+            return Err(TableError::PatternDatabase {
+                path: path.to_owned(),
+            });
+        }
         check_size(path, &file, &header)?;
         if !header.complete {
             return Err(TableError::Incomplete {
@@ -253,7 +264,8 @@ impl Table {
                 found,
             });
         }
-        let depths = Depths::from_map(header.encoding, map, header.indices);
+        let depths = Depths::from_map(header.encoding, map, header.indices)
+            .ok_or_else(|| not_depths(path))?;
         Ok(Table {
             path: path.to_owned(),
             header,
@@ -436,6 +448,7 @@ fn create_or_resume<P: Puzzle>(
         histogram: Vec::new(),
         payload_bytes: encoding.payload_bytes(puzzle.index_count()),
         payload_crc32: 0,
+        pattern: None,
     };
     if !fresh.fits() {
         return Err(TableError::NameTooLong);
@@ -543,8 +556,17 @@ fn create_or_resume<P: Puzzle>(
             .map_mut(&writer.file)
     }
     .map_err(io_error(path))?;
-    let depths = Depths::from_map(encoding, map, puzzle.index_count());
+    let depths =
+        Depths::from_map(encoding, map, puzzle.index_count()).ok_or_else(|| not_depths(path))?;
     Ok((writer, depths, resume))
+}
+
+/// The error for a depth table asked to hold 4-bit entries.
+fn not_depths(path: &Path) -> TableError {
+    TableError::Header {
+        path: path.to_owned(),
+        cause: HeaderError::Field("4-bit entries hold pattern databases, not depths".into()),
+    }
 }
 
 /// What [`build`] produced.

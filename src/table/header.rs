@@ -30,6 +30,12 @@ const PAYLOAD_BYTES_AT: usize = 160;
 const PAYLOAD_CRC_AT: usize = 168;
 const HEADER_CRC_AT: usize = 176;
 const DIGEST_AT: usize = 184;
+const KIND_AT: usize = 154;
+const BASE_AT: usize = 155;
+const TILE_COUNT_AT: usize = 216;
+const TILES_AT: usize = 217;
+/// Most tiles a pattern database's header lists.
+pub const MAX_PATTERN_TILES: usize = 32;
 /// Bytes of the definition digest (SHA-256).
 pub const DIGEST_BYTES: usize = 32;
 const HISTOGRAM_AT: usize = 2048;
@@ -78,6 +84,28 @@ pub struct Header {
     pub payload_bytes: u64,
     /// CRC-32 (IEEE) of the payload; 0 until complete.
     pub payload_crc32: u32,
+    /// For a pattern database (`None` for a depth table): its tiles and entries.
+    pub pattern: Option<PatternInfo>,
+}
+
+/// What a pattern database's header says beyond a depth table's.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PatternInfo {
+    /// The pattern's tiles, in the order of a placement's places.
+    pub tiles: Vec<u8>,
+    /// How an entry gives the distance.
+    pub base: EntryBase,
+}
+
+/// What a pattern database's entries count from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryBase {
+    /// An entry is the distance plus one.
+    Zero,
+    /// An entry is the distance minus the pattern tiles' Manhattan distance to their
+    /// goal cells, plus one (which is what lets most patterns fit 4 bits).
+    Manhattan,
 }
 
 fn put_text(block: &mut [u8], at: usize, text: &str) {
@@ -165,6 +193,16 @@ impl Header {
         put_text(&mut block, GOAL_AT, &self.goal);
         block[INDICES_AT..INDICES_AT + 8].copy_from_slice(&self.indices.to_le_bytes());
         block[BITS_AT] = self.encoding.bits() as u8;
+        if let Some(pattern) = &self.pattern {
+            block[KIND_AT] = 1;
+            block[BASE_AT] = match pattern.base {
+                EntryBase::Zero => 0,
+                EntryBase::Manhattan => 1,
+            };
+            let tiles = &pattern.tiles[..pattern.tiles.len().min(MAX_PATTERN_TILES)];
+            block[TILE_COUNT_AT] = tiles.len() as u8;
+            block[TILES_AT..TILES_AT + tiles.len()].copy_from_slice(tiles);
+        }
         block[COMPLETE_AT] = self.complete as u8;
         block[LEVELS_AT..LEVELS_AT + 4]
             .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
@@ -196,10 +234,30 @@ impl Header {
         if u32_at(block, 12) as usize != HEADER_BYTES {
             return Err(HeaderError::Field("header size".into()));
         }
-        let encoding = match block[BITS_AT] {
-            8 => Encoding::Byte,
-            2 => Encoding::Mod3,
-            bits => return Err(HeaderError::Field(format!("{bits} bits per entry"))),
+        let pattern = match block[KIND_AT] {
+            0 => None,
+            1 => {
+                let base = match block[BASE_AT] {
+                    0 => EntryBase::Zero,
+                    1 => EntryBase::Manhattan,
+                    other => return Err(HeaderError::Field(format!("entry base {other}"))),
+                };
+                let count = block[TILE_COUNT_AT] as usize;
+                if count == 0 || count > MAX_PATTERN_TILES {
+                    return Err(HeaderError::Field(format!("{count} pattern tiles")));
+                }
+                Some(PatternInfo {
+                    tiles: block[TILES_AT..TILES_AT + count].to_vec(),
+                    base,
+                })
+            }
+            kind => return Err(HeaderError::Field(format!("table kind {kind}"))),
+        };
+        let encoding = match (block[BITS_AT], &pattern) {
+            (8, _) => Encoding::Byte,
+            (2, None) => Encoding::Mod3,
+            (4, Some(_)) => Encoding::Nibble,
+            (bits, _) => return Err(HeaderError::Field(format!("{bits} bits per entry"))),
         };
         let levels = u32_at(block, LEVELS_AT) as usize;
         if levels > MAX_LEVELS {
@@ -227,6 +285,7 @@ impl Header {
                 .collect(),
             payload_bytes,
             payload_crc32: u64_at(block, PAYLOAD_CRC_AT) as u32,
+            pattern,
         })
     }
 }
@@ -248,6 +307,7 @@ mod tests {
             histogram: vec![1, 2, 4],
             payload_bytes: 45_360,
             payload_crc32: 0xdead_beef,
+            pattern: None,
         };
         let block = header.encode();
         assert_eq!(block.len(), HEADER_BYTES);
@@ -276,6 +336,7 @@ mod tests {
             histogram: vec![1, 2],
             payload_bytes: 181_440,
             payload_crc32: 7,
+            pattern: None,
         };
         // A version-1 block: the same layout without the digest, version 1, its own CRC.
         let mut block = v1.encode();
@@ -284,6 +345,39 @@ mod tests {
         let crc = header_crc(&block) as u64;
         block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
         assert_eq!(Header::decode(&block).unwrap(), v1);
+    }
+
+    #[test]
+    fn pattern_database_headers_round_trip() {
+        let header = Header {
+            version: VERSION,
+            puzzle: "15puzzle".into(),
+            goal: "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15".into(),
+            definition_sha256: Some(definition_digest("pattern")),
+            indices: 57_657_600,
+            encoding: Encoding::Nibble,
+            complete: true,
+            histogram: vec![1, 2, 6],
+            payload_bytes: 28_828_800,
+            payload_crc32: 1,
+            pattern: Some(PatternInfo {
+                tiles: vec![1, 2, 3, 4, 5, 6, 7],
+                base: EntryBase::Manhattan,
+            }),
+        };
+        let block = header.encode();
+        assert_eq!(block[KIND_AT], 1);
+        assert_eq!(block[BITS_AT], 4);
+        assert_eq!(Header::decode(&block).unwrap(), header);
+        // Four-bit entries belong to pattern databases only.
+        let depth_table = Header {
+            pattern: None,
+            ..header
+        };
+        assert!(matches!(
+            Header::decode(&depth_table.encode()),
+            Err(HeaderError::Field(_))
+        ));
     }
 
     #[test]

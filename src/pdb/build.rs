@@ -1,0 +1,492 @@
+//! Building an additive pattern database: a breadth-first search over placements of
+//! the pattern's tiles, where only their moves count.
+//!
+//! The search state is a placement plus the blank's *region*: the free cells (not
+//! under a pattern tile) that the blank can reach without moving a pattern tile.
+//! Moves of the other tiles cost nothing, so everything inside a region is one state;
+//! a pattern tile next to the region moving into it costs one move, and leaves the
+//! blank where the tile was. Each level is the set of (placement, region) states first
+//! reached at that many pattern moves, and a placement's entry is the first level that
+//! reaches it in any region: the fewest pattern moves from the goal, whatever the
+//! other tiles and the blank do. Sums over disjoint patterns are admissible.
+//!
+//! A region is named by its lowest free cell, as that cell's ordinal among the free
+//! cells (`0..cells - k`), so the regions seen of a placement are one small bit set.
+//! Three bit-set arrays (seen, this level, next level) and the byte entries make the
+//! memory: `3 * (cells - k) / 8 + 1` bytes per placement, rounded up to whole
+//! integers. This was chosen over a 0-1 BFS over (placement, blank cell), which needs
+//! `cells - k` states per placement where almost every placement has one region.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::pattern::Pattern;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Popcnt;
+
+/// Placements handed to a thread at a time.
+const CHUNK: usize = 1 << 14;
+
+/// A finished database in memory: per placement, the fewest pattern moves plus one
+/// (every placement is reached, so no entry is 0), and the placements per distance.
+#[derive(Debug, Clone)]
+pub struct Entries {
+    /// `entries[rank] = distance + 1`.
+    pub entries: Vec<u8>,
+    /// Placements at each distance.
+    pub histogram: Vec<u64>,
+}
+
+/// What a level reports while a build runs: the level number and the placements
+/// first reached there.
+pub trait BuildProgress: Sync {
+    /// Called after each level.
+    fn level(&self, depth: u32, new_placements: u64);
+}
+
+/// No progress reports.
+pub struct Quiet;
+
+impl BuildProgress for Quiet {
+    fn level(&self, _: u32, _: u64) {}
+}
+
+/// The regions of one placement: those seen (low half of a word) and those reached
+/// by the level being expanded (high half), in one atomic word so that a child costs
+/// one memory access. Three widths, by the number of free cells.
+trait RegionWord: Send + Sync {
+    /// Bits per half.
+    const HALF: u32;
+    /// One half: a region set.
+    type Half: Copy + Default + Send + Sync;
+    fn half(bits: u64) -> Self::Half;
+    fn bits(half: Self::Half) -> u32;
+    fn zero() -> Self;
+    fn load(&self) -> u64;
+    fn or(&self, bits: u64);
+    fn get(&mut self) -> u64;
+    fn set(&mut self, bits: u64);
+}
+
+macro_rules! region_word {
+    ($atomic:ty, $int:ty, $half:ty) => {
+        impl RegionWord for $atomic {
+            const HALF: u32 = <$int>::BITS / 2;
+            type Half = $half;
+            #[inline(always)]
+            fn half(bits: u64) -> $half {
+                bits as $half
+            }
+            #[inline(always)]
+            fn bits(half: $half) -> u32 {
+                half as u32
+            }
+            fn zero() -> Self {
+                <$atomic>::new(0)
+            }
+            #[inline(always)]
+            fn load(&self) -> u64 {
+                <$atomic>::load(self, Ordering::Relaxed) as u64
+            }
+            #[inline(always)]
+            fn or(&self, bits: u64) {
+                self.fetch_or(bits as $int, Ordering::Relaxed);
+            }
+            #[inline(always)]
+            fn get(&mut self) -> u64 {
+                *self.get_mut() as u64
+            }
+            #[inline(always)]
+            fn set(&mut self, bits: u64) {
+                *self.get_mut() = bits as $int;
+            }
+        }
+    };
+}
+
+region_word!(AtomicU16, u16, u8);
+region_word!(AtomicU32, u32, u16);
+region_word!(AtomicU64, u64, u32);
+
+/// Builds the database of `pattern` on the current rayon pool.
+pub fn build(pattern: &Pattern, progress: &dyn BuildProgress) -> Entries {
+    let free = pattern.cells() - pattern.tiles().len();
+    match free {
+        0..=8 => bfs::<AtomicU16>(pattern, progress),
+        9..=16 => bfs::<AtomicU32>(pattern, progress),
+        _ => bfs::<AtomicU64>(pattern, progress),
+    }
+}
+
+/// Which build of the expansion loop this CPU runs.
+#[derive(Debug, Clone, Copy)]
+enum Cpu {
+    /// With the POPCNT instruction (ranks and regions count bits all the time).
+    #[cfg(target_arch = "x86_64")]
+    Popcnt(Popcnt),
+    /// Portable.
+    Any,
+}
+
+impl Cpu {
+    fn detect() -> Cpu {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(popcnt) = Popcnt::detect() {
+            return Cpu::Popcnt(popcnt);
+        }
+        Cpu::Any
+    }
+}
+
+/// Expands `states` (rank, regions; empty region sets skipped): marks each child's
+/// region as reached in `words` unless it is seen already.
+fn expand_states<W: RegionWord>(
+    cpu: Cpu,
+    pattern: &Pattern,
+    lowest: &LowestCells,
+    words: &[W],
+    states: impl Iterator<Item = (u64, u32)>,
+    scratch: &mut Scratch,
+) {
+    match cpu {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves that the CPU has POPCNT.
+        Cpu::Popcnt(popcnt) => unsafe {
+            expand_states_popcnt(popcnt, pattern, lowest, words, states, scratch)
+        },
+        Cpu::Any => expand_states_body(pattern, lowest, words, states, scratch),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn expand_states_popcnt<W: RegionWord>(
+    _: Popcnt,
+    pattern: &Pattern,
+    lowest: &LowestCells,
+    words: &[W],
+    states: impl Iterator<Item = (u64, u32)>,
+    scratch: &mut Scratch,
+) {
+    expand_states_body(pattern, lowest, words, states, scratch);
+}
+
+#[inline(always)]
+fn expand_states_body<W: RegionWord>(
+    pattern: &Pattern,
+    lowest: &LowestCells,
+    words: &[W],
+    states: impl Iterator<Item = (u64, u32)>,
+    scratch: &mut Scratch,
+) {
+    let places = &mut scratch.places[..pattern.tiles().len()];
+    let batch = &mut scratch.batch;
+    for (rank, regions) in states {
+        if regions == 0 {
+            continue;
+        }
+        pattern.placements().unrank(rank, places);
+        batch.len = 0;
+        expand(pattern, lowest, places, rank, regions, |to, region| {
+            batch.push(to, region)
+        });
+        // Every child's word is requested before the first is used, so that the
+        // misses overlap.
+        for &(to, _) in &batch.children[..batch.len] {
+            prefetch(&words[to as usize]);
+        }
+        for &(to, region) in &batch.children[..batch.len] {
+            let word = &words[to as usize];
+            let bits = region as u64;
+            if word.load() & (bits | bits << W::HALF) == 0 {
+                word.or(bits << W::HALF);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entries {
+    let count = pattern.placements().count() as usize;
+    let half = W::HALF;
+    let mut entries = vec![0u8; count];
+    // Regions reached at the current level, per placement (low half of a word).
+    let mut current: Vec<W::Half> = Vec::new();
+    let mut words: Vec<W> = (0..count).map(|_| W::zero()).collect();
+
+    let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
+    let goal_free = pattern.all() & !mask(pattern.homes());
+    let goal_region = ordinal(
+        pattern.region(pattern.blank_home() as u32, goal_free),
+        goal_free,
+    );
+    entries[goal_rank] = 1;
+    words[goal_rank].set(goal_region as u64);
+    let mut frontier = vec![(goal_rank as u64, goal_region)];
+    let mut histogram = vec![1u64];
+    progress.level(0, 1);
+
+    let cpu = Cpu::detect();
+    let lowest = LowestCells::new(pattern);
+    let mut depth = 0u32;
+    loop {
+        // Expand this level: mark each child's region as reached (high half) unless
+        // it is seen already.
+        if frontier.is_empty() {
+            current.par_chunks(CHUNK).enumerate().for_each_init(
+                Scratch::default,
+                |scratch, (chunk, regions)| {
+                    let states = regions
+                        .iter()
+                        .enumerate()
+                        .map(|(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)));
+                    expand_states(cpu, pattern, &lowest, &words, states, scratch);
+                },
+            );
+        } else {
+            frontier
+                .par_chunks(CHUNK / 16)
+                .for_each_init(Scratch::default, |scratch, states| {
+                    expand_states(
+                        cpu,
+                        pattern,
+                        &lowest,
+                        &words,
+                        states.iter().copied(),
+                        scratch,
+                    );
+                });
+        }
+        // The states new at depth + 1 become the next level: small levels as a list,
+        // big ones as a full array of region sets.
+        let stored = u8::try_from(depth + 2).expect("pattern distances stay below 254");
+        let low = (1u64 << half) - 1;
+        if current.is_empty() {
+            current = vec![W::Half::default(); count];
+        }
+        let (new_placements, new_states): (u64, u64) = entries
+            .par_chunks_mut(CHUNK)
+            .zip(words.par_chunks_mut(CHUNK))
+            .zip(current.par_chunks_mut(CHUNK))
+            .map(|((entries, words), current)| {
+                let (mut placements, mut states) = (0u64, 0u64);
+                for ((entry, word), current) in entries.iter_mut().zip(words).zip(current) {
+                    let bits = word.get();
+                    let reached = (bits >> half) & !bits & low;
+                    *current = W::half(reached);
+                    if bits >> half != 0 {
+                        word.set(bits & low | reached);
+                        states += reached.count_ones() as u64;
+                        if reached != 0 && *entry == 0 {
+                            *entry = stored;
+                            placements += 1;
+                        }
+                    }
+                }
+                (placements, states)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        if new_states == 0 {
+            break;
+        }
+        // Levels of up to one state in 64 placements go as a list.
+        frontier.clear();
+        if new_states < count as u64 / 64 {
+            frontier = current
+                .par_iter()
+                .enumerate()
+                .filter(|&(_, &r)| W::bits(r) != 0)
+                .map(|(rank, &r)| (rank as u64, W::bits(r)))
+                .collect();
+        }
+        depth += 1;
+        histogram.push(new_placements);
+        progress.level(depth, new_placements);
+    }
+    // Levels that reached new regions of old placements only end the histogram with
+    // zeros; they are not distances of any placement.
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    Entries { entries, histogram }
+}
+
+/// A thread's working space.
+struct Scratch {
+    places: [u8; 32],
+    batch: Batch,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            places: [0; 32],
+            batch: Batch {
+                children: [(0, 0); MAX_CHILDREN],
+                len: 0,
+            },
+        }
+    }
+}
+
+/// Most children of one placement: four per tile, over every region.
+const MAX_CHILDREN: usize = 4 * 32;
+
+/// The children of one placement, gathered before their words are touched so that
+/// the memory accesses overlap.
+struct Batch {
+    children: [(u64, u32); MAX_CHILDREN],
+    len: usize,
+}
+
+impl Batch {
+    #[inline(always)]
+    fn push(&mut self, rank: u64, region: u32) {
+        // Never full: each cell next to a pattern tile is in at most one region.
+        self.children[self.len % MAX_CHILDREN] = (rank, region);
+        self.len += 1;
+    }
+}
+
+/// Asks the CPU to bring `value`'s cache line in (a hint; no effect on results).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and changes no memory; SSE is part of x86_64.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+}
+
+/// The cells of `places` as a mask.
+fn mask(places: &[u8]) -> u32 {
+    places.iter().fold(0, |m, &p| m | 1 << p)
+}
+
+/// The region's name: the ordinal of its lowest cell among the free cells, as a bit.
+fn ordinal(region: u32, free: u32) -> u32 {
+    let lowest = region.trailing_zeros();
+    1 << (free & ((1u32 << lowest) - 1)).count_ones()
+}
+
+/// The cell of the free cell with ordinal `ordinal`.
+#[inline(always)]
+fn nth_free(mut free: u32, ordinal: u32) -> u32 {
+    for _ in 0..ordinal {
+        free &= free - 1;
+    }
+    free.trailing_zeros()
+}
+
+/// Calls `reach(rank, region bit)` for every state one pattern move from the
+/// placement `places` (of rank `rank`) with the blank in any of the regions `regions`
+/// (bits of free cell ordinals).
+#[inline(always)]
+fn expand(
+    pattern: &Pattern,
+    lowest: &LowestCells,
+    places: &[u8],
+    rank: u64,
+    regions: u32,
+    mut reach: impl FnMut(u64, u32),
+) {
+    let free = pattern.all() & !mask(places);
+    let prepared = pattern.placements().prepare(places, rank);
+    let mut left = regions;
+    while left != 0 {
+        let start = nth_free(free, left.trailing_zeros());
+        left &= left - 1;
+        let region = pattern.region(start, free);
+        for (i, &from) in places.iter().enumerate() {
+            let mut targets = pattern.around(from as usize) & region;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let moved_free = free ^ (1 << from) ^ (1 << to);
+                let lowest = lowest.of(pattern, from as u32, moved_free);
+                let name = 1 << (moved_free & ((1u32 << lowest) - 1)).count_ones();
+                reach(prepared.rank_after_move(i, to), name);
+            }
+        }
+    }
+}
+
+/// The lowest cell of the blank's region, by table on boards of up to 16 cells,
+/// else by flooding the region. `table[free]` holds, for each free cell, the lowest
+/// cell of its region in four bits (512 KiB in all: one cache line per lookup).
+struct LowestCells {
+    table: Vec<u64>,
+}
+
+impl LowestCells {
+    fn new(pattern: &Pattern) -> LowestCells {
+        if pattern.cells() > 16 {
+            return LowestCells { table: Vec::new() };
+        }
+        let table = (0..1u32 << 16)
+            .into_par_iter()
+            .map(|free| {
+                let free = free & pattern.all();
+                let mut lowest = 0u64;
+                let mut left = free;
+                while left != 0 {
+                    let region = pattern.region(left.trailing_zeros(), free);
+                    left &= !region;
+                    let low = region.trailing_zeros() as u64;
+                    let mut cells = region;
+                    while cells != 0 {
+                        lowest |= low << (4 * cells.trailing_zeros());
+                        cells &= cells - 1;
+                    }
+                }
+                lowest
+            })
+            .collect();
+        LowestCells { table }
+    }
+
+    /// The lowest cell of the region of the free cell `start` among `free`.
+    #[inline(always)]
+    fn of(&self, pattern: &Pattern, start: u32, free: u32) -> u32 {
+        if self.table.is_empty() {
+            pattern.region(start, free).trailing_zeros()
+        } else {
+            (self.table[free as usize & 0xffff] >> (4 * (start & 15)) & 15) as u32
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_tile_needs_its_manhattan_distance() {
+        // A single tile's fewest moves are its Manhattan distance to home: the blank
+        // can always come round for free on a 3x3 board.
+        let goal: Vec<u8> = vec![1, 2, 3, 4, 5, 6, 7, 8, 0];
+        let pattern = Pattern::new(3, 3, &goal, &[5]).unwrap();
+        let built = build(&pattern, &Quiet);
+        for cell in 0..9u8 {
+            let rank = pattern.placements().rank(&[cell]) as usize;
+            let (r, c) = (cell as i32 / 3, cell as i32 % 3);
+            let distance = (r - 1).abs() + (c - 1).abs();
+            assert_eq!(built.entries[rank] as i32 - 1, distance, "cell {cell}");
+        }
+        assert_eq!(built.histogram, vec![1, 4, 4]);
+    }
+
+    #[test]
+    fn every_placement_is_reached() {
+        let goal: Vec<u8> = (1..12).chain([0]).collect();
+        let pattern = Pattern::new(3, 4, &goal, &[1, 2, 5, 6]).unwrap();
+        let built = build(&pattern, &Quiet);
+        assert!(built.entries.iter().all(|&e| e > 0));
+        assert_eq!(
+            built.histogram.iter().sum::<u64>(),
+            pattern.placements().count()
+        );
+    }
+}

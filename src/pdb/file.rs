@@ -1,0 +1,340 @@
+//! Pattern databases as table files: the depth tables' header (kind 1, the pattern's
+//! tiles, the entry base; `tables/README.md`) over 4- or 8-bit entries, one per
+//! placement in rank order.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use memmap2::{Mmap, MmapOptions};
+use rayon::prelude::*;
+
+use super::PdbError;
+use super::build::Entries;
+use super::pattern::Pattern;
+use crate::store::Encoding;
+use crate::table::header::{self, EntryBase, HEADER_BYTES, Header, PatternInfo};
+use crate::table::{self, TableError};
+
+/// The canonical definition of a pattern database, whose SHA-256 the header keeps: the
+/// board, its goal (tile per cell, row-major) and the pattern's tiles.
+pub fn definition(pattern: &Pattern, goal: &[u8]) -> String {
+    let list = |items: &[u8]| {
+        items
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "pattern database\nboard {}x{}\ngoal {}\ntiles {}\n",
+        pattern.rows(),
+        pattern.cols(),
+        list(goal),
+        list(pattern.tiles())
+    )
+}
+
+/// The Manhattan distance of each pattern tile on each cell to its goal cell.
+fn manhattan_table(pattern: &Pattern) -> Vec<[u8; 32]> {
+    let cols = pattern.cols();
+    pattern
+        .homes()
+        .iter()
+        .map(|&home| {
+            let mut row = [0u8; 32];
+            for (cell, d) in row.iter_mut().enumerate().take(pattern.cells()) {
+                let (r, c) = (cell / cols, cell % cols);
+                let (hr, hc) = (home as usize / cols, home as usize % cols);
+                *d = (r.abs_diff(hr) + c.abs_diff(hc)) as u8;
+            }
+            row
+        })
+        .collect()
+}
+
+/// The pattern tiles' Manhattan distance in placement `places`.
+#[inline(always)]
+fn manhattan(table: &[[u8; 32]], places: &[u8]) -> u32 {
+    places
+        .iter()
+        .zip(table)
+        .map(|(&p, row)| row[p as usize % 32] as u32)
+        .sum()
+}
+
+/// Writes a built database to `path` (through `path.partial`, renamed when complete,
+/// so that no file at `path` is ever unfinished), choosing the smallest entries:
+/// 4 bits of the distance, or 4 bits of the distance over the pattern tiles'
+/// Manhattan distance, or 8 bits.
+pub fn write(
+    path: &Path,
+    pattern: &Pattern,
+    puzzle: &str,
+    goal_text: &str,
+    goal: &[u8],
+    built: &Entries,
+) -> Result<Header, PdbError> {
+    let table = manhattan_table(pattern);
+    let placements = pattern.placements();
+    let k = pattern.tiles().len();
+    // The largest entry with each base (entries hold distance + 1).
+    let (max_plain, max_over) = built
+        .entries
+        .par_chunks(1 << 16)
+        .enumerate()
+        .map(|(chunk, entries)| {
+            let mut places = [0u8; 32];
+            let (mut plain, mut over) = (0u32, 0u32);
+            for (offset, &entry) in entries.iter().enumerate() {
+                placements.unrank((chunk << 16 | offset) as u64, &mut places[..k]);
+                let md = manhattan(&table, &places[..k]);
+                plain = plain.max(entry as u32);
+                over = over.max(entry as u32 - md);
+            }
+            (plain, over)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+    let (encoding, base) = if max_plain <= 15 {
+        (Encoding::Nibble, EntryBase::Zero)
+    } else if max_over <= 15 {
+        (Encoding::Nibble, EntryBase::Manhattan)
+    } else {
+        (Encoding::Byte, EntryBase::Zero)
+    };
+    let payload = encode(pattern, &table, built, encoding, base);
+    let header = Header {
+        version: header::VERSION,
+        puzzle: puzzle.into(),
+        goal: header::fit_text(goal_text),
+        definition_sha256: Some(header::definition_digest(&definition(pattern, goal))),
+        indices: placements.count(),
+        encoding,
+        complete: true,
+        histogram: built.histogram.clone(),
+        payload_bytes: payload.len() as u64,
+        payload_crc32: table::payload_crc32(&payload),
+        pattern: Some(PatternInfo {
+            tiles: pattern.tiles().to_vec(),
+            base,
+        }),
+    };
+    let partial = partial_path(path);
+    let io = |cause| PdbError::Io {
+        path: partial.clone(),
+        cause,
+    };
+    let mut file = File::create(&partial).map_err(io)?;
+    file.write_all(&header.encode()).map_err(io)?;
+    file.write_all(&payload).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    std::fs::rename(&partial, path).map_err(|cause| PdbError::Io {
+        path: path.to_owned(),
+        cause,
+    })?;
+    Ok(header)
+}
+
+/// Where a database is written before it is complete.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// The payload of `built` in `encoding` counting from `base`.
+fn encode(
+    pattern: &Pattern,
+    table: &[[u8; 32]],
+    built: &Entries,
+    encoding: Encoding,
+    base: EntryBase,
+) -> Vec<u8> {
+    let k = pattern.tiles().len();
+    let placements = pattern.placements();
+    let stored = |rank: usize, places: &mut [u8]| -> u8 {
+        let entry = built.entries[rank];
+        match base {
+            EntryBase::Zero => entry,
+            EntryBase::Manhattan => {
+                placements.unrank(rank as u64, places);
+                entry - manhattan(table, places) as u8
+            }
+        }
+    };
+    match encoding {
+        Encoding::Nibble => {
+            let mut payload = vec![0u8; built.entries.len().div_ceil(2)];
+            payload
+                .par_chunks_mut(1 << 15)
+                .enumerate()
+                .for_each(|(chunk, bytes)| {
+                    let mut places = [0u8; 32];
+                    for (offset, byte) in bytes.iter_mut().enumerate() {
+                        let first = 2 * ((chunk << 15) + offset);
+                        let low = stored(first, &mut places[..k]);
+                        let high = if first + 1 < built.entries.len() {
+                            stored(first + 1, &mut places[..k])
+                        } else {
+                            0
+                        };
+                        *byte = low | high << 4;
+                    }
+                });
+            payload
+        }
+        _ => built.entries.clone(),
+    }
+}
+
+/// A pattern database read from its file (memory-mapped): the fewest moves of the
+/// pattern's tiles from any placement to the goal.
+pub struct Pdb {
+    pattern: Pattern,
+    header: Header,
+    map: Mmap,
+    nibbles: bool,
+    over_manhattan: bool,
+    manhattan: Vec<[u8; 32]>,
+}
+
+impl Pdb {
+    /// Opens the database of `pattern` for a board whose goal is `goal`: refused if
+    /// the file is another pattern's or goal's, unfinished, or damaged (the payload's
+    /// checksum is checked).
+    pub fn open(path: &Path, pattern: &Pattern, goal: &[u8]) -> Result<Pdb, PdbError> {
+        let header = table::read_header_of(path)?;
+        let table_error = PdbError::Table;
+        let info = header.pattern.clone().ok_or_else(|| {
+            PdbError::Other(format!(
+                "{}: a depth table, not a pattern database",
+                path.display()
+            ))
+        })?;
+        let digest = header::definition_digest(&definition(pattern, goal));
+        if header.definition_sha256.as_deref() != Some(digest.as_str()) {
+            return Err(PdbError::Other(format!(
+                "{}: this database is for tiles {:?} of {} (goal {}), not this pattern",
+                path.display(),
+                info.tiles,
+                header.puzzle,
+                header.goal
+            )));
+        }
+        if !header.complete {
+            return Err(PdbError::Other(format!("{}: unfinished", path.display())));
+        }
+        let file = File::open(path).map_err(|cause| PdbError::Io {
+            path: path.to_owned(),
+            cause,
+        })?;
+        let length = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if length != HEADER_BYTES as u64 + header.payload_bytes {
+            return Err(table_error(TableError::Size {
+                path: path.to_owned(),
+                expected: HEADER_BYTES as u64 + header.payload_bytes,
+                found: length,
+            }));
+        }
+        // SAFETY: a read-only mapping of a finished file: another process that
+        // truncated or rewrote it could change what is read, which the checksum
+        // checked below guards against for files as antipode writes them.
+        let map = unsafe {
+            MmapOptions::new()
+                .offset(HEADER_BYTES as u64)
+                .len(header.payload_bytes as usize)
+                .map(&file)
+        }
+        .map_err(|cause| PdbError::Io {
+            path: path.to_owned(),
+            cause,
+        })?;
+        let found = table::payload_crc32(&map);
+        if found != header.payload_crc32 {
+            return Err(table_error(TableError::Checksum {
+                path: path.to_owned(),
+                expected: header.payload_crc32,
+                found,
+            }));
+        }
+        Ok(Pdb {
+            pattern: pattern.clone(),
+            nibbles: header.encoding == Encoding::Nibble,
+            over_manhattan: info.base == EntryBase::Manhattan,
+            manhattan: manhattan_table(pattern),
+            header,
+            map,
+        })
+    }
+
+    /// The pattern.
+    pub fn pattern(&self) -> &Pattern {
+        &self.pattern
+    }
+
+    /// The file's header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The fewest pattern moves from placement `places` (`places[i]` the cell of the
+    /// pattern's `i`-th tile) to the goal.
+    #[inline(always)]
+    pub fn distance(&self, places: &[u8]) -> u32 {
+        let rank = self.pattern.placements().rank(places) as usize;
+        let stored = if self.nibbles {
+            (self.map[(rank / 2) % self.map.len()] >> (4 * (rank % 2)) & 15) as u32
+        } else {
+            self.map[rank % self.map.len()] as u32
+        };
+        let base = if self.over_manhattan {
+            manhattan(&self.manhattan, places)
+        } else {
+            0
+        };
+        (stored + base).saturating_sub(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdb::build::{Quiet, build};
+
+    #[test]
+    fn a_written_database_reads_back() {
+        let goal: Vec<u8> = (1..12).chain([0]).collect();
+        let pattern = Pattern::new(3, 4, &goal, &[1, 2, 3, 5, 6]).unwrap();
+        let built = build(&pattern, &Quiet);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.table");
+        let header = write(
+            &path,
+            &pattern,
+            "11puzzle",
+            "1 2 3 4/5 6 7 8/9 10 11 0",
+            &goal,
+            &built,
+        )
+        .unwrap();
+        assert_eq!(header.encoding, Encoding::Nibble);
+        assert!(!partial_path(&path).exists());
+        let pdb = Pdb::open(&path, &pattern, &goal).unwrap();
+        let mut places = [0u8; 5];
+        for rank in 0..pattern.placements().count() {
+            pattern.placements().unrank(rank, &mut places);
+            assert_eq!(
+                pdb.distance(&places),
+                built.entries[rank as usize] as u32 - 1
+            );
+        }
+        // Another pattern, or another goal, is refused.
+        let other = Pattern::new(3, 4, &goal, &[1, 2, 3, 5, 7]).unwrap();
+        assert!(Pdb::open(&path, &other, &goal).is_err());
+        let mut moved_goal = goal.clone();
+        moved_goal.rotate_right(1);
+        let moved = Pattern::new(3, 4, &moved_goal, &[1, 2, 3, 5, 6]).unwrap();
+        assert!(Pdb::open(&path, &moved, &moved_goal).is_err());
+    }
+}

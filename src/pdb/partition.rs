@@ -1,0 +1,324 @@
+//! A partition of a sliding board's tiles into patterns, and the lower bound it gives:
+//! the sum of the patterns' database entries (additive, since each database counts
+//! only its own tiles' moves), and on square boards whose goal is symmetric about the
+//! main diagonal the larger of that sum and the same sum over the reflected position.
+//!
+//! ```no_run
+//! use antipode::pdb::Partition;
+//!
+//! // Korf's goal: the blank top-left.
+//! let goal: Vec<u8> = (0..16).collect();
+//! let tiles = Partition::split(4, 4, &goal, "7-8").unwrap();
+//! let partition = Partition::open_or_build(
+//!     "tables".as_ref(), "15puzzle", "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
+//!     4, 4, &goal, &tiles, &mut |_| {},
+//! ).unwrap();
+//! let position = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3];
+//! assert!(partition.estimate(&position) <= 57);
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use super::PdbError;
+use super::build::{self, BuildProgress};
+use super::file::{self, Pdb};
+use super::pattern::{MAX_CELLS, Pattern};
+use crate::table::header;
+
+/// Most patterns in a partition.
+pub const MAX_PATTERNS: usize = 8;
+
+/// The databases of a partition, opened.
+pub struct Partition {
+    dbs: Vec<Pdb>,
+    cells: usize,
+    /// `pattern_of[tile]`: the pattern holding the tile (`NONE` for the blank).
+    pattern_of: [u8; MAX_CELLS],
+    /// With a symmetric goal: `cell_map[cell]` is the cell reflected about the main
+    /// diagonal, `tile_map[tile]` the tile whose goal cell is the reflection of
+    /// `tile`'s.
+    reflection: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
+}
+
+const NONE: u8 = u8::MAX;
+
+/// What happens while a partition's databases are opened or built.
+#[derive(Debug, Clone)]
+pub enum PartitionEvent {
+    /// A database is being built (it was not in the folder).
+    Building {
+        /// Its tiles.
+        tiles: Vec<u8>,
+        /// Its file.
+        path: PathBuf,
+        /// Placements.
+        placements: u64,
+    },
+    /// A level of a build finished.
+    Level {
+        /// Distance.
+        depth: u32,
+        /// Placements first reached.
+        placements: u64,
+    },
+    /// A database was built and written.
+    Built {
+        /// Its file.
+        path: PathBuf,
+        /// Its file's size in bytes.
+        bytes: u64,
+        /// Seconds the build and write took.
+        seconds: f64,
+    },
+    /// A database was found in the folder and opened.
+    Opened {
+        /// Its file.
+        path: PathBuf,
+    },
+}
+
+struct LevelReport<'a>(std::sync::Mutex<&'a mut (dyn FnMut(PartitionEvent) + Send)>);
+
+impl BuildProgress for LevelReport<'_> {
+    fn level(&self, depth: u32, new_placements: u64) {
+        if let Ok(mut report) = self.0.lock() {
+            report(PartitionEvent::Level {
+                depth,
+                placements: new_placements,
+            });
+        }
+    }
+}
+
+impl Partition {
+    /// The tiles of a partition given by sizes such as `7-8` or `6-6-3`: the board's
+    /// tiles in the order of their goal cells (row by row, the blank skipped), cut
+    /// into groups of those sizes, which must add up to all the tiles.
+    pub fn split(
+        rows: usize,
+        cols: usize,
+        goal: &[u8],
+        sizes: &str,
+    ) -> Result<Vec<Vec<u8>>, PdbError> {
+        let tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
+        if goal.len() != rows * cols {
+            return Err(PdbError::Board { rows, cols });
+        }
+        let sizes: Vec<usize> = sizes
+            .split('-')
+            .map(|s| s.trim().parse::<usize>().ok().filter(|&n| n > 0))
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                PdbError::Tiles(format!(
+                    "a partition is sizes such as 7-8 or 5-5-5, not `{sizes}`"
+                ))
+            })?;
+        if sizes.iter().sum::<usize>() != tiles.len() {
+            return Err(PdbError::Tiles(format!(
+                "the sizes add up to {}, the board has {} tiles",
+                sizes.iter().sum::<usize>(),
+                tiles.len()
+            )));
+        }
+        let mut groups = Vec::new();
+        let mut rest = &tiles[..];
+        for size in sizes {
+            let (group, after) = rest.split_at(size);
+            groups.push(group.to_vec());
+            rest = after;
+        }
+        Ok(groups)
+    }
+
+    /// The file name of a pattern's database in a tables folder: puzzle, tiles, and
+    /// the first digits of the definition's digest (which also covers the goal).
+    pub fn file_name(puzzle: &str, pattern: &Pattern, goal: &[u8]) -> String {
+        let digest = header::definition_digest(&file::definition(pattern, goal));
+        let tiles: Vec<String> = pattern.tiles().iter().map(u8::to_string).collect();
+        format!("{puzzle}-pdb-{}-{}.table", tiles.join("."), &digest[..8])
+    }
+
+    /// Opens the databases of `patterns` (disjoint tile lists) from `dir`, building
+    /// and writing the ones that are missing; `report` hears what happens.
+    #[allow(clippy::too_many_arguments)]
+    pub fn open_or_build(
+        dir: &Path,
+        puzzle: &str,
+        goal_text: &str,
+        rows: usize,
+        cols: usize,
+        goal: &[u8],
+        patterns: &[Vec<u8>],
+        report: &mut (dyn FnMut(PartitionEvent) + Send),
+    ) -> Result<Partition, PdbError> {
+        if patterns.is_empty() || patterns.len() > MAX_PATTERNS {
+            return Err(PdbError::Tiles(format!(
+                "a partition has 1 to {MAX_PATTERNS} patterns"
+            )));
+        }
+        let mut pattern_of = [NONE; MAX_CELLS];
+        let mut dbs = Vec::new();
+        for (p, tiles) in patterns.iter().enumerate() {
+            let pattern = Pattern::new(rows, cols, goal, tiles)?;
+            for &t in tiles {
+                if pattern_of[t as usize] != NONE {
+                    return Err(PdbError::Tiles(format!("tile {t} is in two patterns")));
+                }
+                pattern_of[t as usize] = p as u8;
+            }
+            let path = dir.join(Self::file_name(puzzle, &pattern, goal));
+            if !path.exists() {
+                report(PartitionEvent::Building {
+                    tiles: tiles.clone(),
+                    path: path.clone(),
+                    placements: pattern.placements().count(),
+                });
+                let started = std::time::Instant::now();
+                std::fs::create_dir_all(dir).map_err(|cause| PdbError::Io {
+                    path: dir.to_owned(),
+                    cause,
+                })?;
+                let built = {
+                    let levels = LevelReport(std::sync::Mutex::new(&mut *report));
+                    build::build(&pattern, &levels)
+                };
+                let header = file::write(&path, &pattern, puzzle, goal_text, goal, &built)?;
+                report(PartitionEvent::Built {
+                    path: path.clone(),
+                    bytes: header::HEADER_BYTES as u64 + header.payload_bytes,
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            } else {
+                report(PartitionEvent::Opened { path: path.clone() });
+            }
+            dbs.push(Pdb::open(&path, &pattern, goal)?);
+        }
+        Ok(Partition {
+            dbs,
+            cells: rows * cols,
+            pattern_of,
+            reflection: reflection(rows, cols, goal),
+        })
+    }
+
+    /// The opened databases.
+    pub fn databases(&self) -> &[Pdb] {
+        &self.dbs
+    }
+
+    /// Whether the bound also takes the position reflected about the main diagonal.
+    pub fn reflects(&self) -> bool {
+        self.reflection.is_some()
+    }
+
+    /// The pattern holding `tile`, if any.
+    #[inline(always)]
+    pub fn pattern_of(&self, tile: u8) -> Option<usize> {
+        let p = self.pattern_of[tile as usize % MAX_CELLS];
+        (p != NONE).then_some(p as usize)
+    }
+
+    /// Pattern `p`'s distance with the tiles on `places_of[tile]`.
+    #[inline(always)]
+    pub fn part(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> u32 {
+        let db = &self.dbs[p];
+        let mut places = [0u8; MAX_CELLS];
+        let tiles = db.pattern().tiles();
+        for (place, &t) in places.iter_mut().zip(tiles) {
+            *place = places_of[t as usize % MAX_CELLS];
+        }
+        db.distance(&places[..tiles.len()])
+    }
+
+    /// Pattern `p`'s distance in the reflected position, where tile `t` stands on
+    /// the reflection of the cell of `tile_map[t]`.
+    #[inline(always)]
+    pub fn reflected_part(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> u32 {
+        let Some((cell_map, tile_map)) = &self.reflection else {
+            return 0;
+        };
+        let db = &self.dbs[p];
+        let mut places = [0u8; MAX_CELLS];
+        let tiles = db.pattern().tiles();
+        for (place, &t) in places.iter_mut().zip(tiles) {
+            let source = tile_map[t as usize % MAX_CELLS];
+            *place = cell_map[places_of[source as usize % MAX_CELLS] as usize % MAX_CELLS];
+        }
+        db.distance(&places[..tiles.len()])
+    }
+
+    /// The cell of each tile of a position (`cells[c]` the tile on cell `c`).
+    pub fn places_of(&self, cells: &[u8]) -> [u8; MAX_CELLS] {
+        let mut places = [0u8; MAX_CELLS];
+        for (cell, &t) in cells.iter().enumerate().take(self.cells) {
+            places[t as usize % MAX_CELLS] = cell as u8;
+        }
+        places
+    }
+
+    /// The lower bound of a position (`cells[c]` the tile on cell `c`, 0 the blank).
+    pub fn estimate(&self, cells: &[u8]) -> u32 {
+        let places = self.places_of(cells);
+        let direct: u32 = (0..self.dbs.len()).map(|p| self.part(p, &places)).sum();
+        let reflected: u32 = (0..self.dbs.len())
+            .map(|p| self.reflected_part(p, &places))
+            .sum();
+        direct.max(reflected)
+    }
+}
+
+/// The reflection about the main diagonal, when the board is square and it maps the
+/// goal's blank onto itself (then it maps the goal onto a relabelled goal, and a
+/// position's reflection, relabelled, is exactly as far from the goal).
+fn reflection(rows: usize, cols: usize, goal: &[u8]) -> Option<([u8; MAX_CELLS], [u8; MAX_CELLS])> {
+    if rows != cols {
+        return None;
+    }
+    let mut cell_map = [0u8; MAX_CELLS];
+    for (cell, mapped) in cell_map.iter_mut().enumerate().take(rows * cols) {
+        *mapped = ((cell % cols) * cols + cell / cols) as u8;
+    }
+    let blank = goal.iter().position(|&t| t == 0)?;
+    if cell_map[blank] as usize != blank {
+        return None;
+    }
+    let mut tile_map = [0u8; MAX_CELLS];
+    for (cell, &t) in goal.iter().enumerate() {
+        tile_map[t as usize] = goal[cell_map[cell] as usize];
+    }
+    Some((cell_map, tile_map))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_follow_the_goal_order() {
+        let korf: Vec<u8> = (0..16).collect();
+        let split = Partition::split(4, 4, &korf, "7-8").unwrap();
+        assert_eq!(split, vec![(1..8).collect::<Vec<u8>>(), (8..16).collect()]);
+        let usual: Vec<u8> = (1..16).chain([0]).collect();
+        assert_eq!(
+            Partition::split(4, 4, &usual, "5-5-5").unwrap()[2],
+            vec![11, 12, 13, 14, 15]
+        );
+        assert!(Partition::split(4, 4, &korf, "7-7").is_err());
+        assert!(Partition::split(4, 4, &korf, "7-x").is_err());
+        assert!(Partition::split(4, 4, &korf, "0-15").is_err());
+    }
+
+    #[test]
+    fn the_reflection_maps_the_goal_onto_itself() {
+        let korf: Vec<u8> = (0..16).collect();
+        let (cells, tiles) = reflection(4, 4, &korf).unwrap();
+        assert_eq!(cells[1], 4);
+        assert_eq!(tiles[1], 4);
+        assert_eq!(tiles[7], 13);
+        assert!(reflection(3, 4, &(0..12).collect::<Vec<u8>>()).is_none());
+        // A goal with the blank off the diagonal has no such symmetry.
+        let mut off: Vec<u8> = (0..16).collect();
+        off.swap(0, 1);
+        assert!(reflection(4, 4, &off).is_none());
+    }
+}

@@ -1,0 +1,277 @@
+//! Ranking of partial permutations: where `k` distinct items stand among `n` places
+//! (`n <= 32`), the placements of a pattern database's tiles.
+//!
+//! A placement is the list `places[0..k]` (item `i` on place `places[i]`, all
+//! different). Its rank is its position in the lexicographic order of those lists:
+//!
+//! ```text
+//! rank = sum over i of digit_i * P(n - 1 - i, k - 1 - i),
+//! digit_i = places[i] - #{ j < i : places[j] < places[i] },
+//! ```
+//!
+//! where `P(m, r) = m! / (m - r)!` counts the placements of the `r` items after `i` on
+//! the `m` places left. So `digit_i` is item `i`'s place among those its predecessors
+//! left free, and the ranks fill `0..P(n, k)` exactly. Counting the predecessors
+//! below a place is one population count of a bit mask, so ranking costs `k` of them
+//! and no table.
+//!
+//! ```
+//! use antipode::rank::partial::Placements;
+//!
+//! let space = Placements::new(16, 8);
+//! assert_eq!(space.count(), 518_918_400);
+//! let places = [15, 0, 7, 3, 1, 2, 9, 4];
+//! let rank = space.rank(&places);
+//! let mut back = [0u8; 8];
+//! space.unrank(rank, &mut back);
+//! assert_eq!(back, places);
+//! ```
+
+/// The placements of `k` distinct items on `n` places, with their weights.
+///
+/// `Placements::new(n, k)` panics when `P(n, k)` does not fit a `u64`: check
+/// [`Placements::checked_count`] first for sizes that come from input.
+#[derive(Debug, Clone)]
+pub struct Placements {
+    n: usize,
+    k: usize,
+    /// `weights[i] = P(n - 1 - i, k - 1 - i)`: what one unit of digit `i` is worth.
+    weights: [u64; 32],
+    /// `P(n, k)`.
+    count: u64,
+}
+
+impl Placements {
+    /// The placements of `k` items on `n` places; `k <= n <= 32`, and their count
+    /// must fit a `u64` (always true for `k <= 13`).
+    ///
+    /// # Panics
+    /// If `k > n`, `n > 32` or the count overflows a `u64`.
+    pub fn new(n: usize, k: usize) -> Placements {
+        assert!(k <= n && n <= 32, "{k} items on {n} places");
+        let mut weights = [0u64; 32];
+        let mut weight = 1u64;
+        for i in (0..k).rev() {
+            weights[i] = weight;
+            weight = weight
+                .checked_mul((n - i) as u64)
+                .expect("the placement count fits a u64");
+        }
+        Placements {
+            n,
+            k,
+            weights,
+            count: weight,
+        }
+    }
+
+    /// The number of placements `n! / (n - k)!`, or `None` when it does not fit a
+    /// `u64`.
+    pub fn checked_count(n: usize, k: usize) -> Option<u64> {
+        (n - k + 1..=n).try_fold(1u64, |acc, m| acc.checked_mul(m as u64))
+    }
+
+    /// The number of placements `n! / (n - k)!`.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The number of places.
+    pub fn places(&self) -> usize {
+        self.n
+    }
+
+    /// The number of items.
+    pub fn items(&self) -> usize {
+        self.k
+    }
+
+    /// The rank of a placement: `places[i]` is item `i`'s place.
+    #[inline(always)]
+    pub fn rank(&self, places: &[u8]) -> u64 {
+        debug_assert_eq!(places.len(), self.k);
+        let mut taken = 0u32;
+        let mut rank = 0u64;
+        for (i, &place) in places.iter().enumerate() {
+            let below = taken & ((1u32 << place) - 1);
+            let digit = place as u64 - below.count_ones() as u64;
+            rank += digit * self.weights[i];
+            taken |= 1 << place;
+        }
+        rank
+    }
+
+    /// The placement of rank `rank` into `places` (`places.len() == k`).
+    pub fn unrank(&self, mut rank: u64, places: &mut [u8]) {
+        debug_assert!(rank < self.count());
+        let mut taken = 0u32;
+        for (i, place) in places.iter_mut().enumerate() {
+            let digit = (rank / self.weights[i]) as u32;
+            rank %= self.weights[i];
+            // The `digit`-th free place, counting from 0.
+            let mut free = !taken;
+            for _ in 0..digit {
+                free &= free - 1;
+            }
+            let chosen = free.trailing_zeros();
+            *place = chosen as u8;
+            taken |= 1 << chosen;
+        }
+    }
+}
+
+/// One placement prepared for ranking its one-item moves incrementally: moving item
+/// `i` from place `a` to a free place `b` changes digit `i`, and the digit of each
+/// later item whose place lies strictly between `a` and `b` by one (a neighbour on a
+/// board row has none in between, one a row away has at most `cols - 1`).
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    space: &'a Placements,
+    rank: u64,
+    places: [u8; 32],
+    /// `before[i]`: the places of items `0..i`.
+    before: [u32; 32],
+    /// `item_on[place]`: the item on each place.
+    item_on: [u8; 32],
+    /// Every taken place.
+    taken: u32,
+}
+
+impl Placements {
+    /// `places` (of rank `rank`) prepared for [`Prepared::rank_after_move`].
+    #[inline(always)]
+    pub fn prepare(&self, places: &[u8], rank: u64) -> Prepared<'_> {
+        debug_assert_eq!(self.rank(places), rank);
+        let mut prepared = Prepared {
+            space: self,
+            rank,
+            places: [0; 32],
+            before: [0; 32],
+            item_on: [0; 32],
+            taken: 0,
+        };
+        for (i, &place) in places.iter().enumerate() {
+            prepared.places[i] = place;
+            prepared.before[i] = prepared.taken;
+            prepared.item_on[place as usize % 32] = i as u8;
+            prepared.taken |= 1 << place;
+        }
+        prepared
+    }
+}
+
+impl Prepared<'_> {
+    /// The rank after item `item` moves to the free place `to`.
+    #[inline(always)]
+    pub fn rank_after_move(&self, item: usize, to: u32) -> u64 {
+        let item = item % 32;
+        let from = self.places[item] as u32;
+        debug_assert!(self.taken >> to & 1 == 0);
+        let before = self.before[item];
+        let weights = &self.space.weights;
+        let old_digit = from - (before & ((1u32 << from) - 1)).count_ones();
+        let new_digit = to - (before & ((1u32 << to) - 1)).count_ones();
+        let mut rank = self.rank.wrapping_add(
+            (new_digit as u64)
+                .wrapping_sub(old_digit as u64)
+                .wrapping_mul(weights[item]),
+        );
+        let (low, high) = if from < to { (from, to) } else { (to, from) };
+        // Places strictly between the two, taken by later items.
+        let between =
+            ((1u32 << high) - 1) & !((2u32 << low).wrapping_sub(1)) & self.taken & !before;
+        let mut left = between;
+        while left != 0 {
+            let place = left.trailing_zeros();
+            left &= left - 1;
+            let weight = weights[self.item_on[place as usize] as usize % 32];
+            // Moving up past it raises its digit by one, moving down lowers it.
+            rank = if from < to {
+                rank.wrapping_add(weight)
+            } else {
+                rank.wrapping_sub(weight)
+            };
+        }
+        rank
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn every_placement_of_three_on_five_has_its_own_rank() {
+        let space = Placements::new(5, 3);
+        assert_eq!(space.count(), 60);
+        let mut seen = [false; 60];
+        for a in 0..5u8 {
+            for b in (0..5u8).filter(|&b| b != a) {
+                for c in (0..5u8).filter(|&c| c != a && c != b) {
+                    let r = space.rank(&[a, b, c]) as usize;
+                    assert!(!seen[r], "rank {r} twice");
+                    seen[r] = true;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(space.rank(&[0, 1, 2]), 0);
+        assert_eq!(space.rank(&[4, 3, 2]), 59);
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(Placements::new(16, 7).count(), 57_657_600);
+        assert_eq!(Placements::new(25, 6).count(), 127_512_000);
+        assert_eq!(Placements::new(9, 0).count(), 1);
+        assert_eq!(Placements::new(9, 9).count(), 362_880);
+        assert_eq!(Placements::checked_count(16, 8), Some(518_918_400));
+        assert_eq!(Placements::checked_count(32, 32), None);
+    }
+
+    fn placement() -> impl Strategy<Value = (usize, Vec<u8>)> {
+        (1usize..=32).prop_flat_map(|n| {
+            (0..=n.min(12)).prop_flat_map(move |k| {
+                Just((0..n as u8).collect::<Vec<u8>>())
+                    .prop_shuffle()
+                    .prop_map(move |all| (n, all[..k].to_vec()))
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn unrank_inverts_rank((n, places) in placement()) {
+            let space = Placements::new(n, places.len());
+            let rank = space.rank(&places);
+            prop_assert!(rank < space.count());
+            let mut back = vec![0u8; places.len()];
+            space.unrank(rank, &mut back);
+            prop_assert_eq!(back, places);
+        }
+
+        #[test]
+        fn moves_rank_as_from_scratch((n, places) in placement(), item in any::<usize>(), to in any::<u32>()) {
+            prop_assume!(!places.is_empty() && places.len() < n);
+            let space = Placements::new(n, places.len());
+            let prepared = space.prepare(&places, space.rank(&places));
+            let item = item % places.len();
+            let free: Vec<u32> = (0..n as u32).filter(|p| !places.contains(&(*p as u8))).collect();
+            let to = free[to as usize % free.len()];
+            let mut moved = places.clone();
+            moved[item] = to as u8;
+            prop_assert_eq!(prepared.rank_after_move(item, to), space.rank(&moved));
+        }
+
+        #[test]
+        fn rank_inverts_unrank(n in 1usize..=16, k in 0usize..=8, seed in any::<u64>()) {
+            let k = k.min(n);
+            let space = Placements::new(n, k);
+            let rank = seed % space.count();
+            let mut places = vec![0u8; k];
+            space.unrank(rank, &mut places);
+            prop_assert_eq!(space.rank(&places), rank);
+        }
+    }
+}

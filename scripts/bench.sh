@@ -5,6 +5,7 @@
 #   date,commit,puzzle,run,wall_seconds,peak_rss_kib,gods_number,antipodes
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
+#        scripts/bench.sh korf100                (Korf's 100 fifteen-puzzles with the 7-8 databases)
 #        scripts/bench.sh 1 oshidori:7           (the largest Oshidori analysis: ~13 min, 10 GiB)
 #        scripts/bench.sh 1 scripts/puzzles/block-3x5.toml   (159,667,200 layouts of the general hash)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
@@ -12,6 +13,22 @@
 #            and ends with the median wall time of each and their ratio per puzzle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = korf100 ]; then
+    # Korf's 100 fifteen-puzzles by IDA* with the 7-8 databases and their reflection
+    # (built into tables/ on first use, about 3 minutes on 2 cores): one line per
+    # instance (length, nodes, seconds, position), then the totals.
+    cargo build --release --quiet
+    goal="0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+    target/release/antipode pdb 15puzzle --goal "$goal" --partition 7-8
+    /usr/bin/time -f '%e %M' -o /tmp/antipode-korf.time target/release/antipode solve 15puzzle \
+        --goal "$goal" --pdb 7-8 <tests/data/korf100.txt | tee /tmp/antipode-korf.out
+    read -r wall rss </tmp/antipode-korf.time
+    awk -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
+        END { printf "%d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
+              n, length_sum, nodes, seconds, wall, rss / 1024 }' /tmp/antipode-korf.out
+    exit 0
+fi
 
 if [ "${1:-}" = solve ]; then
     cargo build --release --quiet

@@ -3,6 +3,7 @@
 mod analyze;
 mod list;
 mod lookup;
+mod pdb;
 mod plot;
 mod progress;
 mod solve;
@@ -35,6 +36,9 @@ enum Command {
     /// Optimal solutions from a position: by search (IDA*; bidirectional BFS for
     /// sliding blocks; BFS for peg solitaire) or, with --table, by descending a table.
     Solve(solve::Args),
+    /// Build the pattern databases of a partition of a sliding board's tiles as table
+    /// files (what `solve --pdb` uses).
+    Pdb(pdb::Args),
     /// Check a table file: descent property, level counts, checksum.
     Verify(table_files::VerifyArgs),
     /// Show a table file's header.
@@ -203,6 +207,7 @@ pub fn run() -> Result<()> {
         Command::Analyze(args) => analyze::run(args),
         Command::Lookup(args) => lookup::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Pdb(args) => pdb::run(args),
         Command::Verify(args) => table_files::verify(args),
         Command::Info(args) => table_files::info(args),
         Command::Plot(args) => plot::run(args),

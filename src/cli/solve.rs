@@ -6,8 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::puzzles::Opened;
+use std::io::{BufRead, IsTerminal};
+
 use antipode::puzzles::peg::{self, PegBoard};
+use antipode::puzzles::{AnyPuzzle, Opened};
 use antipode::solve::{self, Solvable};
 use antipode::table::Table;
 use antipode::{Puzzle, with_puzzle};
@@ -58,6 +60,11 @@ pub struct Args {
     /// Worker threads of the search (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Sliding boards: IDA* bounded by the pattern databases of this partition of the
+    /// tiles (sizes in goal order, e.g. 7-8, 6-6-3, 5-5-5), read from tables/ or built
+    /// there first.
+    #[arg(long, value_name = "SIZES")]
+    pdb: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -84,6 +91,20 @@ pub fn run(args: Args) -> Result<()> {
     };
     if args.first.is_some() {
         bail!("--first is for peg solitaire (hoppers, english33)");
+    }
+    if let Some(sizes) = &args.pdb {
+        let AnyPuzzle::Sliding(board) = &puzzle else {
+            bail!("--pdb is for sliding boards, not {}", puzzle.name());
+        };
+        return super::pdb::solve(board, sizes, &args.position, &PdbOptions::of(&args));
+    }
+    let batch = match args.position.as_deref() {
+        Some("-") => true,
+        Some(_) => false,
+        None => !std::io::stdin().is_terminal() && with_puzzle!(&puzzle, p => p.start().is_none()),
+    };
+    if batch {
+        return solve_batch(&puzzle, &args);
     }
     let started = Instant::now();
     let text = with_puzzle!(&puzzle, p => {
@@ -164,6 +185,91 @@ fn parse_jump(text: &str) -> Result<(u8, u8)> {
         from.trim().parse().context("--first: bad hole number")?,
         to.trim().parse().context("--first: bad hole number")?,
     ))
+}
+
+/// Options of a search with pattern databases.
+pub struct PdbOptions {
+    pub all: bool,
+    pub max_length: u32,
+    pub threads: Option<usize>,
+    pub format: Format,
+    pub boards: bool,
+}
+
+impl PdbOptions {
+    fn of(args: &Args) -> PdbOptions {
+        PdbOptions {
+            all: args.all,
+            max_length: args.max_length,
+            threads: args.threads,
+            format: args.format,
+            boards: args.boards,
+        }
+    }
+}
+
+/// One line of a batch.
+#[derive(serde::Serialize)]
+pub struct BatchLine {
+    pub position: String,
+    pub length: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl BatchLine {
+    /// The line in `format`: JSON, or length, nodes, seconds and the position.
+    pub fn render(&self, format: Format) -> Result<String> {
+        Ok(match format {
+            Format::Text => format!(
+                "{:>4} {:>14} {:>9.3}  {}\n",
+                self.length, self.nodes, self.seconds, self.position
+            ),
+            _ => serde_json::to_string(self)? + "\n",
+        })
+    }
+}
+
+/// The positions of a batch: one per line of standard input, blank lines and `#`
+/// comments skipped, with their line numbers.
+pub fn batch_positions() -> Result<Vec<(usize, String)>> {
+    let mut positions = Vec::new();
+    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.context("cannot read the positions from standard input")?;
+        let text = line.trim();
+        if !text.is_empty() && !text.starts_with('#') {
+            positions.push((number + 1, text.to_string()));
+        }
+    }
+    if positions.is_empty() {
+        bail!("no positions on standard input (one per line)");
+    }
+    Ok(positions)
+}
+
+/// Solves every position of standard input, one output line each.
+fn solve_batch(puzzle: &AnyPuzzle, args: &Args) -> Result<()> {
+    if args.table.is_some() || args.boards || args.all {
+        bail!("a batch prints one line per position: no --table, --boards or --all");
+    }
+    let positions = batch_positions()?;
+    with_puzzle!(puzzle, p => {
+        for (number, text) in positions {
+            let started = Instant::now();
+            let start = p
+                .parse(&text)
+                .with_context(|| format!("standard input, line {number}"))?;
+            let outcome = super::with_threads(args.threads, || search(p, args, &start))??;
+            let line = BatchLine {
+                position: p.format_line(&start),
+                length: outcome.solutions.first().map_or(0, Vec::len),
+                nodes: outcome.nodes,
+                seconds: started.elapsed().as_secs_f64(),
+            };
+            super::print(&line.render(args.format)?)?;
+        }
+    });
+    Ok(())
 }
 
 fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {

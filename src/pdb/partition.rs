@@ -211,6 +211,20 @@ impl Partition {
         self.reflection.is_some()
     }
 
+    /// Board cells.
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// The tile whose place in the reflected position a move of `tile` changes (the
+    /// reflection pairs tiles; `tile` itself without one).
+    pub fn reflected_tile(&self, tile: u8) -> u8 {
+        match &self.reflection {
+            Some((_, tile_map)) => tile_map[tile as usize % MAX_CELLS],
+            None => tile,
+        }
+    }
+
     /// The pattern holding `tile`, if any.
     #[inline(always)]
     pub fn pattern_of(&self, tile: u8) -> Option<usize> {

@@ -7,6 +7,7 @@ mod blocks;
 mod cli;
 mod figures;
 mod goal_sets;
+mod pdb;
 mod plots;
 mod solve;
 mod tables;

@@ -1,0 +1,231 @@
+//! Pattern databases: admissible and consistent against the exact depth tables, the
+//! same optimal lengths and solution sets as Manhattan IDA*, Korf's positions.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::common::assert_error;
+
+use antipode::engine::Silent;
+use antipode::pdb::Partition;
+use antipode::puzzles::SlidingPuzzle;
+use antipode::puzzles::sliding::search::SlidingSpace;
+use antipode::solve::SearchSpace;
+use antipode::{Puzzle, Successor};
+
+/// Korf's goal: the blank top-left.
+const KORF_GOAL: &str = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15";
+
+/// Runs the binary in `dir` (where its `tables/` folder is) with `stdin` as input.
+fn antipode_in(dir: &Path, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antipode"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// Checks every state of `puzzle`: the partition's bound is at most the exact
+/// distance, and returns the largest difference between neighbours' bounds.
+///
+/// The databases keep, per placement, the fewest pattern moves over every place of
+/// the blank; a real move keeps the blank's region, so a neighbour's bound can drop by
+/// more than one (the bound is admissible, not consistent): IDA* needs only the first.
+fn assert_admissible(puzzle: &SlidingPuzzle, sizes: &str) -> u32 {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = puzzle.goal();
+    let patterns = Partition::split(puzzle.rows(), puzzle.cols(), goal.cells(), sizes).unwrap();
+    let partition = Partition::open_or_build(
+        dir.path(),
+        &puzzle.name(),
+        &puzzle.format_line(&goal),
+        puzzle.rows(),
+        puzzle.cols(),
+        goal.cells(),
+        &patterns,
+        &mut |_| {},
+    )
+    .unwrap();
+    let (depths, _) = antipode::analysis::search(puzzle, &Silent).unwrap();
+    let mut next: Vec<Successor<_, _>> = Vec::new();
+    let manhattan = SlidingSpace::new(puzzle, true);
+    let mut largest_step = 0;
+    for index in 0..puzzle.index_count() {
+        let board = puzzle.unrank(index);
+        let h = partition.estimate(board.cells());
+        let distance = depths.depth(index).unwrap();
+        assert!(h <= distance, "{sizes}: index {index}: {h} > {distance}");
+        // Each pattern's entry is at least its tiles' Manhattan distance.
+        let md = manhattan.bound(&manhattan.node(&board));
+        assert!(h >= md, "{sizes}: index {index}: {h} below Manhattan {md}");
+        next.clear();
+        puzzle.successors(&board, &mut next);
+        for s in &next {
+            let h2 = partition.estimate(s.state.cells());
+            largest_step = largest_step.max(h.abs_diff(h2));
+        }
+    }
+    largest_step
+}
+
+#[test]
+fn additive_databases_are_admissible_on_the_8_puzzle() {
+    let eight = SlidingPuzzle::new(3, 3).unwrap();
+    assert!(assert_admissible(&eight, "4-4") >= 1);
+    assert_admissible(&eight, "2-3-3");
+    // Korf's kind of goal, symmetric about the diagonal: the reflection counts too.
+    let korf = eight.clone().with_goal(eight.parse("012/345/678").unwrap());
+    assert_admissible(&korf, "4-4");
+}
+
+#[test]
+fn additive_databases_are_admissible_on_2x5() {
+    let board = SlidingPuzzle::new(2, 5).unwrap();
+    assert_admissible(&board, "4-5");
+    assert_admissible(&board, "3-3-3");
+}
+
+/// Korf's positions, in order.
+fn korf100() -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/korf100.txt"
+    ))
+    .expect("tests/data/korf100.txt");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Lengths from a batch's text lines.
+fn lengths(output: &Output) -> Vec<u32> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn korf_positions_with_databases_match_manhattan_ida() {
+    let positions = korf100();
+    assert_eq!(positions.len(), 100);
+    let dir = tempfile::tempdir().unwrap();
+    let all: String = positions.iter().map(|p| format!("{p}\n")).collect();
+    let with_pdb = antipode_in(
+        dir.path(),
+        &["solve", "15puzzle", "--goal", KORF_GOAL, "--pdb", "5-5-5"],
+        &all,
+    );
+    let pdb_lengths = lengths(&with_pdb);
+    assert_eq!(pdb_lengths.len(), 100);
+    // Korf (1985), Table 1: the first three optimal lengths, and 53.05 on average.
+    assert_eq!(pdb_lengths[..3], [57, 55, 59]);
+    assert_eq!(pdb_lengths.iter().sum::<u32>(), 5305);
+    // The ten that the databases solve with the fewest nodes, solved again by plain
+    // Manhattan IDA* (a second method): the same lengths.
+    let nodes: Vec<u64> = String::from_utf8_lossy(&with_pdb.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    let mut order: Vec<usize> = (0..100).collect();
+    order.sort_by_key(|&i| nodes[i]);
+    let easiest: Vec<usize> = order[..10].to_vec();
+    let input: String = easiest
+        .iter()
+        .map(|&i| format!("{}\n", positions[i]))
+        .collect();
+    let manhattan = antipode_in(
+        dir.path(),
+        &["solve", "15puzzle", "--goal", KORF_GOAL],
+        &input,
+    );
+    let expected: Vec<u32> = easiest.iter().map(|&i| pdb_lengths[i]).collect();
+    assert_eq!(lengths(&manhattan), expected);
+    // JSON lines.
+    let json = antipode_in(
+        dir.path(),
+        &[
+            "solve", "15puzzle", "--goal", KORF_GOAL, "--pdb", "5-5-5", "--format", "json",
+        ],
+        &input,
+    );
+    let first: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&json.stdout)
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(first["length"], expected[0]);
+    assert!(first["nodes"].as_u64().unwrap() > 0);
+}
+
+/// Every optimal solution, sorted, and the length.
+fn all_solutions(dir: &Path, args: &[&str]) -> (u64, Vec<String>) {
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--all", "--format", "json"]);
+    let output = antipode_in(dir, &all, "");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut list: Vec<String> = json["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    list.sort();
+    (json["length"].as_u64().unwrap(), list)
+}
+
+#[test]
+fn every_optimal_solution_is_found_with_databases_too() {
+    let dir = tempfile::tempdir().unwrap();
+    // The 8-puzzle's farthest position: 40 optimal solutions of 31 moves (seed 000).
+    let eight = ["solve", "8puzzle", "867254301"];
+    let (length, manhattan) = all_solutions(dir.path(), &eight);
+    assert_eq!((length, manhattan.len()), (31, 40));
+    for sizes in ["4-4", "2-3-3"] {
+        let with_pdb = all_solutions(dir.path(), &[&eight[..], &["--pdb", sizes]].concat());
+        assert_eq!(with_pdb, (31, manhattan.clone()), "{sizes}");
+    }
+    // A 3x4 position with two optimal solutions.
+    let eleven = ["solve", "11puzzle", "6 1 3 4/9 5 2 7/10 11 0 8"];
+    let (length, manhattan) = all_solutions(dir.path(), &eleven);
+    assert_eq!((length, manhattan.len()), (19, 2));
+    for sizes in ["5-6", "3-4-4"] {
+        let with_pdb = all_solutions(dir.path(), &[&eleven[..], &["--pdb", sizes]].concat());
+        assert_eq!(with_pdb, (19, manhattan.clone()), "{sizes}");
+    }
+}
+
+#[test]
+fn bad_database_requests_are_refused() {
+    assert_error(&["pdb", "8puzzle", "--partition", "3-3"], "add up to 6");
+    assert_error(&["pdb", "8puzzle", "--partition", "4-x"], "sizes such as");
+    assert_error(&["pdb", "goat", "--partition", "4-4"], "sliding boards");
+    assert_error(&["pdb", "8puzzle", "--pattern", "1,1"], "twice");
+    assert_error(&["pdb", "8puzzle", "--pattern", "1,9"], "no tile 9");
+    assert_error(&["pdb", "8puzzle"], "--partition");
+    assert_error(&["solve", "goat", "--pdb", "7-8"], "sliding boards");
+    assert_error(
+        &["solve", "8puzzle", "--pdb", "4-4", "687254301"],
+        "wrong parity",
+    );
+}

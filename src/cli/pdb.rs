@@ -13,7 +13,7 @@ use antipode::puzzles::{AnyPuzzle, Opened, SlidingPuzzle};
 use antipode::solve::ida;
 use antipode::units::{human_bytes, thousands};
 
-use super::solve::{BatchLine, PdbOptions, batch_positions};
+use super::solve::{BatchLine, PdbOptions, Solved, batch_positions};
 use super::{Format, PuzzleArgs};
 
 /// Where databases are kept unless `--dir` says otherwise.
@@ -188,16 +188,6 @@ fn open(board: &SlidingPuzzle, dir: &Path, patterns: &[Vec<u8>], quiet: bool) ->
         patterns,
         &mut report,
     )?)
-}
-
-#[derive(serde::Serialize)]
-struct Solved {
-    puzzle: String,
-    start: String,
-    length: usize,
-    solutions: Vec<Vec<String>>,
-    nodes: u64,
-    seconds: f64,
 }
 
 /// `solve BOARD [POSITION] --pdb SIZES`: one position, or a batch from stdin.

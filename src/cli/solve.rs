@@ -67,14 +67,15 @@ pub struct Args {
     pdb: Option<String>,
 }
 
+/// A solved position, as `--format json` writes it.
 #[derive(serde::Serialize)]
-struct Solved {
-    puzzle: String,
-    start: String,
-    length: usize,
-    solutions: Vec<Vec<String>>,
-    nodes: u64,
-    seconds: f64,
+pub struct Solved {
+    pub puzzle: String,
+    pub start: String,
+    pub length: usize,
+    pub solutions: Vec<Vec<String>>,
+    pub nodes: u64,
+    pub seconds: f64,
 }
 
 /// Solutions as moves and the positions after each move.

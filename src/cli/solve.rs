@@ -243,7 +243,7 @@ pub fn batch_positions() -> Result<Vec<(usize, String)>> {
         }
     }
     if positions.is_empty() {
-        bail!("no positions on standard input (one per line)");
+        bail!("give a POSITION, or positions one per line on standard input (none were there)");
     }
     Ok(positions)
 }

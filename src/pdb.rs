@@ -18,6 +18,15 @@ pub use file::Pdb;
 pub use partition::{Partition, PartitionEvent};
 pub use pattern::Pattern;
 
+/// Tile numbers as the files and messages write them: `1,2,3`.
+pub fn tile_list(tiles: &[u8]) -> String {
+    tiles
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Why a pattern database cannot be built, read or used.
 #[derive(Debug, thiserror::Error)]
 pub enum PdbError {
@@ -35,6 +44,26 @@ pub enum PdbError {
     /// The pattern's tiles are not a pattern of this board.
     #[error("bad pattern: {0}")]
     Tiles(String),
+    /// Building the database needs more memory or disk than there is.
+    #[error(
+        "the database of tiles {tiles} has {} placements: building it needs {} of {what}, \
+         only {} are free",
+        crate::units::thousands(*placements),
+        crate::units::human_bytes(*needed as f64),
+        crate::units::human_bytes(*available as f64)
+    )]
+    TooLarge {
+        /// The pattern's tiles, comma-separated.
+        tiles: String,
+        /// Its placements.
+        placements: u64,
+        /// `memory` or `disk`.
+        what: &'static str,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes free.
+        available: u64,
+    },
     /// Reading or writing a file failed.
     #[error("{path}: {cause}")]
     Io {

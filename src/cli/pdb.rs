@@ -7,17 +7,15 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use antipode::Puzzle;
-use antipode::pdb::{Partition, PartitionEvent};
-use antipode::puzzles::sliding::pdb_search::PdbSpace;
+use antipode::pdb::{Partition, PartitionEvent, tile_list};
 use antipode::puzzles::{AnyPuzzle, Opened, SlidingPuzzle};
-use antipode::solve::ida;
+use antipode::table::header::HEADER_BYTES;
 use antipode::units::{human_bytes, thousands};
 
-use super::solve::{BatchLine, PdbOptions, Solved, batch_positions};
-use super::{Format, PuzzleArgs};
+use super::PuzzleArgs;
 
 /// Where databases are kept unless `--dir` says otherwise.
-const TABLES: &str = "tables";
+pub(super) const TABLES: &str = "tables";
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -41,17 +39,6 @@ pub struct Args {
     quiet: bool,
 }
 
-#[derive(serde::Serialize)]
-struct Database {
-    tiles: Vec<u8>,
-    path: String,
-    placements: u64,
-    max_distance: usize,
-    bits: u32,
-    entry_base: String,
-    bytes: u64,
-}
-
 pub fn run(args: Args) -> Result<()> {
     let board = sliding_board(&args.puzzle)?;
     let goal = board.goal().cells().to_vec();
@@ -72,32 +59,15 @@ pub fn run(args: Args) -> Result<()> {
     for db in partition.databases() {
         let header = db.header();
         let info = header.pattern.as_ref().context("a pattern database")?;
-        let row = Database {
-            tiles: info.tiles.clone(),
-            path: args
-                .dir
-                .join(Partition::file_name(&board.name(), db.pattern(), &goal))
-                .display()
-                .to_string(),
-            placements: header.indices,
-            max_distance: header.histogram.len().saturating_sub(1),
-            bits: header.encoding.bits(),
-            entry_base: format!("{:?}", info.base).to_lowercase(),
-            bytes: 4096 + header.payload_bytes,
-        };
         text.push_str(&format!(
             "tiles {:<24} {:>13} placements  max {:>2}  {} bits ({} base)  {:>10}  {}\n",
-            row.tiles
-                .iter()
-                .map(u8::to_string)
-                .collect::<Vec<_>>()
-                .join(","),
-            thousands(row.placements),
-            row.max_distance,
-            row.bits,
-            row.entry_base,
-            human_bytes(row.bytes as f64),
-            row.path
+            tile_list(&info.tiles),
+            thousands(header.indices),
+            header.histogram.len().saturating_sub(1),
+            header.encoding.bits(),
+            format!("{:?}", info.base).to_lowercase(),
+            human_bytes((HEADER_BYTES as u64 + header.payload_bytes) as f64),
+            db.path().display()
         ));
     }
     text.push_str(&format!(
@@ -135,7 +105,12 @@ fn parse_tiles(list: &str) -> Result<Vec<u8>> {
 }
 
 /// Opens (or builds, reporting on stderr unless `quiet`) the databases of `patterns`.
-fn open(board: &SlidingPuzzle, dir: &Path, patterns: &[Vec<u8>], quiet: bool) -> Result<Partition> {
+pub(super) fn open(
+    board: &SlidingPuzzle,
+    dir: &Path,
+    patterns: &[Vec<u8>],
+    quiet: bool,
+) -> Result<Partition> {
     let goal = board.goal();
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut report = |event: PartitionEvent| {
@@ -149,11 +124,7 @@ fn open(board: &SlidingPuzzle, dir: &Path, patterns: &[Vec<u8>], quiet: bool) ->
                 placements,
             } => eprintln!(
                 "building the pattern database of tiles {} ({} placements) into {}",
-                tiles
-                    .iter()
-                    .map(u8::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","),
+                tile_list(&tiles),
                 thousands(placements),
                 path.display()
             ),
@@ -188,104 +159,4 @@ fn open(board: &SlidingPuzzle, dir: &Path, patterns: &[Vec<u8>], quiet: bool) ->
         patterns,
         &mut report,
     )?)
-}
-
-/// `solve BOARD [POSITION] --pdb SIZES`: one position, or a batch from stdin.
-pub fn solve(
-    board: &SlidingPuzzle,
-    sizes: &str,
-    position: &Option<String>,
-    options: &PdbOptions,
-) -> Result<()> {
-    let goal = board.goal();
-    let patterns = Partition::split(board.rows(), board.cols(), goal.cells(), sizes)?;
-    let batch = match position.as_deref() {
-        None | Some("-") => {
-            if position.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-                bail!("give a POSITION, or positions one per line on standard input");
-            }
-            true
-        }
-        Some(_) => false,
-    };
-    let positions = if batch {
-        if options.all || options.boards {
-            bail!("a batch prints one line per position: no --all or --boards");
-        }
-        batch_positions()?
-    } else {
-        vec![(0, position.clone().unwrap_or_default())]
-    };
-    // Every position is read before a database is built.
-    let starts = positions
-        .iter()
-        .map(|(number, text)| {
-            if batch {
-                board
-                    .parse(text)
-                    .with_context(|| format!("standard input, line {number}"))
-            } else {
-                Ok(board.parse(text)?)
-            }
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let partition = super::with_threads(options.threads, || {
-        open(board, Path::new(TABLES), &patterns, false)
-    })??;
-    let space = PdbSpace::new(board, &partition);
-    for start in starts {
-        let started = Instant::now();
-        let found = super::with_threads(options.threads, || {
-            ida::search(&space, &space.node(&start), options.all, options.max_length)
-        })??;
-        let seconds = started.elapsed().as_secs_f64();
-        if batch {
-            let line = BatchLine {
-                position: board.format_line(&start),
-                length: found.length as usize,
-                nodes: found.nodes,
-                seconds,
-            };
-            super::print(&line.render(options.format)?)?;
-            continue;
-        }
-        let solutions: Vec<Vec<String>> = found
-            .solutions
-            .iter()
-            .map(|moves| moves.iter().map(u8::to_string).collect())
-            .collect();
-        let text = match options.format {
-            Format::Text => {
-                let mut text = String::new();
-                for (moves, nodes) in solutions.iter().zip(&found.paths) {
-                    text.push_str(&moves.join(" "));
-                    text.push('\n');
-                    if options.boards {
-                        text.push_str(&format!("\nstart\n{}", board.render_board(&start)));
-                        for (k, (moved, node)) in moves.iter().zip(nodes).enumerate() {
-                            text.push_str(&format!(
-                                "\n{} move {moved}\n{}",
-                                k + 1,
-                                board.render_board(&space.board(node))
-                            ));
-                        }
-                        text.push('\n');
-                    }
-                }
-                text
-            }
-            _ => {
-                serde_json::to_string_pretty(&Solved {
-                    puzzle: board.name(),
-                    start: board.format_line(&start),
-                    length: found.length as usize,
-                    solutions,
-                    nodes: found.nodes,
-                    seconds,
-                })? + "\n"
-            }
-        };
-        super::print(&text)?;
-    }
-    Ok(())
 }

@@ -1,16 +1,18 @@
-//! `antipode solve`: optimal solutions by IDA* (the default), plain iterative deepening,
-//! or by descending a table.
+//! `antipode solve`: optimal solutions by IDA* (the default, with pattern databases on
+//! sliding boards with --pdb), plain iterative deepening, or by descending a table;
+//! for one position or a batch from standard input.
 
-use std::path::PathBuf;
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use std::io::{BufRead, IsTerminal};
-
+use antipode::pdb::Partition;
 use antipode::puzzles::peg::{self, PegBoard};
-use antipode::puzzles::{AnyPuzzle, Opened};
-use antipode::solve::{self, Solvable};
+use antipode::puzzles::sliding::pdb_search::PdbSpace;
+use antipode::puzzles::{AnyPuzzle, Opened, SlidingPuzzle};
+use antipode::solve::{self, Solvable, ida};
 use antipode::table::Table;
 use antipode::{Puzzle, with_puzzle};
 
@@ -67,15 +69,14 @@ pub struct Args {
     pdb: Option<String>,
 }
 
-/// A solved position, as `--format json` writes it.
 #[derive(serde::Serialize)]
-pub struct Solved {
-    pub puzzle: String,
-    pub start: String,
-    pub length: usize,
-    pub solutions: Vec<Vec<String>>,
-    pub nodes: u64,
-    pub seconds: f64,
+struct Solved {
+    puzzle: String,
+    start: String,
+    length: usize,
+    solutions: Vec<Vec<String>>,
+    nodes: u64,
+    seconds: f64,
 }
 
 /// Solutions as moves and the positions after each move.
@@ -83,6 +84,25 @@ struct Outcome<S> {
     solutions: Vec<Vec<String>>,
     paths: Vec<Vec<S>>,
     nodes: u64,
+}
+
+impl<S> Outcome<S> {
+    /// What a search found, its nodes turned into positions by `state`.
+    fn of<M: std::fmt::Display, N>(found: solve::Found<M, N>, state: impl Fn(&N) -> S) -> Self {
+        Outcome {
+            solutions: found
+                .solutions
+                .iter()
+                .map(|moves| moves.iter().map(M::to_string).collect())
+                .collect(),
+            paths: found
+                .paths
+                .iter()
+                .map(|nodes| nodes.iter().map(&state).collect())
+                .collect(),
+            nodes: found.nodes,
+        }
+    }
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -93,47 +113,138 @@ pub fn run(args: Args) -> Result<()> {
     if args.first.is_some() {
         bail!("--first is for peg solitaire (hoppers, english33)");
     }
+    if args.pdb.is_some() && args.table.is_some() {
+        bail!("--pdb searches; --table descends a table: give one of them");
+    }
     if let Some(sizes) = &args.pdb {
         let AnyPuzzle::Sliding(board) = &puzzle else {
             bail!("--pdb is for sliding boards, not {}", puzzle.name());
         };
-        return super::pdb::solve(board, sizes, &args.position, &PdbOptions::of(&args));
+        return solve_with_pdb(board, sizes, &args);
     }
-    let batch = match args.position.as_deref() {
-        Some("-") => true,
-        Some(_) => false,
-        None => !std::io::stdin().is_terminal() && with_puzzle!(&puzzle, p => p.start().is_none()),
-    };
-    if batch {
-        return solve_batch(&puzzle, &args);
-    }
-    let started = Instant::now();
-    let text = with_puzzle!(&puzzle, p => {
-        let start = match &args.position {
-            Some(text) => p.parse(text)?,
-            None => match p.start() {
-                Some(start) => start,
-                None => bail!("{} has no start position of its own: give a POSITION", p.name()),
-            },
-        };
-        let outcome = match &args.table {
+    with_puzzle!(&puzzle, p => {
+        let batch = wants_batch(args.position.as_deref(), p.start().is_some());
+        let table = match &args.table {
             Some(path) => {
                 if args.all {
                     bail!("--all needs a search method, not --table");
                 }
-                let table = Table::open(path)?;
-                let steps = table.solve(p, &start)?;
-                Outcome {
-                    solutions: vec![steps.iter().map(|s| s.moved.to_string()).collect()],
-                    paths: vec![steps.into_iter().map(|s| s.state).collect()],
-                    nodes: 0,
-                }
+                Some(Table::open(path)?)
             }
-            None => super::with_threads(args.threads, || search(p, &args, &start))??,
+            None => None,
         };
-        render(p, &start, outcome, &args, started)?
+        for start in read_starts(p, &args, batch)? {
+            let started = Instant::now();
+            let outcome = match &table {
+                Some(table) => {
+                    let steps = table.solve(p, &start)?;
+                    Outcome {
+                        solutions: vec![steps.iter().map(|s| s.moved.to_string()).collect()],
+                        paths: vec![steps.into_iter().map(|s| s.state).collect()],
+                        nodes: 0,
+                    }
+                }
+                None => super::with_threads(args.threads, || search(p, &args, &start))??,
+            };
+            print_outcome(p, &start, outcome, &args, batch, started)?;
+        }
     });
-    super::print(&text)
+    Ok(())
+}
+
+/// Whether the command solves a batch from standard input: POSITION `-`, or no
+/// POSITION for a puzzle without a start of its own while the input is not a
+/// terminal.
+fn wants_batch(position: Option<&str>, has_start: bool) -> bool {
+    match position {
+        Some("-") => true,
+        Some(_) => false,
+        None => !has_start && !std::io::stdin().is_terminal(),
+    }
+}
+
+/// The start positions: the one given (or the puzzle's own), or in a batch every
+/// line of standard input, all read before any search starts.
+fn read_starts<P: Puzzle>(p: &P, args: &Args, batch: bool) -> Result<Vec<P::State>> {
+    if !batch {
+        return Ok(vec![match &args.position {
+            Some(text) => p.parse(text)?,
+            None => match p.start() {
+                Some(start) => start,
+                None => bail!(
+                    "{} has no start position of its own: give a POSITION",
+                    p.name()
+                ),
+            },
+        }]);
+    }
+    if args.boards || args.all {
+        bail!("a batch prints one line per position: no --boards or --all");
+    }
+    let mut starts = Vec::new();
+    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.context("cannot read the positions from standard input")?;
+        let text = line.trim();
+        if !text.is_empty() && !text.starts_with('#') {
+            starts.push(
+                p.parse(text)
+                    .with_context(|| format!("standard input, line {}", number + 1))?,
+            );
+        }
+    }
+    if starts.is_empty() {
+        bail!("give a POSITION, or positions one per line on standard input (none were there)");
+    }
+    Ok(starts)
+}
+
+/// Prints what solving `start` found: its solutions (or one line of a batch).
+fn print_outcome<P: Puzzle>(
+    p: &P,
+    start: &P::State,
+    outcome: Outcome<P::State>,
+    args: &Args,
+    batch: bool,
+    started: Instant,
+) -> Result<()> {
+    if !batch {
+        return super::print(&render(p, start, outcome, args, started)?);
+    }
+    let line = BatchLine {
+        position: p.format_line(start),
+        length: outcome.solutions.first().map_or(0, Vec::len),
+        nodes: outcome.nodes,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    super::print(&match args.format {
+        Format::Text => format!(
+            "{:>4} {:>14} {:>9.3}  {}\n",
+            line.length, line.nodes, line.seconds, line.position
+        ),
+        _ => serde_json::to_string(&line)? + "\n",
+    })
+}
+
+/// `solve BOARD --pdb SIZES`: IDA* bounded by the partition's databases (built into
+/// tables/ first when missing), for one position or a batch.
+fn solve_with_pdb(board: &SlidingPuzzle, sizes: &str, args: &Args) -> Result<()> {
+    let goal = board.goal();
+    let patterns = Partition::split(board.rows(), board.cols(), goal.cells(), sizes)?;
+    let batch = wants_batch(args.position.as_deref(), board.start().is_some());
+    let starts = read_starts(board, args, batch)?;
+    let partition = super::with_threads(args.threads, || {
+        super::pdb::open(board, Path::new(super::pdb::TABLES), &patterns, false)
+    })??;
+    let space = PdbSpace::new(board, &partition);
+    for start in starts {
+        let started = Instant::now();
+        let found = super::with_threads(args.threads, || {
+            ida::search(&space, &space.node(&start), args.all, args.max_length)
+        })??;
+        let outcome = Outcome::of(found, |node| space.board(node));
+        print_outcome(board, &start, outcome, args, batch, started)?;
+    }
+    Ok(())
 }
 
 #[derive(serde::Serialize)]
@@ -188,89 +299,13 @@ fn parse_jump(text: &str) -> Result<(u8, u8)> {
     ))
 }
 
-/// Options of a search with pattern databases.
-pub struct PdbOptions {
-    pub all: bool,
-    pub max_length: u32,
-    pub threads: Option<usize>,
-    pub format: Format,
-    pub boards: bool,
-}
-
-impl PdbOptions {
-    fn of(args: &Args) -> PdbOptions {
-        PdbOptions {
-            all: args.all,
-            max_length: args.max_length,
-            threads: args.threads,
-            format: args.format,
-            boards: args.boards,
-        }
-    }
-}
-
 /// One line of a batch.
 #[derive(serde::Serialize)]
-pub struct BatchLine {
-    pub position: String,
-    pub length: usize,
-    pub nodes: u64,
-    pub seconds: f64,
-}
-
-impl BatchLine {
-    /// The line in `format`: JSON, or length, nodes, seconds and the position.
-    pub fn render(&self, format: Format) -> Result<String> {
-        Ok(match format {
-            Format::Text => format!(
-                "{:>4} {:>14} {:>9.3}  {}\n",
-                self.length, self.nodes, self.seconds, self.position
-            ),
-            _ => serde_json::to_string(self)? + "\n",
-        })
-    }
-}
-
-/// The positions of a batch: one per line of standard input, blank lines and `#`
-/// comments skipped, with their line numbers.
-pub fn batch_positions() -> Result<Vec<(usize, String)>> {
-    let mut positions = Vec::new();
-    for (number, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line.context("cannot read the positions from standard input")?;
-        let text = line.trim();
-        if !text.is_empty() && !text.starts_with('#') {
-            positions.push((number + 1, text.to_string()));
-        }
-    }
-    if positions.is_empty() {
-        bail!("give a POSITION, or positions one per line on standard input (none were there)");
-    }
-    Ok(positions)
-}
-
-/// Solves every position of standard input, one output line each.
-fn solve_batch(puzzle: &AnyPuzzle, args: &Args) -> Result<()> {
-    if args.table.is_some() || args.boards || args.all {
-        bail!("a batch prints one line per position: no --table, --boards or --all");
-    }
-    let positions = batch_positions()?;
-    with_puzzle!(puzzle, p => {
-        for (number, text) in positions {
-            let started = Instant::now();
-            let start = p
-                .parse(&text)
-                .with_context(|| format!("standard input, line {number}"))?;
-            let outcome = super::with_threads(args.threads, || search(p, args, &start))??;
-            let line = BatchLine {
-                position: p.format_line(&start),
-                length: outcome.solutions.first().map_or(0, Vec::len),
-                nodes: outcome.nodes,
-                seconds: started.elapsed().as_secs_f64(),
-            };
-            super::print(&line.render(args.format)?)?;
-        }
-    });
-    Ok(())
+struct BatchLine {
+    position: String,
+    length: usize,
+    nodes: u64,
+    seconds: f64,
 }
 
 fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {
@@ -298,15 +333,7 @@ fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P
         }
     };
     let found = solve::solve(p, start, method, args.all, args.max_length)?;
-    Ok(Outcome {
-        solutions: found
-            .solutions
-            .iter()
-            .map(|moves| moves.iter().map(|m| m.to_string()).collect())
-            .collect(),
-        paths: found.paths,
-        nodes: found.nodes,
-    })
+    Ok(Outcome::of(found, P::State::clone))
 }
 
 fn render<P: Puzzle>(

@@ -12,9 +12,10 @@
 //!
 //! A region is named by its lowest free cell, as that cell's ordinal among the free
 //! cells (`0..cells - k`), so the regions seen of a placement are one small bit set.
-//! Three bit-set arrays (seen, this level, next level) and the byte entries make the
-//! memory: `3 * (cells - k) / 8 + 1` bytes per placement, rounded up to whole
-//! integers. This was chosen over a 0-1 BFS over (placement, blank cell), which needs
+//! Per placement the memory holds one word with two such sets (seen, and reached by
+//! the level being expanded, so that a child costs one memory access), one set of
+//! the current level, and the byte entry: 4 bytes per placement when `cells - k <= 8`
+//! (2.2 GB for 8 tiles of the 15-puzzle), 7 up to 16. This was chosen over a 0-1 BFS over (placement, blank cell), which needs
 //! `cells - k` states per placement where almost every placement has one region.
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
@@ -109,6 +110,16 @@ region_word!(AtomicU16, u16, u8);
 region_word!(AtomicU32, u32, u16);
 region_word!(AtomicU64, u64, u32);
 
+/// Bytes of memory a build of `pattern` holds per placement (the region word, the
+/// current level's regions and the entry).
+pub fn bytes_per_placement(pattern: &Pattern) -> u64 {
+    match pattern.cells() - pattern.tiles().len() {
+        0..=8 => 2 + 1 + 1,
+        9..=16 => 4 + 2 + 1,
+        _ => 8 + 4 + 1,
+    }
+}
+
 /// Builds the database of `pattern` on the current rayon pool.
 pub fn build(pattern: &Pattern, progress: &dyn BuildProgress) -> Entries {
     let free = pattern.cells() - pattern.tiles().len();
@@ -180,29 +191,19 @@ fn expand_states_body<W: RegionWord>(
     states: impl Iterator<Item = (u64, u32)>,
     scratch: &mut Scratch,
 ) {
-    let places = &mut scratch.places[..pattern.tiles().len()];
-    let batch = &mut scratch.batch;
+    let places = &mut scratch[..pattern.tiles().len()];
     for (rank, regions) in states {
         if regions == 0 {
             continue;
         }
         pattern.placements().unrank(rank, places);
-        batch.len = 0;
         expand(pattern, lowest, places, rank, regions, |to, region| {
-            batch.push(to, region)
-        });
-        // Every child's word is requested before the first is used, so that the
-        // misses overlap.
-        for &(to, _) in &batch.children[..batch.len] {
-            prefetch(&words[to as usize]);
-        }
-        for &(to, region) in &batch.children[..batch.len] {
             let word = &words[to as usize];
             let bits = region as u64;
             if word.load() & (bits | bits << W::HALF) == 0 {
                 word.or(bits << W::HALF);
             }
-        }
+        });
     }
 }
 
@@ -217,10 +218,10 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
 
     let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
     let goal_free = pattern.all() & !mask(pattern.homes());
-    let goal_region = ordinal(
-        pattern.region(pattern.blank_home() as u32, goal_free),
-        goal_free,
-    );
+    let goal_lowest = pattern
+        .region(pattern.blank_home() as u32, goal_free)
+        .trailing_zeros();
+    let goal_region = region_bit(goal_lowest, goal_free);
     entries[goal_rank] = 1;
     words[goal_rank].set(goal_region as u64);
     let mut frontier = vec![(goal_rank as u64, goal_region)];
@@ -235,7 +236,7 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
         // it is seen already.
         if frontier.is_empty() {
             current.par_chunks(CHUNK).enumerate().for_each_init(
-                Scratch::default,
+                <[u8; 32]>::default,
                 |scratch, (chunk, regions)| {
                     let states = regions
                         .iter()
@@ -245,9 +246,9 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
                 },
             );
         } else {
-            frontier
-                .par_chunks(CHUNK / 16)
-                .for_each_init(Scratch::default, |scratch, states| {
+            frontier.par_chunks(CHUNK / 16).for_each_init(
+                <[u8; 32]>::default,
+                |scratch, states| {
                     expand_states(
                         cpu,
                         pattern,
@@ -256,7 +257,8 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
                         states.iter().copied(),
                         scratch,
                     );
-                });
+                },
+            );
         }
         // The states new at depth + 1 become the next level: small levels as a list,
         // big ones as a full array of region sets.
@@ -312,62 +314,18 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
     Entries { entries, histogram }
 }
 
-/// A thread's working space.
-struct Scratch {
-    places: [u8; 32],
-    batch: Batch,
-}
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch {
-            places: [0; 32],
-            batch: Batch {
-                children: [(0, 0); MAX_CHILDREN],
-                len: 0,
-            },
-        }
-    }
-}
-
-/// Most children of one placement: four per tile, over every region.
-const MAX_CHILDREN: usize = 4 * 32;
-
-/// The children of one placement, gathered before their words are touched so that
-/// the memory accesses overlap.
-struct Batch {
-    children: [(u64, u32); MAX_CHILDREN],
-    len: usize,
-}
-
-impl Batch {
-    #[inline(always)]
-    fn push(&mut self, rank: u64, region: u32) {
-        // Never full: each cell next to a pattern tile is in at most one region.
-        self.children[self.len % MAX_CHILDREN] = (rank, region);
-        self.len += 1;
-    }
-}
-
-/// Asks the CPU to bring `value`'s cache line in (a hint; no effect on results).
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and changes no memory; SSE is part of x86_64.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
-    }
-}
+/// A thread's working space: the places of the placement being expanded.
+type Scratch = [u8; 32];
 
 /// The cells of `places` as a mask.
 fn mask(places: &[u8]) -> u32 {
     places.iter().fold(0, |m, &p| m | 1 << p)
 }
 
-/// The region's name: the ordinal of its lowest cell among the free cells, as a bit.
-fn ordinal(region: u32, free: u32) -> u32 {
-    let lowest = region.trailing_zeros();
+/// The name of the region whose lowest cell is `lowest`: that cell's ordinal among
+/// the free cells, as a bit.
+#[inline(always)]
+fn region_bit(lowest: u32, free: u32) -> u32 {
     1 << (free & ((1u32 << lowest) - 1)).count_ones()
 }
 
@@ -406,8 +364,10 @@ fn expand(
                 targets &= targets - 1;
                 let moved_free = free ^ (1 << from) ^ (1 << to);
                 let lowest = lowest.of(pattern, from as u32, moved_free);
-                let name = 1 << (moved_free & ((1u32 << lowest) - 1)).count_ones();
-                reach(prepared.rank_after_move(i, to), name);
+                reach(
+                    prepared.rank_after_move(i, to),
+                    region_bit(lowest, moved_free),
+                );
             }
         }
     }

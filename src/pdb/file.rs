@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use super::PdbError;
 use super::build::Entries;
 use super::pattern::Pattern;
+use crate::grid::Grid;
 use crate::store::Encoding;
 use crate::table::header::{self, EntryBase, HEADER_BYTES, Header, PatternInfo};
 use crate::table::{self, TableError};
@@ -19,34 +20,25 @@ use crate::table::{self, TableError};
 /// The canonical definition of a pattern database, whose SHA-256 the header keeps: the
 /// board, its goal (tile per cell, row-major) and the pattern's tiles.
 pub fn definition(pattern: &Pattern, goal: &[u8]) -> String {
-    let list = |items: &[u8]| {
-        items
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
-    };
     format!(
         "pattern database\nboard {}x{}\ngoal {}\ntiles {}\n",
         pattern.rows(),
         pattern.cols(),
-        list(goal),
-        list(pattern.tiles())
+        super::tile_list(goal),
+        super::tile_list(pattern.tiles())
     )
 }
 
 /// The Manhattan distance of each pattern tile on each cell to its goal cell.
 fn manhattan_table(pattern: &Pattern) -> Vec<[u8; 32]> {
-    let cols = pattern.cols();
+    let grid = Grid::new(pattern.rows(), pattern.cols());
     pattern
         .homes()
         .iter()
         .map(|&home| {
             let mut row = [0u8; 32];
-            for (cell, d) in row.iter_mut().enumerate().take(pattern.cells()) {
-                let (r, c) = (cell / cols, cell % cols);
-                let (hr, hc) = (home as usize / cols, home as usize % cols);
-                *d = (r.abs_diff(hr) + c.abs_diff(hc)) as u8;
+            for (cell, d) in row.iter_mut().enumerate().take(grid.cells()) {
+                *d = grid.manhattan(cell, home as usize) as u8;
             }
             row
         })
@@ -75,45 +67,40 @@ pub fn write(
     goal: &[u8],
     built: &Entries,
 ) -> Result<Header, PdbError> {
+    // Entries hold distance + 1: the largest is the number of levels.
+    let fits_nibbles = built.histogram.len() <= 15;
     let table = manhattan_table(pattern);
-    let placements = pattern.placements();
-    let k = pattern.tiles().len();
-    // The largest entry with each base (entries hold distance + 1).
-    let (max_plain, max_over) = built
-        .entries
-        .par_chunks(1 << 16)
-        .enumerate()
-        .map(|(chunk, entries)| {
-            let mut places = [0u8; 32];
-            let (mut plain, mut over) = (0u32, 0u32);
-            for (offset, &entry) in entries.iter().enumerate() {
-                placements.unrank((chunk << 16 | offset) as u64, &mut places[..k]);
-                let md = manhattan(&table, &places[..k]);
-                plain = plain.max(entry as u32);
-                over = over.max(entry as u32 - md);
-            }
-            (plain, over)
-        })
-        .reduce(|| (0, 0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
-    let (encoding, base) = if max_plain <= 15 {
-        (Encoding::Nibble, EntryBase::Zero)
-    } else if max_over <= 15 {
-        (Encoding::Nibble, EntryBase::Manhattan)
+    let over_manhattan = if fits_nibbles {
+        None
     } else {
-        (Encoding::Byte, EntryBase::Zero)
+        over_manhattan_nibbles(pattern, &table, built)
     };
-    let payload = encode(pattern, &table, built, encoding, base);
+    let (encoding, base, payload) = match over_manhattan {
+        Some(payload) => (Encoding::Nibble, EntryBase::Manhattan, payload),
+        None if fits_nibbles => (
+            Encoding::Nibble,
+            EntryBase::Zero,
+            pack_nibbles(built.entries.len(), |rank, _| Some(built.entries[rank]))
+                .unwrap_or_default(),
+        ),
+        None => (Encoding::Byte, EntryBase::Zero, Vec::new()),
+    };
+    let payload: &[u8] = if encoding == Encoding::Byte {
+        &built.entries
+    } else {
+        &payload
+    };
     let header = Header {
         version: header::VERSION,
         puzzle: puzzle.into(),
         goal: header::fit_text(goal_text),
         definition_sha256: Some(header::definition_digest(&definition(pattern, goal))),
-        indices: placements.count(),
+        indices: pattern.placements().count(),
         encoding,
         complete: true,
         histogram: built.histogram.clone(),
         payload_bytes: payload.len() as u64,
-        payload_crc32: table::payload_crc32(&payload),
+        payload_crc32: table::payload_crc32(payload),
         pattern: Some(PatternInfo {
             tiles: pattern.tiles().to_vec(),
             base,
@@ -126,7 +113,7 @@ pub fn write(
     };
     let mut file = File::create(&partial).map_err(io)?;
     file.write_all(&header.encode()).map_err(io)?;
-    file.write_all(&payload).map_err(io)?;
+    file.write_all(payload).map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
     std::fs::rename(&partial, path).map_err(|cause| PdbError::Io {
@@ -143,54 +130,57 @@ pub fn partial_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The payload of `built` in `encoding` counting from `base`.
-fn encode(
+/// The entries of `built` less their placements' Manhattan distance, four bits each,
+/// or `None` if one does not fit.
+fn over_manhattan_nibbles(
     pattern: &Pattern,
     table: &[[u8; 32]],
     built: &Entries,
-    encoding: Encoding,
-    base: EntryBase,
-) -> Vec<u8> {
+) -> Option<Vec<u8>> {
     let k = pattern.tiles().len();
     let placements = pattern.placements();
-    let stored = |rank: usize, places: &mut [u8]| -> u8 {
-        let entry = built.entries[rank];
-        match base {
-            EntryBase::Zero => entry,
-            EntryBase::Manhattan => {
-                placements.unrank(rank as u64, places);
-                entry - manhattan(table, places) as u8
-            }
-        }
-    };
-    match encoding {
-        Encoding::Nibble => {
-            let mut payload = vec![0u8; built.entries.len().div_ceil(2)];
-            payload
-                .par_chunks_mut(1 << 15)
-                .enumerate()
-                .for_each(|(chunk, bytes)| {
-                    let mut places = [0u8; 32];
-                    for (offset, byte) in bytes.iter_mut().enumerate() {
-                        let first = 2 * ((chunk << 15) + offset);
-                        let low = stored(first, &mut places[..k]);
-                        let high = if first + 1 < built.entries.len() {
-                            stored(first + 1, &mut places[..k])
-                        } else {
-                            0
-                        };
-                        *byte = low | high << 4;
+    pack_nibbles(built.entries.len(), |rank, places| {
+        placements.unrank(rank as u64, &mut places[..k]);
+        Some(built.entries[rank] - manhattan(table, &places[..k]) as u8).filter(|&e| e <= 15)
+    })
+}
+
+/// `count` entries `value(rank, scratch)`, packed two to a byte (the first in the low
+/// half), or `None` as soon as one is `None`.
+fn pack_nibbles(
+    count: usize,
+    value: impl Fn(usize, &mut [u8; 32]) -> Option<u8> + Sync,
+) -> Option<Vec<u8>> {
+    let mut payload = vec![0u8; count.div_ceil(2)];
+    let packed = payload
+        .par_chunks_mut(1 << 15)
+        .enumerate()
+        .all(|(chunk, bytes)| {
+            let mut places = [0u8; 32];
+            for (offset, byte) in bytes.iter_mut().enumerate() {
+                let first = 2 * ((chunk << 15) + offset);
+                let Some(low) = value(first, &mut places) else {
+                    return false;
+                };
+                let high = if first + 1 < count {
+                    match value(first + 1, &mut places) {
+                        Some(high) => high,
+                        None => return false,
                     }
-                });
-            payload
-        }
-        _ => built.entries.clone(),
-    }
+                } else {
+                    0
+                };
+                *byte = low | high << 4;
+            }
+            true
+        });
+    packed.then_some(payload)
 }
 
 /// A pattern database read from its file (memory-mapped): the fewest moves of the
 /// pattern's tiles from any placement to the goal.
 pub struct Pdb {
+    path: PathBuf,
     pattern: Pattern,
     header: Header,
     map: Mmap,
@@ -259,6 +249,7 @@ impl Pdb {
             }));
         }
         Ok(Pdb {
+            path: path.to_owned(),
             pattern: pattern.clone(),
             nibbles: header.encoding == Encoding::Nibble,
             over_manhattan: info.base == EntryBase::Manhattan,
@@ -266,6 +257,11 @@ impl Pdb {
             header,
             map,
         })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// The pattern.

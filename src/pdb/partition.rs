@@ -168,6 +168,7 @@ impl Partition {
             }
             let path = dir.join(Self::file_name(puzzle, &pattern, goal));
             if !path.exists() {
+                check_room(&pattern, dir)?;
                 report(PartitionEvent::Building {
                     tiles: tiles.clone(),
                     path: path.clone(),
@@ -279,6 +280,32 @@ impl Partition {
             .sum();
         direct.max(reflected)
     }
+}
+
+/// Refuses a build that would not fit the memory free now, or its file the disk.
+fn check_room(pattern: &Pattern, dir: &Path) -> Result<(), PdbError> {
+    let placements = pattern.placements().count();
+    let too_large = |what, needed, available| PdbError::TooLarge {
+        tiles: super::tile_list(pattern.tiles()),
+        placements,
+        what,
+        needed,
+        available,
+    };
+    let memory = placements.saturating_mul(build::bytes_per_placement(pattern));
+    if let Some(free) = crate::sys::available_memory_bytes().filter(|&free| memory > free) {
+        return Err(too_large("memory", memory, free));
+    }
+    // The file holds at most a byte per placement; the folder may not exist yet.
+    let file = header::HEADER_BYTES as u64 + placements;
+    let existing = dir
+        .ancestors()
+        .find(|d| d.exists())
+        .unwrap_or(Path::new("."));
+    if let Some(free) = crate::sys::available_bytes(existing).filter(|&free| file > free) {
+        return Err(too_large("disk", file, free));
+    }
+    Ok(())
 }
 
 /// The reflection about the main diagonal, when the board is square and it maps the

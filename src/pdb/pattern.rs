@@ -1,6 +1,7 @@
 //! A pattern: some tiles of a sliding board, where they may stand, and the board's
 //! geometry as bit masks (one bit per cell, at most 32 cells).
 
+use crate::grid::Grid;
 use crate::rank::partial::Placements;
 
 use super::PdbError;
@@ -65,6 +66,12 @@ impl Pattern {
             )));
         }
         let blank_home = goal.iter().position(|&t| t == 0).ok_or(PdbError::Goal)? as u8;
+        if Placements::checked_count(cells, tiles.len()).is_none() {
+            return Err(PdbError::Tiles(format!(
+                "{} tiles on {cells} cells have more placements than a u64 counts",
+                tiles.len()
+            )));
+        }
         let all = if cells == 32 {
             u32::MAX
         } else {
@@ -75,21 +82,10 @@ impl Pattern {
             first_column |= 1 << (r * cols);
         }
         let last_column = first_column << (cols - 1);
+        let grid = Grid::new(rows, cols);
         let mut around = [0u32; MAX_CELLS];
         for (cell, around) in around.iter_mut().enumerate().take(cells) {
-            let (r, c) = (cell / cols, cell % cols);
-            if r > 0 {
-                *around |= 1 << (cell - cols);
-            }
-            if r + 1 < rows {
-                *around |= 1 << (cell + cols);
-            }
-            if c > 0 {
-                *around |= 1 << (cell - 1);
-            }
-            if c + 1 < cols {
-                *around |= 1 << (cell + 1);
-            }
+            *around = grid.neighbours(cell).fold(0, |mask, next| mask | 1 << next);
         }
         Ok(Pattern {
             rows,

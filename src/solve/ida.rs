@@ -90,33 +90,6 @@ impl<'a, S: SearchSpace> Walk<'a, S> {
             done
         })
     }
-
-    /// The nodes `depth` moves below `node` within `limit`, with their move paths
-    /// (counting the nodes above them, which the subtrees' walks do not); `node` is
-    /// at depth `self.path.len()`.
-    fn frontier(
-        &mut self,
-        node: &mut S::Node,
-        depth: u32,
-        limit: u32,
-        out: &mut Vec<(Vec<S::Move>, S::Node)>,
-    ) {
-        if self.path.len() as u32 == depth {
-            out.push((self.path.clone(), node.clone()));
-            return;
-        }
-        self.nodes += 1;
-        let space = self.space;
-        let last = self.path.last().copied();
-        space.for_each_child(node, last, |moved, child, bound| {
-            if self.path.len() as u32 + 1 + bound <= limit {
-                self.path.push(moved);
-                self.frontier(child, depth, limit, out);
-                self.path.pop();
-            }
-            false
-        });
-    }
 }
 
 /// The nodes after each of `moves` from `start`.
@@ -158,30 +131,33 @@ fn iteration<S: SearchSpace>(
     let mut root = Walk::new(space, all, Vec::new());
     let mut node = start.clone();
     let threads = rayon::current_num_threads();
-    if threads == 1 {
+    if threads == 1 || limit <= 1 {
         root.dive(&mut node, 0, limit);
         return (root.solutions, root.nodes);
     }
     // Deepen the cut until it has enough subtrees, or until one more level would
-    // reach the limit (then the walk is short anyway).
+    // reach the limit (then the walk is short anyway). The nodes above the cut are
+    // counted here, those at the cut by the subtrees' walks.
     let mut cut = 0;
-    let mut frontier = vec![(Vec::new(), node)];
+    let mut frontier: Vec<(Vec<S::Move>, S::Node)> = vec![(Vec::new(), node)];
     while frontier.len() < SUBTREES_PER_THREAD * threads && cut + 1 < limit {
         let mut next = Vec::new();
         for (path, mut node) in frontier {
-            root.path = path;
-            root.frontier(&mut node, cut + 1, limit, &mut next);
+            root.nodes += 1;
+            space.for_each_child(&mut node, path.last().copied(), |moved, child, bound| {
+                if cut + 1 + bound <= limit {
+                    let mut below = path.clone();
+                    below.push(moved);
+                    next.push((below, child.clone()));
+                }
+                false
+            });
         }
         frontier = next;
         cut += 1;
         if frontier.is_empty() {
             return (Vec::new(), root.nodes);
         }
-    }
-    if cut == 0 {
-        root.path.clear();
-        root.dive(&mut node_of(frontier), 0, limit);
-        return (root.solutions, root.nodes);
     }
     let next_subtree = AtomicUsize::new(0);
     let first_success = AtomicUsize::new(usize::MAX);
@@ -226,15 +202,6 @@ fn iteration<S: SearchSpace>(
 
 /// A walked subtree: its number in the cut, its solutions, its nodes.
 type Subtree<M> = (usize, Vec<Vec<M>>, u64);
-
-/// The one node of a frontier that was never cut.
-fn node_of<M, N>(frontier: Vec<(Vec<M>, N)>) -> N {
-    frontier
-        .into_iter()
-        .next()
-        .expect("an uncut frontier holds the start")
-        .1
-}
 
 /// Finds the shortest solutions from `start`, trying limits from
 /// [`SearchSpace::first_limit`] up to `max_length` in steps of

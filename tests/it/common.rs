@@ -10,6 +10,31 @@ pub fn antipode(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs the real binary with `args` in `dir` (the current folder when `None`), with
+/// `input` on its standard input.
+pub fn antipode_with_input(dir: Option<&std::path::Path>, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_antipode"));
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("the binary reads its input");
+    child.wait_with_output().expect("the binary ends")
+}
+
 /// Asserts a clean failure: non-zero exit, one line on stderr naming the problem.
 pub fn assert_error(args: &[&str], expected: &str) {
     let output = antipode(args);

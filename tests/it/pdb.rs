@@ -2,9 +2,9 @@
 //! same optimal lengths and solution sets as Manhattan IDA*, Korf's positions.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use crate::common::assert_error;
+use crate::common::{antipode_with_input, assert_error};
 
 use antipode::engine::Silent;
 use antipode::pdb::Partition;
@@ -16,24 +16,10 @@ use antipode::{Puzzle, Successor};
 /// Korf's goal: the blank top-left.
 const KORF_GOAL: &str = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15";
 
-/// Runs the binary in `dir` (where its `tables/` folder is) with `stdin` as input.
+/// Runs the binary in `dir` (where its `tables/` folder is) with `stdin` as input,
+/// and asserts that it succeeded.
 fn antipode_in(dir: &Path, args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antipode"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = antipode_with_input(Some(dir), args, stdin);
     assert!(
         output.status.success(),
         "{args:?} failed: {}",
@@ -223,6 +209,31 @@ fn bad_database_requests_are_refused() {
     assert_error(&["pdb", "8puzzle", "--pattern", "1,1"], "twice");
     assert_error(&["pdb", "8puzzle", "--pattern", "1,9"], "no tile 9");
     assert_error(&["pdb", "8puzzle"], "--partition");
+    // 16!/4! placements: far more memory than any machine here has; refused before
+    // anything is allocated or written.
+    assert_error(
+        &[
+            "pdb",
+            "15puzzle",
+            "--pattern",
+            "1,2,3,4,5,6,7,8,9,10,11,12",
+            "--dir",
+            "/nonexistent/x",
+        ],
+        "of memory",
+    );
+    assert_error(
+        &[
+            "solve",
+            "8puzzle",
+            "--pdb",
+            "4-4",
+            "--table",
+            "t.table",
+            "123456780",
+        ],
+        "one of them",
+    );
     assert_error(&["solve", "goat", "--pdb", "7-8"], "sliding boards");
     assert_error(
         &["solve", "8puzzle", "--pdb", "4-4", "687254301"],

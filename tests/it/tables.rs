@@ -1,7 +1,7 @@
 //! Table files: building, resuming after an interruption, reading, and refusing bad
 //! files and bad positions.
 
-use crate::common::{antipode, assert_error, run_ok};
+use crate::common::{antipode, antipode_with_input, assert_error, run_ok};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -171,22 +171,13 @@ fn lookup_solve_info_verify_from_the_binary() {
 
 #[test]
 fn lookup_reads_positions_from_stdin() {
-    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let path = eight_table(dir.path(), "8");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antipode"))
-        .args(["lookup", "8puzzle", "--table", path.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"647/850/321\n\n123456708\n")
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = antipode_with_input(
+        None,
+        &["lookup", "8puzzle", "--table", path.to_str().unwrap()],
+        "647/850/321\n\n123456708\n",
+    );
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
         "31 647/850/321\n1 123/456/708\n"
@@ -396,31 +387,21 @@ fn version_one_tables_are_still_read() {
 
 #[test]
 fn lookup_formats_report_every_position() {
-    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let path = eight_table(dir.path(), "2");
     let lookup = |format: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_antipode"))
-            .args([
+        antipode_with_input(
+            None,
+            &[
                 "lookup",
                 "8puzzle",
                 "--table",
                 path.to_str().unwrap(),
                 "--format",
                 format,
-            ])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"867254301\n12345678x\n123456780\n")
-            .unwrap();
-        child.wait_with_output().unwrap()
+            ],
+            "867254301\n12345678x\n123456780\n",
+        )
     };
     let output = lookup("json");
     assert!(!output.status.success(), "a bad line makes the run fail");

@@ -209,18 +209,32 @@ impl SmallRanking {
     /// independent of each other (a piece's number less the smaller ones already
     /// seen), so their products with the factorials do not wait on one another.
     #[inline(always)]
-    pub fn permutation_part(&self, items: &[u8; 64], mut places: u32) -> u64 {
+    pub fn permutation_part(&self, items: &[u8; 64], places: u32) -> u64 {
+        self.walk_order(items, places, |_, _, _, _| {}).0
+    }
+
+    /// Walks the distinct pieces over `places` in order, calling `visit(i, piece,
+    /// pieces seen before, rank so far)` for each, and returns the Lehmer rank and
+    /// the pieces seen and the count at the end.
+    #[inline(always)]
+    fn walk_order(
+        &self,
+        items: &[u8; 64],
+        mut places: u32,
+        mut visit: impl FnMut(usize, u8, u32, u64),
+    ) -> (u64, u32, usize) {
         let d = self.distinct_code.len();
         let (mut seen, mut perm, mut i) = (0u32, 0u64, 0usize);
         while places != 0 {
             let p = places.trailing_zeros();
             places &= places - 1;
             let item = self.distinct_index[items[p as usize] as usize];
+            visit(i, item, seen, perm);
             perm += lehmer_digit(item, seen) * factorial(d - 1 - i);
             seen |= 1 << item;
             i += 1;
         }
-        perm
+        (perm, seen, i)
     }
 
     /// The code of the one kind that repeats: `Some(None)` if none does, `None` if
@@ -236,23 +250,15 @@ impl SmallRanking {
     /// Reads the order of the distinct pieces over `places` into `order` and returns
     /// its Lehmer rank (as [`SmallRanking::permutation_part`]).
     #[inline(always)]
-    pub fn read_order(&self, items: &[u8; 64], mut places: u32, order: &mut Order) -> u64 {
-        let d = self.distinct_code.len();
-        let (mut seen, mut perm, mut i) = (0u32, 0u64, 0usize);
-        while places != 0 {
-            let p = places.trailing_zeros();
-            places &= places - 1;
-            let item = self.distinct_index[items[p as usize] as usize];
+    pub fn read_order(&self, items: &[u8; 64], places: u32, order: &mut Order) -> u64 {
+        let (perm, seen, len) = self.walk_order(items, places, |i, item, seen, perm| {
             order.pieces[i] = item;
             order.seen[i] = seen;
             order.partial[i] = perm;
-            perm += lehmer_digit(item, seen) * factorial(d - 1 - i);
-            seen |= 1 << item;
-            i += 1;
-        }
-        order.seen[i] = seen;
-        order.partial[i] = perm;
-        order.len = i;
+        });
+        order.seen[len] = seen;
+        order.partial[len] = perm;
+        order.len = len;
         perm
     }
 

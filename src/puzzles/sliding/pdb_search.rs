@@ -4,7 +4,7 @@
 //! changes one pattern's entry on each side: the node keeps every pattern's entry and
 //! looks up only those two again.
 
-use crate::grid::Grid;
+use super::search::BoardMoves;
 use crate::pdb::Partition;
 use crate::pdb::partition::MAX_PATTERNS;
 use crate::puzzles::sliding::{Board, MAX_CELLS, SlidingPuzzle};
@@ -17,14 +17,7 @@ const PLACES: usize = crate::pdb::pattern::MAX_CELLS;
 /// A sliding board searched with a partition's databases.
 pub struct PdbSpace<'a> {
     partition: &'a Partition,
-    cols: usize,
-    goal_cells: [u8; MAX_CELLS],
-    goal_blank: usize,
-    around: [[u8; 4]; MAX_CELLS],
-    around_count: [u8; MAX_CELLS],
-    /// `reflected_of[tile]`: the tile whose reflected-side pattern a move of `tile`
-    /// changes.
-    reflected_of: [u8; PLACES],
+    moves: BoardMoves,
 }
 
 /// A board, each tile's cell and each pattern's entry on both sides.
@@ -49,33 +42,9 @@ impl PdbNode {
 impl<'a> PdbSpace<'a> {
     /// The space of `puzzle` bounded by `partition` (built for the puzzle's goal).
     pub fn new(puzzle: &SlidingPuzzle, partition: &'a Partition) -> PdbSpace<'a> {
-        let (rows, cols) = (puzzle.rows(), puzzle.cols());
-        let grid = Grid::new(rows, cols);
-        let goal = puzzle.goal();
-        let mut goal_cells = [0u8; MAX_CELLS];
-        goal_cells[..goal.cells().len()].copy_from_slice(goal.cells());
-        let mut around = [[0u8; 4]; MAX_CELLS];
-        let mut around_count = [0u8; MAX_CELLS];
-        for cell in 0..rows * cols {
-            let mut next: Vec<usize> = grid.neighbours(cell).collect();
-            next.sort_unstable();
-            for (k, &n) in next.iter().enumerate() {
-                around[cell][k] = n as u8;
-            }
-            around_count[cell] = next.len() as u8;
-        }
-        let mut reflected_of = [0u8; PLACES];
-        for (tile, of) in reflected_of.iter_mut().enumerate() {
-            *of = partition.reflected_tile(tile as u8);
-        }
         PdbSpace {
             partition,
-            cols,
-            goal_cells,
-            goal_blank: goal.blank(),
-            around,
-            around_count,
-            reflected_of,
+            moves: BoardMoves::new(puzzle),
         }
     }
 
@@ -106,10 +75,6 @@ impl<'a> PdbSpace<'a> {
     pub fn board(&self, node: &PdbNode) -> Board {
         Board::from_cells(&node.cells[..self.partition.cells()])
     }
-
-    fn colour(&self, cell: usize) -> u32 {
-        ((cell / self.cols + cell % self.cols) & 1) as u32
-    }
 }
 
 impl SearchSpace for PdbSpace<'_> {
@@ -121,7 +86,7 @@ impl SearchSpace for PdbSpace<'_> {
     }
 
     fn is_goal(&self, node: &PdbNode) -> bool {
-        node.cells == self.goal_cells
+        self.moves.is_goal(&node.cells)
     }
 
     #[inline(always)]
@@ -132,48 +97,46 @@ impl SearchSpace for PdbSpace<'_> {
         mut visit: impl FnMut(u8, &mut PdbNode, u32) -> bool,
     ) -> bool {
         let blank = node.blank as usize % MAX_CELLS;
-        let count = self.around_count[blank] as usize;
-        for &from in &self.around[blank][..count] {
+        for &from in self.moves.around(blank) {
             let from = from as usize % MAX_CELLS;
             let tile = node.cells[from];
             if Some(tile) == last {
                 continue;
             }
-            let saved = (node.direct_sum, node.reflected_sum);
+            // A move changes at most one entry per side; all of them are put back.
+            let saved = (
+                node.direct,
+                node.reflected,
+                node.direct_sum,
+                node.reflected_sum,
+            );
             node.cells[blank] = tile;
             node.cells[from] = 0;
             node.blank = from as u8;
             node.places[tile as usize % PLACES] = blank as u8;
-            let direct = self.partition.pattern_of(tile);
-            let old_direct = direct.map(|p| node.direct[p]);
-            if let Some(p) = direct {
+            if let Some(p) = self.partition.pattern_of(tile) {
                 let entry = self.partition.part(p, &node.places) as u8;
                 node.direct_sum = node.direct_sum - node.direct[p] + entry;
                 node.direct[p] = entry;
             }
-            let reflected = self
+            let mirrored = self.partition.reflected_tile(tile);
+            if let Some(p) = self
                 .partition
-                .reflects()
-                .then(|| {
-                    self.partition
-                        .pattern_of(self.reflected_of[tile as usize % PLACES])
-                })
-                .flatten();
-            let old_reflected = reflected.map(|p| node.reflected[p]);
-            if let Some(p) = reflected {
+                .pattern_of(mirrored)
+                .filter(|_| self.partition.reflects())
+            {
                 let entry = self.partition.reflected_part(p, &node.places) as u8;
                 node.reflected_sum = node.reflected_sum - node.reflected[p] + entry;
                 node.reflected[p] = entry;
             }
             let bound = node.bound();
             let done = visit(tile, node, bound);
-            if let (Some(p), Some(old)) = (reflected, old_reflected) {
-                node.reflected[p] = old;
-            }
-            if let (Some(p), Some(old)) = (direct, old_direct) {
-                node.direct[p] = old;
-            }
-            (node.direct_sum, node.reflected_sum) = saved;
+            (
+                node.direct,
+                node.reflected,
+                node.direct_sum,
+                node.reflected_sum,
+            ) = saved;
             node.places[tile as usize % PLACES] = from as u8;
             node.cells[from] = tile;
             node.cells[blank] = 0;
@@ -186,10 +149,7 @@ impl SearchSpace for PdbSpace<'_> {
     }
 
     fn first_limit(&self, node: &PdbNode) -> u32 {
-        // Every solution's length has the parity of the blank's colour change.
-        let parity = self.colour(node.blank as usize) ^ self.colour(self.goal_blank);
-        let bound = node.bound();
-        bound + ((bound ^ parity) & 1)
+        self.moves.first_limit(node.blank as usize, node.bound())
     }
 
     fn limit_step(&self) -> u32 {

@@ -8,20 +8,12 @@ use crate::solve::{SearchSpace, Solvable};
 
 /// A sliding board as a search space.
 pub struct SlidingSpace {
-    rows: usize,
-    cols: usize,
-    goal: Board,
-    /// The goal's cells padded with zeros, compared whole (no call to `memcmp`).
-    goal_cells: [u8; MAX_CELLS],
+    moves: BoardMoves,
     /// `distance[tile][cell]`: Manhattan distance of `tile` on `cell` to its goal cell
     /// (0 for plain iterative deepening).
     /// Fixed-size tables indexed by a cell or tile masked to `CELL_MASK`, so that the
     /// hot loop needs no bounds checks.
     distance: [[u8; MAX_CELLS]; MAX_CELLS],
-    /// For each cell, the cells next to it.
-    around: [Around; MAX_CELLS],
-    /// Whether the bound is the Manhattan distance (else 0: plain IDDFS).
-    manhattan: bool,
 }
 
 /// Masks a cell or tile number into the tables' range (a no-op on valid numbers).
@@ -33,6 +25,70 @@ const _: () = assert!(MAX_CELLS.is_power_of_two());
 struct Around {
     cells: [u8; 4],
     count: u8,
+}
+
+/// What the sliding boards' search spaces share: each cell's neighbours (in
+/// increasing order, as the seeds' adjacency lists), the goal padded with zeros to be
+/// compared whole (no call to `memcmp`), and the parity of every solution's length.
+#[derive(Debug, Clone)]
+pub(crate) struct BoardMoves {
+    around: [Around; MAX_CELLS],
+    goal_cells: [u8; MAX_CELLS],
+    colour: [u8; MAX_CELLS],
+    goal_blank: usize,
+    cells: usize,
+}
+
+impl BoardMoves {
+    pub(crate) fn new(puzzle: &SlidingPuzzle) -> BoardMoves {
+        let grid = Grid::new(puzzle.rows(), puzzle.cols());
+        let goal = puzzle.goal();
+        let mut moves = BoardMoves {
+            around: [Around::default(); MAX_CELLS],
+            goal_cells: [0; MAX_CELLS],
+            colour: [0; MAX_CELLS],
+            goal_blank: goal.blank(),
+            cells: grid.cells(),
+        };
+        moves.goal_cells[..grid.cells()].copy_from_slice(goal.cells());
+        for cell in 0..grid.cells() {
+            moves.colour[cell] = puzzle.colour(cell);
+            let mut next_cells: Vec<usize> = grid.neighbours(cell).collect();
+            next_cells.sort_unstable();
+            let around = &mut moves.around[cell];
+            for next in next_cells {
+                around.cells[around.count as usize] = next as u8;
+                around.count += 1;
+            }
+        }
+        moves
+    }
+
+    /// The cells next to `cell`.
+    #[inline(always)]
+    pub(crate) fn around(&self, cell: usize) -> &[u8] {
+        let around = &self.around[cell & CELL_MASK];
+        &around.cells[..around.count as usize]
+    }
+
+    /// Whether `cells` is the goal.
+    #[inline(always)]
+    pub(crate) fn is_goal(&self, cells: &[u8; MAX_CELLS]) -> bool {
+        *cells == self.goal_cells
+    }
+
+    /// The first depth limit from a position with the blank on `blank` and lower
+    /// bound `bound`: the least limit at least `bound` of the parity every solution
+    /// has (whether the blank stands on the goal's colour).
+    pub(crate) fn first_limit(&self, blank: usize, bound: u32) -> u32 {
+        let parity = (self.colour[blank & CELL_MASK] ^ self.colour[self.goal_blank]) as u32;
+        bound + ((bound ^ parity) & 1)
+    }
+
+    /// Board cells.
+    pub(crate) fn cells(&self) -> usize {
+        self.cells
+    }
 }
 
 /// A board with its blank and bound.
@@ -61,28 +117,9 @@ impl SlidingSpace {
                 }
             }
         }
-        let mut around = [Around::default(); MAX_CELLS];
-        for (cell, around) in around.iter_mut().enumerate().take(n) {
-            // In increasing cell order, as the seeds' adjacency lists.
-            let mut next_cells: Vec<usize> = grid.neighbours(cell).collect();
-            next_cells.sort_unstable();
-            for next in next_cells {
-                around.cells[around.count as usize] = next as u8;
-                around.count += 1;
-            }
-        }
         SlidingSpace {
-            rows,
-            cols,
-            goal_cells: {
-                let mut cells = [0u8; MAX_CELLS];
-                cells[..n].copy_from_slice(goal.cells());
-                cells
-            },
-            goal,
+            moves: BoardMoves::new(puzzle),
             distance,
-            around,
-            manhattan,
         }
     }
 
@@ -115,7 +152,7 @@ impl SlidingSpace {
     }
 
     fn cells(&self) -> usize {
-        self.rows * self.cols
+        self.moves.cells()
     }
 }
 
@@ -128,7 +165,7 @@ impl SearchSpace for SlidingSpace {
     }
 
     fn is_goal(&self, node: &SlidingNode) -> bool {
-        node.cells == self.goal_cells
+        self.moves.is_goal(&node.cells)
     }
 
     #[inline(always)]
@@ -139,8 +176,8 @@ impl SearchSpace for SlidingSpace {
         mut visit: impl FnMut(u8, &mut SlidingNode, u32) -> bool,
     ) -> bool {
         let blank = node.blank as usize & CELL_MASK;
-        let (bound, around) = (node.bound, &self.around[blank]);
-        for &from in &around.cells[..around.count as usize] {
+        let bound = node.bound;
+        for &from in self.moves.around(blank) {
             let from = from as usize & CELL_MASK;
             let tile = node.cells[from];
             if Some(tile) == last {
@@ -164,13 +201,9 @@ impl SearchSpace for SlidingSpace {
     }
 
     fn first_limit(&self, node: &SlidingNode) -> u32 {
-        if self.manhattan {
-            return node.bound as u32;
-        }
-        // Without a bound, start at the parity every solution has: whether the blank
-        // stands on the goal's colour.
-        let colour = |cell: usize| (cell / self.cols + cell % self.cols) & 1;
-        (colour(node.blank as usize) ^ colour(self.goal.blank())) as u32
+        // The Manhattan distance has that parity already; plain IDDFS starts at it.
+        self.moves
+            .first_limit(node.blank as usize, node.bound as u32)
     }
 
     fn limit_step(&self) -> u32 {

@@ -61,17 +61,13 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 thousands(reached),
                 if header.complete { "" } else { " so far" },
                 header.encoding.bits(),
-                if header.encoding.bits() == 8 {
-                    "exact depth"
-                } else {
-                    "depth mod 3"
-                },
+                header.entries_meaning(),
                 thousands(header.payload_bytes),
                 human_bytes(header.payload_bytes as f64),
-                if header.complete {
-                    "complete"
-                } else {
-                    "incomplete (resume with analyze --table)"
+                match (header.complete, &header.pattern) {
+                    (true, _) => "complete",
+                    (false, None) => "incomplete (resume with analyze --table)",
+                    (false, Some(_)) => "incomplete",
                 },
                 header.payload_crc32,
             );

@@ -173,6 +173,23 @@ pub fn definition_digest(definition: &str) -> String {
 }
 
 impl Header {
+    /// What an entry holds, in words: `exact depth`, `depth mod 3`, or for a pattern
+    /// database its tiles and base.
+    pub fn entries_meaning(&self) -> String {
+        match (&self.pattern, self.encoding) {
+            (Some(pattern), _) => format!(
+                "pattern database of tiles {}: fewest pattern moves{}",
+                crate::pdb::tile_list(&pattern.tiles),
+                match pattern.base {
+                    EntryBase::Zero => "",
+                    EntryBase::Manhattan => " over their Manhattan distance",
+                }
+            ),
+            (None, Encoding::Byte) => "exact depth".into(),
+            (None, _) => "depth mod 3".into(),
+        }
+    }
+
     /// Whether the text fields fit (they are stored in 63 bytes each).
     pub fn fits(&self) -> bool {
         self.puzzle.len() < TEXT_BYTES

@@ -191,6 +191,17 @@ fn every_optimal_solution_is_found_with_databases_too() {
         let with_pdb = all_solutions(dir.path(), &[&eight[..], &["--pdb", sizes]].concat());
         assert_eq!(with_pdb, (31, manhattan.clone()), "{sizes}");
     }
+    // `info` says what a database file holds; `verify` and `lookup` refuse it.
+    let file = std::fs::read_dir(dir.path().join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("8puzzle-pdb-1.2.3.4-"))
+        .expect("the 4-4 database of tiles 1-4");
+    let info = antipode_in(dir.path(), &["info", file.to_str().unwrap()], "");
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(info.contains("pattern database of tiles 1,2,3,4"), "{info}");
+    assert!(info.contains("indices         3,024"), "{info}");
+    assert_error(&["verify", file.to_str().unwrap()], "is a pattern database");
     // A 3x4 position with two optimal solutions.
     let eleven = ["solve", "11puzzle", "6 1 3 4/9 5 2 7/10 11 0 8"];
     let (length, manhattan) = all_solutions(dir.path(), &eleven);

@@ -1,24 +1,35 @@
 //! Fast neighbour ranks of sliding-block puzzles in the step metric, the BFS hot path.
 //!
-//! The engine hands ascending indices; those of one arrangement of the big pieces form
-//! a run, which shares the free cells and the big pieces' possible one-cell moves
-//! (worked out once per run: the new arrangement, the cells that must be empty, the
-//! cells left free). Per state, what the free cells hold is unranked once (or stepped
-//! to the next order of the distinct pieces); a 1x1 piece sliding into a neighbouring
-//! empty cell swaps two items, ranked incrementally when at most one kind repeats
-//! (`swaps_with_one_kind`) and from scratch otherwise, and a big piece's move maps the
-//! items onto the new arrangement's free cells.
+//! An index is `arrangement * M + combination * D! + order` ([`super::small`]): where
+//! the big pieces stand, where the empty cells and the interchangeable 1x1 pieces
+//! are, and the order of the `D` distinct 1x1 pieces over the places left. The `D!`
+//! consecutive indices of one arrangement and one combination form a *block*, and
+//! within a block every move is the same but for that order:
+//! - which pieces can move where does not depend on it (the empty cells are fixed);
+//! - a move's effect on the arrangement and the combination is fixed too;
+//! - a move leaves the order as it is, unless a distinct piece slides past others
+//!   (vertically, or around a wall): then the piece moves from one position of the
+//!   order to another and only the Lehmer digits between the two change
+//!   ([`SmallRanking::moved`](super::small::SmallRanking::moved)), at most a row's worth.
+//!
+//! So each block's moves are worked out once, as a base index and, for the reordering
+//! ones, the two positions; per state, the order is stepped to the next one (or
+//! unranked after a gap) and each neighbour costs an addition or a few digits.
 
-use super::small::{Cursor, Order};
+use super::small::Order;
 use super::{BlockPuzzle, Layout};
-use crate::rank::combination;
-
-/// Ranks a cursor walks forward instead of unranking.
-const MAX_STEPS: u64 = 8;
-
 use crate::Puzzle;
+
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Popcnt;
+
+/// Orders stepped through one by one instead of unranking after a gap.
+const MAX_STEPS: u64 = 8;
+
+/// A free place that no piece of the block can be.
+const NOT_FREE: u8 = u8::MAX;
+/// `BigMove::from` of the places a big piece leaves.
+const VACATED: u8 = u8::MAX;
 
 /// A one-cell move of a big piece from one arrangement.
 struct BigMove {
@@ -26,46 +37,51 @@ struct BigMove {
     arrangement: u64,
     /// Cells the piece moves onto: they must be empty.
     needs_empty: u64,
-    /// `from[p]`: the old free position whose item lands on the new free position
-    /// `p`, or `VACATED` for the cells the piece leaves (empty afterwards).
+    /// `from[p]`: the old free place whose item lands on the new free place `p`, or
+    /// `VACATED` for the cells the piece leaves (empty afterwards).
     from: [u8; 64],
 }
 
-const VACATED: u8 = u8::MAX;
-const NOT_FREE: u8 = u8::MAX;
-
-/// What the free cells of the state being expanded hold.
-#[derive(Clone, Copy)]
-struct Held<'a> {
-    /// The item of each free place.
-    items: &'a [u8; 64],
-    /// The number of free places.
-    free: usize,
-    /// The free places that are empty.
-    blanks: u32,
-    /// The first index of the state's arrangement.
-    base: u64,
+/// What every block of one arrangement shares.
+struct Arrangement {
+    index: u64,
+    /// The free cells in order, and each cell's free place (`NOT_FREE` if none).
+    cells: Vec<u8>,
+    place: [u8; 64],
+    big_moves: Vec<BigMove>,
 }
 
-/// What a run of indices of one arrangement shares.
-struct Run {
-    /// Free cells in order, and each cell's free position (`NOT_FREE` if none).
-    cells: Vec<u8>,
-    position: [u8; 64],
-    big_moves: Vec<BigMove>,
+/// A move of a distinct piece that changes the order: the piece at position `from`
+/// moves to position `to`.
+struct Reorder {
+    base: u64,
+    from: u8,
+    to: u8,
+}
+
+/// The moves of every state of one block.
+#[derive(Default)]
+struct Block {
+    /// The block's number: its first index is `number * D!`.
+    number: u64,
+    first: u64,
+    /// Moves that keep the order: the neighbour is `base + order rank`.
+    keeping: Vec<u64>,
+    /// Moves that change it.
+    reordering: Vec<Reorder>,
 }
 
 impl BlockPuzzle {
     /// The shared facts of arrangement `arrangement` for the step metric.
-    fn run_for(&self, arrangement: u64) -> Run {
+    fn arrangement_moves(&self, arrangement: u64) -> Arrangement {
         let covered = self.arrangement_masks[arrangement as usize] | self.walls;
         let cells: Vec<u8> = (0..self.rows * self.cols)
             .filter(|&c| covered >> c & 1 == 0)
             .map(|c| c as u8)
             .collect();
-        let mut position = [NOT_FREE; 64];
+        let mut place = [NOT_FREE; 64];
         for (p, &c) in cells.iter().enumerate() {
-            position[c as usize] = p as u8;
+            place[c as usize] = p as u8;
         }
         let anchors = &self.arrangement_anchors
             [arrangement as usize * self.big_pieces..(arrangement as usize + 1) * self.big_pieces];
@@ -77,13 +93,10 @@ impl BlockPuzzle {
             let (r, c) = ((anchor / self.cols) as isize, (anchor % self.cols) as isize);
             for (dr, dc) in super::DIRECTIONS {
                 let (nr, nc) = (r + dr, c + dc);
-                if nr < 0 || nc < 0 {
+                if nr < 0 || nc < 0 || nc as usize >= self.cols {
                     continue;
                 }
                 let target = nr as usize * self.cols + nc as usize;
-                if nc as usize >= self.cols {
-                    continue;
-                }
                 let Some(new) = self.cover(g, target) else {
                     continue;
                 };
@@ -95,22 +108,16 @@ impl BlockPuzzle {
                     anchors: [0; super::MAX_PIECES],
                 };
                 layout.anchors[..self.big_pieces].copy_from_slice(anchors);
-                let moved = self.moved(&layout, piece, target as u8);
-                let next = self.arrangement_index(&moved);
+                let next = self.arrangement_index(&self.moved(&layout, piece, target as u8));
                 let next_covered = self.arrangement_masks[next as usize] | self.walls;
                 let mut from = [VACATED; 64];
-                let mut p = 0;
-                for (cell, &old_position) in position.iter().enumerate().take(self.rows * self.cols)
-                {
-                    if next_covered >> cell & 1 == 1 {
-                        continue;
-                    }
-                    from[p] = if old >> cell & 1 == 1 {
+                let new_cells = (0..self.rows * self.cols).filter(|c| next_covered >> c & 1 == 0);
+                for (slot, cell) in from.iter_mut().zip(new_cells) {
+                    *slot = if old >> cell & 1 == 1 {
                         VACATED
                     } else {
-                        old_position
+                        place[cell]
                     };
-                    p += 1;
                 }
                 big_moves.push(BigMove {
                     arrangement: next,
@@ -119,10 +126,74 @@ impl BlockPuzzle {
                 });
             }
         }
-        Run {
+        Arrangement {
+            index: arrangement,
             cells,
-            position,
+            place,
             big_moves,
+        }
+    }
+
+    /// Fills `block` with the moves of block `number` of `arrangement`.
+    fn block_moves(&self, arrangement: &Arrangement, number: u64, block: &mut Block) {
+        let (m, orders) = (self.per_arrangement, self.small.orders());
+        let free = arrangement.cells.len();
+        block.number = number;
+        block.first = number * orders;
+        block.keeping.clear();
+        block.reordering.clear();
+        // The block's first state: what each free place holds (the distinct pieces in
+        // their first order, which no base depends on).
+        let mut items = [0u8; 64];
+        self.small.unrank(block.first % m, &mut items[..free]);
+        let (_, distinct) = self.small.combination_part(&items);
+        let below = |places: u32, p: usize| (places & ((1u32 << p) - 1)).count_ones() as u8;
+        let base_of = |arrangement: u64, items: &[u8; 64]| {
+            arrangement * m + self.small.combination_part(items).0 * orders
+        };
+        let mut empty_cells = 0u64;
+        for (p, &cell) in arrangement.cells.iter().enumerate() {
+            if items[p] != 0 {
+                continue;
+            }
+            empty_cells |= 1 << cell;
+            // A 1x1 piece next to the empty cell slides into it.
+            for &n in &self.around[cell as usize] {
+                let q = arrangement.place[n as usize] as usize;
+                if q == NOT_FREE as usize || items[q] == 0 {
+                    continue;
+                }
+                items.swap(p, q);
+                let base = base_of(arrangement.index, &items);
+                items.swap(p, q);
+                if self.small.is_distinct(items[q]) {
+                    // Its position among the distinct places, before and after.
+                    let from = below(distinct, q);
+                    let to = below(distinct, p) - u8::from(q < p);
+                    if from != to {
+                        block.reordering.push(Reorder { base, from, to });
+                        continue;
+                    }
+                }
+                block.keeping.push(base);
+            }
+        }
+        // A big piece slides one cell onto empty cells. The 1x1 pieces stay where they
+        // are, so their order over the new free places is the same.
+        let mut moved = [0u8; 64];
+        for big in &arrangement.big_moves {
+            if big.needs_empty & !empty_cells != 0 {
+                continue;
+            }
+            // Every arrangement leaves the same number of free places.
+            for (slot, &from) in moved[..free].iter_mut().zip(&big.from) {
+                *slot = if from == VACATED {
+                    0
+                } else {
+                    items[from as usize]
+                };
+            }
+            block.keeping.push(base_of(big.arrangement, &moved));
         }
     }
 
@@ -146,187 +217,43 @@ impl BlockPuzzle {
 
     #[inline(always)]
     fn expand_steps_body(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
-        let m = self.per_arrangement;
-        let free = self.small_counts.iter().map(|&c| c as usize).sum::<usize>();
+        let (m, orders) = (self.per_arrangement, self.small.orders());
+        let blocks_per_arrangement = m / orders;
         let mut neighbours = Vec::with_capacity(self.max_neighbours());
-        let mut items = [0u8; 64];
-        let mut moved = [0u8; 64];
-        let mut run: Option<Run> = None;
-        let mut cursor = Cursor::default();
-        let mut positioned = false;
-        // The repeated kinds' places change only when the cursor seeks.
-        let (mut combinations, mut distinct_places, mut general_ready) = (0u64, 0u32, false);
-        // With at most one repeated kind, a swap's rank is worked out from the
-        // state's own digits (see `swaps_with_one_kind`).
-        let lone = self.small.lone_repeated();
+        let mut arrangement: Option<Arrangement> = None;
+        let mut block = Block::default();
+        let mut ready = false;
         let mut order = Order::default();
-        let blank_is_distinct = self.small.is_distinct(0);
-        // The current run covers indices `base..base + m` (no division per state).
-        let mut base = 0u64;
         for &index in indices {
-            if run.is_none() || index.wrapping_sub(base) >= m {
-                let arrangement = index / m;
-                base = arrangement * m;
-                run = Some(self.run_for(arrangement));
-                positioned = false;
-            }
-            let run = run.as_ref().expect("set above");
-            // Consecutive ranks are mostly the next order of the distinct pieces.
-            let rank = index - base;
-            let gap = rank.wrapping_sub(cursor.rank);
-            let mut stepped = positioned && (1..=MAX_STEPS).contains(&gap);
-            while stepped && cursor.rank < rank {
-                stepped = self.small.advance(&mut items[..free], &mut cursor);
-            }
-            if !stepped {
-                self.small.seek(rank, &mut items[..free], &mut cursor);
-                positioned = true;
-                general_ready = false;
+            // Within the block and a few orders ahead: step there.
+            let mut perm = index.wrapping_sub(block.first);
+            let stepped =
+                ready && perm < orders && perm > order.rank() && perm - order.rank() <= MAX_STEPS;
+            if stepped {
+                while order.rank() < perm {
+                    self.small.next_order(&mut order);
+                }
+            } else {
+                let number = index / orders;
+                if !ready || number != block.number {
+                    let a = number / blocks_per_arrangement;
+                    if arrangement.as_ref().is_none_or(|run| run.index != a) {
+                        arrangement = Some(self.arrangement_moves(a));
+                    }
+                    let run = arrangement.as_ref().expect("set above");
+                    self.block_moves(run, number, &mut block);
+                    ready = true;
+                }
+                perm = index - block.first;
+                self.small.set_order(&mut order, perm);
             }
             neighbours.clear();
-            // The empty cells, as free places and as cells.
-            let (mut blanks, mut empty_cells) = (0u32, 0u64);
-            for (p, &item) in items[..free].iter().enumerate() {
-                if item == 0 {
-                    blanks |= 1 << p;
-                    empty_cells |= 1 << run.cells[p];
-                }
-            }
-            match lone {
-                Some(kind) => self.swaps_with_one_kind(
-                    kind,
-                    run,
-                    &Held {
-                        items: &items,
-                        free,
-                        blanks,
-                        base,
-                    },
-                    &mut order,
-                    &mut neighbours,
-                ),
-                None => {
-                    if !general_ready {
-                        (combinations, distinct_places) = self.small.combination_part(&items);
-                        general_ready = true;
-                    }
-                    // A 1x1 piece next to an empty cell slides into it. When both are
-                    // distinct items, the places of the repeated kinds stay: only the
-                    // order is ranked.
-                    let same_places = base + combinations * self.small.orders();
-                    let mut empties = empty_cells;
-                    while empties != 0 {
-                        let e = empties.trailing_zeros() as usize;
-                        empties &= empties - 1;
-                        let pe = run.position[e] as usize;
-                        for &n in &self.around[e] {
-                            let pn = run.position[n as usize];
-                            if pn == NOT_FREE || items[pn as usize] == 0 {
-                                continue;
-                            }
-                            let keeps_places =
-                                blank_is_distinct && self.small.is_distinct(items[pn as usize]);
-                            items.swap(pe, pn as usize);
-                            neighbours.push(if keeps_places {
-                                same_places + self.small.permutation_part(&items, distinct_places)
-                            } else {
-                                base + self.small.rank(&items)
-                            });
-                            items.swap(pe, pn as usize);
-                        }
-                    }
-                }
-            }
-            // A big piece slides one cell onto empty cells.
-            for big in &run.big_moves {
-                if big.needs_empty & !empty_cells != 0 {
-                    continue;
-                }
-                for (p, slot) in moved[..free].iter_mut().enumerate() {
-                    *slot = match big.from[p] {
-                        VACATED => 0,
-                        old => items[old as usize],
-                    };
-                }
-                neighbours.push(big.arrangement * m + self.small.rank(&moved));
+            neighbours.extend(block.keeping.iter().map(|&base| base + perm));
+            for r in &block.reordering {
+                let rank = self.small.moved(&order, r.from as usize, r.to as usize);
+                neighbours.push(r.base + rank);
             }
             visit(index, &neighbours);
         }
     }
-
-    /// The ranks after each 1x1 piece of `held` slides into a neighbouring empty cell,
-    /// when at most one kind of item repeats (`kind`): the rank is `c * D! + perm`, `c` the
-    /// colex rank of that kind's places and `perm` the Lehmer rank of the distinct
-    /// pieces in reading order. A slide swaps two places: if one holds the repeated
-    /// kind, `c` is recomputed from its few places and the distinct piece moves past
-    /// the distinct pieces between the two places; if both hold distinct pieces, they
-    /// trade positions in the order. Either way only the Lehmer digits from one place
-    /// to the other change (`SmallRanking::moved`, `SmallRanking::traded`), at most a
-    /// row's worth.
-    #[inline(always)]
-    fn swaps_with_one_kind(
-        &self,
-        kind: Option<u8>,
-        run: &Run,
-        held: &Held<'_>,
-        order: &mut Order,
-        neighbours: &mut Vec<u64>,
-    ) {
-        let Held {
-            items,
-            free,
-            blanks,
-            base,
-        } = *held;
-        let kind_places = match kind {
-            Some(0) => blanks,
-            Some(code) => items[..free]
-                .iter()
-                .enumerate()
-                .filter(|&(_, &item)| item == code)
-                .fold(0u32, |m, (p, _)| m | 1 << p),
-            None => 0,
-        };
-        let distinct_places = ((1u32 << free) - 1) & !kind_places;
-        let colex = combination::rank(kind_places);
-        self.small.read_order(items, distinct_places, order);
-        let orders = self.small.orders();
-        let position_of =
-            |place: usize| (distinct_places & ((1u32 << place) - 1)).count_ones() as usize;
-        let blank_is_kind = kind == Some(0);
-        let mut empties = blanks;
-        while empties != 0 {
-            let pe = empties.trailing_zeros() as usize;
-            empties &= empties - 1;
-            for &n in &self.around[run.cells[pe] as usize] {
-                let pn = run.position[n as usize] as usize;
-                if pn == NOT_FREE as usize || items[pn] == 0 {
-                    continue;
-                }
-                let rank = if !blank_is_kind && kind != Some(items[pn]) {
-                    // Two distinct pieces trade positions.
-                    let (a, b) = (position_of(pe), position_of(pn));
-                    colex * orders + self.small.traded(order, a.min(b), a.max(b))
-                } else {
-                    // The distinct one of the two moves to the other's place: its
-                    // position among the distinct places shifts past those between.
-                    let (from, to) = if blank_is_kind { (pn, pe) } else { (pe, pn) };
-                    let moved_kind = kind_places ^ (1 << from) ^ (1 << to);
-                    let target = position_of(to) - usize::from(from < to);
-                    combination::rank(moved_kind) * orders
-                        + self.small.moved(order, position_of(from), target)
-                };
-                debug_assert_eq!(rank, rank_after_swap(self, items, pe, pn));
-                neighbours.push(base + rank);
-            }
-        }
-    }
-}
-
-/// The rank after swapping places `a` and `b`, from scratch (debug builds check the
-/// incremental ranks against it).
-fn rank_after_swap(puzzle: &BlockPuzzle, items: &[u8; 64], a: usize, b: usize) -> u64 {
-    let mut swapped = *items;
-    swapped.swap(a, b);
-    puzzle.small.rank(&swapped)
 }

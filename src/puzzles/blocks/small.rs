@@ -2,8 +2,8 @@
 //! multiset (the empty cells, groups of interchangeable 1x1 pieces, distinct 1x1
 //! pieces), ranked in mixed radix without a division.
 //!
-//! With the free cells numbered `0..F` in cell order: the places of the empty cells
-//! are a combination of `0..F` (colex rank); the places of the first group of
+//! With the free cells numbered `0..F` in cell order: the places of the empty cells (even
+//! of a lone one) are a combination of `0..F` (colex rank); the places of the first group of
 //! interchangeable pieces a combination of the places left; and so on; the distinct
 //! pieces fill the remaining places in some order, a permutation (Lehmer rank):
 //! `rank = ((c_0 * R_1 + c_1) * R_2 + ...) * D! + perm`, where `R_k` is the number of
@@ -64,27 +64,26 @@ fn lehmer_digit(item: u8, seen: u32) -> u64 {
     u64::from(item as u32 - (seen & ((1u32 << item) - 1)).count_ones())
 }
 
-/// Where [`SmallRanking::advance`] stands: the rank, and the distinct pieces' order
-/// and places.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Cursor {
-    pub rank: u64,
-    order: [u8; 32],
-    places: [u8; 32],
-}
-
 /// The order of the distinct pieces over their places, kept with what a change to a
 /// few consecutive positions needs to be ranked: for each position, the pieces before
 /// it and the part of the Lehmer rank they make.
 #[derive(Debug, Clone)]
 pub(super) struct Order {
     /// The distinct index of the piece at each position.
-    pub pieces: [u8; 32],
+    pieces: [u8; 32],
     /// `seen[i]`: the pieces at positions below `i`, one bit per distinct index.
     seen: [u32; 33],
     /// `partial[i]`: the Lehmer rank of the digits at positions below `i`.
     partial: [u64; 33],
     len: usize,
+}
+
+impl Order {
+    /// Its Lehmer rank.
+    #[inline(always)]
+    pub fn rank(&self) -> u64 {
+        self.partial[self.len]
+    }
 }
 
 impl Default for Order {
@@ -109,7 +108,7 @@ impl SmallRanking {
         let mut total = 1u64;
         for (code, &count) in counts.iter().enumerate() {
             let count = count as usize;
-            if count == 1 {
+            if count == 1 && code != 0 {
                 distinct_index[code] = distinct_code.len() as u8;
                 distinct_code.push(code as u8);
             } else if count > 1 || code == 0 {
@@ -209,57 +208,53 @@ impl SmallRanking {
     /// independent of each other (a piece's number less the smaller ones already
     /// seen), so their products with the factorials do not wait on one another.
     #[inline(always)]
-    pub fn permutation_part(&self, items: &[u8; 64], places: u32) -> u64 {
-        self.walk_order(items, places, |_, _, _, _| {}).0
-    }
-
-    /// Walks the distinct pieces over `places` in order, calling `visit(i, piece,
-    /// pieces seen before, rank so far)` for each, and returns the Lehmer rank and
-    /// the pieces seen and the count at the end.
-    #[inline(always)]
-    fn walk_order(
-        &self,
-        items: &[u8; 64],
-        mut places: u32,
-        mut visit: impl FnMut(usize, u8, u32, u64),
-    ) -> (u64, u32, usize) {
+    pub fn permutation_part(&self, items: &[u8; 64], mut places: u32) -> u64 {
         let d = self.distinct_code.len();
         let (mut seen, mut perm, mut i) = (0u32, 0u64, 0usize);
         while places != 0 {
             let p = places.trailing_zeros();
             places &= places - 1;
             let item = self.distinct_index[items[p as usize] as usize];
-            visit(i, item, seen, perm);
             perm += lehmer_digit(item, seen) * factorial(d - 1 - i);
             seen |= 1 << item;
             i += 1;
         }
-        (perm, seen, i)
+        perm
     }
 
-    /// The code of the one kind that repeats: `Some(None)` if none does, `None` if
-    /// more than one does (the incremental ranks of [`Order`] need at most one).
-    pub fn lone_repeated(&self) -> Option<Option<u8>> {
-        match self.repeated.as_slice() {
-            [] => Some(None),
-            [(code, _, _)] => Some(Some(*code)),
-            _ => None,
+    /// Sets `order` to the order of the distinct pieces with Lehmer rank `perm`.
+    #[inline(always)]
+    pub fn set_order(&self, order: &mut Order, perm: u64) {
+        order.pieces = self.unrank_order(perm);
+        order.len = self.distinct_code.len();
+        self.refresh(order, 0);
+    }
+
+    /// Steps `order` to the next Lehmer rank; false after the last one (`order` is then
+    /// unchanged). Only the positions from the first that changes are worked out again.
+    #[inline(always)]
+    pub fn next_order(&self, order: &mut Order) -> bool {
+        match next_order(&mut order.pieces[..order.len]) {
+            Some(first) => {
+                self.refresh(order, first);
+                true
+            }
+            None => false,
         }
     }
 
-    /// Reads the order of the distinct pieces over `places` into `order` and returns
-    /// its Lehmer rank (as [`SmallRanking::permutation_part`]).
+    /// Recomputes `seen` and `partial` past position `first` (those up to it hold).
     #[inline(always)]
-    pub fn read_order(&self, items: &[u8; 64], places: u32, order: &mut Order) -> u64 {
-        let (perm, seen, len) = self.walk_order(items, places, |i, item, seen, perm| {
-            order.pieces[i] = item;
-            order.seen[i] = seen;
-            order.partial[i] = perm;
-        });
-        order.seen[len] = seen;
-        order.partial[len] = perm;
-        order.len = len;
-        perm
+    fn refresh(&self, order: &mut Order, first: usize) {
+        let d = order.len;
+        let (mut seen, mut perm) = (order.seen[first], order.partial[first]);
+        for i in first..d {
+            let item = order.pieces[i];
+            perm += lehmer_digit(item, seen) * factorial(d - 1 - i);
+            seen |= 1 << item;
+            order.seen[i + 1] = seen;
+            order.partial[i + 1] = perm;
+        }
     }
 
     /// The Lehmer rank of `order` after the piece at position `from` moves to
@@ -281,21 +276,6 @@ impl SmallRanking {
             }
         };
         self.relabelled(order, low, high, piece)
-    }
-
-    /// The Lehmer rank of `order` after the pieces at positions `a < b` trade places.
-    #[inline(always)]
-    pub fn traded(&self, order: &Order, a: usize, b: usize) -> u64 {
-        let piece = |i: usize| {
-            if i == a {
-                order.pieces[b]
-            } else if i == b {
-                order.pieces[a]
-            } else {
-                order.pieces[i]
-            }
-        };
-        self.relabelled(order, a, b, piece)
     }
 
     /// The Lehmer rank of `order` with `piece(i)` at the positions `low..=high` (the
@@ -322,23 +302,6 @@ impl SmallRanking {
     #[inline(always)]
     pub fn orders(&self) -> u64 {
         factorial(self.distinct_code.len())
-    }
-
-    /// Moves `items` (at rank `cursor.rank`, positioned by [`SmallRanking::seek`]) to
-    /// the next rank, if that only reorders the distinct pieces: the next permutation
-    /// of their order. Returns false where the permutation wraps (seek instead).
-    #[inline(always)]
-    pub fn advance(&self, items: &mut [u8], cursor: &mut Cursor) -> bool {
-        let d = self.distinct_code.len();
-        let order = &mut cursor.order[..d];
-        let Some(i) = next_order(order) else {
-            return false;
-        };
-        for k in i..d {
-            items[cursor.places[k] as usize] = self.distinct_code[order[k] as usize];
-        }
-        cursor.rank += 1;
-        true
     }
 
     /// The order of the distinct pieces with Lehmer rank `perm`: the first digits by
@@ -370,21 +333,6 @@ impl SmallRanking {
             *slot = sorted[pick as usize];
         }
         order
-    }
-
-    /// Unranks `rank` into `items` and `cursor`, for [`SmallRanking::advance`].
-    pub fn seek(&self, rank: u64, items: &mut [u8], cursor: &mut Cursor) {
-        self.unrank(rank, items);
-        cursor.rank = rank;
-        let mut k = 0;
-        for (p, &item) in items[..self.items].iter().enumerate() {
-            let index = self.distinct_index[item as usize];
-            if index != NOT_DISTINCT {
-                cursor.order[k] = index;
-                cursor.places[k] = p as u8;
-                k += 1;
-            }
-        }
     }
 
     /// The items with rank `rank`, into `out[..F]`.
@@ -459,22 +407,25 @@ mod tests {
                 assert_eq!(ranking.rank(&full), r);
                 assert!(seen.insert(items[..n].to_vec()));
             }
-            // Stepping agrees with unranking, across the wraps of the permutation.
-            let mut items = [0u8; 64];
-            let mut cursor = Cursor::default();
-            ranking.seek(0, &mut items, &mut cursor);
-            for r in 1..ranking.total().min(3000) {
-                if !ranking.advance(&mut items, &mut cursor) {
-                    ranking.seek(r, &mut items, &mut cursor);
-                }
-                assert_eq!(cursor.rank, r);
-                assert_eq!(ranking.rank(&items), r);
+            // Stepping the order agrees with unranking it, up to the last order.
+            let orders = ranking.orders();
+            let mut order = Order::default();
+            let first = orders.saturating_sub(3000);
+            ranking.set_order(&mut order, first);
+            for perm in first + 1..orders {
+                assert!(ranking.next_order(&mut order));
+                let mut fresh = Order::default();
+                ranking.set_order(&mut fresh, perm);
+                assert_eq!(order.pieces, fresh.pieces);
+                assert_eq!((order.rank(), order.partial), (perm, fresh.partial));
+                assert_eq!(order.seen, fresh.seen);
             }
+            assert!(!ranking.next_order(&mut order), "past the last order");
         }
     }
 
     /// The incremental Lehmer ranks of [`Order`] agree with ranking from scratch, for
-    /// every move and every trade of positions, on orders across the whole range.
+    /// every move of a piece to another position, on orders across the whole range.
     #[test]
     fn reordered_ranks_agree_with_ranking_from_scratch() {
         for counts in [vec![1u8; 10], vec![2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]] {
@@ -487,8 +438,8 @@ mod tests {
                 ranking.unrank(r, &mut items[..n]);
                 let (_, places) = ranking.combination_part(&items);
                 let mut order = Order::default();
-                let perm = ranking.read_order(&items, places, &mut order);
-                assert_eq!(perm, ranking.permutation_part(&items, places));
+                ranking.set_order(&mut order, r % ranking.orders());
+                assert_eq!(order.rank(), ranking.permutation_part(&items, places));
                 let place: Vec<usize> = (0..n).filter(|&p| places >> p & 1 == 1).collect();
                 for a in 0..d {
                     for b in 0..d {
@@ -509,14 +460,6 @@ mod tests {
                             ranking.moved(&order, a, b),
                             ranking.permutation_part(&moved, places)
                         );
-                        if a < b {
-                            let mut traded = items;
-                            traded.swap(place[a], place[b]);
-                            assert_eq!(
-                                ranking.traded(&order, a, b),
-                                ranking.permutation_part(&traded, places)
-                            );
-                        }
                     }
                 }
             }

@@ -50,8 +50,9 @@ if [ "${1:-}" = solve ]; then
     run "8puzzle 867254301 IDA* --all" "5 ms (C, i5-6200U)" solve 8puzzle 867254301 --all
     run "8puzzle 867254301 IDDFS" "2 m 58 s (Scheme)" solve 8puzzle 867254301 --method iddfs
     run "11puzzle 0321/8765/4BA9 IDA*" "15 s (C)" solve 11puzzle "0 3 2 1/8 7 6 5/4 11 10 9"
-    run "goat START IDA*" "< 1 s (C, Pentium 166)" solve goat
-    run "goat 67BB/4528/0831 IDA*" "511 s (C, Pentium 166)" solve goat 67BB/4528/0831
+    run "goat START IDA*" "< 1 s (C, Pentium 166)" solve goat --method ida
+    run "goat 67BB/4528/.931 IDA*" "511 s (C, Pentium 166)" solve goat 67BB/4528/.931 --method ida
+    run "goat 67BB/4528/.931 bidirectional" "-" solve goat 67BB/4528/.931
     run "oshidori:8 IDA*" "2.08 s (C, bidir. BFS)" solve oshidori:8
     run "oshidori:8 bidirectional BFS" "2.08 s (C, i5-6200U)" solve oshidori:8 --method bibfs
     run "oshidori:9 IDA*" "- (seed stops at 8)" solve oshidori:9
@@ -65,7 +66,7 @@ runs=${1:-3}
 shift || true
 puzzles=("$@")
 if [ ${#puzzles[@]} -eq 0 ]; then
-    puzzles=(8puzzle goat goat-blocks sliding:2x5 11puzzle sliding:2x6)
+    puzzles=(8puzzle goat sliding:2x5 11puzzle sliding:2x6)
 fi
 if [ ! -x /usr/bin/time ]; then
     echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2

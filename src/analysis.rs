@@ -76,12 +76,15 @@ pub enum AnalyzeError {
 /// the caller can then query ([`ByteDepths::depth`]).
 ///
 /// ```
-/// use antipode::{Puzzle, analysis, engine::Silent, puzzles::Goat};
+/// use antipode::{Puzzle, analysis, engine::Silent, puzzles::BlockPuzzle};
+/// use antipode::puzzles::blocks::library;
 ///
-/// let (depths, histogram) = analysis::search(&Goat, &Silent).unwrap();
+/// let (file, text) = library::shipped("goat").unwrap();
+/// let goat = BlockPuzzle::from_text(file, text).unwrap();
+/// let (depths, histogram) = analysis::search(&goat, &Silent).unwrap();
 /// assert_eq!(histogram.gods_number(), 52);
-/// let start = Goat.start().unwrap();
-/// assert_eq!(depths.depth(Goat.rank(&start)), Some(20));
+/// let start = goat.start().unwrap();
+/// assert_eq!(depths.depth(goat.rank(&start)), Some(20));
 /// ```
 pub fn search<P: Puzzle>(
     puzzle: &P,

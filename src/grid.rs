@@ -1,6 +1,6 @@
 //! Rectangular grids of cells numbered row by row: neighbours and Manhattan distance.
 //!
-//! Every board puzzle (sliding tiles, Goat, the IDA* spaces) enumerates a cell's
+//! Every board puzzle (sliding tiles, the IDA* spaces) enumerates a cell's
 //! neighbours in the same order, up, down, left, right, so that successors, and with
 //! them the solutions printed, come out in one documented order.
 

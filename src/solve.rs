@@ -3,7 +3,7 @@
 //!
 //! [`ida::search`] is generic over a [`SearchSpace`]; each puzzle family provides one
 //! in its own module ([`crate::puzzles::sliding::search`],
-//! [`crate::puzzles::goat::search`], [`crate::puzzles::oshidori::search`]) that applies
+//! `crate::puzzles::blocks::search`, [`crate::puzzles::oshidori::search`]) that applies
 //! moves in place and keeps its lower bound up to date incrementally, and names it by
 //! implementing [`Solvable`].
 

@@ -21,7 +21,8 @@ use super::{Format, PuzzleArgs};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
     /// IDA*: iterative deepening with the puzzle's lower bound (Manhattan distance for
-    /// sliding boards and Goat, misplaced stones for Oshidori).
+    /// sliding boards and the goal's pieces of sliding-block puzzles, misplaced stones
+    /// for Oshidori).
     Ida,
     /// Plain iterative deepening, as in the seeds, for comparison.
     Iddfs,

@@ -125,6 +125,8 @@ pub struct Layout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockMove {
     glyph: char,
+    /// The piece's index in the layout before the move.
+    piece: u8,
     /// The piece's anchor before and after the move.
     from: u8,
     to: u8,
@@ -134,6 +136,13 @@ pub struct BlockMove {
 }
 
 const ARROWS: [char; 4] = ['↑', '↓', '←', '→'];
+
+impl BlockMove {
+    /// Whether its first step is up or down.
+    fn vertical(&self) -> bool {
+        self.steps & 3 < 2
+    }
+}
 
 impl fmt::Display for BlockMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -157,6 +166,8 @@ pub struct BlockPuzzle {
     metric: Metric,
     /// Big groups first (they form the arrangements), then 1x1 groups.
     groups: Vec<Group>,
+    /// The group of each piece.
+    group_of: Vec<u8>,
     big_groups: usize,
     pieces: usize,
     /// Anchors of the big pieces of each arrangement, flattened (`big_pieces` each).
@@ -263,6 +274,11 @@ impl BlockPuzzle {
         let small = SmallRanking::new(&small_counts);
         let per_arrangement = small.total();
 
+        let group_of = groups
+            .iter()
+            .enumerate()
+            .flat_map(|(k, g)| std::iter::repeat_n(k as u8, g.count()))
+            .collect();
         let mut puzzle = BlockPuzzle {
             name: d.name.clone(),
             title: d.title.clone(),
@@ -272,6 +288,7 @@ impl BlockPuzzle {
             walls,
             metric: d.metric,
             groups,
+            group_of,
             big_groups,
             pieces: d.pieces.len(),
             arrangement_anchors: Vec::new(),
@@ -460,11 +477,9 @@ impl BlockPuzzle {
         owner
     }
 
+    #[inline]
     fn group_of_piece(&self, piece: usize) -> usize {
-        self.groups
-            .iter()
-            .position(|g| piece < g.first + g.count())
-            .expect("a piece of the puzzle")
+        self.group_of[piece] as usize
     }
 
     /// The layout after piece `piece` moves to `anchor`, its group re-sorted.
@@ -563,12 +578,29 @@ impl BlockPuzzle {
     /// the line and path metrics all come here).
     fn for_each_successor(&self, layout: &Layout, mut visit: impl FnMut(BlockMove, Layout)) {
         let owner = self.owners(layout);
+        // Only a piece next to an empty cell can move (in every metric, a move starts
+        // with a step into one); the others are skipped, the order kept.
+        let mut movable = 0u64;
+        for (cell, &who) in owner.iter().enumerate().take(self.rows * self.cols) {
+            if who == EMPTY {
+                for &n in &self.around[cell] {
+                    let next = owner[n as usize];
+                    if (next as usize) < self.pieces {
+                        movable |= 1 << next;
+                    }
+                }
+            }
+        }
         for piece in 0..self.pieces {
+            if movable >> piece & 1 == 0 {
+                continue;
+            }
             let anchor = layout.anchors[piece] as usize;
             let glyph = self.glyph(piece);
             self.destinations(&owner, piece, anchor, |target, steps, len| {
                 let moved = BlockMove {
                     glyph,
+                    piece: piece as u8,
                     from: anchor as u8,
                     to: target,
                     steps,
@@ -827,7 +859,13 @@ impl Puzzle for BlockPuzzle {
         let mut drawn = Vec::new();
         for (glyph, cells) in cells_of {
             let Some(group) = self.group_of_glyph(glyph) else {
-                return Err(PositionError::UnknownPiece(glyph.to_string()));
+                return Err(match glyph {
+                    // The seeds' boards write the blank as 0.
+                    '0' => PositionError::Malformed(
+                        "`0` is not a piece here: an empty cell is `.`".into(),
+                    ),
+                    _ => PositionError::UnknownPiece(glyph.to_string()),
+                });
             };
             let shape = description::shape_of(&cells, self.cols);
             if shape != self.groups[group].shape || !description::connected(&cells, self.cols) {

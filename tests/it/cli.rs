@@ -38,7 +38,7 @@ fn list_names_every_puzzle_of_the_catalog() {
             .find(|l| l.starts_with(&format!("{name} ")))
             .unwrap()
     };
-    assert!(line("goat").contains("5,443,200"));
+    assert!(line("goat").contains("16,329,600"));
     // Indices, then the table at 8 and 2 bits per state.
     assert!(line("11puzzle").contains("239,500,800  228.4 MiB   57.1 MiB"));
     for family in antipode::puzzles::FAMILIES {
@@ -57,10 +57,10 @@ fn list_json_has_sizes_fits_and_parameter_ranges() {
     let puzzles = catalog["puzzles"].as_array().unwrap();
     assert_eq!(puzzles.len(), antipode::puzzles::catalog().len());
     let goat = puzzles.iter().find(|p| p["name"] == "goat").unwrap();
-    assert_eq!(goat["indices"], 5_443_200);
-    assert_eq!(goat["table_bytes_8bit"], 5_443_200);
-    assert_eq!(goat["table_bytes_2bit"], 1_360_800);
-    // 5 MB fit any machine that runs the tests; 9.5 TB none.
+    assert_eq!(goat["indices"], 16_329_600);
+    assert_eq!(goat["table_bytes_8bit"], 16_329_600);
+    assert_eq!(goat["table_bytes_2bit"], 4_082_400);
+    // 16 MB fit any machine that runs the tests; 9.5 TB none.
     assert_eq!(goat["fits_memory_8bit"], true);
     let fifteen = puzzles.iter().find(|p| p["name"] == "15puzzle").unwrap();
     assert_eq!(fifteen["fits_memory_8bit"], false);
@@ -138,13 +138,14 @@ fn analyze_csv_rows() {
 }
 
 #[test]
-fn goat_boards_use_the_seed_symbols() {
+fn goat_shows_its_seven_antipodes() {
     let output = antipode(&["analyze", "goat", "--show", "7", "-q"]);
     assert!(output.status.success());
     let text = stdout(&output);
+    assert!(text.contains("reachable       5,443,200"));
     assert!(text.contains("god's number    52"));
-    assert!(text.contains("67BB/4528/0831"));
-    assert!(text.contains("狼‖ [BB]"));
+    assert!(text.contains("antipodes at distance 52 (7 of 7 shown)"));
+    assert!(text.contains("67BB/4528/.931\n67BB\n4528\n.931\n"));
 }
 
 #[test]

@@ -4,7 +4,8 @@ use std::collections::{HashMap, VecDeque};
 
 use antipode::analysis::{self, analyze};
 use antipode::engine::Silent;
-use antipode::puzzles::{Goat, SlidingPuzzle};
+use antipode::puzzles::SlidingPuzzle;
+use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::{Puzzle, Successor};
 
 const EIGHT_PUZZLE_HISTOGRAM: [u64; 32] = [
@@ -37,16 +38,21 @@ fn small_boards_gods_numbers_and_antipodes() {
 
 #[test]
 fn goat_figures() {
-    let (depths, histogram) = analysis::search(&Goat, &Silent).unwrap();
+    let goat = goat();
+    let (depths, histogram) = analysis::search(&goat, &Silent).unwrap();
     assert_eq!(histogram.reachable(), 5_443_200);
     assert_eq!(histogram.gods_number(), 52);
     assert_eq!(histogram.0[52], 7);
-    assert_eq!(depths.depth(Goat.rank(&Goat.start().unwrap())), Some(20));
-    let seed_antipode = Goat.parse("67BB/4528/0831").unwrap();
-    assert_eq!(depths.depth(Goat.rank(&seed_antipode)), Some(52));
-    let a = analyze(&Goat, 0, &Silent).unwrap();
-    assert!(a.antipodes.contains(&"67BB/4528/0831".to_string()));
-    assert_eq!(a.antipodes.len(), 7);
+    assert_eq!(depths.depth(goat.rank(&goat.start().unwrap())), Some(20));
+    // The seed's 67BB/4528/0831 (both bars 8, the empty cell 0).
+    let seed_antipode = goat.parse("67BB/4528/.931").unwrap();
+    assert_eq!(depths.depth(goat.rank(&seed_antipode)), Some(52));
+}
+
+/// Goat (seed 001), shipped as a description.
+fn goat() -> BlockPuzzle {
+    let (file, text) = library::shipped("goat").unwrap();
+    BlockPuzzle::from_text(file, text).unwrap()
 }
 
 #[test]
@@ -182,6 +188,10 @@ fn depths_mod_3_give_the_same_results() {
         assert_eq!(packed.histogram, exact.histogram, "{}", p.name());
         assert_eq!(packed.antipodes, exact.antipodes, "{}", p.name());
         for index in (0..p.index_count()).step_by(997) {
+            // Goat's indices with the big piece off the top row are never reached.
+            if antipode::store::DepthRead::value(&store, index).is_none() {
+                continue;
+            }
             let d = antipode::descent::distance(p, &store, index).unwrap();
             let start = p.unrank(index);
             let path = antipode::descent::solve(p, &store, &start).unwrap();
@@ -190,5 +200,5 @@ fn depths_mod_3_give_the_same_results() {
     }
     both(&SlidingPuzzle::new(3, 3).unwrap());
     both(&SlidingPuzzle::new(2, 5).unwrap());
-    both(&Goat);
+    both(&goat());
 }

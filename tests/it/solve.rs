@@ -3,8 +3,9 @@
 
 use crate::common::{antipode, assert_error, assert_measured, run_ok};
 
+use antipode::puzzles::SlidingPuzzle;
+use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::puzzles::sliding::search::SlidingSpace;
-use antipode::puzzles::{Goat, SlidingPuzzle};
 use antipode::solve::{self, Method};
 use antipode::{Puzzle, Successor};
 
@@ -80,12 +81,16 @@ fn assert_legal_path<P: Puzzle>(p: &P, start: &P::State, moves: &[String], path:
 
 #[test]
 fn goat_start_takes_20_moves() {
-    // The two identical `─` both print as 8, so the path, not the notation, is checked.
-    let start = Goat.start().unwrap();
-    let found = solve::solve(&Goat, &start, Method::Ida, false, 60).unwrap();
+    let (file, text) = library::shipped("goat").unwrap();
+    let goat = BlockPuzzle::from_text(file, text).unwrap();
+    let start = goat.start().unwrap();
+    // IDA* (seed 001's method) and bidirectional BFS agree.
+    let found = solve::solve(&goat, &start, Method::Ida, false, 60).unwrap();
     assert_eq!(found.length, 20);
     let moves: Vec<String> = found.solutions[0].iter().map(|m| m.to_string()).collect();
-    assert_legal_path(&Goat, &start, &moves, &found.paths[0]);
+    assert_legal_path(&goat, &start, &moves, &found.paths[0]);
+    let (steps, _) = solve::bibfs::solve(&goat, &start).unwrap();
+    assert_eq!(steps.len(), 20);
 }
 
 #[test]

@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use antipode::engine::{EngineError, LevelStats, Observer, Silent};
-use antipode::puzzles::{Goat, SlidingPuzzle};
+use antipode::puzzles::SlidingPuzzle;
+use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::store::Encoding;
 use antipode::table::{self, BuildOptions, HEADER_BYTES, Header, Table, TableError};
 use antipode::{Puzzle, analysis};
@@ -72,10 +73,12 @@ fn interrupted_then_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding, level: u3
 #[test]
 fn resume_gives_a_byte_identical_table() {
     let eight = SlidingPuzzle::new(3, 3).unwrap();
+    let (file, text) = library::shipped("goat").unwrap();
+    let goat = BlockPuzzle::from_text(file, text).unwrap();
     for encoding in [Encoding::Byte, Encoding::Mod3] {
         interrupted_then_resumed(&eight, encoding, 12);
         interrupted_then_resumed(&eight, encoding, 27);
-        interrupted_then_resumed(&Goat, encoding, 30);
+        interrupted_then_resumed(&goat, encoding, 30);
     }
 }
 

@@ -18,11 +18,7 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         include_str!("library/super-century.toml"),
     ),
     ("dads", "dads.toml", include_str!("library/dads.toml")),
-    (
-        "goat-blocks",
-        "goat.toml",
-        include_str!("library/goat.toml"),
-    ),
+    ("goat", "goat.toml", include_str!("library/goat.toml")),
 ];
 
 /// The shipped description named `name`.

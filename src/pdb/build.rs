@@ -15,16 +15,23 @@
 //! Per placement the memory holds one word with two such sets (seen, and reached by
 //! the level being expanded, so that a child costs one memory access), one set of
 //! the current level, and the byte entry: 4 bytes per placement when `cells - k <= 8`
-//! (2.2 GB for 8 tiles of the 15-puzzle), 7 up to 16. This was chosen over a 0-1 BFS over (placement, blank cell), which needs
-//! `cells - k` states per placement where almost every placement has one region.
+//! (2.2 GB for 8 tiles of the 15-puzzle), 7 up to 16. This was chosen over a 0-1 BFS
+//! over (placement, blank cell), which needs `cells - k` states per placement where
+//! almost every placement has one region.
+//!
+//! A level walks its states in rank order, so each placement comes from the last by
+//! adding to its digits ([`Cursor`]), not by dividing; the words sit in huge pages
+//! (children land anywhere in them); and the sweep after a level visits only the
+//! chunks the level wrote to.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
 use super::pattern::Pattern;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Popcnt;
+use crate::rank::partial::Cursor;
 
 /// Placements handed to a thread at a time.
 const CHUNK: usize = 1 << 14;
@@ -56,14 +63,17 @@ impl BuildProgress for Quiet {
 /// The regions of one placement: those seen (low half of a word) and those reached
 /// by the level being expanded (high half), in one atomic word so that a child costs
 /// one memory access. Three widths, by the number of free cells.
-trait RegionWord: Send + Sync {
+///
+/// # Safety
+/// Implementors must be valid when all their bytes are zero (no region), and need
+/// an alignment of at most a page ([`WordArray`] casts zeroed pages to them).
+unsafe trait RegionWord: Send + Sync {
     /// Bits per half.
     const HALF: u32;
     /// One half: a region set.
     type Half: Copy + Default + Send + Sync;
     fn half(bits: u64) -> Self::Half;
     fn bits(half: Self::Half) -> u32;
-    fn zero() -> Self;
     fn load(&self) -> u64;
     fn or(&self, bits: u64);
     fn get(&mut self) -> u64;
@@ -72,7 +82,9 @@ trait RegionWord: Send + Sync {
 
 macro_rules! region_word {
     ($atomic:ty, $int:ty, $half:ty) => {
-        impl RegionWord for $atomic {
+        // SAFETY: an atomic integer of zero bytes is the integer 0; its alignment is
+        // its size, at most 8.
+        unsafe impl RegionWord for $atomic {
             const HALF: u32 = <$int>::BITS / 2;
             type Half = $half;
             #[inline(always)]
@@ -82,9 +94,6 @@ macro_rules! region_word {
             #[inline(always)]
             fn bits(half: $half) -> u32 {
                 half as u32
-            }
-            fn zero() -> Self {
-                <$atomic>::new(0)
             }
             #[inline(always)]
             fn load(&self) -> u64 {
@@ -110,6 +119,49 @@ region_word!(AtomicU16, u16, u8);
 region_word!(AtomicU32, u32, u16);
 region_word!(AtomicU64, u64, u32);
 
+/// The region words of every placement, all zero at first, in an anonymous mapping
+/// with transparent huge pages asked for: children land all over the array, and with
+/// 4 KiB pages nearly every one of them would cost a TLB miss too.
+struct WordArray<W> {
+    map: memmap2::MmapMut,
+    len: usize,
+    words: std::marker::PhantomData<W>,
+}
+
+impl<W: RegionWord> WordArray<W> {
+    /// `len` zero words.
+    fn zeroed(len: usize) -> std::io::Result<WordArray<W>> {
+        let bytes = len.checked_mul(size_of::<W>()).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::OutOfMemory, "too many placements")
+        })?;
+        let map = memmap2::MmapMut::map_anon(bytes.max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(WordArray {
+            map,
+            len,
+            words: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<W: RegionWord> std::ops::Deref for WordArray<W> {
+    type Target = [W];
+    fn deref(&self) -> &[W] {
+        // SAFETY: the mapping holds `len * size_of::<W>()` bytes, is page-aligned (at
+        // least W's alignment) and starts zeroed, a valid W (RegionWord's contract);
+        // every later write goes through W itself.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<W>(), self.len) }
+    }
+}
+
+impl<W: RegionWord> std::ops::DerefMut for WordArray<W> {
+    fn deref_mut(&mut self) -> &mut [W] {
+        // SAFETY: as in `deref`; `&mut self` makes the slice the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<W>(), self.len) }
+    }
+}
+
 /// Bytes of memory a build of `pattern` holds per placement (the region word, the
 /// current level's regions and the entry).
 pub fn bytes_per_placement(pattern: &Pattern) -> u64 {
@@ -121,7 +173,7 @@ pub fn bytes_per_placement(pattern: &Pattern) -> u64 {
 }
 
 /// Builds the database of `pattern` on the current rayon pool.
-pub fn build(pattern: &Pattern, progress: &dyn BuildProgress) -> Entries {
+pub fn build(pattern: &Pattern, progress: &dyn BuildProgress) -> std::io::Result<Entries> {
     let free = pattern.cells() - pattern.tiles().len();
     match free {
         0..=8 => bfs::<AtomicU16>(pattern, progress),
@@ -150,23 +202,30 @@ impl Cpu {
     }
 }
 
+/// What a level's expansion writes: per placement the region word, per chunk of
+/// [`CHUNK`] placements whether any of its words got a new region (the sweep after
+/// the level visits only those chunks).
+struct Marks<'a, W> {
+    words: &'a [W],
+    touched: &'a [AtomicBool],
+}
+
 /// Expands `states` (rank, regions; empty region sets skipped): marks each child's
 /// region as reached in `words` unless it is seen already.
 fn expand_states<W: RegionWord>(
     cpu: Cpu,
     pattern: &Pattern,
     lowest: &LowestCells,
-    words: &[W],
+    marks: &Marks<'_, W>,
     states: impl Iterator<Item = (u64, u32)>,
-    scratch: &mut Scratch,
 ) {
     match cpu {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the token proves that the CPU has POPCNT.
         Cpu::Popcnt(popcnt) => unsafe {
-            expand_states_popcnt(popcnt, pattern, lowest, words, states, scratch)
+            expand_states_popcnt(popcnt, pattern, lowest, marks, states)
         },
-        Cpu::Any => expand_states_body(pattern, lowest, words, states, scratch),
+        Cpu::Any => expand_states_body(pattern, lowest, marks, states),
     }
 }
 
@@ -176,45 +235,54 @@ fn expand_states_popcnt<W: RegionWord>(
     _: Popcnt,
     pattern: &Pattern,
     lowest: &LowestCells,
-    words: &[W],
+    marks: &Marks<'_, W>,
     states: impl Iterator<Item = (u64, u32)>,
-    scratch: &mut Scratch,
 ) {
-    expand_states_body(pattern, lowest, words, states, scratch);
+    expand_states_body(pattern, lowest, marks, states);
 }
 
 #[inline(always)]
 fn expand_states_body<W: RegionWord>(
     pattern: &Pattern,
     lowest: &LowestCells,
-    words: &[W],
+    marks: &Marks<'_, W>,
     states: impl Iterator<Item = (u64, u32)>,
-    scratch: &mut Scratch,
 ) {
-    let places = &mut scratch[..pattern.tiles().len()];
+    // States come in ascending rank order: the cursor steps between them.
+    let mut cursor = Cursor::new(pattern.placements());
     for (rank, regions) in states {
         if regions == 0 {
             continue;
         }
-        pattern.placements().unrank(rank, places);
+        let places = cursor.seek(rank);
         expand(pattern, lowest, places, rank, regions, |to, region| {
-            let word = &words[to as usize];
+            let word = &marks.words[to as usize];
             let bits = region as u64;
             if word.load() & (bits | bits << W::HALF) == 0 {
                 word.or(bits << W::HALF);
+                let touched = &marks.touched[to as usize / CHUNK];
+                // Read first: the flag's cache line stays shared once it is set.
+                if !touched.load(Ordering::Relaxed) {
+                    touched.store(true, Ordering::Relaxed);
+                }
             }
         });
     }
 }
 
 #[inline(always)]
-fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entries {
+fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> std::io::Result<Entries> {
     let count = pattern.placements().count() as usize;
     let half = W::HALF;
     let mut entries = vec![0u8; count];
     // Regions reached at the current level, per placement (low half of a word).
     let mut current: Vec<W::Half> = Vec::new();
-    let mut words: Vec<W> = (0..count).map(|_| W::zero()).collect();
+    let mut words = WordArray::<W>::zeroed(count)?;
+    let chunks = count.div_ceil(CHUNK);
+    // Per chunk: whether the level being expanded reached a new region there, and
+    // whether `current` holds any region there.
+    let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    let mut occupied = vec![false; chunks];
 
     let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
     let goal_free = pattern.all() & !mask(pattern.homes());
@@ -234,31 +302,26 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
     loop {
         // Expand this level: mark each child's region as reached (high half) unless
         // it is seen already.
+        let marks = Marks {
+            words: &words,
+            touched: &touched,
+        };
         if frontier.is_empty() {
-            current.par_chunks(CHUNK).enumerate().for_each_init(
-                <[u8; 32]>::default,
-                |scratch, (chunk, regions)| {
+            current
+                .par_chunks(CHUNK)
+                .enumerate()
+                .filter(|&(chunk, _)| occupied[chunk])
+                .for_each(|(chunk, regions)| {
                     let states = regions
                         .iter()
                         .enumerate()
                         .map(|(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)));
-                    expand_states(cpu, pattern, &lowest, &words, states, scratch);
-                },
-            );
+                    expand_states(cpu, pattern, &lowest, &marks, states);
+                });
         } else {
-            frontier.par_chunks(CHUNK / 16).for_each_init(
-                <[u8; 32]>::default,
-                |scratch, states| {
-                    expand_states(
-                        cpu,
-                        pattern,
-                        &lowest,
-                        &words,
-                        states.iter().copied(),
-                        scratch,
-                    );
-                },
-            );
+            frontier.par_chunks(CHUNK / 16).for_each(|states| {
+                expand_states(cpu, pattern, &lowest, &marks, states.iter().copied());
+            });
         }
         // The states new at depth + 1 become the next level: small levels as a list,
         // big ones as a full array of region sets.
@@ -267,11 +330,19 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
         if current.is_empty() {
             current = vec![W::Half::default(); count];
         }
+        // Only chunks the level touched change; the others drop what `current` held.
         let (new_placements, new_states): (u64, u64) = entries
             .par_chunks_mut(CHUNK)
             .zip(words.par_chunks_mut(CHUNK))
             .zip(current.par_chunks_mut(CHUNK))
-            .map(|((entries, words), current)| {
+            .zip(occupied.par_iter_mut().zip(&touched))
+            .map(|(((entries, words), current), (occupied, touched))| {
+                if !touched.swap(false, Ordering::Relaxed) {
+                    if std::mem::take(occupied) {
+                        current.fill(W::Half::default());
+                    }
+                    return (0, 0);
+                }
                 let (mut placements, mut states) = (0u64, 0u64);
                 for ((entry, word), current) in entries.iter_mut().zip(words).zip(current) {
                     let bits = word.get();
@@ -286,6 +357,7 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
                         }
                     }
                 }
+                *occupied = states != 0;
                 (placements, states)
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
@@ -296,10 +368,16 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
         frontier.clear();
         if new_states < count as u64 / 64 {
             frontier = current
-                .par_iter()
+                .par_chunks(CHUNK)
                 .enumerate()
-                .filter(|&(_, &r)| W::bits(r) != 0)
-                .map(|(rank, &r)| (rank as u64, W::bits(r)))
+                .filter(|&(chunk, _)| occupied[chunk])
+                .flat_map_iter(|(chunk, regions)| {
+                    regions
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &r)| W::bits(r) != 0)
+                        .map(move |(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)))
+                })
                 .collect();
         }
         depth += 1;
@@ -311,11 +389,8 @@ fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> Entrie
     while histogram.last() == Some(&0) {
         histogram.pop();
     }
-    Entries { entries, histogram }
+    Ok(Entries { entries, histogram })
 }
-
-/// A thread's working space: the places of the placement being expanded.
-type Scratch = [u8; 32];
 
 /// The cells of `places` as a mask.
 fn mask(places: &[u8]) -> u32 {
@@ -428,7 +503,7 @@ mod tests {
         // can always come round for free on a 3x3 board.
         let goal: Vec<u8> = vec![1, 2, 3, 4, 5, 6, 7, 8, 0];
         let pattern = Pattern::new(3, 3, &goal, &[5]).unwrap();
-        let built = build(&pattern, &Quiet);
+        let built = build(&pattern, &Quiet).unwrap();
         for cell in 0..9u8 {
             let rank = pattern.placements().rank(&[cell]) as usize;
             let (r, c) = (cell as i32 / 3, cell as i32 % 3);
@@ -442,7 +517,7 @@ mod tests {
     fn every_placement_is_reached() {
         let goal: Vec<u8> = (1..12).chain([0]).collect();
         let pattern = Pattern::new(3, 4, &goal, &[1, 2, 5, 6]).unwrap();
-        let built = build(&pattern, &Quiet);
+        let built = build(&pattern, &Quiet).unwrap();
         assert!(built.entries.iter().all(|&e| e > 0));
         assert_eq!(
             built.histogram.iter().sum::<u64>(),

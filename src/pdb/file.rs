@@ -302,7 +302,7 @@ mod tests {
     fn a_written_database_reads_back() {
         let goal: Vec<u8> = (1..12).chain([0]).collect();
         let pattern = Pattern::new(3, 4, &goal, &[1, 2, 3, 5, 6]).unwrap();
-        let built = build(&pattern, &Quiet);
+        let built = build(&pattern, &Quiet).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.table");
         let header = write(

@@ -181,7 +181,9 @@ impl Partition {
                 })?;
                 let built = {
                     let levels = LevelReport(std::sync::Mutex::new(&mut *report));
-                    build::build(&pattern, &levels)
+                    build::build(&pattern, &levels).map_err(|cause| {
+                        PdbError::Other(format!("no memory for the search: {cause}"))
+                    })?
                 };
                 let header = file::write(&path, &pattern, puzzle, goal_text, goal, &built)?;
                 report(PartitionEvent::Built {

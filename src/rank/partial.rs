@@ -120,6 +120,83 @@ impl Placements {
     }
 }
 
+/// Largest step from one rank to the next that [`Cursor::seek`] takes by adding to the
+/// digits instead of unranking.
+const MAX_STEP: u64 = 1 << 12;
+
+/// A placement that moves to higher ranks by adding to its digits (a carry now and
+/// then), not by the `k` divisions of [`Placements::unrank`]: the walk over a level in
+/// rank order.
+#[derive(Debug, Clone)]
+pub struct Cursor<'a> {
+    space: &'a Placements,
+    rank: u64,
+    digits: [u32; 32],
+    places: [u8; 32],
+    /// `taken[i]`: the places of the items before `i`.
+    taken: [u32; 33],
+    valid: bool,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor not yet on any placement.
+    pub fn new(space: &'a Placements) -> Cursor<'a> {
+        Cursor {
+            space,
+            rank: 0,
+            digits: [0; 32],
+            places: [0; 32],
+            taken: [0; 33],
+            valid: false,
+        }
+    }
+
+    /// Moves to the placement of rank `rank` and returns its places.
+    #[inline(always)]
+    pub fn seek(&mut self, rank: u64) -> &[u8] {
+        let k = self.space.k;
+        debug_assert!(rank < self.space.count);
+        if k == 0 {
+            return &[];
+        }
+        let first = if self.valid && rank >= self.rank && rank - self.rank <= MAX_STEP {
+            // Add the difference to the last digit and carry.
+            let mut i = k - 1;
+            let mut sum = self.digits[i] as u64 + (rank - self.rank);
+            loop {
+                let radix = (self.space.n - i) as u64;
+                if sum < radix {
+                    self.digits[i] = sum as u32;
+                    break;
+                }
+                self.digits[i] = (sum % radix) as u32;
+                i -= 1;
+                sum = self.digits[i] as u64 + sum / radix;
+            }
+            i
+        } else {
+            let mut rest = rank;
+            for i in 0..k {
+                self.digits[i] = (rest / self.space.weights[i]) as u32;
+                rest %= self.space.weights[i];
+            }
+            0
+        };
+        for i in first..k {
+            let mut free = !self.taken[i];
+            for _ in 0..self.digits[i] {
+                free &= free - 1;
+            }
+            let place = free.trailing_zeros();
+            self.places[i] = place as u8;
+            self.taken[i + 1] = self.taken[i] | 1 << place;
+        }
+        self.rank = rank;
+        self.valid = true;
+        &self.places[..k]
+    }
+}
+
 /// One placement prepared for ranking its one-item moves incrementally: moving item
 /// `i` from place `a` to a free place `b` changes digit `i`, and the digit of each
 /// later item whose place lies strictly between `a` and `b` by one (a neighbour on a
@@ -262,6 +339,20 @@ mod tests {
             let mut moved = places.clone();
             moved[item] = to as u8;
             prop_assert_eq!(prepared.rank_after_move(item, to), space.rank(&moved));
+        }
+
+        #[test]
+        fn the_cursor_walks_like_unrank(n in 1usize..=16, k in 0usize..=8, seed in any::<u64>(), gaps in proptest::collection::vec(0u64..6000, 1..200)) {
+            let k = k.min(n);
+            let space = Placements::new(n, k);
+            let mut cursor = Cursor::new(&space);
+            let mut rank = seed % space.count();
+            let mut places = vec![0u8; k];
+            for gap in gaps {
+                space.unrank(rank, &mut places);
+                prop_assert_eq!(cursor.seek(rank), places.as_slice());
+                rank = (rank + gap) % space.count();
+            }
         }
 
         #[test]

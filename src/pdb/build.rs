@@ -32,6 +32,7 @@ use super::pattern::Pattern;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Popcnt;
 use crate::rank::partial::Cursor;
+use crate::rank::permutation::nth_set_bit;
 
 /// Placements handed to a thread at a time.
 const CHUNK: usize = 1 << 14;
@@ -404,15 +405,6 @@ fn region_bit(lowest: u32, free: u32) -> u32 {
     1 << (free & ((1u32 << lowest) - 1)).count_ones()
 }
 
-/// The cell of the free cell with ordinal `ordinal`.
-#[inline(always)]
-fn nth_free(mut free: u32, ordinal: u32) -> u32 {
-    for _ in 0..ordinal {
-        free &= free - 1;
-    }
-    free.trailing_zeros()
-}
-
 /// Calls `reach(rank, region bit)` for every state one pattern move from the
 /// placement `places` (of rank `rank`) with the blank in any of the regions `regions`
 /// (bits of free cell ordinals).
@@ -429,7 +421,7 @@ fn expand(
     let prepared = pattern.placements().prepare(places, rank);
     let mut left = regions;
     while left != 0 {
-        let start = nth_free(free, left.trailing_zeros());
+        let start = nth_set_bit(free, left.trailing_zeros());
         left &= left - 1;
         let region = pattern.region(start, free);
         for (i, &from) in places.iter().enumerate() {

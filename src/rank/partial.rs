@@ -27,6 +27,8 @@
 //! assert_eq!(back, places);
 //! ```
 
+use super::permutation::nth_set_bit;
+
 /// The placements of `k` distinct items on `n` places, with their weights.
 ///
 /// `Placements::new(n, k)` panics when `P(n, k)` does not fit a `u64`: check
@@ -109,11 +111,7 @@ impl Placements {
             let digit = (rank / self.weights[i]) as u32;
             rank %= self.weights[i];
             // The `digit`-th free place, counting from 0.
-            let mut free = !taken;
-            for _ in 0..digit {
-                free &= free - 1;
-            }
-            let chosen = free.trailing_zeros();
+            let chosen = nth_set_bit(!taken, digit);
             *place = chosen as u8;
             taken |= 1 << chosen;
         }
@@ -183,11 +181,7 @@ impl<'a> Cursor<'a> {
             0
         };
         for i in first..k {
-            let mut free = !self.taken[i];
-            for _ in 0..self.digits[i] {
-                free &= free - 1;
-            }
-            let place = free.trailing_zeros();
+            let place = nth_set_bit(!self.taken[i], self.digits[i]);
             self.places[i] = place as u8;
             self.taken[i + 1] = self.taken[i] | 1 << place;
         }

@@ -7,7 +7,8 @@
 //! Interchangeable pieces share their goal places: the bound takes the cheapest way to
 //! send them there (every assignment for a few pieces, each place's nearest piece for
 //! many). Both are admissible. Bidirectional search is the default method for these
-//! puzzles; IDA* with this bound is what seed 001 ran on Goat.
+//! puzzles; IDA* is seed 001's method for Goat (whose bound also told its two bars
+//! apart by a parity invariant of that board, which this general one cannot know).
 
 use super::{BlockMove, BlockPuzzle, Layout, Metric};
 use crate::Puzzle;

@@ -3,7 +3,9 @@
 
 Usage: read_table.py TABLE [INDEX...]
 Prints the header as JSON, then for each INDEX the stored entry: the exact distance for
-8-bit tables, the distance mod 3 for 2-bit tables ("-" if unreachable).
+8-bit tables, the distance mod 3 for 2-bit tables ("-" if unreachable); for a pattern
+database (kind 1), INDEX is a placement's rank and the entry is its distance ("-" for
+a placement that no solvable position has).
 The format is documented in tables/README.md.
 """
 import json
@@ -31,7 +33,12 @@ def read_header(data):
     histogram = list(struct.unpack_from(f"<{levels}Q", data, 2048))
     # Version 2: SHA-256 of the puzzle's canonical definition at 184..216.
     digest = data[184:216].hex() if version >= 2 else None
+    kind, base = struct.unpack_from("<BB", data, 154)
+    tiles = list(data[217:217 + data[216]])
     return {
+        "kind": kind,
+        "entry_base": base,
+        "tiles": tiles,
         "version": version,
         "definition_sha256": digest,
         "puzzle": text(16),
@@ -45,8 +52,55 @@ def read_header(data):
     }
 
 
+def goal_cells(goal):
+    """The board's width and each tile's goal cell, from the goal's one-line form."""
+    rows = [row.replace(",", " ").split() for row in goal.split("/")]
+    # Boards of at most 9 tiles may be written in bare digits: `123/456/780`.
+    rows = [list(row[0]) if len(row) == 1 else row for row in rows]
+    cells = {
+        int(tile) if tile.isdigit() else 0: at
+        for at, tile in enumerate(t for row in rows for t in row)
+    }
+    return len(rows[0]), cells
+
+
+def unrank_placement(rank, n, k):
+    """The cells of the k pattern tiles on n cells with placement rank `rank`."""
+    places = []
+    for i in range(k):
+        weight = 1
+        for m in range(n - k + 1, n - i):
+            weight *= m
+        digit, rank = divmod(rank, weight)
+        free = [c for c in range(n) if c not in places]
+        places.append(free[digit])
+    return places
+
+
+def database_entry(data, header, rank):
+    """The distance of placement `rank` in a pattern database."""
+    if header["bits"] == 4:
+        value = (data[HEADER_BYTES + rank // 2] >> (4 * (rank % 2))) & 15
+    else:
+        value = data[HEADER_BYTES + rank]
+    if value == 0:
+        return None  # no solvable position has this placement
+    distance = value - 1
+    if header["entry_base"] == 1:
+        cols, home = goal_cells(header["goal"])
+        n = len(home)
+        places = unrank_placement(rank, n, len(header["tiles"]))
+        for tile, at in zip(header["tiles"], places):
+            goal = home[tile]
+            distance += abs(at // cols - goal // cols) + abs(at % cols - goal % cols)
+    return distance
+
+
 def entry(data, header, index):
-    """The stored value of entry `index`: depth (8 bits) or depth mod 3 (2 bits)."""
+    """The stored value of entry `index`: depth (8 bits) or depth mod 3 (2 bits), or a
+    pattern database's distance."""
+    if header["kind"] == 1:
+        return database_entry(data, header, index)
     if header["bits"] == 8:
         value = data[HEADER_BYTES + index]
     else:

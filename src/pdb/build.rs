@@ -37,8 +37,11 @@ use crate::rank::permutation::nth_set_bit;
 /// Placements handed to a thread at a time.
 const CHUNK: usize = 1 << 14;
 
-/// A finished database in memory: per placement, the fewest pattern moves plus one
-/// (every placement is reached, so no entry is 0), and the placements per distance.
+/// A finished database in memory: per placement, the fewest pattern moves plus one,
+/// and the placements per distance. An entry is 0 only for a placement that no
+/// solvable position has: when the pattern leaves out the blank and a single tile,
+/// that tile and the blank cannot change the permutation's parity (swapping them is
+/// a move), so half the placements are never reached.
 #[derive(Debug, Clone)]
 pub struct Entries {
     /// `entries[rank] = distance + 1`.

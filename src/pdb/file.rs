@@ -141,7 +141,13 @@ fn over_manhattan_nibbles(
     let placements = pattern.placements();
     pack_nibbles(built.entries.len(), |rank, places| {
         placements.unrank(rank as u64, &mut places[..k]);
-        Some(built.entries[rank] - manhattan(table, &places[..k]) as u8).filter(|&e| e <= 15)
+        match built.entries[rank] {
+            // A placement no solvable position has stays 0 over any base.
+            0 => Some(0),
+            entry => entry
+                .checked_sub(manhattan(table, &places[..k]) as u8)
+                .filter(|&e| e <= 15),
+        }
     })
 }
 

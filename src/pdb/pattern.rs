@@ -56,8 +56,8 @@ impl Pattern {
                 .ok_or_else(|| PdbError::Tiles(format!("there is no tile {tile}")))?;
             homes.push(home as u8);
         }
-        // The blank and at least one other tile stay outside: the free tiles then make
-        // up any parity, so every placement is reachable.
+        // The blank and at least one other tile stay outside (with only one, half the
+        // placements belong to no solvable position: their entries are 0).
         if tiles.is_empty() || tiles.len() + 2 > cells {
             return Err(PdbError::Tiles(format!(
                 "a pattern takes 1 to {} of the {} tiles",

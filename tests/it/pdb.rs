@@ -251,3 +251,81 @@ fn bad_database_requests_are_refused() {
         "wrong parity",
     );
 }
+
+/// The stdlib-only Python reader in `scripts/` reads pattern databases too: every
+/// placement's distance, from the 4-bit entries over the Manhattan distance of the
+/// 2x5 board's databases, and the 8-bit and plain 4-bit ones of the 3x3 board's 7-1
+/// partition.
+#[test]
+fn python_reads_pattern_databases() {
+    for (puzzle, sizes) in [
+        (SlidingPuzzle::new(2, 5).unwrap(), "4-5"),
+        (SlidingPuzzle::new(3, 3).unwrap(), "7-1"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let goal = puzzle.goal();
+        let patterns = Partition::split(puzzle.rows(), puzzle.cols(), goal.cells(), sizes).unwrap();
+        let partition = Partition::open_or_build(
+            dir.path(),
+            &puzzle.name(),
+            &puzzle.format_line(&goal),
+            puzzle.rows(),
+            puzzle.cols(),
+            goal.cells(),
+            &patterns,
+            &mut |_| {},
+        )
+        .unwrap();
+        let mut unreached = 0;
+        for db in partition.databases() {
+            let placements = db.pattern().placements();
+            // At most about 3,000 ranks on one command line, spread over the range.
+            let step = placements.count() / 3000 + 1;
+            let ranks: Vec<u64> = (0..placements.count()).step_by(step as usize).collect();
+            let arguments: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
+            let output = std::process::Command::new("python3")
+                .arg(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/scripts/read_table.py"
+                ))
+                .arg(db.path())
+                .args(&arguments)
+                .output()
+                .expect("python3 runs");
+            assert!(output.status.success(), "{output:?}");
+            let text = String::from_utf8(output.stdout).unwrap();
+            let mut lines = text.lines();
+            let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+            assert_eq!(header["kind"], 1);
+            assert_eq!(
+                header["tiles"].as_array().unwrap().len(),
+                db.pattern().tiles().len()
+            );
+            let mut places = vec![0u8; db.pattern().tiles().len()];
+            assert_eq!(lines.clone().count(), ranks.len());
+            for (&rank, line) in ranks.iter().zip(lines) {
+                placements.unrank(rank, &mut places);
+                let value = line.split_once(' ').unwrap().1;
+                if value == "-" {
+                    // Leaving out only the blank and one tile fixes the parity: half
+                    // the placements are never reached (entry 0).
+                    let left_out = puzzle.rows() * puzzle.cols() - places.len();
+                    assert_eq!(left_out, 2, "{sizes}: rank {rank} unreached");
+                    unreached += 1;
+                    continue;
+                }
+                assert_eq!(
+                    value.parse::<u32>().unwrap(),
+                    db.distance(&places),
+                    "{sizes}: rank {rank}"
+                );
+            }
+        }
+        // Only the 7-tile pattern of the 3x3 board leaves out a single tile.
+        assert_eq!(
+            unreached > 0,
+            sizes == "7-1",
+            "{sizes}: {unreached} unreached"
+        );
+    }
+}

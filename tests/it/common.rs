@@ -72,3 +72,25 @@ pub fn assert_measured(seconds: &serde_json::Value, wall: f64) {
         "{seconds} s reported, {wall} s wall"
     );
 }
+
+/// Runs the stdlib-only Python reader `scripts/read_table.py` on a table with these
+/// indices and returns its header (JSON) and one line per index.
+pub fn python_read_table(
+    path: &std::path::Path,
+    indices: &[String],
+) -> (serde_json::Value, Vec<String>) {
+    let output = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/read_table.py"
+        ))
+        .arg(path)
+        .args(indices)
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut lines = text.lines().map(str::to_string);
+    let header = serde_json::from_str(&lines.next().unwrap()).unwrap();
+    (header, lines.collect())
+}

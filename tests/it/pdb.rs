@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::{antipode_with_input, assert_error};
+use crate::common::{antipode_with_input, assert_error, python_read_table};
 
 use antipode::engine::Silent;
 use antipode::pdb::Partition;
@@ -28,18 +28,12 @@ fn antipode_in(dir: &Path, args: &[&str], stdin: &str) -> Output {
     output
 }
 
-/// Checks every state of `puzzle`: the partition's bound is at most the exact
-/// distance, and returns the largest difference between neighbours' bounds.
-///
-/// The databases keep, per placement, the fewest pattern moves over every place of
-/// the blank; a real move keeps the blank's region, so a neighbour's bound can drop by
-/// more than one (the bound is admissible, not consistent): IDA* needs only the first.
-fn assert_admissible(puzzle: &SlidingPuzzle, sizes: &str) -> u32 {
-    let dir = tempfile::tempdir().unwrap();
+/// The databases of partition `sizes` of `puzzle`'s tiles, built into `dir`.
+fn built_partition(dir: &Path, puzzle: &SlidingPuzzle, sizes: &str) -> Partition {
     let goal = puzzle.goal();
     let patterns = Partition::split(puzzle.rows(), puzzle.cols(), goal.cells(), sizes).unwrap();
-    let partition = Partition::open_or_build(
-        dir.path(),
+    Partition::open_or_build(
+        dir,
         &puzzle.name(),
         &puzzle.format_line(&goal),
         puzzle.rows(),
@@ -48,7 +42,18 @@ fn assert_admissible(puzzle: &SlidingPuzzle, sizes: &str) -> u32 {
         &patterns,
         &mut |_| {},
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// Checks every state of `puzzle`: the partition's bound is at most the exact
+/// distance, and returns the largest difference between neighbours' bounds.
+///
+/// The databases keep, per placement, the fewest pattern moves over every place of
+/// the blank; a real move keeps the blank's region, so a neighbour's bound can drop by
+/// more than one (the bound is admissible, not consistent): IDA* needs only the first.
+fn assert_admissible(puzzle: &SlidingPuzzle, sizes: &str) -> u32 {
+    let dir = tempfile::tempdir().unwrap();
+    let partition = built_partition(dir.path(), puzzle, sizes);
     let (depths, _) = antipode::analysis::search(puzzle, &Silent).unwrap();
     let mut next: Vec<Successor<_, _>> = Vec::new();
     let manhattan = SlidingSpace::new(puzzle, true);
@@ -263,19 +268,7 @@ fn python_reads_pattern_databases() {
         (SlidingPuzzle::new(3, 3).unwrap(), "7-1"),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let goal = puzzle.goal();
-        let patterns = Partition::split(puzzle.rows(), puzzle.cols(), goal.cells(), sizes).unwrap();
-        let partition = Partition::open_or_build(
-            dir.path(),
-            &puzzle.name(),
-            &puzzle.format_line(&goal),
-            puzzle.rows(),
-            puzzle.cols(),
-            goal.cells(),
-            &patterns,
-            &mut |_| {},
-        )
-        .unwrap();
+        let partition = built_partition(dir.path(), &puzzle, sizes);
         let mut unreached = 0;
         for db in partition.databases() {
             let placements = db.pattern().placements();
@@ -283,26 +276,14 @@ fn python_reads_pattern_databases() {
             let step = placements.count() / 3000 + 1;
             let ranks: Vec<u64> = (0..placements.count()).step_by(step as usize).collect();
             let arguments: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
-            let output = std::process::Command::new("python3")
-                .arg(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/scripts/read_table.py"
-                ))
-                .arg(db.path())
-                .args(&arguments)
-                .output()
-                .expect("python3 runs");
-            assert!(output.status.success(), "{output:?}");
-            let text = String::from_utf8(output.stdout).unwrap();
-            let mut lines = text.lines();
-            let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+            let (header, lines) = python_read_table(db.path(), &arguments);
             assert_eq!(header["kind"], 1);
             assert_eq!(
                 header["tiles"].as_array().unwrap().len(),
                 db.pattern().tiles().len()
             );
             let mut places = vec![0u8; db.pattern().tiles().len()];
-            assert_eq!(lines.clone().count(), ranks.len());
+            assert_eq!(lines.len(), ranks.len());
             for (&rank, line) in ranks.iter().zip(lines) {
                 placements.unrank(rank, &mut places);
                 let value = line.split_once(' ').unwrap().1;

@@ -4,7 +4,6 @@
 use crate::common::{antipode, antipode_with_input, assert_error, run_ok};
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -319,19 +318,7 @@ fn python_reads_the_documented_format() {
         table::build(&puzzle, &path, &options(encoding), &Silent, None).unwrap();
         let table = Table::open(&path).unwrap();
         let indices: Vec<String> = (0..puzzle.index_count()).map(|i| i.to_string()).collect();
-        let output = Command::new("python3")
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/scripts/read_table.py"
-            ))
-            .arg(&path)
-            .args(&indices)
-            .output()
-            .expect("python3 runs");
-        assert!(output.status.success(), "{output:?}");
-        let text = String::from_utf8(output.stdout).unwrap();
-        let mut lines = text.lines();
-        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        let (header, lines) = crate::common::python_read_table(&path, &indices);
         assert_eq!(header["puzzle"], "sliding:2x4");
         assert_eq!(header["version"], 2);
         assert_eq!(
@@ -343,7 +330,7 @@ fn python_reads_the_documented_format() {
             header["histogram"].as_array().unwrap().len(),
             table.histogram().len()
         );
-        for (index, line) in lines.enumerate() {
+        for (index, line) in lines.iter().enumerate() {
             let value: u32 = line.split_once(' ').unwrap().1.parse().unwrap();
             let distance = table
                 .distance(&puzzle, &puzzle.unrank(index as u64))

@@ -87,7 +87,7 @@ fn text(a: &Analysis) -> String {
     if a.reachable < a.indices {
         let _ = writeln!(
             s,
-            "unreachable     {} (cannot reach the goal)",
+            "unreachable     {} (not connected to depth 0: the goal set, or the --from position)",
             thousands(a.indices - a.reachable)
         );
     }

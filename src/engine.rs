@@ -246,6 +246,10 @@ pub struct Bfs<'a, P: Puzzle, S: DepthStore> {
     seen: [u64; 2],
     /// The next level must be counted by a full scan (after a resume).
     recount: bool,
+    /// The store keeps recent marks (see [`DepthStore::track_recent`]).
+    tracks_recent: bool,
+    /// Per class: its recent marks cover exactly the groups its newest level wrote.
+    recent_valid: [bool; 2],
 }
 
 impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
@@ -265,18 +269,24 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         if goals.is_empty() {
             return Err(EngineError::NoGoal);
         }
+        let layout = Layout::new(&puzzle.segments(), &goals);
+        // Codes mod p do not tell the frontier from older levels of its class; recent
+        // marks do, when each level's writes stay in the other class.
+        let tracks_recent = store.period().is_some() && layout.bipartite() && store.track_recent();
         Ok(Bfs {
             puzzle,
             store,
             observer,
             stop: None,
-            layout: Layout::new(&puzzle.segments(), &goals),
+            layout,
             chunks: ChunkLevels::new(puzzle.index_count()),
             goals,
             started: Instant::now(),
             histogram: Vec::new(),
             seen: [0; 2],
             recount: false,
+            tracks_recent,
+            recent_valid: [false; 2],
         })
     }
 
@@ -294,6 +304,8 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
             self.seen[self.layout.class_at(goal)] += 1;
         }
         self.histogram = vec![self.goals.len() as u64];
+        // A fresh store: no marks but the goals' (class 1 holds nothing yet).
+        self.recent_valid = [true; 2];
         self.observer.level_finished(&LevelStats {
             depth: 0,
             new_states: self.goals.len() as u64,
@@ -328,6 +340,9 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
                 self.items_for(&plan).len() as u64,
             );
             let outcome = self.run_level(&plan, last_level.is_some());
+            if self.tracks_recent {
+                self.recent_valid[plan.target] = true;
+            }
             if let Some(last) = last_level.as_mut() {
                 **last = outcome.captured.unwrap_or_default();
             }
@@ -379,18 +394,38 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         if unseen == 0 {
             return Ok(None);
         }
+        let candidates = self.frontier_candidates(depth, source);
         Ok(Some(LevelPlan {
             depth,
             frontier,
             unseen,
-            direction: Self::choose_direction(frontier, unseen),
+            direction: Self::choose_direction(candidates, unseen),
             source,
             target,
         }))
     }
 
-    /// Top-down while the frontier is smaller than the unseen states of the new
-    /// level's class, bottom-up after: each direction expands that many states.
+    /// Whether a top-down level from `source` finds exactly its frontier: codes are
+    /// exact, or recent marks separate the frontier from older levels of its code.
+    fn frontier_is_exact(&self, source: usize) -> bool {
+        self.store.period().is_none() || (self.tracks_recent && self.recent_valid[source])
+    }
+
+    /// How many states a top-down level from `depth` would expand: the frontier, or
+    /// with codes mod p and no recent marks, every level of the class with its code.
+    fn frontier_candidates(&self, depth: u32, source: usize) -> u64 {
+        match self.store.period() {
+            Some(p) if !self.frontier_is_exact(source) => (0..=depth)
+                .filter(|&d| d % p == depth % p && self.layout.class_of(d) == source)
+                .map(|d| self.histogram[d as usize])
+                .sum(),
+            _ => self.histogram[depth as usize],
+        }
+    }
+
+    /// Top-down while the states a top-down level would expand (the frontier, plus
+    /// older levels a store cannot tell from it) are fewer than the unseen states of
+    /// the new level's class, bottom-up after: each direction expands that many states.
     pub fn choose_direction(frontier: u64, unseen: u64) -> Direction {
         if frontier > unseen {
             Direction::BottomUp
@@ -415,6 +450,16 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
 
     /// Computes one level on the current rayon pool.
     fn run_level(&self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
+        if self.tracks_recent {
+            let target: Vec<&WorkItem> = self
+                .layout
+                .items
+                .iter()
+                .filter(|i| i.class == plan.target)
+                .collect();
+            // SAFETY: between levels nobody else touches the store.
+            unsafe { levels::forget_recent(self.store, &target) };
+        }
         let ctx = LevelContext {
             puzzle: self.puzzle,
             store: self.store,
@@ -424,6 +469,7 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
             chunks: &self.chunks,
             depth: plan.depth,
             bipartite: self.layout.bipartite(),
+            recent: self.tracks_recent && self.recent_valid[plan.source],
         };
         match plan.direction {
             Direction::BottomUp => {

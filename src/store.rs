@@ -139,6 +139,36 @@ pub trait DepthStore: DepthRead {
     /// # Safety
     /// No other thread may write any entry of `range` while this runs.
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64;
+
+    /// Starts keeping *recent marks*: from now on every write also marks its entry,
+    /// [`DepthStore::forget_recent`] clears the marks of a range, and
+    /// [`DepthStore::collect_recent_exclusive`] finds only marked entries (marks may
+    /// cover a few unwritten neighbours too). For stores whose codes do not tell a
+    /// level from older ones ([`PackedDepths`]); false if the store keeps no marks.
+    fn track_recent(&self) -> bool {
+        false
+    }
+
+    /// Clears the recent marks of the entries of `range` (a no-op without tracking).
+    ///
+    /// # Safety
+    /// No other thread may write or scan any entry of `range` while this runs.
+    unsafe fn forget_recent(&self, _range: Range<u64>) {}
+
+    /// Like [`DepthStore::collect_exclusive`], but may skip entries without a recent
+    /// mark (without tracking it finds them all).
+    ///
+    /// # Safety
+    /// As [`DepthStore::collect_exclusive`].
+    unsafe fn collect_recent_exclusive(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        out: &mut Vec<u64>,
+    ) {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.collect_exclusive(range, wanted, out) }
+    }
 }
 
 /// A depth array of either encoding.

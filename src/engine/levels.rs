@@ -28,6 +28,8 @@ pub(super) struct LevelContext<'a, P, S> {
     pub depth: u32,
     /// Whether the frontier's class and the new level's class are disjoint.
     pub bipartite: bool,
+    /// The frontier is what the store's recent marks hold (top-down scans use them).
+    pub recent: bool,
 }
 
 impl<P, S> LevelContext<'_, P, S> {
@@ -83,7 +85,15 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(ctx: &LevelContext<'_, P, S>, t
                 // SAFETY: in a bipartite layout this level only writes states of the other
                 // class, so nobody writes this item's range during the scan.
                 unsafe {
-                    store.collect_exclusive(item.range.clone(), Wanted::Depth(depth), frontier)
+                    if ctx.recent {
+                        store.collect_recent_exclusive(
+                            item.range.clone(),
+                            Wanted::Depth(depth),
+                            frontier,
+                        )
+                    } else {
+                        store.collect_exclusive(item.range.clone(), Wanted::Depth(depth), frontier)
+                    }
                 };
                 expand(frontier);
                 ctx.observer.work_done(1);
@@ -171,6 +181,17 @@ pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
     let complete = captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
     let indices = (capture && complete).then(|| parts.into_iter().flat_map(|(_, k)| k).collect());
     (found, indices)
+}
+
+/// Clears the store's recent marks over `items`.
+///
+/// # Safety
+/// No thread may use the store meanwhile (the engine calls it between levels).
+pub(super) unsafe fn forget_recent<S: DepthStore>(store: &S, items: &[&WorkItem]) {
+    items
+        .par_iter()
+        // SAFETY: forwarded from this function's contract; items do not overlap.
+        .for_each(|item| unsafe { store.forget_recent(item.range.clone()) });
 }
 
 /// The entries of `items` that match `wanted`, counted by scanning.

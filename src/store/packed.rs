@@ -6,6 +6,7 @@
 //! computed; exact distances come back by descending to the goal.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use memmap2::MmapMut;
@@ -15,10 +16,38 @@ use super::{DepthRead, DepthStore, StoreError, Wanted};
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
 /// Depths mod 3, four entries per byte, in a memory mapping.
+///
+/// Depth `d` and depth `d + 6` share a code and (on a bipartite graph) a colour class,
+/// so a scan for the frontier also finds every older level of the same code. Once
+/// [`DepthStore::track_recent`] is called, the store also keeps one *recent* bit per
+/// byte (per group of four entries), set by every write: a scan through
+/// [`DepthStore::collect_recent_exclusive`] then skips the groups the newest level did
+/// not write, which older levels fill more and more as a search goes on.
 pub struct PackedDepths {
     map: MmapMut,
     len: u64,
+    /// Bit `g % 8` of byte `g / 8`: group `g` (entries `4g..4g+4`) was written since its
+    /// bits were last forgotten.
+    recent: OnceLock<MmapMut>,
 }
+
+/// `SPREAD[h]`: byte `k` is `0x55` (the low bits of its four fields) where bit `k` of
+/// `h` is set, 0 elsewhere.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut h = 0;
+    while h < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if h & (1 << k) != 0 {
+                table[h] |= 0x55 << (8 * k);
+            }
+            k += 1;
+        }
+        h += 1;
+    }
+    table
+};
 
 #[inline(always)]
 fn code(wanted: Wanted) -> u8 {
@@ -35,7 +64,11 @@ impl PackedDepths {
         let mut map = MmapMut::map_anon(bytes.max(1))
             .map_err(|cause| StoreError::Map { bytes: len, cause })?;
         super::bytes::prepare_fresh_pages(&mut map);
-        Ok(PackedDepths { map, len })
+        Ok(PackedDepths {
+            map,
+            len,
+            recent: OnceLock::new(),
+        })
     }
 
     /// Entries in an existing mapping of at least `len / 4` bytes, content kept.
@@ -44,7 +77,11 @@ impl PackedDepths {
             map.len() as u64 >= len.div_ceil(4),
             "mapping smaller than the entries"
         );
-        PackedDepths { map, len }
+        PackedDepths {
+            map,
+            len,
+            recent: OnceLock::new(),
+        }
     }
 
     /// The mapping, e.g. to flush it to its file.
@@ -61,21 +98,57 @@ impl PackedDepths {
         unsafe { AtomicU8::from_ptr(self.map.as_ptr().add((index / 4) as usize) as *mut u8) }
     }
 
+    /// The recent-bit byte `at` (covering entries `32 * at .. 32 * at + 32`).
+    #[inline(always)]
+    fn recent_byte(recent: &MmapMut, at: u64) -> &AtomicU8 {
+        // SAFETY: the recent map holds one byte per 32 entries (rounded up), so `at` is
+        // inside it for any entry index; every access to it is atomic except
+        // `forget_recent`, whose caller guarantees that nobody else uses those bytes.
+        unsafe { AtomicU8::from_ptr(recent.as_ptr().add(at as usize) as *mut u8) }
+    }
+
+    #[inline(always)]
+    fn mark_recent(&self, index: u64) {
+        if let Some(recent) = self.recent.get() {
+            let byte = Self::recent_byte(recent, index / 32);
+            let bit = 1u8 << ((index / 4) % 8);
+            // Test first: most writes land in a group that is marked already.
+            if byte.load(Ordering::Relaxed) & bit == 0 {
+                byte.fetch_or(bit, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Whether the recent bit of entry `index`'s group is set (true without tracking).
+    #[inline(always)]
+    fn is_recent(recent: Option<&MmapMut>, index: u64) -> bool {
+        recent.is_none_or(|r| {
+            Self::recent_byte(r, index / 32).load(Ordering::Relaxed) >> ((index / 4) % 8) & 1 != 0
+        })
+    }
+
     #[inline(always)]
     fn field(&self, index: u64) -> u8 {
         (self.byte(index).load(Ordering::Relaxed) >> (2 * (index % 4))) & 3
     }
 
-    /// Calls `found(index)` for every index in `range` whose field equals `value`.
+    /// Calls `found(index)` for every index in `range` whose field equals `value` (and,
+    /// with `recent`, whose group's recent bit is set).
     ///
     /// # Safety
     /// No thread may write the bytes of `range` meanwhile.
-    unsafe fn scan(&self, range: Range<u64>, value: u8, mut found: impl FnMut(u64, u64)) {
+    unsafe fn scan(
+        &self,
+        range: Range<u64>,
+        value: u8,
+        recent: Option<&MmapMut>,
+        mut found: impl FnMut(u64, u64),
+    ) {
         let (start, end) = (range.start, range.end);
         let mut i = start;
         // Entries before the first whole 32-entry word, one by one.
         while i < end && (i % 32 != 0) {
-            if self.field(i) == value {
+            if self.field(i) == value && Self::is_recent(recent, i) {
                 found(i, 1);
             }
             i += 1;
@@ -94,10 +167,20 @@ impl PackedDepths {
         };
         let pattern = value as u64 * LOW_BITS;
         while i + 32 <= end {
+            let filter = match recent {
+                None => LOW_BITS,
+                Some(r) => match Self::recent_byte(r, i / 32).load(Ordering::Relaxed) {
+                    0 => {
+                        i += 32;
+                        continue;
+                    }
+                    h => SPREAD[h as usize],
+                },
+            };
             let at = (i / 4) as usize - first_byte;
             let word = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
             let x = word ^ pattern;
-            let mut hits = !(x | (x >> 1)) & LOW_BITS;
+            let mut hits = !(x | (x >> 1)) & filter;
             while hits != 0 {
                 found(i + hits.trailing_zeros() as u64 / 2, 1);
                 hits &= hits - 1;
@@ -105,7 +188,7 @@ impl PackedDepths {
             i += 32;
         }
         while i < end {
-            if self.field(i) == value {
+            if self.field(i) == value && Self::is_recent(recent, i) {
                 found(i, 1);
             }
             i += 1;
@@ -148,6 +231,7 @@ impl DepthStore for PackedDepths {
             code(Wanted::Depth(depth)) << (2 * (index % 4)),
             Ordering::Relaxed,
         );
+        self.mark_recent(index);
     }
 
     #[inline(always)]
@@ -161,14 +245,65 @@ impl DepthStore for PackedDepths {
 
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, code(wanted), |i, _| out.push(i)) };
+        unsafe { self.scan(range, code(wanted), None, |i, _| out.push(i)) };
     }
 
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64 {
         let mut count = 0;
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, code(wanted), |_, n| count += n) };
+        unsafe { self.scan(range, code(wanted), None, |_, n| count += n) };
         count
+    }
+
+    fn track_recent(&self) -> bool {
+        if self.recent.get().is_none() {
+            let bytes = self.len.div_ceil(32).max(1) as usize;
+            let Ok(mut map) = MmapMut::map_anon(bytes) else {
+                return false;
+            };
+            super::bytes::prepare_fresh_pages(&mut map);
+            let _ = self.recent.set(map);
+        }
+        true
+    }
+
+    unsafe fn forget_recent(&self, range: Range<u64>) {
+        let Some(recent) = self.recent.get() else {
+            return;
+        };
+        // Only the groups that lie wholly inside `range`: a group shared with a
+        // neighbouring range keeps its bit, which only costs a few extra candidates.
+        let (first, last) = (range.start.div_ceil(4), range.end / 4);
+        let mut g = first;
+        while g < last && g % 8 != 0 {
+            Self::recent_byte(recent, g / 8).fetch_and(!(1 << (g % 8)), Ordering::Relaxed);
+            g += 1;
+        }
+        let whole_end = g + (last.saturating_sub(g) / 8) * 8;
+        if whole_end > g {
+            // SAFETY: bytes `g / 8 .. whole_end / 8` lie inside the recent map and hold
+            // groups of `range` only, which the caller guarantees nobody else uses.
+            unsafe {
+                std::ptr::write_bytes(
+                    recent.as_ptr().add((g / 8) as usize) as *mut u8,
+                    0,
+                    ((whole_end - g) / 8) as usize,
+                )
+            };
+        }
+        for g in whole_end..last {
+            Self::recent_byte(recent, g / 8).fetch_and(!(1 << (g % 8)), Ordering::Relaxed);
+        }
+    }
+
+    unsafe fn collect_recent_exclusive(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        out: &mut Vec<u64>,
+    ) {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.scan(range, code(wanted), self.recent.get(), |i, _| out.push(i)) };
     }
 }
 
@@ -196,5 +331,44 @@ mod tests {
         // SAFETY: single-threaded test.
         let unseen = unsafe { store.count_exclusive(1..200, Wanted::Unseen) };
         assert_eq!(unseen, (1..200).filter(|i| i % 3 != 0).count() as u64);
+    }
+
+    /// Recent marks let a scan tell a level from older ones with its code; forgetting
+    /// clears only the groups wholly inside the range.
+    #[test]
+    fn recent_marks_separate_the_newest_level() {
+        let store = PackedDepths::anonymous(1000).unwrap();
+        for i in (0..1000).step_by(7) {
+            store.set(i, 1);
+        }
+        assert!(store.track_recent());
+        // SAFETY: single-threaded test.
+        unsafe { store.forget_recent(0..1000) };
+        let newer: Vec<u64> = (3..1000).step_by(50).collect();
+        for &i in &newer {
+            store.set(i, 4);
+        }
+        let (mut all, mut recent) = (Vec::new(), Vec::new());
+        // SAFETY: single-threaded test.
+        unsafe {
+            store.collect_exclusive(1..999, Wanted::Depth(4), &mut all);
+            store.collect_recent_exclusive(1..999, Wanted::Depth(4), &mut recent);
+        }
+        assert!(all.len() > recent.len());
+        // Marks cover groups of four: an older entry of the same code in a marked group
+        // may come along, nothing else.
+        let expected: Vec<u64> = all
+            .iter()
+            .copied()
+            .filter(|&i| newer.iter().any(|&n| n / 4 == i / 4))
+            .collect();
+        assert_eq!(recent, expected);
+        // A range that starts and ends inside groups keeps those groups' marks.
+        // SAFETY: single-threaded test.
+        unsafe { store.forget_recent(2..102) };
+        recent.clear();
+        // SAFETY: single-threaded test.
+        unsafe { store.collect_recent_exclusive(0..1000, Wanted::Depth(4), &mut recent) };
+        assert!(recent.contains(&103) && recent.contains(&3) && !recent.contains(&53));
     }
 }

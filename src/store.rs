@@ -201,6 +201,24 @@ impl Depths {
         }
     }
 
+    /// A fresh (all unseen) store of `encoding` for `entries` entries in anonymous
+    /// memory; `None` for an encoding that is not a depth store's.
+    pub fn anonymous(encoding: Encoding, entries: u64) -> Result<Option<Depths>, StoreError> {
+        Ok(match encoding {
+            Encoding::Byte => Some(Depths::Byte(ByteDepths::anonymous(entries)?)),
+            Encoding::Mod3 => Some(Depths::Mod3(PackedDepths::anonymous(entries)?)),
+            Encoding::Nibble => None,
+        })
+    }
+
+    /// The mapping behind the store, to fill it (e.g. from a file).
+    pub fn map_mut(&mut self) -> &mut memmap2::MmapMut {
+        match self {
+            Depths::Byte(s) => s.map_mut(),
+            Depths::Mod3(s) => s.map_mut(),
+        }
+    }
+
     /// The mapping behind the store.
     pub fn map(&self) -> &memmap2::MmapMut {
         match self {

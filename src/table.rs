@@ -23,6 +23,7 @@
 //! assert_eq!(table.histogram().len(), 32);
 //! ```
 
+mod copies;
 pub mod header;
 mod verify;
 
@@ -108,16 +109,20 @@ pub enum TableError {
         /// The puzzle asked for.
         wanted: String,
     },
+    /// The depth array cannot be given memory.
+    #[error(transparent)]
+    Memory(#[from] crate::store::StoreError),
     /// The disk cannot hold the table.
     #[error(
-        "{path}: the table needs {} on disk, only {} are free",
+        "{path}: the table needs {} on disk while it is built (two copies of its \
+         entries), only {} are free",
         crate::units::human_bytes(*needed as f64),
         crate::units::human_bytes(*available as f64)
     )]
     NoSpace {
         /// The file.
         path: PathBuf,
-        /// Header plus payload.
+        /// Header and two copies of the payload.
         needed: u64,
         /// Free space on the file system, as far as it is known.
         available: u64,
@@ -396,7 +401,13 @@ fn read_header(path: &Path) -> Result<(File, Header), TableError> {
 fn check_size(path: &Path, file: &File, header: &Header) -> Result<(), TableError> {
     let expected = HEADER_BYTES as u64 + header.payload_bytes;
     let found = file.metadata().map_err(io_error(path))?.len();
-    if found != expected {
+    // A table under construction may also hold the spare copy of its payload.
+    let fits = if header.complete {
+        found == expected
+    } else {
+        found >= copies::offset(header.payload_bytes, header.checkpoint_slot) + header.payload_bytes
+    };
+    if !fits {
         return Err(TableError::Size {
             path: path.to_owned(),
             expected,
@@ -410,7 +421,10 @@ fn check_size(path: &Path, file: &File, header: &Header) -> Result<(), TableErro
 struct Writer {
     path: PathBuf,
     file: File,
+    copies: copies::Copies,
     header: Header,
+    /// How long the last checkpoint took.
+    last_cost: std::time::Duration,
 }
 
 impl Writer {
@@ -420,11 +434,19 @@ impl Writer {
         self.file.sync_data()
     }
 
-    /// Makes the completed levels durable: payload first, then the header.
+    /// Makes the completed levels durable: the array goes to the copy the header does
+    /// not point at, then the header points at it.
     fn checkpoint(&mut self, map: &MmapMut, histogram: &[u64]) -> std::io::Result<()> {
-        map.flush()?;
+        let started = std::time::Instant::now();
+        let payload = self.header.payload_bytes;
+        let target = 1 - self.header.checkpoint_slot;
+        self.copies
+            .write(&map[..payload as usize], copies::offset(payload, target))?;
         self.header.histogram = histogram.to_vec();
-        self.write_header()
+        self.header.checkpoint_slot = target;
+        self.write_header()?;
+        self.last_cost = started.elapsed();
+        Ok(())
     }
 }
 
@@ -449,6 +471,7 @@ fn create_or_resume<P: Puzzle>(
         payload_bytes: encoding.payload_bytes(puzzle.index_count()),
         payload_crc32: 0,
         pattern: None,
+        checkpoint_slot: 0,
     };
     if !fresh.fits() {
         return Err(TableError::NameTooLong);
@@ -493,7 +516,7 @@ fn create_or_resume<P: Puzzle>(
     }
     // Refuse a disk too small before touching any file. Blocks the file holds already
     // count as free: they are kept on resume and freed by an overwrite.
-    let needed = HEADER_BYTES as u64 + fresh.payload_bytes;
+    let needed = copies::building_len(fresh.payload_bytes);
     let held = {
         use std::os::unix::fs::MetadataExt;
         std::fs::metadata(path).map_or(0, |m| m.blocks() * 512)
@@ -515,21 +538,27 @@ fn create_or_resume<P: Puzzle>(
         .truncate(resume.is_none())
         .open(path)
         .map_err(io_error(path))?;
+    let checkpoint_slot = match &resume {
+        Some(_) => read_header(path)?.1.checkpoint_slot,
+        None => 0,
+    };
     let mut writer = Writer {
         path: path.to_owned(),
+        copies: copies::Copies::new(path, &file).map_err(io_error(path))?,
         file,
         header: Header {
             histogram: resume.clone().unwrap_or_default(),
+            checkpoint_slot,
             ..fresh
         },
+        last_cost: std::time::Duration::ZERO,
     };
     if resume.is_none() {
-        // A fresh file: header first (incomplete, no level), then a sparse zero payload.
+        // A fresh file: header first (incomplete, no level), then sparse zero copies.
         writer.write_header().map_err(io_error(path))?;
-        writer
-            .file
-            .set_len(HEADER_BYTES as u64 + writer.header.payload_bytes)
-            .map_err(io_error(path))?;
+    }
+    if writer.file.metadata().map_err(io_error(path))?.len() < needed {
+        writer.file.set_len(needed).map_err(io_error(path))?;
         writer.file.sync_all().map_err(io_error(path))?;
     }
     // Allocate every block now: a disk that fills up under a memory map kills the
@@ -547,17 +576,17 @@ fn create_or_resume<P: Puzzle>(
             available: crate::sys::available_bytes(path).unwrap_or(0),
         });
     }
-    // SAFETY: the file is this process's own table under construction; the mapping
-    // covers exactly the payload, which the file holds (set or checked above).
-    let map = unsafe {
-        MmapOptions::new()
-            .offset(HEADER_BYTES as u64)
-            .len(writer.header.payload_bytes as usize)
-            .map_mut(&writer.file)
+    // The search runs in memory; the file gets the array at checkpoints.
+    let mut depths =
+        Depths::anonymous(encoding, puzzle.index_count())?.ok_or_else(|| not_depths(path))?;
+    if resume.is_some() {
+        let payload = writer.header.payload_bytes;
+        let at = copies::offset(payload, writer.header.checkpoint_slot);
+        writer
+            .copies
+            .read(&mut depths.map_mut()[..payload as usize], at)
+            .map_err(io_error(path))?;
     }
-    .map_err(io_error(path))?;
-    let depths =
-        Depths::from_map(encoding, map, puzzle.index_count()).ok_or_else(|| not_depths(path))?;
     Ok((writer, depths, resume))
 }
 
@@ -581,6 +610,9 @@ pub struct Built {
     pub last_level: Option<Vec<u64>>,
 }
 
+/// Checkpoints wait at least this many times as long as the last one took.
+const CHECKPOINT_SHARE: u32 = 9;
+
 /// How [`build`] writes a table.
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -588,8 +620,9 @@ pub struct BuildOptions {
     pub encoding: Encoding,
     /// Overwrite a complete table or another puzzle's file at the path.
     pub force: bool,
-    /// Progress is recorded in the header at most this often (and at the end): each
-    /// checkpoint waits for the dirty part of the payload to reach the disk.
+    /// Progress is recorded at most this often (and at the end), and no more often
+    /// than keeps checkpoints under a tenth of the run: each one writes the whole array
+    /// and waits for the disk. Zero: after every level.
     pub checkpoint_every: std::time::Duration,
 }
 
@@ -620,11 +653,16 @@ pub fn build<P: Puzzle>(
         let map = depths.map();
         let mut last_checkpoint = std::time::Instant::now();
         let mut checkpoint = |h: &[u64]| {
-            if last_checkpoint.elapsed() < options.checkpoint_every {
+            let interval = match options.checkpoint_every {
+                every if every.is_zero() => every,
+                every => every.max(writer.last_cost * CHECKPOINT_SHARE),
+            };
+            if last_checkpoint.elapsed() < interval {
                 return Ok(());
             }
+            writer.checkpoint(map, h)?;
             last_checkpoint = std::time::Instant::now();
-            writer.checkpoint(map, h)
+            Ok(())
         };
         let search = SearchOptions {
             resume,
@@ -652,11 +690,29 @@ pub fn build<P: Puzzle>(
     })
 }
 
+/// Writes the finished array to copy 0, cuts the spare copy off and marks the table
+/// complete. Copy 0 is overwritten only while the header points at copy 1.
 fn finish(writer: &mut Writer, depths: &Depths, histogram: &Histogram) -> Result<(), TableError> {
     let path = writer.path.clone();
-    depths.map().flush().map_err(io_error(&path))?;
+    let payload = writer.header.payload_bytes;
+    let map = depths.map();
+    if writer.header.checkpoint_slot == 0 {
+        writer
+            .checkpoint(map, &histogram.0)
+            .map_err(io_error(&path))?;
+    }
+    writer
+        .copies
+        .write(&map[..payload as usize], copies::offset(payload, 0))
+        .map_err(io_error(&path))?;
     writer.header.histogram = histogram.0.clone();
-    writer.header.payload_crc32 = payload_crc32(depths.map());
+    writer.header.checkpoint_slot = 0;
+    writer.write_header().map_err(io_error(&path))?;
+    writer
+        .file
+        .set_len(HEADER_BYTES as u64 + payload)
+        .map_err(io_error(&path))?;
+    writer.header.payload_crc32 = payload_crc32(&map[..payload as usize]);
     writer.header.complete = true;
     writer.write_header().map_err(io_error(&path))
 }

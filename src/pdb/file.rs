@@ -105,6 +105,7 @@ pub fn write(
             tiles: pattern.tiles().to_vec(),
             base,
         }),
+        checkpoint_slot: 0,
     };
     let partial = partial_path(path);
     let io = |cause| PdbError::Io {

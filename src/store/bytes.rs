@@ -40,6 +40,11 @@ impl ByteDepths {
         &self.map
     }
 
+    /// The mapping, to fill it.
+    pub fn map_mut(&mut self) -> &mut MmapMut {
+        &mut self.map
+    }
+
     /// The depth of entry `index`, or `None` if it was never reached.
     pub fn depth(&self, index: u64) -> Option<u32> {
         match self.cell(index).load(Ordering::Relaxed) {

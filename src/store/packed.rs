@@ -89,6 +89,11 @@ impl PackedDepths {
         &self.map
     }
 
+    /// The mapping, to fill it.
+    pub fn map_mut(&mut self) -> &mut MmapMut {
+        &mut self.map
+    }
+
     #[inline(always)]
     fn byte(&self, index: u64) -> &AtomicU8 {
         debug_assert!(index < self.len);

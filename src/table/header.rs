@@ -38,6 +38,7 @@ const TILES_AT: usize = 217;
 pub const MAX_PATTERN_TILES: usize = 32;
 /// Bytes of the definition digest (SHA-256).
 pub const DIGEST_BYTES: usize = 32;
+const SLOT_AT: usize = 256;
 const HISTOGRAM_AT: usize = 2048;
 
 /// Why a header could not be read.
@@ -86,6 +87,11 @@ pub struct Header {
     pub payload_crc32: u32,
     /// For a pattern database (`None` for a depth table): its tiles and entries.
     pub pattern: Option<PatternInfo>,
+    /// While the table is incomplete: which copy of the payload holds the levels of
+    /// [`Header::histogram`] (0 the payload at 4096, 1 the spare copy after it; see
+    /// `tables/README.md`). Always 0 in a complete table.
+    #[serde(skip)]
+    pub checkpoint_slot: u8,
 }
 
 /// What a pattern database's header says beyond a depth table's.
@@ -221,6 +227,7 @@ impl Header {
             block[TILES_AT..TILES_AT + tiles.len()].copy_from_slice(tiles);
         }
         block[COMPLETE_AT] = self.complete as u8;
+        block[SLOT_AT] = self.checkpoint_slot;
         block[LEVELS_AT..LEVELS_AT + 4]
             .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
         block[PAYLOAD_BYTES_AT..PAYLOAD_BYTES_AT + 8]
@@ -303,6 +310,10 @@ impl Header {
             payload_bytes,
             payload_crc32: u64_at(block, PAYLOAD_CRC_AT) as u32,
             pattern,
+            checkpoint_slot: match block[SLOT_AT] {
+                slot @ (0 | 1) => slot,
+                other => return Err(HeaderError::Field(format!("checkpoint copy {other}"))),
+            },
         })
     }
 }
@@ -325,6 +336,7 @@ mod tests {
             payload_bytes: 45_360,
             payload_crc32: 0xdead_beef,
             pattern: None,
+            checkpoint_slot: 0,
         };
         let block = header.encode();
         assert_eq!(block.len(), HEADER_BYTES);
@@ -354,6 +366,7 @@ mod tests {
             payload_bytes: 181_440,
             payload_crc32: 7,
             pattern: None,
+            checkpoint_slot: 0,
         };
         // A version-1 block: the same layout without the digest, version 1, its own CRC.
         let mut block = v1.encode();
@@ -381,6 +394,7 @@ mod tests {
                 tiles: vec![1, 2, 3, 4, 5, 6, 7],
                 base: EntryBase::Manhattan,
             }),
+            checkpoint_slot: 0,
         };
         let block = header.encode();
         assert_eq!(block[KIND_AT], 1);
@@ -389,6 +403,7 @@ mod tests {
         // Four-bit entries belong to pattern databases only.
         let depth_table = Header {
             pattern: None,
+            checkpoint_slot: 0,
             ..header
         };
         assert!(matches!(

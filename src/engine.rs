@@ -451,11 +451,17 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
     /// Computes one level on the current rayon pool.
     fn run_level(&self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
         if self.tracks_recent {
+            // Marks of the target class were set by its previous level (depth - 1) and
+            // only where that level wrote: chunks last written then or later.
+            let since = plan.depth.saturating_sub(1);
             let target: Vec<&WorkItem> = self
                 .layout
                 .items
                 .iter()
-                .filter(|i| i.class == plan.target)
+                .filter(|i| {
+                    let written = self.chunks.get(i.chunk);
+                    i.class == plan.target && written != layout::NEVER && written >= since
+                })
                 .collect();
             // SAFETY: between levels nobody else touches the store.
             unsafe { levels::forget_recent(self.store, &target) };
@@ -483,14 +489,14 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
                 // A dense frontier touches every chunk anyway: skip the per-write
                 // bookkeeping and mark the new level's chunks afterwards.
                 let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
-                levels::top_down(&ctx, !dense);
+                let found = levels::top_down(&ctx, !dense);
                 if dense {
                     for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
                         self.chunks.set(item.chunk, plan.depth + 1);
                     }
                 }
                 LevelOutcome {
-                    found: None,
+                    found,
                     captured: None,
                 }
             }

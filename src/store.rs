@@ -100,6 +100,10 @@ pub trait DepthRead: Sync {
     /// Whether entry `index` matches `wanted`.
     fn matches(&self, index: u64, wanted: Wanted) -> bool;
 
+    /// Hints that entry `index` will be read or written soon (a cache prefetch).
+    #[inline(always)]
+    fn prefetch(&self, _index: u64) {}
+
     /// The value a neighbour one level closer to the goal set holds, for a state
     /// holding `value` (exact: `value - 1`; mod p: `(value - 1) mod p`).
     fn closer(&self, value: u32) -> u32 {
@@ -125,6 +129,13 @@ pub trait DepthStore: DepthRead {
             self.set(index, depth);
         }
         unseen
+    }
+
+    /// Whether [`DepthStore::mark_if_unseen`] returns true exactly once per entry even
+    /// when threads race to mark it (it reads and writes in one atomic step), so
+    /// that a level can count its new states as it marks them.
+    fn marks_exactly_once(&self) -> bool {
+        false
     }
 
     /// Appends to `out` the indices in `range` that match `wanted`, ascending.

@@ -10,7 +10,7 @@ use crate::puzzle::Segment;
 pub const CHUNK_SHIFT: u32 = 17;
 
 /// "No level has written this chunk yet."
-const NEVER: u32 = u32::MAX;
+pub(super) const NEVER: u32 = u32::MAX;
 
 /// One unit of parallel work: a run of indices inside one segment and one chunk.
 pub(super) struct WorkItem {

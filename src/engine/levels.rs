@@ -1,7 +1,7 @@
 //! The two ways of computing one level (direction-optimizing BFS, Beamer et al. 2012)
 //! and the count of a finished level. Both directions get one [`LevelContext`].
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -52,29 +52,88 @@ fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
     })
 }
 
+/// Neighbours waiting to be marked: at most `LAG`, oldest first.
+struct Lagged {
+    ring: [u64; Lagged::SIZE],
+    head: usize,
+    len: usize,
+}
+
+impl Lagged {
+    const SIZE: usize = 32;
+    const LAG: usize = 16;
+
+    fn new() -> Lagged {
+        Lagged {
+            ring: [0; Lagged::SIZE],
+            head: 0,
+            len: 0,
+        }
+    }
+
+    /// Queues `n`; once `LAG` are waiting, the oldest goes to `process` first.
+    #[inline(always)]
+    fn push(&mut self, n: u64, process: &mut impl FnMut(u64)) {
+        if self.len == Self::LAG {
+            process(self.ring[self.head]);
+            self.head = (self.head + 1) % Self::SIZE;
+            self.len -= 1;
+        }
+        self.ring[(self.head + self.len) % Self::SIZE] = n;
+        self.len += 1;
+    }
+
+    /// Processes everything still waiting.
+    fn drain(&mut self, process: &mut impl FnMut(u64)) {
+        while self.len > 0 {
+            process(self.ring[self.head]);
+            self.head = (self.head + 1) % Self::SIZE;
+            self.len -= 1;
+        }
+    }
+}
+
 /// Top-down: expands the frontier and marks its unseen neighbours. With `track`, it
 /// records per chunk that this level wrote there (sparse levels); without, the caller
 /// marks every chunk of the new level's class (dense levels touch them all anyway).
-pub(super) fn top_down<P: Puzzle, S: DepthStore>(ctx: &LevelContext<'_, P, S>, track: bool) {
+/// Returns the new states if the store marks exactly once (else the count is a scan's).
+pub(super) fn top_down<P: Puzzle, S: DepthStore>(
+    ctx: &LevelContext<'_, P, S>,
+    track: bool,
+) -> Option<u64> {
     let (store, chunks) = (ctx.store, ctx.chunks);
     let (depth, next) = (ctx.depth, ctx.depth + 1);
+    let found = AtomicU64::new(0);
+    // Each neighbour is prefetched when it is generated and marked LAG neighbours
+    // later, so that the cache misses of several states overlap.
     let expand = |frontier: &[u64]| {
+        let mut marked = 0u64;
+        let mut lagged = Lagged::new();
         if track {
+            let mut mark = |n: u64| {
+                if store.matches(n, Wanted::Unseen) {
+                    marked += store.mark_if_unseen(n, next) as u64;
+                    chunks.mark(n, next);
+                }
+            };
             ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
                 for &n in neighbours {
-                    if store.matches(n, Wanted::Unseen) {
-                        store.set(n, next);
-                        chunks.mark(n, next);
-                    }
+                    store.prefetch(n);
+                    lagged.push(n, &mut mark);
                 }
-            })
+            });
+            lagged.drain(&mut mark);
         } else {
+            let mut mark = |n: u64| marked += store.mark_if_unseen(n, next) as u64;
             ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
                 for &n in neighbours {
-                    store.mark_if_unseen(n, next);
+                    store.prefetch(n);
+                    lagged.push(n, &mut mark);
                 }
-            })
+            });
+            lagged.drain(&mut mark);
         }
+        found.fetch_add(marked, Ordering::Relaxed);
     };
     if ctx.bipartite {
         ctx.items.par_iter().for_each(|item| {
@@ -103,7 +162,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(ctx: &LevelContext<'_, P, S>, t
         // Writes may land anywhere, so scanning and writing alternate batch by batch.
         for batch in ctx.items.chunks(SCAN_BATCH) {
             if ctx.stopped() {
-                return;
+                return None;
             }
             let frontiers: Vec<Vec<u64>> = batch
                 .par_iter()
@@ -126,6 +185,9 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(ctx: &LevelContext<'_, P, S>, t
             });
         }
     }
+    store
+        .marks_exactly_once()
+        .then(|| found.load(Ordering::Relaxed))
 }
 
 /// Bottom-up: every unseen state of the new level's class looks for a neighbour in

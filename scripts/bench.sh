@@ -6,6 +6,9 @@
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
 #        scripts/bench.sh korf100                (Korf's 100 fifteen-puzzles with the 7-8 databases)
+#        scripts/bench.sh 2x7 [TABLE]            (43.6 billion states into a 2-bit table: the
+#            published histogram asserted, wall time, peak RSS, disk writes, states/s
+#            per level; needs 22 GB free beside TABLE, default tables/sliding-2x7-2bit.table)
 #        scripts/bench.sh 1 oshidori:7           (the largest Oshidori analysis: ~13 min, 10 GiB)
 #        scripts/bench.sh 1 scripts/puzzles/block-3x5.toml   (159,667,200 layouts of the general hash)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
@@ -27,6 +30,35 @@ if [ "${1:-}" = korf100 ]; then
     awk -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
         END { printf "%d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
               n, length_sum, nodes, seconds, wall, rss / 1024 }' /tmp/antipode-korf.out
+    exit 0
+fi
+
+if [ "${1:-}" = 2x7 ]; then
+    cargo build --release --quiet
+    table=${2:-tables/sliding-2x7-2bit.table}
+    log=$(mktemp)
+    /usr/bin/time -f '%e %M %O' -o "$log.time" target/release/antipode analyze sliding:2x7 \
+        --bits 2 --table "$table" --force --show 1 --format json >"$log.json" 2>"$log.levels"
+    read -r wall rss writes <"$log.time"
+    # The histogram from the JSON report, one count per line, against the published one.
+    sed -n '/"histogram"/,/]/p' "$log.json" | grep -o '[0-9]\+' >"$log.found"
+    grep -v '^#' tests/data/sliding-2x7-histogram.txt | tr -s ' ' '\n' | grep . >"$log.published"
+    # States per second per level: new states over the level's own time (checkpoints,
+    # reported on their own lines, taken out).
+    awk '/^checkpoint/ { ck += $(NF - 1); cks += $(NF - 1); n++ }
+         /^depth/ { gsub(",", "", $4); t = $7; own = t - last - ck
+             if ($2 > 0) printf "%3d %14d %9.3f s %8.1f M/s %s\n", $2, $4, own, $4 / (own + 1e-9) / 1e6, $9
+             last = t; ck = 0 }
+         END { printf "%d checkpoints, %.1f s in all\n", n, cks }' "$log.levels"
+    printf '2x7: %s s wall, peak RSS %d MiB, %d GB written\n' "$wall" "$((rss / 1024))" \
+        "$((writes * 512 / 1000000000))"
+    if cmp -s "$log.found" "$log.published"; then
+        echo "histogram: the published 109 counts (God's number 108, one antipode), exactly"
+        rm -f "$log" "$log".*
+    else
+        echo "histogram DIFFERS from tests/data/sliding-2x7-histogram.txt (see $log.found)" >&2
+        exit 1
+    fi
     exit 0
 fi
 

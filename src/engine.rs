@@ -76,6 +76,9 @@ pub trait Observer: Sync {
     fn work_done(&self, _units: u64) {}
     /// A level is finished.
     fn level_finished(&self, _stats: &LevelStats) {}
+    /// The completed levels (`levels` of them) were made durable: `bytes` written in
+    /// `took`. Called before the last of those levels is reported finished.
+    fn checkpoint_written(&self, _levels: usize, _bytes: u64, _took: Duration) {}
 }
 
 /// An observer that ignores everything.

@@ -28,6 +28,8 @@ pub struct LevelPrinter {
     started: std::sync::OnceLock<Instant>,
     /// States and time when the last level finished.
     last: Mutex<(u64, Duration)>,
+    /// Time spent writing checkpoints since the last level finished.
+    checkpoints: Mutex<Duration>,
 }
 
 impl LevelPrinter {
@@ -38,6 +40,7 @@ impl LevelPrinter {
             bar: Mutex::new(None),
             started: std::sync::OnceLock::new(),
             last: Mutex::new((0, Duration::ZERO)),
+            checkpoints: Mutex::new(Duration::ZERO),
         }
     }
 
@@ -124,6 +127,10 @@ impl Observer for LevelPrinter {
         }
     }
 
+    fn checkpoint_written(&self, levels: usize, bytes: u64, took: Duration) {
+        self.note_checkpoint(levels, bytes, took);
+    }
+
     fn level_finished(&self, stats: &LevelStats) {
         if self.quiet {
             return;
@@ -137,7 +144,12 @@ impl Observer for LevelPrinter {
             Some(Direction::BottomUp) => "bottom-up",
         };
         let mut last = self.last.lock().expect("progress lock");
-        let level_time = stats.elapsed.saturating_sub(last.1);
+        // The level's own time: a checkpoint written after it is reported apart.
+        let checkpoints = std::mem::take(&mut *self.checkpoints.lock().expect("progress lock"));
+        let level_time = stats
+            .elapsed
+            .saturating_sub(last.1)
+            .saturating_sub(checkpoints);
         let rate = if level_time >= Duration::from_millis(50) {
             format!("  {}", per_second(stats.new_states, level_time))
         } else {
@@ -153,6 +165,24 @@ impl Observer for LevelPrinter {
             thousands(stats.new_states),
             thousands(stats.cumulative),
             stats.elapsed.as_secs_f64()
+        );
+    }
+}
+
+impl LevelPrinter {
+    fn note_checkpoint(&self, levels: usize, bytes: u64, took: Duration) {
+        *self.checkpoints.lock().expect("progress lock") += took;
+        if self.quiet {
+            return;
+        }
+        if let Some(bar) = self.bar.lock().expect("progress lock").take() {
+            bar.finish_and_clear();
+        }
+        eprintln!(
+            "checkpoint: levels 0-{} on disk, {} in {:.1} s",
+            levels.saturating_sub(1),
+            antipode::units::human_bytes(bytes as f64),
+            took.as_secs_f64()
         );
     }
 }

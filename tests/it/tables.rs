@@ -59,6 +59,7 @@ fn interrupted_then_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding, level: u3
         Table::open(&resumed),
         Err(TableError::Incomplete { .. })
     ));
+    tear_the_other_copy(&resumed, &partial);
 
     let built = table::build(puzzle, &resumed, &options(encoding), &Silent, None).unwrap();
     assert_eq!(built.resumed_levels as u32, level + 1);
@@ -67,6 +68,22 @@ fn interrupted_then_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding, level: u3
         std::fs::read(&whole).unwrap(),
         std::fs::read(&resumed).unwrap()
     );
+}
+
+/// What a crash in the middle of a checkpoint leaves: the copy of the payload the
+/// header does not name half overwritten (here with bytes no search writes).
+fn tear_the_other_copy(path: &Path, header: &Header) {
+    use std::io::{Seek, SeekFrom, Write};
+    let payload = header.payload_bytes;
+    let other = match header.checkpoint_slot {
+        0 => HEADER_BYTES as u64 + payload.next_multiple_of(4096),
+        _ => HEADER_BYTES as u64,
+    };
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    assert!(file.metadata().unwrap().len() >= other + payload);
+    file.seek(SeekFrom::Start(other)).unwrap();
+    file.write_all(&vec![0xA5; payload.div_ceil(2) as usize])
+        .unwrap();
 }
 
 #[test]

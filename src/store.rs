@@ -100,6 +100,11 @@ pub trait DepthRead: Sync {
     /// Whether entry `index` matches `wanted`.
     fn matches(&self, index: u64, wanted: Wanted) -> bool;
 
+    /// The size of the array in bytes.
+    fn bytes(&self) -> u64 {
+        self.len()
+    }
+
     /// Hints that entry `index` will be read or written soon (a cache prefetch).
     #[inline(always)]
     fn prefetch(&self, _index: u64) {}

@@ -222,6 +222,10 @@ impl DepthRead for PackedDepths {
         Some(3)
     }
 
+    fn bytes(&self) -> u64 {
+        self.len.div_ceil(4)
+    }
+
     fn value(&self, index: u64) -> Option<u32> {
         match self.field(index) {
             0 => None,

@@ -135,30 +135,14 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 }
             });
             lagged.drain(&mut mark_unseen);
-        } else if track && !counts {
-            // The plain loop of exact stores, which count afterwards by a scan.
-            ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
-                for &n in neighbours {
-                    if store.matches(n, Wanted::Unseen) {
-                        store.set(n, next);
-                        chunks.mark(n, next);
-                    }
-                }
-            });
         } else if track {
             ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
                 neighbours.iter().for_each(|&n| mark_unseen(n))
             });
-        } else if counts {
-            ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
-                for &n in neighbours {
-                    marked += store.mark_if_unseen(n, next) as u64;
-                }
-            });
         } else {
             ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
                 for &n in neighbours {
-                    store.mark_if_unseen(n, next);
+                    marked += store.mark_if_unseen(n, next) as u64;
                 }
             });
         }

@@ -121,18 +121,7 @@ impl DepthRead for ByteDepths {
 
     #[inline(always)]
     fn prefetch(&self, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let at = (index) as usize;
-            if at < self.map.len() {
-                // SAFETY: a prefetch never faults, and the address lies inside the
-                // mapping anyway.
-                unsafe { _mm_prefetch(self.map.as_ptr().add(at) as *const i8, _MM_HINT_T0) };
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
+        super::prefetch_byte(&self.map, index as usize);
     }
 
     #[inline(always)]

@@ -15,14 +15,6 @@ use super::{DepthRead, DepthStore, StoreError, Wanted};
 
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
-/// Whether the CPU has PREFETCHW (a prefetch that fetches a line to write it).
-#[cfg(target_arch = "x86_64")]
-static PREFETCH_FOR_WRITE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
-    use std::arch::x86_64::__cpuid;
-    // CPUID leaf 0x8000_0001, ECX bit 8: PREFETCHW (AMD's and Intel's manuals).
-    __cpuid(0x8000_0000).eax >= 0x8000_0001 && __cpuid(0x8000_0001).ecx & (1 << 8) != 0
-});
-
 /// Depths mod 3, four entries per byte, in a memory mapping.
 ///
 /// Depth `d` and depth `d + 6` share a code and (on a bipartite graph) a colour class,
@@ -235,34 +227,7 @@ impl DepthRead for PackedDepths {
 
     #[inline(always)]
     fn prefetch(&self, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let at = (index / 4) as usize;
-            if at < self.map.len() {
-                // SAFETY: the address lies inside the mapping (and a prefetch never
-                // faults anyway).
-                let ptr = unsafe { self.map.as_ptr().add(at) };
-                if *PREFETCH_FOR_WRITE {
-                    // The entry is likely to be written: ask for the line in exclusive
-                    // state, or the atomic OR pays a second trip for ownership.
-                    // SAFETY: PREFETCHW exists on this CPU (detected) and neither reads
-                    // nor writes memory architecturally.
-                    unsafe {
-                        std::arch::asm!(
-                            "prefetchw [{}]",
-                            in(reg) ptr,
-                            options(nostack, preserves_flags, readonly)
-                        )
-                    };
-                } else {
-                    // SAFETY: a prefetch never faults.
-                    unsafe { _mm_prefetch(ptr as *const i8, _MM_HINT_T0) };
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
+        super::prefetch_byte(&self.map, (index / 4) as usize);
     }
 
     #[inline(always)]

@@ -54,21 +54,14 @@ impl Copies {
     /// Writes `bytes` at `offset` (a multiple of 4096) and waits until they are on disk.
     pub(super) fn write(&mut self, bytes: &[u8], offset: u64) -> std::io::Result<()> {
         let aligned = self.aligned_len(bytes);
-        if let Some(direct) = &self.direct {
-            let mut done = 0;
-            while done < aligned {
-                let end = (done + PIECE).min(aligned);
-                match direct.write_all_at(&bytes[done..end], offset + done as u64) {
-                    Ok(()) => done = end,
-                    Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
-                        // The file system takes direct opens but not direct writes.
-                        self.direct = None;
-                        return self.write(bytes, offset);
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            direct.sync_data()?;
+        let direct = self.in_pieces(aligned, |file, done, end| {
+            file.write_all_at(&bytes[done..end], offset + done as u64)
+        })?;
+        if !direct {
+            return self.write(bytes, offset);
+        }
+        if let Some(file) = &self.direct {
+            file.sync_data()?;
         }
         self.buffered
             .write_all_at(&bytes[aligned..], offset + aligned as u64)?;
@@ -78,22 +71,41 @@ impl Copies {
     /// Fills `bytes` from `offset` (a multiple of 4096).
     pub(super) fn read(&mut self, bytes: &mut [u8], offset: u64) -> std::io::Result<()> {
         let aligned = self.aligned_len(bytes);
-        if let Some(direct) = &self.direct {
-            let mut done = 0;
-            while done < aligned {
-                let end = (done + PIECE).min(aligned);
-                match direct.read_exact_at(&mut bytes[done..end], offset + done as u64) {
-                    Ok(()) => done = end,
-                    Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
-                        self.direct = None;
-                        return self.read(bytes, offset);
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
+        let direct = self.in_pieces(aligned, |file, done, end| {
+            file.read_exact_at(&mut bytes[done..end], offset + done as u64)
+        })?;
+        if !direct {
+            return self.read(bytes, offset);
         }
         self.buffered
             .read_exact_at(&mut bytes[aligned..], offset + aligned as u64)
+    }
+
+    /// Runs `io(file, start, end)` over `0..aligned` in pieces on the direct handle.
+    /// Returns false if the file system refused direct I/O (the handle is dropped, and
+    /// the caller starts over buffered).
+    fn in_pieces(
+        &mut self,
+        aligned: usize,
+        mut io: impl FnMut(&File, usize, usize) -> std::io::Result<()>,
+    ) -> std::io::Result<bool> {
+        let Some(file) = &self.direct else {
+            return Ok(true);
+        };
+        let mut done = 0;
+        while done < aligned {
+            let end = (done + PIECE).min(aligned);
+            match io(file, done, end) {
+                Ok(()) => done = end,
+                // The file system takes direct opens but not direct transfers.
+                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+                    self.direct = None;
+                    return Ok(false);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(true)
     }
 
     /// How much of `bytes` goes through the direct handle: the whole pages, if the

@@ -53,6 +53,24 @@ fn dads_puzzle_59_moves() {
 }
 
 #[test]
+fn ma_puzzle_23_path_26_line() {
+    assert_eq!(start_distance(&shipped("ma", Metric::Path)), 23);
+    assert_eq!(start_distance(&shipped("ma", Metric::Line)), 26);
+    // The same block one row lower is also 23 moves away in the path metric, but 28 in
+    // the line metric: only the block in the top right corner gives both of Hordern's
+    // figures.
+    let (file, text) = library::shipped("ma").unwrap();
+    let lower = text.replace(
+        r#"goal = [{ piece = "B", row = 0, col = 3 }, { piece = "E", row = 1, col = 3 }]"#,
+        r#"goal = [{ piece = "B", row = 1, col = 3 }, { piece = "E", row = 2, col = 3 }]"#,
+    );
+    assert_ne!(lower, text);
+    let lower = BlockPuzzle::from_text(file, &lower).unwrap();
+    assert_eq!(start_distance(&lower.clone().with_metric(Metric::Path)), 23);
+    assert_eq!(start_distance(&lower.with_metric(Metric::Line)), 28);
+}
+
+#[test]
 fn goat_has_the_seed_figures() {
     let p = shipped("goat", Metric::Step);
     let a = analyze(&p, 0, &Silent).unwrap();

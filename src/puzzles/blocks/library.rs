@@ -18,6 +18,7 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         include_str!("library/super-century.toml"),
     ),
     ("dads", "dads.toml", include_str!("library/dads.toml")),
+    ("ma", "ma.toml", include_str!("library/ma.toml")),
     ("goat", "goat.toml", include_str!("library/goat.toml")),
 ];
 

@@ -150,8 +150,9 @@ pub struct SearchOptions<'a> {
     /// Checked between work items: once set, the search stops within the current
     /// level and returns [`EngineError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
-    /// If given, receives the indices (ascending) of the last level when that level
-    /// ran bottom-up and held at most [`CAPTURE_LIMIT`] states; left empty otherwise.
+    /// If given, receives the indices (ascending) of the last level when it held at
+    /// most [`CAPTURE_LIMIT`] states and the store tells new states apart (bottom-up
+    /// levels, or top-down on a store that marks exactly once); left empty otherwise.
     /// With depths mod 3 this is how the antipodes are found.
     pub last_level: Option<&'a mut Vec<u64>>,
 }
@@ -251,7 +252,8 @@ pub struct Bfs<'a, P: Puzzle, S: DepthStore> {
     recount: bool,
     /// The store keeps recent marks (see [`DepthStore::track_recent`]).
     tracks_recent: bool,
-    /// Per class: its recent marks cover exactly the groups its newest level wrote.
+    /// Per recent slot ([`Bfs::recent_slot`]): its marks cover exactly the groups its
+    /// newest level wrote.
     recent_valid: [bool; 2],
 }
 
@@ -274,8 +276,10 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         }
         let layout = Layout::new(&puzzle.segments(), &goals);
         // Codes mod p do not tell the frontier from older levels of its class; recent
-        // marks do, when each level's writes stay in the other class.
-        let tracks_recent = store.period().is_some() && layout.bipartite() && store.track_recent();
+        // marks do: one generation when each level's writes stay in the other class,
+        // two (alternating by level) when levels write where their frontier lies.
+        let generations = if layout.bipartite() { 1 } else { 2 };
+        let tracks_recent = store.period().is_some() && store.track_recent(generations);
         Ok(Bfs {
             puzzle,
             store,
@@ -344,23 +348,25 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
             );
             let outcome = self.run_level(&plan, last_level.is_some());
             if self.tracks_recent {
-                self.recent_valid[plan.target] = true;
-            }
-            if let Some(last) = last_level.as_mut() {
-                **last = outcome.captured.unwrap_or_default();
+                self.recent_valid[self.recent_slot(plan.depth + 1)] = true;
             }
             if self.stopped() {
                 return Err(EngineError::Interrupted {
                     histogram: self.histogram,
                 });
             }
-            let found = match outcome.found.filter(|_| !self.recount) {
-                Some(found) => found,
-                None => self.count_level(&plan),
+            // A level redone after a resume found only what the interrupted run had
+            // not marked yet: its count and its indices come from a scan.
+            let (found, captured) = match outcome.found.filter(|_| !self.recount) {
+                Some(found) => (found, outcome.captured),
+                None => (self.count_level(&plan), None),
             };
             self.recount = false;
             if found == 0 {
                 break;
+            }
+            if let Some(last) = last_level.as_mut() {
+                **last = captured.unwrap_or_default();
             }
             self.seen[plan.target] += found;
             self.histogram.push(found);
@@ -397,7 +403,7 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         if unseen == 0 {
             return Ok(None);
         }
-        let candidates = self.frontier_candidates(depth, source);
+        let candidates = self.frontier_candidates(depth);
         Ok(Some(LevelPlan {
             depth,
             frontier,
@@ -408,17 +414,39 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         }))
     }
 
-    /// Whether a top-down level from `source` finds exactly its frontier: codes are
+    /// Where level `level`'s recent marks are kept track of: its colour class in a
+    /// bipartite layout (one generation of marks, the classes apart), else its parity
+    /// (two generations).
+    fn recent_slot(&self, level: u32) -> usize {
+        if self.layout.bipartite() {
+            self.layout.class_of(level)
+        } else {
+            (level % 2) as usize
+        }
+    }
+
+    /// The generation of recent marks that level `level` writes.
+    fn recent_generation(&self, level: u32) -> usize {
+        if self.layout.bipartite() {
+            0
+        } else {
+            (level % 2) as usize
+        }
+    }
+
+    /// Whether a top-down level from `depth` finds exactly its frontier: codes are
     /// exact, or recent marks separate the frontier from older levels of its code.
-    fn frontier_is_exact(&self, source: usize) -> bool {
-        self.store.period().is_none() || (self.tracks_recent && self.recent_valid[source])
+    fn frontier_is_exact(&self, depth: u32) -> bool {
+        self.store.period().is_none()
+            || (self.tracks_recent && self.recent_valid[self.recent_slot(depth)])
     }
 
     /// How many states a top-down level from `depth` would expand: the frontier, or
     /// with codes mod p and no recent marks, every level of the class with its code.
-    fn frontier_candidates(&self, depth: u32, source: usize) -> u64 {
+    fn frontier_candidates(&self, depth: u32) -> u64 {
+        let source = self.layout.class_of(depth);
         match self.store.period() {
-            Some(p) if !self.frontier_is_exact(source) => (0..=depth)
+            Some(p) if !self.frontier_is_exact(depth) => (0..=depth)
                 .filter(|&d| d % p == depth % p && self.layout.class_of(d) == source)
                 .map(|d| self.histogram[d as usize])
                 .sum(),
@@ -454,9 +482,11 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
     /// Computes one level on the current rayon pool.
     fn run_level(&self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
         if self.tracks_recent {
-            // Marks of the target class were set by its previous level (depth - 1) and
-            // only where that level wrote: chunks last written then or later.
+            // The marks this level writes to were set by the previous level of its slot
+            // (depth - 1: the target class's, or the same parity's) and only where that
+            // level wrote: chunks last written then or later.
             let since = plan.depth.saturating_sub(1);
+            let generation = self.recent_generation(plan.depth + 1);
             let target: Vec<&WorkItem> = self
                 .layout
                 .items
@@ -467,7 +497,8 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
                 })
                 .collect();
             // SAFETY: between levels nobody else touches the store.
-            unsafe { levels::forget_recent(self.store, &target) };
+            unsafe { levels::forget_recent(self.store, &target, generation) };
+            self.store.write_recent_to(generation);
         }
         let ctx = LevelContext {
             puzzle: self.puzzle,
@@ -478,7 +509,8 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
             chunks: &self.chunks,
             depth: plan.depth,
             bipartite: self.layout.bipartite(),
-            recent: self.tracks_recent && self.recent_valid[plan.source],
+            recent: (self.tracks_recent && self.recent_valid[self.recent_slot(plan.depth)])
+                .then(|| self.recent_generation(plan.depth)),
         };
         match plan.direction {
             Direction::BottomUp => {
@@ -492,16 +524,13 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
                 // A dense frontier touches every chunk anyway: skip the per-write
                 // bookkeeping and mark the new level's chunks afterwards.
                 let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
-                let found = levels::top_down(&ctx, !dense);
+                let (found, captured) = levels::top_down(&ctx, !dense, capture);
                 if dense {
                     for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
                         self.chunks.set(item.chunk, plan.depth + 1);
                     }
                 }
-                LevelOutcome {
-                    found,
-                    captured: None,
-                }
+                LevelOutcome { found, captured }
             }
         }
     }

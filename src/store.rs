@@ -193,23 +193,32 @@ pub trait DepthStore: DepthRead {
     /// No other thread may write any entry of `range` while this runs.
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64;
 
-    /// Starts keeping *recent marks*: from now on every write also marks its entry,
-    /// [`DepthStore::forget_recent`] clears the marks of a range, and
-    /// [`DepthStore::collect_recent_exclusive`] finds only marked entries (marks may
-    /// cover a few unwritten neighbours too). For stores whose codes do not tell a
-    /// level from older ones ([`PackedDepths`]); false if the store keeps no marks.
-    fn track_recent(&self) -> bool {
+    /// Starts keeping *recent marks* in `generations` (1 or 2) separate sets: from
+    /// now on every write also marks its entry in the generation chosen by
+    /// [`DepthStore::write_recent_to`] (generation 0 at first),
+    /// [`DepthStore::forget_recent`] clears a generation's marks of a range, and
+    /// [`DepthStore::collect_recent_exclusive`] finds only entries marked in a
+    /// generation (marks may cover a few unwritten neighbours too). For stores whose
+    /// codes do not tell a level from older ones ([`PackedDepths`]); false if the store
+    /// keeps no marks. Two generations serve searches whose levels write where their
+    /// frontier lies (no colour classes): each level marks in the generation its
+    /// frontier does not use.
+    fn track_recent(&self, _generations: usize) -> bool {
         false
     }
 
-    /// Clears the recent marks of the entries of `range` (a no-op without tracking).
+    /// Makes writes mark in `generation` (between levels only).
+    fn write_recent_to(&self, _generation: usize) {}
+
+    /// Clears the recent marks of `generation` over the entries of `range` (a no-op
+    /// without tracking).
     ///
     /// # Safety
     /// No other thread may write or scan any entry of `range` while this runs.
-    unsafe fn forget_recent(&self, _range: Range<u64>) {}
+    unsafe fn forget_recent(&self, _range: Range<u64>, _generation: usize) {}
 
     /// Like [`DepthStore::collect_exclusive`], but may skip entries without a recent
-    /// mark (without tracking it finds them all).
+    /// mark in `generation` (without tracking it finds them all).
     ///
     /// # Safety
     /// As [`DepthStore::collect_exclusive`].
@@ -217,6 +226,7 @@ pub trait DepthStore: DepthRead {
         &self,
         range: Range<u64>,
         wanted: Wanted,
+        _generation: usize,
         out: &mut Vec<u64>,
     ) {
         // SAFETY: forwarded from this function's contract.

@@ -1,6 +1,7 @@
 //! The two ways of computing one level (direction-optimizing BFS, Beamer et al. 2012)
 //! and the count of a finished level. Both directions get one [`LevelContext`].
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
@@ -28,8 +29,9 @@ pub(super) struct LevelContext<'a, P, S> {
     pub depth: u32,
     /// Whether the frontier's class and the new level's class are disjoint.
     pub bipartite: bool,
-    /// The frontier is what the store's recent marks hold (top-down scans use them).
-    pub recent: bool,
+    /// The generation of the store's recent marks that holds the frontier, if they
+    /// hold it exactly (top-down scans use them).
+    pub recent: Option<usize>,
 }
 
 impl<P, S> LevelContext<'_, P, S> {
@@ -99,26 +101,40 @@ impl Lagged {
 /// Top-down: expands the frontier and marks its unseen neighbours. With `track`, it
 /// records per chunk that this level wrote there (sparse levels); without, the caller
 /// marks every chunk of the new level's class (dense levels touch them all anyway).
-/// Returns the new states if the store marks exactly once (else the count is a scan's).
+/// Returns the new states if the store marks exactly once (else the count is a scan's)
+/// and then, if `capture` and there were at most [`CAPTURE_LIMIT`], their indices
+/// (ascending).
 pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     ctx: &LevelContext<'_, P, S>,
     track: bool,
-) -> Option<u64> {
+    capture: bool,
+) -> (Option<u64>, Option<Vec<u64>>) {
     let (store, chunks) = (ctx.store, ctx.chunks);
-    let (depth, next) = (ctx.depth, ctx.depth + 1);
+    let next = ctx.depth + 1;
     let found = AtomicU64::new(0);
+    let counts = store.marks_exactly_once();
+    // Only a store that tells the first writer of an entry knows which states are new.
+    let capture = capture && counts;
+    let captured = AtomicUsize::new(0);
+    let kept_parts = Mutex::new(Vec::new());
     // On big arrays each neighbour is prefetched when it is generated and marked LAG
     // neighbours later, so that the cache misses of several states overlap; on smaller
     // ones the queue costs more than it saves (3x4 in memory: 2.5 s against 3.2 s).
     let lag = store.bytes() >= PREFETCH_FROM_BYTES;
-    let counts = store.marks_exactly_once();
     let expand = |frontier: &[u64]| {
         let mut marked = 0u64;
         let mut lagged = Lagged::new();
+        // Levels past the limit stop capturing at the next work item.
+        let capturing = capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
+        let mut kept = Vec::new();
         let mut mark_unseen = |n: u64| {
             if store.matches(n, Wanted::Unseen) {
                 if counts {
-                    marked += store.mark_if_unseen(n, next) as u64;
+                    let new = store.mark_if_unseen(n, next);
+                    marked += new as u64;
+                    if capturing && new {
+                        kept.push(n);
+                    }
                 } else {
                     store.set(n, next);
                 }
@@ -135,7 +151,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 }
             });
             lagged.drain(&mut mark_unseen);
-        } else if track {
+        } else if track || capturing {
             ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
                 neighbours.iter().for_each(|&n| mark_unseen(n))
             });
@@ -147,6 +163,12 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             });
         }
         found.fetch_add(marked, Ordering::Relaxed);
+        if !kept.is_empty() && captured.fetch_add(kept.len(), Ordering::Relaxed) <= CAPTURE_LIMIT {
+            kept_parts
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(kept);
+        }
     };
     if ctx.bipartite {
         ctx.items.par_iter().for_each(|item| {
@@ -156,17 +178,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             with_buffer(|frontier| {
                 // SAFETY: in a bipartite layout this level only writes states of the other
                 // class, so nobody writes this item's range during the scan.
-                unsafe {
-                    if ctx.recent {
-                        store.collect_recent_exclusive(
-                            item.range.clone(),
-                            Wanted::Depth(depth),
-                            frontier,
-                        )
-                    } else {
-                        store.collect_exclusive(item.range.clone(), Wanted::Depth(depth), frontier)
-                    }
-                };
+                unsafe { collect_frontier(ctx, item, frontier) };
                 expand(frontier);
                 ctx.observer.work_done(1);
             })
@@ -175,20 +187,14 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
         // Writes may land anywhere, so scanning and writing alternate batch by batch.
         for batch in ctx.items.chunks(SCAN_BATCH) {
             if ctx.stopped() {
-                return None;
+                return (None, None);
             }
             let frontiers: Vec<Vec<u64>> = batch
                 .par_iter()
                 .map(|item| {
                     let mut frontier = Vec::new();
                     // SAFETY: no thread writes the store while a batch is scanned.
-                    unsafe {
-                        store.collect_exclusive(
-                            item.range.clone(),
-                            Wanted::Depth(depth),
-                            &mut frontier,
-                        )
-                    };
+                    unsafe { collect_frontier(ctx, item, &mut frontier) };
                     frontier
                 })
                 .collect();
@@ -198,7 +204,38 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             });
         }
     }
-    counts.then(|| found.load(Ordering::Relaxed))
+    let found = counts.then(|| found.load(Ordering::Relaxed));
+    let indices = (capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT).then(|| {
+        let mut all: Vec<u64> = kept_parts
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .concat();
+        all.sort_unstable();
+        all
+    });
+    (found, indices)
+}
+
+/// Appends the frontier states of `item` to `out`, through the recent marks if they
+/// hold the frontier.
+///
+/// # Safety
+/// No thread may write the store in `item`'s range meanwhile.
+unsafe fn collect_frontier<P, S: DepthStore>(
+    ctx: &LevelContext<'_, P, S>,
+    item: &WorkItem,
+    out: &mut Vec<u64>,
+) {
+    let (range, wanted) = (item.range.clone(), Wanted::Depth(ctx.depth));
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        match ctx.recent {
+            Some(generation) => ctx
+                .store
+                .collect_recent_exclusive(range, wanted, generation, out),
+            None => ctx.store.collect_exclusive(range, wanted, out),
+        }
+    }
 }
 
 /// Bottom-up: every unseen state of the new level's class looks for a neighbour in
@@ -256,15 +293,19 @@ pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
     (found, indices)
 }
 
-/// Clears the store's recent marks over `items`.
+/// Clears the store's recent marks of `generation` over `items`.
 ///
 /// # Safety
 /// No thread may use the store meanwhile (the engine calls it between levels).
-pub(super) unsafe fn forget_recent<S: DepthStore>(store: &S, items: &[&WorkItem]) {
+pub(super) unsafe fn forget_recent<S: DepthStore>(
+    store: &S,
+    items: &[&WorkItem],
+    generation: usize,
+) {
     items
         .par_iter()
         // SAFETY: forwarded from this function's contract; items do not overlap.
-        .for_each(|item| unsafe { store.forget_recent(item.range.clone()) });
+        .for_each(|item| unsafe { store.forget_recent(item.range.clone(), generation) });
 }
 
 /// The entries of `items` that match `wanted`, counted by scanning.

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use memmap2::MmapMut;
 
@@ -17,18 +17,41 @@ const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
 /// Depths mod 3, four entries per byte, in a memory mapping.
 ///
-/// Depth `d` and depth `d + 6` share a code and (on a bipartite graph) a colour class,
-/// so a scan for the frontier also finds every older level of the same code. Once
-/// [`DepthStore::track_recent`] is called, the store also keeps one *recent* bit per
-/// byte (per group of four entries), set by every write: a scan through
+/// Depth `d` and depth `d + 3` share a code (and on a bipartite graph, `d` and `d + 6`
+/// share a colour class too), so a scan for the frontier also finds every older level
+/// of the same code. Once [`DepthStore::track_recent`] is called, the store also keeps
+/// one *recent* bit per byte (per group of four entries) in each of one or two
+/// generations, set by every write in the generation chosen by
+/// [`DepthStore::write_recent_to`]: a scan through
 /// [`DepthStore::collect_recent_exclusive`] then skips the groups the newest level did
 /// not write, which older levels fill more and more as a search goes on.
 pub struct PackedDepths {
     map: MmapMut,
     len: u64,
-    /// Bit `g % 8` of byte `g / 8`: group `g` (entries `4g..4g+4`) was written since its
-    /// bits were last forgotten.
-    recent: OnceLock<MmapMut>,
+    /// Per generation, bit `g % 8` of byte `g / 8`: group `g` (entries `4g..4g+4`) was
+    /// written in that generation since its bits were last forgotten.
+    recent: OnceLock<Recent>,
+    /// The byte offset in the recent map of the generation writes mark.
+    write_offset: AtomicU64,
+}
+
+/// The recent marks: `generations` bit sets of `generation_bytes` bytes, one after the
+/// other.
+struct Recent {
+    map: MmapMut,
+    generation_bytes: u64,
+    generations: usize,
+}
+
+impl Recent {
+    /// The byte offset of `generation`'s bits.
+    fn offset(&self, generation: usize) -> u64 {
+        assert!(
+            generation < self.generations,
+            "no recent generation {generation}"
+        );
+        generation as u64 * self.generation_bytes
+    }
 }
 
 /// `SPREAD[h]`: byte `k` is `0x55` (the low bits of its four fields) where bit `k` of
@@ -68,6 +91,7 @@ impl PackedDepths {
             map,
             len,
             recent: OnceLock::new(),
+            write_offset: AtomicU64::new(0),
         })
     }
 
@@ -81,6 +105,7 @@ impl PackedDepths {
             map,
             len,
             recent: OnceLock::new(),
+            write_offset: AtomicU64::new(0),
         }
     }
 
@@ -103,19 +128,26 @@ impl PackedDepths {
         unsafe { AtomicU8::from_ptr(self.map.as_ptr().add((index / 4) as usize) as *mut u8) }
     }
 
-    /// The recent-bit byte `at` (covering entries `32 * at .. 32 * at + 32`).
+    /// The recent-bit byte `at` of the generation at byte `offset` (covering entries
+    /// `32 * at .. 32 * at + 32`).
     #[inline(always)]
-    fn recent_byte(recent: &MmapMut, at: u64) -> &AtomicU8 {
-        // SAFETY: the recent map holds one byte per 32 entries (rounded up), so `at` is
-        // inside it for any entry index; every access to it is atomic except
+    fn recent_byte(recent: &Recent, offset: u64, at: u64) -> &AtomicU8 {
+        debug_assert!(
+            at < recent.generation_bytes && offset.is_multiple_of(recent.generation_bytes)
+        );
+        // SAFETY: each generation holds one byte per 32 entries (rounded up), so `at` is
+        // inside it for any entry index, and `offset` is the start of a generation of
+        // the map (`Recent::offset`, or `write_offset`, which only `write_recent_to`
+        // sets, from `Recent::offset`); every access to it is atomic except
         // `forget_recent`, whose caller guarantees that nobody else uses those bytes.
-        unsafe { AtomicU8::from_ptr(recent.as_ptr().add(at as usize) as *mut u8) }
+        unsafe { AtomicU8::from_ptr(recent.map.as_ptr().add((offset + at) as usize) as *mut u8) }
     }
 
     #[inline(always)]
     fn mark_recent(&self, index: u64) {
         if let Some(recent) = self.recent.get() {
-            let byte = Self::recent_byte(recent, index / 32);
+            let offset = self.write_offset.load(Ordering::Relaxed);
+            let byte = Self::recent_byte(recent, offset, index / 32);
             let bit = 1u8 << ((index / 4) % 8);
             // Test first: most writes land in a group that is marked already.
             if byte.load(Ordering::Relaxed) & bit == 0 {
@@ -124,11 +156,14 @@ impl PackedDepths {
         }
     }
 
-    /// Whether the recent bit of entry `index`'s group is set (true without tracking).
+    /// Whether the recent bit of entry `index`'s group is set in the generation at
+    /// byte `offset` (true without tracking).
     #[inline(always)]
-    fn is_recent(recent: Option<&MmapMut>, index: u64) -> bool {
-        recent.is_none_or(|r| {
-            Self::recent_byte(r, index / 32).load(Ordering::Relaxed) >> ((index / 4) % 8) & 1 != 0
+    fn is_recent(recent: Option<(&Recent, u64)>, index: u64) -> bool {
+        recent.is_none_or(|(r, offset)| {
+            Self::recent_byte(r, offset, index / 32).load(Ordering::Relaxed) >> ((index / 4) % 8)
+                & 1
+                != 0
         })
     }
 
@@ -138,7 +173,7 @@ impl PackedDepths {
     }
 
     /// Calls `found(index)` for every index in `range` whose field equals `value` (and,
-    /// with `recent`, whose group's recent bit is set).
+    /// with `recent`, whose group's recent bit is set in the generation at that offset).
     ///
     /// # Safety
     /// No thread may write the bytes of `range` meanwhile.
@@ -146,7 +181,7 @@ impl PackedDepths {
         &self,
         range: Range<u64>,
         value: u8,
-        recent: Option<&MmapMut>,
+        recent: Option<(&Recent, u64)>,
         mut found: impl FnMut(u64, u64),
     ) {
         let (start, end) = (range.start, range.end);
@@ -174,13 +209,15 @@ impl PackedDepths {
         while i + 32 <= end {
             let filter = match recent {
                 None => LOW_BITS,
-                Some(r) => match Self::recent_byte(r, i / 32).load(Ordering::Relaxed) {
-                    0 => {
-                        i += 32;
-                        continue;
+                Some((r, offset)) => {
+                    match Self::recent_byte(r, offset, i / 32).load(Ordering::Relaxed) {
+                        0 => {
+                            i += 32;
+                            continue;
+                        }
+                        h => SPREAD[h as usize],
                     }
-                    h => SPREAD[h as usize],
-                },
+                }
             };
             let at = (i / 4) as usize - first_byte;
             let word = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
@@ -279,44 +316,63 @@ impl DepthStore for PackedDepths {
         count
     }
 
-    fn track_recent(&self) -> bool {
+    fn track_recent(&self, generations: usize) -> bool {
+        let generations = generations.max(1);
         if self.recent.get().is_none() {
-            let bytes = self.len.div_ceil(32).max(1) as usize;
+            let generation_bytes = self.len.div_ceil(32).max(1);
+            let Ok(bytes) = usize::try_from(generation_bytes * generations as u64) else {
+                return false;
+            };
             let Ok(mut map) = MmapMut::map_anon(bytes) else {
                 return false;
             };
             super::bytes::prepare_fresh_pages(&mut map);
-            let _ = self.recent.set(map);
+            let _ = self.recent.set(Recent {
+                map,
+                generation_bytes,
+                generations,
+            });
         }
-        true
+        self.recent
+            .get()
+            .is_some_and(|r| r.generations >= generations)
     }
 
-    unsafe fn forget_recent(&self, range: Range<u64>) {
+    fn write_recent_to(&self, generation: usize) {
+        if let Some(recent) = self.recent.get() {
+            self.write_offset
+                .store(recent.offset(generation), Ordering::Relaxed);
+        }
+    }
+
+    unsafe fn forget_recent(&self, range: Range<u64>, generation: usize) {
         let Some(recent) = self.recent.get() else {
             return;
         };
+        let offset = recent.offset(generation);
         // Only the groups that lie wholly inside `range`: a group shared with a
         // neighbouring range keeps its bit, which only costs a few extra candidates.
         let (first, last) = (range.start.div_ceil(4), range.end / 4);
         let mut g = first;
         while g < last && g % 8 != 0 {
-            Self::recent_byte(recent, g / 8).fetch_and(!(1 << (g % 8)), Ordering::Relaxed);
+            Self::recent_byte(recent, offset, g / 8).fetch_and(!(1 << (g % 8)), Ordering::Relaxed);
             g += 1;
         }
         let whole_end = g + (last.saturating_sub(g) / 8) * 8;
         if whole_end > g {
-            // SAFETY: bytes `g / 8 .. whole_end / 8` lie inside the recent map and hold
-            // groups of `range` only, which the caller guarantees nobody else uses.
+            // SAFETY: bytes `g / 8 .. whole_end / 8` of the generation lie inside the
+            // recent map and hold groups of `range` only, which the caller guarantees
+            // nobody else uses.
             unsafe {
                 std::ptr::write_bytes(
-                    recent.as_ptr().add((g / 8) as usize) as *mut u8,
+                    recent.map.as_ptr().add((offset + g / 8) as usize) as *mut u8,
                     0,
                     ((whole_end - g) / 8) as usize,
                 )
             };
         }
         for g in whole_end..last {
-            Self::recent_byte(recent, g / 8).fetch_and(!(1 << (g % 8)), Ordering::Relaxed);
+            Self::recent_byte(recent, offset, g / 8).fetch_and(!(1 << (g % 8)), Ordering::Relaxed);
         }
     }
 
@@ -324,10 +380,12 @@ impl DepthStore for PackedDepths {
         &self,
         range: Range<u64>,
         wanted: Wanted,
+        generation: usize,
         out: &mut Vec<u64>,
     ) {
+        let recent = self.recent.get().map(|r| (r, r.offset(generation)));
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, code(wanted), self.recent.get(), |i, _| out.push(i)) };
+        unsafe { self.scan(range, code(wanted), recent, |i, _| out.push(i)) };
     }
 }
 
@@ -365,9 +423,9 @@ mod tests {
         for i in (0..1000).step_by(7) {
             store.set(i, 1);
         }
-        assert!(store.track_recent());
+        assert!(store.track_recent(1));
         // SAFETY: single-threaded test.
-        unsafe { store.forget_recent(0..1000) };
+        unsafe { store.forget_recent(0..1000, 0) };
         let newer: Vec<u64> = (3..1000).step_by(50).collect();
         for &i in &newer {
             store.set(i, 4);
@@ -376,7 +434,7 @@ mod tests {
         // SAFETY: single-threaded test.
         unsafe {
             store.collect_exclusive(1..999, Wanted::Depth(4), &mut all);
-            store.collect_recent_exclusive(1..999, Wanted::Depth(4), &mut recent);
+            store.collect_recent_exclusive(1..999, Wanted::Depth(4), 0, &mut recent);
         }
         assert!(all.len() > recent.len());
         // Marks cover groups of four: an older entry of the same code in a marked group
@@ -389,10 +447,40 @@ mod tests {
         assert_eq!(recent, expected);
         // A range that starts and ends inside groups keeps those groups' marks.
         // SAFETY: single-threaded test.
-        unsafe { store.forget_recent(2..102) };
+        unsafe { store.forget_recent(2..102, 0) };
         recent.clear();
         // SAFETY: single-threaded test.
-        unsafe { store.collect_recent_exclusive(0..1000, Wanted::Depth(4), &mut recent) };
+        unsafe { store.collect_recent_exclusive(0..1000, Wanted::Depth(4), 0, &mut recent) };
         assert!(recent.contains(&103) && recent.contains(&3) && !recent.contains(&53));
+    }
+
+    /// With two generations, writes mark the generation chosen last, and each
+    /// generation is scanned and forgotten on its own.
+    #[test]
+    fn recent_generations_stay_apart() {
+        let store = PackedDepths::anonymous(1000).unwrap();
+        assert!(store.track_recent(2));
+        store.write_recent_to(1);
+        for i in (0..1000).step_by(40) {
+            store.set(i, 4);
+        }
+        store.write_recent_to(0);
+        for i in (20..1000).step_by(40) {
+            store.set(i, 7);
+        }
+        let found = |generation| {
+            let mut out = Vec::new();
+            // SAFETY: single-threaded test.
+            unsafe {
+                store.collect_recent_exclusive(0..1000, Wanted::Depth(1), generation, &mut out)
+            };
+            out
+        };
+        assert_eq!(found(1), (0..1000).step_by(40).collect::<Vec<u64>>());
+        assert_eq!(found(0), (20..1000).step_by(40).collect::<Vec<u64>>());
+        // SAFETY: single-threaded test.
+        unsafe { store.forget_recent(0..1000, 1) };
+        assert!(found(1).is_empty());
+        assert_eq!(found(0).len(), 25);
     }
 }

@@ -10,4 +10,5 @@ mod goal_sets;
 mod pdb;
 mod plots;
 mod solve;
+mod stores;
 mod tables;

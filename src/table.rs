@@ -304,7 +304,8 @@ impl Table {
                 table: format!("{} (goal {})", self.header.puzzle, self.header.goal),
                 wanted: if same_words {
                     format!(
-                        "{} (goal {}) as defined now: the definition changed",
+                        "{} (goal {}) as defined now: the definitions differ (another move \
+                         metric, description or numbering)",
                         identity.name, identity.goal
                     )
                 } else {
@@ -482,9 +483,17 @@ fn create_or_resume<P: Puzzle>(
             .and_then(|(file, header)| check_size(path, &file, &header).map(|()| header));
         match existing {
             Ok(header) if header.complete => {
+                let puzzle = if identity.matches(&header) {
+                    header.puzzle
+                } else {
+                    format!(
+                        "{} (goal {}), not of this puzzle or definition,",
+                        header.puzzle, header.goal
+                    )
+                };
                 return Err(TableError::Exists {
                     path: path.to_owned(),
-                    puzzle: header.puzzle,
+                    puzzle,
                 });
             }
             Ok(header)

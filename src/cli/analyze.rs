@@ -121,9 +121,9 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args) -> Result<analysis::Analysis> {
         })??),
         Some(path) => {
             let encoding = args.bits.encoding();
-            let path = path
-                .clone()
-                .unwrap_or_else(|| default_table_path(puzzle, encoding));
+            let path = path.clone().unwrap_or_else(|| {
+                default_table_path(puzzle, encoding, args.puzzle.metric.as_deref())
+            });
             ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed))
                 .context("cannot install the Ctrl-C handler")?;
             let result = super::with_threads(args.threads, || {
@@ -250,8 +250,9 @@ fn build_table<P: Puzzle>(
     }))
 }
 
-/// `tables/NAME-BITSbit.table`, with the goal in the name when it is not the usual one.
-fn default_table_path<P: Puzzle>(puzzle: &P, encoding: Encoding) -> PathBuf {
+/// `tables/NAME-BITSbit.table`, with the goal in the name when it is not the usual one,
+/// and the move metric when `--metric` made it another than the description's.
+fn default_table_path<P: Puzzle>(puzzle: &P, encoding: Encoding, metric: Option<&str>) -> PathBuf {
     let name: String = puzzle
         .name()
         .chars()
@@ -264,17 +265,22 @@ fn default_table_path<P: Puzzle>(puzzle: &P, encoding: Encoding) -> PathBuf {
         })
         .collect();
     let usual = antipode::puzzles::lookup(&puzzle.name())
-        .map(|p| with_puzzle!(&p, q => table::identity(q).goal))
+        .map(|p| with_puzzle!(&p, q => table::identity(q)))
         .ok();
-    let goal = table::identity(puzzle).goal;
-    let suffix = if usual.as_deref() == Some(goal.as_str()) {
-        String::new()
-    } else {
-        let cleaned: String = goal
+    let identity = table::identity(puzzle);
+    let mut suffix = String::new();
+    if usual.as_ref().map(|u| &u.goal) != Some(&identity.goal) {
+        let cleaned: String = identity
+            .goal
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
             .collect();
-        format!("-goal-{cleaned}")
-    };
+        suffix.push_str(&format!("-goal-{cleaned}"));
+    }
+    if let Some(metric) = metric
+        && usual.as_ref().map(|u| &u.digest) != Some(&identity.digest)
+    {
+        suffix.push_str(&format!("-{metric}"));
+    }
     PathBuf::from("tables").join(format!("{name}{suffix}-{}bit.table", encoding.bits()))
 }

@@ -7,7 +7,7 @@ use antipode::engine::Silent;
 use antipode::puzzles::blocks::{BlockPuzzle, Metric, library};
 use antipode::{Puzzle, analysis::analyze};
 
-use crate::common::{assert_error, run_ok};
+use crate::common::{antipode_with_input, assert_error, run_ok};
 
 fn shipped(name: &str, metric: Metric) -> BlockPuzzle {
     let (file, text) = library::shipped(name).unwrap();
@@ -68,6 +68,26 @@ fn ma_puzzle_23_path_26_line() {
     let lower = BlockPuzzle::from_text(file, &lower).unwrap();
     assert_eq!(start_distance(&lower.clone().with_metric(Metric::Path)), 23);
     assert_eq!(start_distance(&lower.with_metric(Metric::Line)), 28);
+}
+
+/// A metric other than the description's gets its own default table path, so the
+/// two tables never meet.
+#[test]
+fn another_metric_gets_its_own_default_table() {
+    let dir = tempfile::tempdir().unwrap();
+    for metric in [None, Some("step"), Some("path")] {
+        let mut args = vec!["analyze", "dads", "--table", "--bits", "2", "-q", "--force"];
+        args.extend(metric.iter().flat_map(|m| ["--metric", m]));
+        let output = antipode_with_input(Some(dir.path()), &args, "");
+        assert!(output.status.success(), "{args:?}: {output:?}");
+    }
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    // `--metric path` is the description's own metric: the same table as no option.
+    assert_eq!(names, ["dads-2bit.table", "dads-step-2bit.table"]);
 }
 
 #[test]
@@ -281,6 +301,6 @@ fn tables_of_description_puzzles_record_their_definition() {
             table,
             "AABB/AACC/de../FGHH/FGII",
         ],
-        "the definition changed",
+        "the definitions differ (another move metric",
     );
 }

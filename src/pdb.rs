@@ -6,12 +6,14 @@
 //! - [`build`]: the search that fills a database (additive: only pattern moves count);
 //! - [`file`]: databases as table files, and [`Pdb`], one opened for lookups;
 //! - [`partition`]: the tiles split into patterns, and [`Partition::estimate`], the
-//!   bound IDA* uses (`crate::puzzles::sliding::pdb_search`).
+//!   bound IDA* uses (`crate::puzzles::sliding::pdb_search`);
+//! - [`verify`]: an independent check of a database's entries.
 
 pub mod build;
 pub mod file;
 pub mod partition;
 pub mod pattern;
+pub mod verify;
 
 pub use build::{BuildProgress, Entries, Quiet};
 pub use file::Pdb;

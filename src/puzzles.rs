@@ -288,11 +288,13 @@ fn ranked_entry(name: String, description: String, indices: u64) -> CatalogEntry
     }
 }
 
-fn open_sliding(name: &str) -> Option<Result<Opened, CatalogError>> {
-    let (rows, cols) = match name {
+/// The rows and columns a sliding board's name asks for (`None`: not such a name).
+fn sliding_size(name: &str) -> Option<Result<(usize, usize), CatalogError>> {
+    Some(Ok(match name {
         "8puzzle" => (3, 3),
         "11puzzle" => (3, 4),
         "15puzzle" => (4, 4),
+        "24puzzle" => (5, 5),
         _ => {
             let size = name.strip_prefix("sliding:")?;
             let parsed = size
@@ -308,12 +310,24 @@ fn open_sliding(name: &str) -> Option<Result<Opened, CatalogError>> {
                 }
             }
         }
-    };
-    Some(
+    }))
+}
+
+fn open_sliding(name: &str) -> Option<Result<Opened, CatalogError>> {
+    Some(sliding_size(name)?.and_then(|(rows, cols)| {
         SlidingPuzzle::new(rows, cols)
             .map(|p| Opened::Ranked(AnyPuzzle::Sliding(p)))
-            .map_err(|e| CatalogError::OutOfRange(e.to_string())),
-    )
+            .map_err(|e| CatalogError::OutOfRange(e.to_string()))
+    }))
+}
+
+/// The shape of the sliding board `name` names, up to
+/// [`sliding::MAX_SHAPE_CELLS`] cells (the 24-puzzle too: pattern databases need no
+/// full ranking); `None` if `name` is not a sliding board's.
+pub fn board_shape(name: &str) -> Option<Result<sliding::BoardShape, CatalogError>> {
+    Some(sliding_size(name)?.and_then(|(rows, cols)| {
+        sliding::BoardShape::new(rows, cols).map_err(|e| CatalogError::OutOfRange(e.to_string()))
+    }))
 }
 
 fn open_blocks(name: &str) -> Option<Result<Opened, CatalogError>> {

@@ -6,9 +6,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::Puzzle;
 use antipode::pdb::{Partition, PartitionEvent, tile_list};
-use antipode::puzzles::{AnyPuzzle, Opened, SlidingPuzzle};
+use antipode::puzzles::{self, Opened, sliding::BoardShape};
 use antipode::table::header::HEADER_BYTES;
 use antipode::units::{human_bytes, thousands};
 
@@ -41,7 +40,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let board = sliding_board(&args.puzzle)?;
-    let goal = board.goal().cells().to_vec();
+    let goal = board.goal().to_vec();
     let patterns = match (&args.partition, args.pattern.is_empty()) {
         (Some(sizes), _) => Partition::split(board.rows(), board.cols(), &goal, sizes)?,
         (None, false) => args
@@ -78,18 +77,27 @@ pub fn run(args: Args) -> Result<()> {
     super::print(&text)
 }
 
-/// The sliding board a command names.
-fn sliding_board(puzzle: &PuzzleArgs) -> Result<SlidingPuzzle> {
-    match puzzle.open()? {
-        Opened::Ranked(AnyPuzzle::Sliding(board)) => Ok(board),
-        Opened::Ranked(other) => bail!(
-            "pattern databases are for sliding boards, not {}",
-            other.name()
-        ),
-        Opened::Peg(board) => bail!(
-            "pattern databases are for sliding boards, not {}",
-            board.name()
-        ),
+/// The sliding board a command names, with its goal: any board of up to 32 cells (the
+/// 24-puzzle too, which is too large for a full table).
+fn sliding_board(puzzle: &PuzzleArgs) -> Result<BoardShape> {
+    let Some(shape) = puzzles::board_shape(&puzzle.puzzle) else {
+        // Not a sliding board's name: say what it is.
+        let name = match puzzle.open()? {
+            Opened::Ranked(p) => p.name(),
+            Opened::Peg(board) => board.name().to_string(),
+        };
+        bail!("pattern databases are for sliding boards, not {name}");
+    };
+    let shape = shape?;
+    if puzzle.metric.is_some() {
+        bail!(
+            "--metric is for sliding-block puzzles from description files, not {}",
+            shape.name()
+        );
+    }
+    match &puzzle.goal {
+        None => Ok(shape),
+        Some(goal) => Ok(shape.with_goal(goal).context("--goal")?),
     }
 }
 
@@ -106,12 +114,11 @@ fn parse_tiles(list: &str) -> Result<Vec<u8>> {
 
 /// Opens (or builds, reporting on stderr unless `quiet`) the databases of `patterns`.
 pub(super) fn open(
-    board: &SlidingPuzzle,
+    board: &BoardShape,
     dir: &Path,
     patterns: &[Vec<u8>],
     quiet: bool,
 ) -> Result<Partition> {
-    let goal = board.goal();
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut report = |event: PartitionEvent| {
         if quiet {
@@ -152,10 +159,10 @@ pub(super) fn open(
     Ok(Partition::open_or_build(
         dir,
         &board.name(),
-        &board.format_line(&goal),
+        &board.format_line(board.goal()),
         board.rows(),
         board.cols(),
-        goal.cells(),
+        board.goal(),
         patterns,
         &mut report,
     )?)

@@ -10,6 +10,7 @@ use anyhow::{Context, Result, bail};
 
 use antipode::pdb::Partition;
 use antipode::puzzles::peg::{self, PegBoard};
+use antipode::puzzles::sliding::BoardShape;
 use antipode::puzzles::sliding::pdb_search::PdbSpace;
 use antipode::puzzles::{AnyPuzzle, Opened, SlidingPuzzle};
 use antipode::solve::{self, Solvable, ida};
@@ -234,7 +235,12 @@ fn solve_with_pdb(board: &SlidingPuzzle, sizes: &str, args: &Args) -> Result<()>
     let batch = wants_batch(args.position.as_deref(), board.start().is_some());
     let starts = read_starts(board, args, batch)?;
     let partition = super::with_threads(args.threads, || {
-        super::pdb::open(board, Path::new(super::pdb::TABLES), &patterns, false)
+        super::pdb::open(
+            &BoardShape::of(board),
+            Path::new(super::pdb::TABLES),
+            &patterns,
+            false,
+        )
     })??;
     let space = PdbSpace::new(board, &partition);
     for start in starts {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
+use antipode::pdb::{Pattern, Pdb, tile_list};
 use antipode::puzzles;
 use antipode::table::{self, Table};
 use antipode::units::{depth_table, human_bytes, thousands};
@@ -34,6 +35,10 @@ pub struct VerifyArgs {
     /// The move metric the table was built with, if not the description's.
     #[arg(long, value_name = "METRIC", value_parser = ["step", "line", "path"])]
     metric: Option<String>,
+    /// The goal a pattern database was built for, when its header holds it cut short
+    /// (long boards such as the 24-puzzle's).
+    #[arg(long, value_name = "POSITION")]
+    goal: Option<String>,
 }
 
 pub fn info(args: InfoArgs) -> Result<()> {
@@ -80,6 +85,14 @@ pub fn info(args: InfoArgs) -> Result<()> {
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {
+    let header = table::read_header_of(&args.path)?;
+    if header.pattern.is_some() {
+        let checks = super::with_threads(args.threads, || verify_pdb(&args, &header))??;
+        return report(&args, &checks);
+    }
+    if args.goal.is_some() {
+        bail!("--goal is for pattern databases; a depth table's puzzle has its goal");
+    }
     let table = Table::open_unverified(&args.path)?;
     let header = table.header();
     let mut puzzle = match &args.puzzle {
@@ -99,8 +112,61 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         args.threads,
         || with_puzzle!(&puzzle, p => table::verify(&table, p)),
     )?;
+    report(&args, &checks)
+}
+
+/// Checks a pattern database: opening it checks its payload and definition (a
+/// failure there is the command's error), then every entry.
+fn verify_pdb(args: &VerifyArgs, header: &table::Header) -> Result<Vec<table::Check>> {
+    if args.puzzle.is_some() || args.metric.is_some() {
+        bail!("a pattern database names its board and goal itself: no --puzzle or --metric");
+    }
+    let info = header.pattern.as_ref().context("a pattern database")?;
+    let shape = puzzles::board_shape(&header.puzzle).with_context(|| {
+        format!(
+            "{}: `{}` is not a sliding board",
+            args.path.display(),
+            header.puzzle
+        )
+    })??;
+    let goal = match &args.goal {
+        Some(goal) => shape.parse(goal).context("--goal")?,
+        None if header.goal.ends_with('…') => bail!(
+            "{}: the header holds the goal cut short ({}): give it with --goal",
+            args.path.display(),
+            header.goal
+        ),
+        None => shape
+            .parse(&header.goal)
+            .with_context(|| format!("{}: its goal", args.path.display()))?,
+    };
+    let pattern = Pattern::new(shape.rows(), shape.cols(), &goal, &info.tiles)?;
+    let pdb = Pdb::open(&args.path, &pattern, &goal)?;
+    let mut checks = vec![
+        table::Check {
+            name: "payload checksum".into(),
+            ok: true,
+            detail: format!("{:08x}", header.payload_crc32),
+        },
+        table::Check {
+            name: "definition".into(),
+            ok: true,
+            detail: format!(
+                "tiles {} of {} (goal {})",
+                tile_list(&info.tiles),
+                header.puzzle,
+                header.goal
+            ),
+        },
+    ];
+    checks.extend(antipode::pdb::verify::verify(&pdb));
+    Ok(checks)
+}
+
+/// Prints the checks; fails with the first that does not hold.
+fn report(args: &VerifyArgs, checks: &[table::Check]) -> Result<()> {
     let mut text = String::new();
-    for check in &checks {
+    for check in checks {
         text.push_str(&format!(
             "{} {}: {}\n",
             if check.ok { "ok  " } else { "FAIL" },

@@ -285,18 +285,35 @@ impl Pdb {
     /// pattern's `i`-th tile) to the goal.
     #[inline(always)]
     pub fn distance(&self, places: &[u8]) -> u32 {
-        let rank = self.pattern.placements().rank(places) as usize;
+        let rank = self.pattern.placements().rank(places);
+        self.distance_at(rank, places).unwrap_or(0)
+    }
+
+    /// The distance of the placement of rank `rank`, whose places are `places`; `None`
+    /// for a placement no solvable position has (stored as 0).
+    #[inline(always)]
+    pub fn distance_at(&self, rank: u64, places: &[u8]) -> Option<u32> {
+        let rank = rank as usize;
         let stored = if self.nibbles {
             (self.map[(rank / 2) % self.map.len()] >> (4 * (rank % 2)) & 15) as u32
         } else {
             self.map[rank % self.map.len()] as u32
         };
+        if stored == 0 {
+            return None;
+        }
         let base = if self.over_manhattan {
             manhattan(&self.manhattan, places)
         } else {
             0
         };
-        (stored + base).saturating_sub(1)
+        Some(stored + base - 1)
+    }
+
+    /// The pattern tiles' Manhattan distance in `places`: a lower bound of every
+    /// entry.
+    pub fn manhattan(&self, places: &[u8]) -> u32 {
+        manhattan(&self.manhattan, places)
     }
 }
 

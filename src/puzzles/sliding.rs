@@ -12,10 +12,12 @@
 mod expand;
 pub mod pdb_search;
 pub mod search;
+mod shape;
+
+pub use shape::{BoardShape, MAX_SHAPE_CELLS, board_name};
 
 use crate::grid::Grid;
 use crate::puzzle::{PositionError, Puzzle, Segment, Successor};
-use crate::puzzles::notation;
 use crate::rank::{factorial, permutation};
 
 /// The most cells a board may have.
@@ -75,6 +77,18 @@ pub enum SizeError {
         cells: usize,
         /// cells!/2, the number of reachable states.
         states: f64,
+    },
+    /// More cells than even a board shape (pattern databases) supports.
+    #[error("board {rows}x{cols} has {cells} cells, at most {max} are supported")]
+    TooManyCells {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// rows * cols.
+        cells: usize,
+        /// The most cells.
+        max: usize,
     },
 }
 
@@ -191,26 +205,8 @@ impl SlidingPuzzle {
 
     /// Parses a goal or position without checking solvability.
     fn parse_unchecked(&self, text: &str) -> Result<Board, PositionError> {
-        let n = self.cells();
-        let tokens = notation::tokenize(text, n <= 10)?;
-        let tokens = notation::cells_of_shape(tokens, self.rows, self.cols)?;
-        let mut seen = [false; MAX_CELLS];
-        let mut cells = Vec::with_capacity(n);
-        for token in &tokens {
-            let tile = match *token {
-                "." => 0,
-                t => match t.parse::<usize>() {
-                    Ok(v) if v < n => v,
-                    _ => return Err(PositionError::UnknownPiece(token.to_string())),
-                },
-            };
-            if seen[tile] {
-                return Err(PositionError::Duplicate(token.to_string()));
-            }
-            seen[tile] = true;
-            cells.push(tile as u8);
-        }
-        Ok(Board::from_cells(&cells))
+        let shape = BoardShape::new(self.rows, self.cols).expect("the puzzle's own shape");
+        Ok(Board::from_cells(&shape.parse(text)?))
     }
 
     /// Parses a board to use as the goal (any arrangement is a valid goal).
@@ -224,12 +220,7 @@ impl Puzzle for SlidingPuzzle {
     type Move = u8;
 
     fn name(&self) -> String {
-        match (self.rows, self.cols) {
-            (3, 3) => "8puzzle".into(),
-            (3, 4) => "11puzzle".into(),
-            (4, 4) => "15puzzle".into(),
-            (r, c) => format!("sliding:{r}x{c}"),
-        }
+        board_name(self.rows, self.cols)
     }
 
     fn index_count(&self) -> u64 {
@@ -304,16 +295,7 @@ impl Puzzle for SlidingPuzzle {
     }
 
     fn format_line(&self, board: &Board) -> String {
-        let bare = self.cells() <= 10;
-        board
-            .cells()
-            .chunks(self.cols)
-            .map(|row| {
-                let tiles: Vec<String> = row.iter().map(|t| t.to_string()).collect();
-                tiles.join(if bare { "" } else { " " })
-            })
-            .collect::<Vec<_>>()
-            .join("/")
+        BoardShape::of(self).format_line(board.cells())
     }
 
     fn render_board(&self, board: &Board) -> String {

@@ -11,6 +11,7 @@ use antipode::pdb::Partition;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::sliding::search::SlidingSpace;
 use antipode::solve::SearchSpace;
+use antipode::table::HEADER_BYTES;
 use antipode::{Puzzle, Successor};
 
 /// Korf's goal: the blank top-left.
@@ -185,6 +186,33 @@ fn all_solutions(dir: &Path, args: &[&str]) -> (u64, Vec<String>) {
     (json["length"].as_u64().unwrap(), list)
 }
 
+/// `verify` passes on a database as built, and fails on one whose entry was changed
+/// under a checksum made to match.
+fn assert_database_verifies(dir: &Path, file: &Path) {
+    let path = file.to_str().unwrap();
+    let output = antipode_in(dir, &["verify", path], "");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{report}");
+    assert_eq!(
+        report.lines().filter(|l| l.starts_with("ok  ")).count(),
+        7,
+        "{report}"
+    );
+    let mut bytes = std::fs::read(file).unwrap();
+    let payload = HEADER_BYTES..bytes.len();
+    let middle = payload.start + payload.len() / 2;
+    bytes[middle] = if bytes[middle] == 0x11 { 0x22 } else { 0x11 };
+    let mut header = antipode::table::read_header_of(file).unwrap();
+    header.payload_crc32 = antipode::table::payload_crc32(&bytes[payload]);
+    bytes[..HEADER_BYTES].copy_from_slice(&header.encode());
+    let damaged = dir.join("damaged.table");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let output = antipode_with_input(Some(dir), &["verify", damaged.to_str().unwrap()], "");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(!output.status.success(), "{report}");
+    assert!(report.contains("FAIL placements per distance"), "{report}");
+}
+
 #[test]
 fn every_optimal_solution_is_found_with_databases_too() {
     let dir = tempfile::tempdir().unwrap();
@@ -196,7 +224,8 @@ fn every_optimal_solution_is_found_with_databases_too() {
         let with_pdb = all_solutions(dir.path(), &[&eight[..], &["--pdb", sizes]].concat());
         assert_eq!(with_pdb, (31, manhattan.clone()), "{sizes}");
     }
-    // `info` says what a database file holds; `verify` and `lookup` refuse it.
+    // `info` says what a database file holds, `verify` checks every entry, `lookup`
+    // refuses it.
     let file = std::fs::read_dir(dir.path().join("tables"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -206,7 +235,17 @@ fn every_optimal_solution_is_found_with_databases_too() {
     let info = String::from_utf8_lossy(&info.stdout);
     assert!(info.contains("pattern database of tiles 1,2,3,4"), "{info}");
     assert!(info.contains("indices         3,024"), "{info}");
-    assert_error(&["verify", file.to_str().unwrap()], "is a pattern database");
+    assert_database_verifies(dir.path(), &file);
+    assert_error(
+        &[
+            "lookup",
+            "8puzzle",
+            "--table",
+            file.to_str().unwrap(),
+            "123456780",
+        ],
+        "is a pattern database",
+    );
     // A 3x4 position with two optimal solutions.
     let eleven = ["solve", "11puzzle", "6 1 3 4/9 5 2 7/10 11 0 8"];
     let (length, manhattan) = all_solutions(dir.path(), &eleven);
@@ -215,6 +254,45 @@ fn every_optimal_solution_is_found_with_databases_too() {
         let with_pdb = all_solutions(dir.path(), &[&eleven[..], &["--pdb", sizes]].concat());
         assert_eq!(with_pdb, (19, manhattan.clone()), "{sizes}");
     }
+}
+
+/// The 24-puzzle, too large for a full table, has pattern databases: here a small
+/// one with Korf's goal (blank top-left), whose text the header holds cut short.
+#[test]
+fn the_24_puzzle_has_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let korf = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24";
+    let output = antipode_in(
+        dir.path(),
+        &[
+            "pdb",
+            "24puzzle",
+            "--goal",
+            korf,
+            "--pattern",
+            "1,2,5",
+            "-q",
+        ],
+        "",
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    // 25 * 24 * 23 placements.
+    assert!(
+        text.contains("tiles 1,2,5") && text.contains("13,800 placements"),
+        "{text}"
+    );
+    let file = std::fs::read_dir(dir.path().join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("24puzzle-pdb-1.2.5-"))
+        .expect("the database of tiles 1, 2 and 5");
+    let path = file.to_str().unwrap();
+    assert_error(&["verify", path], "give it with --goal");
+    let output = antipode_in(dir.path(), &["verify", path, "--goal", korf], "");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(report.lines().all(|l| l.starts_with("ok  ")), "{report}");
+    assert_error(&["analyze", "24puzzle"], "at most 16 are supported");
+    assert_error(&["pdb", "sliding:6x6", "--partition", "35"], "at most 32");
 }
 
 #[test]

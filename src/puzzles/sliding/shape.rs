@@ -1,0 +1,185 @@
+//! A sliding board's shape and goal, up to [`MAX_SHAPE_CELLS`] cells: what pattern
+//! databases need, without the full ranking of [`SlidingPuzzle`], which stops at
+//! [`MAX_CELLS`] cells (the 24-puzzle has 25!/2, about 7.8e24, states).
+//!
+//! ```
+//! use antipode::puzzles::sliding::BoardShape;
+//!
+//! let shape = BoardShape::new(5, 5).unwrap();
+//! assert_eq!(shape.name(), "24puzzle");
+//! let korf = shape.parse("0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24");
+//! assert_eq!(korf.unwrap()[..3], [0, 1, 2]);
+//! ```
+
+use super::{MAX_CELLS, SizeError, SlidingPuzzle};
+use crate::PositionError;
+use crate::puzzles::notation;
+
+/// The most cells a board shape may have (pattern databases index up to this many).
+pub const MAX_SHAPE_CELLS: usize = crate::pdb::pattern::MAX_CELLS;
+
+/// A board's rows, columns and goal (row-major tile numbers, 0 for the blank).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardShape {
+    rows: usize,
+    cols: usize,
+    goal: Vec<u8>,
+}
+
+/// The name of the `rows` x `cols` board: `8puzzle`, `11puzzle`, `15puzzle`,
+/// `24puzzle`, else `sliding:RxC`.
+pub fn board_name(rows: usize, cols: usize) -> String {
+    match (rows, cols) {
+        (3, 3) => "8puzzle".into(),
+        (3, 4) => "11puzzle".into(),
+        (4, 4) => "15puzzle".into(),
+        (5, 5) => "24puzzle".into(),
+        (r, c) => format!("sliding:{r}x{c}"),
+    }
+}
+
+impl BoardShape {
+    /// The `rows` x `cols` board with the usual goal: tiles in order, blank last.
+    pub fn new(rows: usize, cols: usize) -> Result<BoardShape, SizeError> {
+        if rows < 2 || cols < 2 {
+            return Err(SizeError::TooNarrow { rows, cols });
+        }
+        let cells = rows * cols;
+        if cells > MAX_SHAPE_CELLS {
+            return Err(SizeError::TooManyCells {
+                rows,
+                cols,
+                cells,
+                max: MAX_SHAPE_CELLS,
+            });
+        }
+        Ok(BoardShape {
+            rows,
+            cols,
+            goal: (1..cells as u8).chain([0]).collect(),
+        })
+    }
+
+    /// The shape and goal of an indexed puzzle.
+    pub fn of(puzzle: &SlidingPuzzle) -> BoardShape {
+        BoardShape {
+            rows: puzzle.rows(),
+            cols: puzzle.cols(),
+            goal: puzzle.goal().cells().to_vec(),
+        }
+    }
+
+    /// The same board with the goal `text` (any arrangement of its tiles).
+    pub fn with_goal(mut self, text: &str) -> Result<BoardShape, PositionError> {
+        self.goal = self.parse(text)?;
+        Ok(self)
+    }
+
+    /// Rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Cells.
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The goal, row-major.
+    pub fn goal(&self) -> &[u8] {
+        &self.goal
+    }
+
+    /// The board's name ([`board_name`]).
+    pub fn name(&self) -> String {
+        board_name(self.rows, self.cols)
+    }
+
+    /// Reads an arrangement (rows separated by `/`, tiles by spaces, or single digits
+    /// on boards of at most 10 cells; `0` or `.` the blank), without a solvability
+    /// check.
+    pub fn parse(&self, text: &str) -> Result<Vec<u8>, PositionError> {
+        let n = self.cells();
+        let tokens = notation::tokenize(text, n <= 10)?;
+        let tokens = notation::cells_of_shape(tokens, self.rows, self.cols)?;
+        let mut seen = [false; MAX_SHAPE_CELLS];
+        let mut cells = Vec::with_capacity(n);
+        for token in &tokens {
+            let tile = match *token {
+                "." => 0,
+                t => match t.parse::<usize>() {
+                    Ok(v) if v < n => v,
+                    _ => return Err(PositionError::UnknownPiece(token.to_string())),
+                },
+            };
+            if seen[tile] {
+                return Err(PositionError::Duplicate(token.to_string()));
+            }
+            seen[tile] = true;
+            cells.push(tile as u8);
+        }
+        Ok(cells)
+    }
+
+    /// One line: rows separated by `/`, tiles by spaces (none on boards of at most
+    /// 10 cells).
+    pub fn format_line(&self, cells: &[u8]) -> String {
+        let bare = self.cells() <= 10;
+        cells
+            .chunks(self.cols)
+            .map(|row| {
+                let tiles: Vec<String> = row.iter().map(|t| t.to_string()).collect();
+                tiles.join(if bare { "" } else { " " })
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Whether the full ranking ([`SlidingPuzzle`]) takes this board.
+    pub fn indexable(&self) -> bool {
+        self.cells() <= MAX_CELLS
+    }
+}
+
+impl SlidingPuzzle {
+    /// The indexed puzzle of a shape of at most [`MAX_CELLS`] cells.
+    pub fn of_shape(shape: &BoardShape) -> Result<SlidingPuzzle, SizeError> {
+        let puzzle = SlidingPuzzle::new(shape.rows, shape.cols)?;
+        let goal = super::Board::from_cells(&shape.goal);
+        Ok(puzzle.with_goal(goal))
+    }
+}
+
+/// Keeps the puzzle's and the shape's names and notation the same.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Puzzle;
+
+    #[test]
+    fn shapes_read_and_write_like_the_indexed_puzzle() {
+        for (rows, cols) in [(3, 3), (2, 5), (3, 4), (4, 4)] {
+            let puzzle = SlidingPuzzle::new(rows, cols).unwrap();
+            let shape = BoardShape::of(&puzzle);
+            assert_eq!(shape, BoardShape::new(rows, cols).unwrap());
+            assert_eq!(shape.name(), puzzle.name());
+            let goal = puzzle.goal();
+            let line = puzzle.format_line(&goal);
+            assert_eq!(shape.format_line(goal.cells()), line);
+            assert_eq!(shape.parse(&line).unwrap(), goal.cells());
+        }
+        let big = BoardShape::new(5, 5).unwrap();
+        assert!(!big.indexable());
+        assert_eq!(big.goal().len(), 25);
+        assert!(matches!(
+            BoardShape::new(6, 6),
+            Err(SizeError::TooManyCells { cells: 36, .. })
+        ));
+        assert!(big.parse("1 2 3/4 5 6").is_err());
+    }
+}

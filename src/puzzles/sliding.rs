@@ -109,11 +109,8 @@ pub struct SlidingPuzzle {
 impl SlidingPuzzle {
     /// The board `rows` x `cols` with the usual goal: tiles in order, blank last.
     pub fn new(rows: usize, cols: usize) -> Result<SlidingPuzzle, SizeError> {
-        if rows < 2 || cols < 2 {
-            return Err(SizeError::TooNarrow { rows, cols });
-        }
         let n = rows * cols;
-        if n > MAX_CELLS {
+        if rows >= 2 && cols >= 2 && n > MAX_CELLS {
             let states = (1..=n).map(|k| k as f64).product::<f64>() / 2.0;
             return Err(SizeError::TooLarge {
                 rows,
@@ -122,11 +119,11 @@ impl SlidingPuzzle {
                 states,
             });
         }
-        let cells: Vec<u8> = (1..n as u8).chain([0]).collect();
+        let shape = BoardShape::new(rows, cols)?;
         let mut puzzle = SlidingPuzzle {
             rows,
             cols,
-            goal: Board::from_cells(&cells),
+            goal: Board::from_cells(shape.goal()),
             parity_base: 0,
             block: factorial(n - 1) / 2,
             walk: std::sync::Arc::new(expand::WalkTables::new(n)),

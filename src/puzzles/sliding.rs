@@ -202,8 +202,9 @@ impl SlidingPuzzle {
 
     /// Parses a goal or position without checking solvability.
     fn parse_unchecked(&self, text: &str) -> Result<Board, PositionError> {
-        let shape = BoardShape::new(self.rows, self.cols).expect("the puzzle's own shape");
-        Ok(Board::from_cells(&shape.parse(text)?))
+        Ok(Board::from_cells(&shape::parse_cells(
+            self.rows, self.cols, text,
+        )?))
     }
 
     /// Parses a board to use as the goal (any arrangement is a valid goal).
@@ -292,7 +293,7 @@ impl Puzzle for SlidingPuzzle {
     }
 
     fn format_line(&self, board: &Board) -> String {
-        BoardShape::of(self).format_line(board.cells())
+        shape::format_cells(self.rows, self.cols, board.cells())
     }
 
     fn render_board(&self, board: &Board) -> String {

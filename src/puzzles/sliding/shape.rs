@@ -104,46 +104,56 @@ impl BoardShape {
     /// on boards of at most 10 cells; `0` or `.` the blank), without a solvability
     /// check.
     pub fn parse(&self, text: &str) -> Result<Vec<u8>, PositionError> {
-        let n = self.cells();
-        let tokens = notation::tokenize(text, n <= 10)?;
-        let tokens = notation::cells_of_shape(tokens, self.rows, self.cols)?;
-        let mut seen = [false; MAX_SHAPE_CELLS];
-        let mut cells = Vec::with_capacity(n);
-        for token in &tokens {
-            let tile = match *token {
-                "." => 0,
-                t => match t.parse::<usize>() {
-                    Ok(v) if v < n => v,
-                    _ => return Err(PositionError::UnknownPiece(token.to_string())),
-                },
-            };
-            if seen[tile] {
-                return Err(PositionError::Duplicate(token.to_string()));
-            }
-            seen[tile] = true;
-            cells.push(tile as u8);
-        }
-        Ok(cells)
+        parse_cells(self.rows, self.cols, text)
     }
 
     /// One line: rows separated by `/`, tiles by spaces (none on boards of at most
     /// 10 cells).
     pub fn format_line(&self, cells: &[u8]) -> String {
-        let bare = self.cells() <= 10;
-        cells
-            .chunks(self.cols)
-            .map(|row| {
-                let tiles: Vec<String> = row.iter().map(|t| t.to_string()).collect();
-                tiles.join(if bare { "" } else { " " })
-            })
-            .collect::<Vec<_>>()
-            .join("/")
+        format_cells(self.rows, self.cols, cells)
     }
 
     /// Whether the full ranking ([`SlidingPuzzle`]) takes this board.
     pub fn indexable(&self) -> bool {
         self.cells() <= MAX_CELLS
     }
+}
+
+/// [`BoardShape::parse`] for a `rows` x `cols` board.
+pub(super) fn parse_cells(rows: usize, cols: usize, text: &str) -> Result<Vec<u8>, PositionError> {
+    let n = rows * cols;
+    let tokens = notation::tokenize(text, n <= 10)?;
+    let tokens = notation::cells_of_shape(tokens, rows, cols)?;
+    let mut seen = [false; MAX_SHAPE_CELLS];
+    let mut cells = Vec::with_capacity(n);
+    for token in &tokens {
+        let tile = match *token {
+            "." => 0,
+            t => match t.parse::<usize>() {
+                Ok(v) if v < n => v,
+                _ => return Err(PositionError::UnknownPiece(token.to_string())),
+            },
+        };
+        if seen[tile] {
+            return Err(PositionError::Duplicate(token.to_string()));
+        }
+        seen[tile] = true;
+        cells.push(tile as u8);
+    }
+    Ok(cells)
+}
+
+/// [`BoardShape::format_line`] for a `rows` x `cols` board.
+pub(super) fn format_cells(rows: usize, cols: usize, cells: &[u8]) -> String {
+    let bare = rows * cols <= 10;
+    cells
+        .chunks(cols)
+        .map(|row| {
+            let tiles: Vec<String> = row.iter().map(|t| t.to_string()).collect();
+            tiles.join(if bare { "" } else { " " })
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 impl SlidingPuzzle {

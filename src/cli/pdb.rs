@@ -39,7 +39,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let board = sliding_board(&args.puzzle)?;
+    let board = sliding_board(&args.puzzle, "pattern databases are")?;
     let goal = board.goal().to_vec();
     let patterns = match (&args.partition, args.pattern.is_empty()) {
         (Some(sizes), _) => Partition::split(board.rows(), board.cols(), &goal, sizes)?,
@@ -78,15 +78,16 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// The sliding board a command names, with its goal: any board of up to 32 cells (the
-/// 24-puzzle too, which is too large for a full table).
-fn sliding_board(puzzle: &PuzzleArgs) -> Result<BoardShape> {
+/// 24-puzzle too, which is too large for a full table); `what` names what asks for it
+/// in the refusal of another puzzle.
+pub(super) fn sliding_board(puzzle: &PuzzleArgs, what: &str) -> Result<BoardShape> {
     let Some(shape) = puzzles::board_shape(&puzzle.puzzle) else {
         // Not a sliding board's name: say what it is.
         let name = match puzzle.open()? {
             Opened::Ranked(p) => p.name(),
             Opened::Peg(board) => board.name().to_string(),
         };
-        bail!("pattern databases are for sliding boards, not {name}");
+        bail!("{what} for sliding boards, not {name}");
     };
     let shape = shape?;
     if puzzle.metric.is_some() {

@@ -9,13 +9,13 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use antipode::pdb::Partition;
+use antipode::puzzles::Opened;
 use antipode::puzzles::peg::{self, PegBoard};
 use antipode::puzzles::sliding::BoardShape;
 use antipode::puzzles::sliding::pdb_search::PdbSpace;
-use antipode::puzzles::{AnyPuzzle, Opened, SlidingPuzzle};
 use antipode::solve::{self, Solvable, ida};
 use antipode::table::Table;
-use antipode::{Puzzle, with_puzzle};
+use antipode::{PositionError, Puzzle, with_puzzle};
 
 use super::{Format, PuzzleArgs};
 
@@ -48,9 +48,10 @@ pub struct Args {
     /// Every optimal solution, not just one (search methods only).
     #[arg(long)]
     all: bool,
-    /// Give up beyond this many moves.
-    #[arg(long, value_name = "N", default_value_t = 120)]
-    max_length: u32,
+    /// Give up beyond this many moves (default: 120; 300 on boards of more than 16
+    /// cells).
+    #[arg(long, value_name = "N")]
+    max_length: Option<u32>,
     /// Also draw the board after every move.
     #[arg(long)]
     boards: bool,
@@ -64,9 +65,9 @@ pub struct Args {
     /// Worker threads of the search (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Sliding boards: IDA* bounded by the pattern databases of this partition of the
-    /// tiles (sizes in goal order, e.g. 7-8, 6-6-3, 5-5-5), read from tables/ or built
-    /// there first.
+    /// Sliding boards (up to 32 cells, the 24-puzzle too): IDA* bounded by the
+    /// pattern databases of this partition of the tiles (sizes in goal order, e.g.
+    /// 7-8, 6-6-3, 5-5-5, 6-6-6-6), read from tables/ or built there first.
     #[arg(long, value_name = "SIZES")]
     pdb: Option<String>,
 }
@@ -107,7 +108,24 @@ impl<S> Outcome<S> {
     }
 }
 
+/// The longest solution searched for unless --max-length says otherwise.
+const MAX_LENGTH: u32 = 120;
+
+/// The same on boards of more than 16 cells (the 24-puzzle's diameter is unknown; its
+/// hardest known positions take 152 moves).
+const MAX_LENGTH_BIG_BOARDS: u32 = 300;
+
 pub fn run(args: Args) -> Result<()> {
+    if let Some(sizes) = &args.pdb {
+        if args.table.is_some() {
+            bail!("--pdb searches; --table descends a table: give one of them");
+        }
+        if args.first.is_some() || args.method.is_some() {
+            bail!("--pdb runs IDA* on a sliding board: no --first or --method");
+        }
+        let board = super::pdb::sliding_board(&args.puzzle, "--pdb is")?;
+        return solve_with_pdb(&board, sizes, &args);
+    }
     let puzzle = match args.puzzle.open()? {
         Opened::Ranked(puzzle) => puzzle,
         Opened::Peg(board) => return super::print(&solve_peg(&board, &args)?),
@@ -115,16 +133,8 @@ pub fn run(args: Args) -> Result<()> {
     if args.first.is_some() {
         bail!("--first is for peg solitaire (hoppers, english33)");
     }
-    if args.pdb.is_some() && args.table.is_some() {
-        bail!("--pdb searches; --table descends a table: give one of them");
-    }
-    if let Some(sizes) = &args.pdb {
-        let AnyPuzzle::Sliding(board) = &puzzle else {
-            bail!("--pdb is for sliding boards, not {}", puzzle.name());
-        };
-        return solve_with_pdb(board, sizes, &args);
-    }
     with_puzzle!(&puzzle, p => {
+        let p = &Ranked(p);
         let batch = wants_batch(args.position.as_deref(), p.start().is_some());
         let table = match &args.table {
             Some(path) => {
@@ -139,14 +149,14 @@ pub fn run(args: Args) -> Result<()> {
             let started = Instant::now();
             let outcome = match &table {
                 Some(table) => {
-                    let steps = table.solve(p, &start)?;
+                    let steps = table.solve(p.0, &start)?;
                     Outcome {
                         solutions: vec![steps.iter().map(|s| s.moved.to_string()).collect()],
                         paths: vec![steps.into_iter().map(|s| s.state).collect()],
                         nodes: 0,
                     }
                 }
-                None => super::with_threads(args.threads, || search(p, &args, &start))??,
+                None => super::with_threads(args.threads, || search(p.0, &args, &start))??,
             };
             print_outcome(p, &start, outcome, &args, batch, started)?;
         }
@@ -167,7 +177,7 @@ fn wants_batch(position: Option<&str>, has_start: bool) -> bool {
 
 /// The start positions: the one given (or the puzzle's own), or in a batch every
 /// line of standard input, all read before any search starts.
-fn read_starts<P: Puzzle>(p: &P, args: &Args, batch: bool) -> Result<Vec<P::State>> {
+fn read_starts<P: Notation>(p: &P, args: &Args, batch: bool) -> Result<Vec<P::State>> {
     if !batch {
         return Ok(vec![match &args.position {
             Some(text) => p.parse(text)?,
@@ -201,7 +211,7 @@ fn read_starts<P: Puzzle>(p: &P, args: &Args, batch: bool) -> Result<Vec<P::Stat
 }
 
 /// Prints what solving `start` found: its solutions (or one line of a batch).
-fn print_outcome<P: Puzzle>(
+fn print_outcome<P: Notation>(
     p: &P,
     start: &P::State,
     outcome: Outcome<P::State>,
@@ -229,29 +239,80 @@ fn print_outcome<P: Puzzle>(
 
 /// `solve BOARD --pdb SIZES`: IDA* bounded by the partition's databases (built into
 /// tables/ first when missing), for one position or a batch.
-fn solve_with_pdb(board: &SlidingPuzzle, sizes: &str, args: &Args) -> Result<()> {
-    let goal = board.goal();
-    let patterns = Partition::split(board.rows(), board.cols(), goal.cells(), sizes)?;
-    let batch = wants_batch(args.position.as_deref(), board.start().is_some());
+fn solve_with_pdb(board: &BoardShape, sizes: &str, args: &Args) -> Result<()> {
+    let patterns = Partition::split(board.rows(), board.cols(), board.goal(), sizes)?;
+    let batch = wants_batch(args.position.as_deref(), false);
     let starts = read_starts(board, args, batch)?;
+    let max_length = args.max_length.unwrap_or(if board.indexable() {
+        MAX_LENGTH
+    } else {
+        MAX_LENGTH_BIG_BOARDS
+    });
     let partition = super::with_threads(args.threads, || {
-        super::pdb::open(
-            &BoardShape::of(board),
-            Path::new(super::pdb::TABLES),
-            &patterns,
-            false,
-        )
+        super::pdb::open(board, Path::new(super::pdb::TABLES), &patterns, false)
     })??;
     let space = PdbSpace::new(board, &partition);
     for start in starts {
         let started = Instant::now();
         let found = super::with_threads(args.threads, || {
-            ida::search(&space, &space.node(&start), args.all, args.max_length)
+            ida::search(&space, &space.node(&start), args.all, max_length)
         })??;
-        let outcome = Outcome::of(found, |node| space.board(node));
+        let outcome = Outcome::of(found, |node| space.position(node).to_vec());
         print_outcome(board, &start, outcome, args, batch, started)?;
     }
     Ok(())
+}
+
+/// What reading positions and printing solutions needs of a puzzle.
+trait Notation {
+    type State;
+    fn name(&self) -> String;
+    fn start(&self) -> Option<Self::State>;
+    fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
+    fn format_line(&self, state: &Self::State) -> String;
+    fn render_board(&self, state: &Self::State) -> String;
+}
+
+/// An indexed puzzle's notation.
+struct Ranked<'a, P>(&'a P);
+
+impl<P: Puzzle> Notation for Ranked<'_, P> {
+    type State = P::State;
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn start(&self) -> Option<P::State> {
+        self.0.start()
+    }
+    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
+        self.0.parse(text)
+    }
+    fn format_line(&self, state: &P::State) -> String {
+        self.0.format_line(state)
+    }
+    fn render_board(&self, state: &P::State) -> String {
+        self.0.render_board(state)
+    }
+}
+
+/// A board's notation: positions as row-major tile numbers, which must reach the goal.
+impl Notation for BoardShape {
+    type State = Vec<u8>;
+    fn name(&self) -> String {
+        BoardShape::name(self)
+    }
+    fn start(&self) -> Option<Vec<u8>> {
+        None
+    }
+    fn parse(&self, text: &str) -> Result<Vec<u8>, PositionError> {
+        self.parse_position(text)
+    }
+    fn format_line(&self, cells: &Vec<u8>) -> String {
+        BoardShape::format_line(self, cells)
+    }
+    fn render_board(&self, cells: &Vec<u8>) -> String {
+        self.render(cells)
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -279,7 +340,8 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
         Some(text) => board.parse(text)?,
     };
     let first = args.first.as_deref().map(parse_jump).transpose()?;
-    let (length, solutions) = board.solutions(start, first, args.all, args.max_length)?;
+    let max_length = args.max_length.unwrap_or(MAX_LENGTH);
+    let (length, solutions) = board.solutions(start, first, args.all, max_length)?;
     Ok(match args.format {
         Format::Json | Format::Csv | Format::Tsv => {
             let solved = PegSolved {
@@ -339,11 +401,12 @@ fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P
             });
         }
     };
-    let found = solve::solve(p, start, method, args.all, args.max_length)?;
+    let max_length = args.max_length.unwrap_or(MAX_LENGTH);
+    let found = solve::solve(p, start, method, args.all, max_length)?;
     Ok(Outcome::of(found, P::State::clone))
 }
 
-fn render<P: Puzzle>(
+fn render<P: Notation>(
     p: &P,
     start: &P::State,
     outcome: Outcome<P::State>,

@@ -297,20 +297,7 @@ impl Puzzle for SlidingPuzzle {
     }
 
     fn render_board(&self, board: &Board) -> String {
-        let width = if self.cells() > 10 { 2 } else { 1 };
-        let mut text = String::new();
-        for row in board.cells().chunks(self.cols) {
-            let line: Vec<String> = row
-                .iter()
-                .map(|&t| match t {
-                    0 => format!("{:>width$}", "."),
-                    t => format!("{t:>width$}"),
-                })
-                .collect();
-            text.push_str(&line.join(" "));
-            text.push('\n');
-        }
-        text
+        shape::render_cells(self.cols, board.cells())
     }
 
     fn segments(&self) -> Vec<Segment> {

@@ -295,6 +295,159 @@ fn the_24_puzzle_has_databases() {
     assert_error(&["pdb", "sliding:6x6", "--partition", "35"], "at most 32");
 }
 
+/// Every 24-puzzle position within `radius` moves of the usual goal (blank last), with
+/// its exact distance: a plain breadth-first search, the second method the database
+/// search is checked against on a board too large for a table.
+fn ball_of_24_puzzle(radius: u32) -> Vec<([u8; 25], u32)> {
+    let goal: [u8; 25] = std::array::from_fn(|cell| ((cell + 1) % 25) as u8);
+    let mut seen = std::collections::HashSet::from([goal]);
+    let mut ball = vec![(goal, 0)];
+    let mut frontier = vec![goal];
+    for depth in 1..=radius {
+        let mut next = Vec::new();
+        for board in &frontier {
+            let blank = board.iter().position(|&t| t == 0).unwrap();
+            let (row, col) = (blank / 5, blank % 5);
+            let around = [
+                (row > 0).then(|| blank - 5),
+                (row < 4).then(|| blank + 5),
+                (col > 0).then(|| blank - 1),
+                (col < 4).then(|| blank + 1),
+            ];
+            for from in around.into_iter().flatten() {
+                let mut child = *board;
+                child.swap(blank, from);
+                if seen.insert(child) {
+                    next.push(child);
+                    ball.push((child, depth));
+                }
+            }
+        }
+        frontier = next;
+    }
+    ball
+}
+
+/// The 24-puzzle, too large for a full table, is solved with databases: the lengths
+/// found with two partitions equal the exact distances of a breadth-first search, and
+/// each solution, played from its position, reaches the goal in that many moves.
+#[test]
+fn the_24_puzzle_is_solved_with_databases() {
+    let ball = ball_of_24_puzzle(16);
+    assert_eq!(ball.len(), 1_103_683, "positions within 16 moves");
+    // 40 positions spread over the ball, the last at the largest distance.
+    let picked: Vec<&([u8; 25], u32)> = ball.iter().step_by(ball.len() / 39).collect();
+    assert_eq!(picked.last().unwrap().1, 16);
+    let line = |cells: &[u8]| -> String {
+        cells
+            .chunks(5)
+            .map(|row| row.iter().map(u8::to_string).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let input: String = picked.iter().map(|(cells, _)| line(cells) + "\n").collect();
+    let dir = tempfile::tempdir().unwrap();
+    for sizes in ["4-4-4-4-4-4", "3-3-3-3-3-3-3-3"] {
+        let args = ["solve", "24puzzle", "--pdb", sizes, "--format", "json"];
+        let output = antipode_in(dir.path(), &args, &input);
+        let text = String::from_utf8_lossy(&output.stdout);
+        let lengths: Vec<u32> = text
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["length"]
+                    .as_u64()
+                    .unwrap() as u32
+            })
+            .collect();
+        let exact: Vec<u32> = picked.iter().map(|(_, d)| *d).collect();
+        assert_eq!(lengths, exact, "{sizes}");
+    }
+    // Published lengths: the 24-puzzle examples of the `puzzle` test of the Nit
+    // language (nitlang/nit, tests/sav/puzzle.res), "easy (55)" to "harder (80)",
+    // written there in letters (a-x the tiles 1-24, `.` the blank).
+    let published = [
+        ("giabcjekmdhrtflqsownpuv.x", 55),
+        ("giabcjekmdrtwulhs.vnqofpx", 75),
+        ("giabcjekmdrtw.uhsvnlqofpx", 79),
+        ("giabcjekmdrt.wuhsvnlqofpx", 80),
+    ];
+    let input: String = published
+        .iter()
+        .map(|(letters, _)| {
+            let cells: Vec<u8> = letters
+                .bytes()
+                .map(|b| if b == b'.' { 0 } else { b - b'a' + 1 })
+                .collect();
+            line(&cells) + "\n"
+        })
+        .collect();
+    let args = ["solve", "24puzzle", "--pdb", "4-4-4-4-4-4"];
+    let output = antipode_in(dir.path(), &args, &input);
+    let lengths: Vec<u32> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(lengths, [55, 75, 79, 80]);
+    // One solution in full, replayed.
+    let (start, distance) = picked[picked.len() - 1];
+    let args = [
+        "solve",
+        "24puzzle",
+        "--pdb",
+        "4-4-4-4-4-4",
+        "--format",
+        "json",
+    ];
+    let output = antipode_in(dir.path(), &[&args[..], &[&line(start)]].concat(), "");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let moves = json["solutions"][0].as_array().unwrap();
+    assert_eq!(moves.len() as u32, *distance);
+    let mut board = *start;
+    for tile in moves {
+        let tile: u8 = tile.as_str().unwrap().parse().unwrap();
+        let (blank, from) = (
+            board.iter().position(|&t| t == 0).unwrap(),
+            board.iter().position(|&t| t == tile).unwrap(),
+        );
+        let adjacent =
+            (blank / 5 == from / 5 && blank.abs_diff(from) == 1) || blank.abs_diff(from) == 5;
+        assert!(adjacent, "tile {tile} is not next to the blank");
+        board.swap(blank, from);
+    }
+    assert_eq!(board, ball[0].0, "the solution ends on the goal");
+    // Boards drawn, positions that cannot reach the goal, positions of another size.
+    let boards = antipode_in(
+        dir.path(),
+        &[&args[..4], &[&line(start), "--boards"]].concat(),
+        "",
+    );
+    let text = String::from_utf8_lossy(&boards.stdout);
+    assert!(text.contains(&format!("{distance} move ")), "{text}");
+    assert!(text.contains(" 1  2  3  4  5\n"), "{text}");
+    let mut swapped = ball[0].0;
+    swapped.swap(0, 1);
+    assert_error(
+        &[
+            "solve",
+            "24puzzle",
+            "--pdb",
+            "3-3-3-3-3-3-3-3",
+            &line(&swapped),
+        ],
+        "wrong parity",
+    );
+    assert_error(
+        &[
+            "solve",
+            "24puzzle",
+            "--pdb",
+            "3-3-3-3-3-3-3-3",
+            "1 2 3/4 5 6/7 8 0",
+        ],
+        "wrong size",
+    );
+}
+
 #[test]
 fn bad_database_requests_are_refused() {
     assert_error(&["pdb", "8puzzle", "--partition", "3-3"], "add up to 6");

@@ -1,29 +1,29 @@
-//! IDA* for sliding boards with pattern databases: the bound is the partition's sum
-//! of database entries, and the larger of it and the reflected position's sum where
-//! the goal is symmetric ([`Partition`]). A move changes one tile's place, so it
+//! IDA* for sliding boards of up to 32 cells (the 24-puzzle too) with pattern
+//! databases: the bound is the partition's sum of database entries, and the larger of
+//! it and the reflected position's sum where the goal is symmetric ([`Partition`]). A move changes one tile's place, so it
 //! changes one pattern's entry on each side: the node keeps every pattern's entry and
 //! looks up only those two again.
 
 use super::search::BoardMoves;
+use super::shape::{BoardShape, MAX_SHAPE_CELLS};
 use crate::pdb::Partition;
 use crate::pdb::partition::MAX_PATTERNS;
-use crate::puzzles::sliding::{Board, MAX_CELLS, SlidingPuzzle};
 use crate::solve::SearchSpace;
 
-/// Places a node records: one per tile number a board of `MAX_CELLS` cells has, and
-/// what the partition's tables index by.
-const PLACES: usize = crate::pdb::pattern::MAX_CELLS;
+/// Cells and tile numbers a node has room for: any board a partition covers (the
+/// 24-puzzle too).
+const PLACES: usize = MAX_SHAPE_CELLS;
 
 /// A sliding board searched with a partition's databases.
 pub struct PdbSpace<'a> {
     partition: &'a Partition,
-    moves: BoardMoves,
+    moves: BoardMoves<PLACES>,
 }
 
 /// A board, each tile's cell and each pattern's entry on both sides.
 #[derive(Debug, Clone)]
 pub struct PdbNode {
-    cells: [u8; MAX_CELLS],
+    cells: [u8; PLACES],
     places: [u8; PLACES],
     blank: u8,
     direct: [u8; MAX_PATTERNS],
@@ -40,23 +40,24 @@ impl PdbNode {
 }
 
 impl<'a> PdbSpace<'a> {
-    /// The space of `puzzle` bounded by `partition` (built for the puzzle's goal).
-    pub fn new(puzzle: &SlidingPuzzle, partition: &'a Partition) -> PdbSpace<'a> {
+    /// The space of the board `shape` bounded by `partition` (built for the shape's
+    /// goal).
+    pub fn new(shape: &BoardShape, partition: &'a Partition) -> PdbSpace<'a> {
         PdbSpace {
             partition,
-            moves: BoardMoves::new(puzzle),
+            moves: BoardMoves::new(shape),
         }
     }
 
-    /// The node of a board.
-    pub fn node(&self, board: &Board) -> PdbNode {
-        let mut cells = [0u8; MAX_CELLS];
-        cells[..board.cells().len()].copy_from_slice(board.cells());
-        let places = self.partition.places_of(board.cells());
+    /// The node of a position (row-major tile numbers, 0 for the blank).
+    pub fn node(&self, position: &[u8]) -> PdbNode {
+        let mut cells = [0u8; PLACES];
+        cells[..position.len()].copy_from_slice(position);
+        let places = self.partition.places_of(position);
         let mut node = PdbNode {
             cells,
             places,
-            blank: board.blank() as u8,
+            blank: position.iter().position(|&t| t == 0).unwrap_or(0) as u8,
             direct: [0; MAX_PATTERNS],
             reflected: [0; MAX_PATTERNS],
             direct_sum: 0,
@@ -71,9 +72,9 @@ impl<'a> PdbSpace<'a> {
         node
     }
 
-    /// The board of a node.
-    pub fn board(&self, node: &PdbNode) -> Board {
-        Board::from_cells(&node.cells[..self.partition.cells()])
+    /// The position of a node.
+    pub fn position<'n>(&self, node: &'n PdbNode) -> &'n [u8] {
+        &node.cells[..self.moves.cells()]
     }
 }
 
@@ -96,9 +97,9 @@ impl SearchSpace for PdbSpace<'_> {
         last: Option<u8>,
         mut visit: impl FnMut(u8, &mut PdbNode, u32) -> bool,
     ) -> bool {
-        let blank = node.blank as usize % MAX_CELLS;
+        let blank = node.blank as usize % PLACES;
         for &from in self.moves.around(blank) {
-            let from = from as usize % MAX_CELLS;
+            let from = from as usize % PLACES;
             let tile = node.cells[from];
             if Some(tile) == last {
                 continue;

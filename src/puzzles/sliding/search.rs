@@ -3,12 +3,12 @@
 //! colour on a chess-board colouring fixes the parity of every solution's length.
 
 use crate::grid::Grid;
-use crate::puzzles::sliding::{Board, MAX_CELLS, SlidingPuzzle};
+use crate::puzzles::sliding::{Board, BoardShape, MAX_CELLS, SlidingPuzzle};
 use crate::solve::{SearchSpace, Solvable};
 
 /// A sliding board as a search space.
 pub struct SlidingSpace {
-    moves: BoardMoves,
+    moves: BoardMoves<MAX_CELLS>,
     /// `distance[tile][cell]`: Manhattan distance of `tile` on `cell` to its goal cell
     /// (0 for plain iterative deepening).
     /// Fixed-size tables indexed by a cell or tile masked to `CELL_MASK`, so that the
@@ -27,32 +27,40 @@ struct Around {
     count: u8,
 }
 
-/// What the sliding boards' search spaces share: each cell's neighbours (in
-/// increasing order, as the seeds' adjacency lists), the goal padded with zeros to be
-/// compared whole (no call to `memcmp`), and the parity of every solution's length.
+/// What the sliding boards' search spaces share, for boards of at most `N` cells (a
+/// power of two): each cell's neighbours (in increasing order, as the seeds'
+/// adjacency lists), the goal padded with zeros to be compared whole (no call to
+/// `memcmp`), and the parity of every solution's length.
 #[derive(Debug, Clone)]
-pub(crate) struct BoardMoves {
-    around: [Around; MAX_CELLS],
-    goal_cells: [u8; MAX_CELLS],
-    colour: [u8; MAX_CELLS],
+pub(crate) struct BoardMoves<const N: usize> {
+    around: [Around; N],
+    goal_cells: [u8; N],
+    colour: [u8; N],
     goal_blank: usize,
     cells: usize,
 }
 
-impl BoardMoves {
-    pub(crate) fn new(puzzle: &SlidingPuzzle) -> BoardMoves {
-        let grid = Grid::new(puzzle.rows(), puzzle.cols());
-        let goal = puzzle.goal();
+impl<const N: usize> BoardMoves<N> {
+    const MASK: usize = {
+        assert!(N.is_power_of_two());
+        N - 1
+    };
+
+    /// The moves of `shape` (at most `N` cells).
+    pub(crate) fn new(shape: &BoardShape) -> BoardMoves<N> {
+        assert!(shape.cells() <= N, "a board of at most {N} cells");
+        let grid = Grid::new(shape.rows(), shape.cols());
+        let goal = shape.goal();
         let mut moves = BoardMoves {
-            around: [Around::default(); MAX_CELLS],
-            goal_cells: [0; MAX_CELLS],
-            colour: [0; MAX_CELLS],
-            goal_blank: goal.blank(),
+            around: [Around::default(); N],
+            goal_cells: [0; N],
+            colour: [0; N],
+            goal_blank: goal.iter().position(|&t| t == 0).unwrap_or(0),
             cells: grid.cells(),
         };
-        moves.goal_cells[..grid.cells()].copy_from_slice(goal.cells());
+        moves.goal_cells[..grid.cells()].copy_from_slice(goal);
         for cell in 0..grid.cells() {
-            moves.colour[cell] = puzzle.colour(cell);
+            moves.colour[cell] = shape.colour(cell);
             let mut next_cells: Vec<usize> = grid.neighbours(cell).collect();
             next_cells.sort_unstable();
             let around = &mut moves.around[cell];
@@ -67,13 +75,13 @@ impl BoardMoves {
     /// The cells next to `cell`.
     #[inline(always)]
     pub(crate) fn around(&self, cell: usize) -> &[u8] {
-        let around = &self.around[cell & CELL_MASK];
+        let around = &self.around[cell & Self::MASK];
         &around.cells[..around.count as usize]
     }
 
     /// Whether `cells` is the goal.
     #[inline(always)]
-    pub(crate) fn is_goal(&self, cells: &[u8; MAX_CELLS]) -> bool {
+    pub(crate) fn is_goal(&self, cells: &[u8; N]) -> bool {
         *cells == self.goal_cells
     }
 
@@ -81,7 +89,7 @@ impl BoardMoves {
     /// bound `bound`: the least limit at least `bound` of the parity every solution
     /// has (whether the blank stands on the goal's colour).
     pub(crate) fn first_limit(&self, blank: usize, bound: u32) -> u32 {
-        let parity = (self.colour[blank & CELL_MASK] ^ self.colour[self.goal_blank]) as u32;
+        let parity = (self.colour[blank & Self::MASK] ^ self.colour[self.goal_blank]) as u32;
         bound + ((bound ^ parity) & 1)
     }
 
@@ -118,7 +126,7 @@ impl SlidingSpace {
             }
         }
         SlidingSpace {
-            moves: BoardMoves::new(puzzle),
+            moves: BoardMoves::new(&BoardShape::of(puzzle)),
             distance,
         }
     }

@@ -14,6 +14,7 @@
 use super::{MAX_CELLS, SizeError, SlidingPuzzle};
 use crate::PositionError;
 use crate::puzzles::notation;
+use crate::rank::permutation;
 
 /// The most cells a board shape may have (pattern databases index up to this many).
 pub const MAX_SHAPE_CELLS: usize = crate::pdb::pattern::MAX_CELLS;
@@ -107,10 +108,63 @@ impl BoardShape {
         parse_cells(self.rows, self.cols, text)
     }
 
+    /// Reads a position that can reach the goal: [`BoardShape::parse`], then the
+    /// parity check (a move swaps the blank with a tile and changes the blank's
+    /// colour, so the permutation from the position to the goal, blank included,
+    /// has the parity of the blank's distance to its goal cell).
+    ///
+    /// ```
+    /// use antipode::puzzles::sliding::BoardShape;
+    ///
+    /// let shape = BoardShape::new(5, 5).unwrap();
+    /// let near = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24";
+    /// assert!(shape.parse_position(near).is_ok());
+    /// let swapped = "2 1 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0";
+    /// assert!(shape.parse_position(swapped).is_err());
+    /// ```
+    pub fn parse_position(&self, text: &str) -> Result<Vec<u8>, PositionError> {
+        let cells = self.parse(text)?;
+        if !self.reaches_goal(&cells) {
+            return Err(PositionError::Unsolvable(format!(
+                "`{}` has the wrong parity: it cannot reach the goal `{}` \
+                 (swap two tiles to make it solvable)",
+                self.format_line(&cells),
+                self.format_line(&self.goal)
+            )));
+        }
+        Ok(cells)
+    }
+
+    /// Whether `cells` (an arrangement of this board's tiles) can reach the goal.
+    pub fn reaches_goal(&self, cells: &[u8]) -> bool {
+        let n = self.cells();
+        let mut home = [0u8; MAX_SHAPE_CELLS];
+        for (cell, &tile) in self.goal.iter().enumerate() {
+            home[tile as usize] = cell as u8;
+        }
+        let mut moved = [0u8; MAX_SHAPE_CELLS];
+        for (cell, &tile) in cells.iter().enumerate() {
+            moved[cell] = home[tile as usize];
+        }
+        let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
+        let goal_blank = self.goal.iter().position(|&t| t == 0).unwrap_or(0);
+        permutation::parity(&moved[..n]) == self.colour(blank) ^ self.colour(goal_blank)
+    }
+
+    /// A cell's colour on a chess-board colouring; every move flips the blank's.
+    pub fn colour(&self, cell: usize) -> u8 {
+        ((cell / self.cols + cell % self.cols) & 1) as u8
+    }
+
     /// One line: rows separated by `/`, tiles by spaces (none on boards of at most
     /// 10 cells).
     pub fn format_line(&self, cells: &[u8]) -> String {
         format_cells(self.rows, self.cols, cells)
+    }
+
+    /// The board drawn row by row, `.` for the blank.
+    pub fn render(&self, cells: &[u8]) -> String {
+        render_cells(self.cols, cells)
     }
 
     /// Whether the full ranking ([`SlidingPuzzle`]) takes this board.
@@ -156,6 +210,24 @@ pub(super) fn format_cells(rows: usize, cols: usize, cells: &[u8]) -> String {
         .join("/")
 }
 
+/// [`BoardShape::render`] for a board of `cols` columns.
+pub(super) fn render_cells(cols: usize, cells: &[u8]) -> String {
+    let width = if cells.len() > 10 { 2 } else { 1 };
+    let mut text = String::new();
+    for row in cells.chunks(cols) {
+        let line: Vec<String> = row
+            .iter()
+            .map(|&t| match t {
+                0 => format!("{:>width$}", "."),
+                t => format!("{t:>width$}"),
+            })
+            .collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
 impl SlidingPuzzle {
     /// The indexed puzzle of a shape of at most [`MAX_CELLS`] cells.
     pub fn of_shape(shape: &BoardShape) -> Result<SlidingPuzzle, SizeError> {
@@ -165,11 +237,44 @@ impl SlidingPuzzle {
     }
 }
 
-/// Keeps the puzzle's and the shape's names and notation the same.
+/// Keeps the puzzle's and the shape's names, notation and solvability the same.
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Puzzle;
+    use proptest::prelude::*;
+
+    /// A permutation of `0..n` from a seed.
+    fn shuffled(n: usize, mut seed: u64) -> Vec<u8> {
+        let mut cells: Vec<u8> = (0..n as u8).collect();
+        for i in (1..n).rev() {
+            cells.swap(i, (seed % (i as u64 + 1)) as usize);
+            seed = seed.rotate_left(7) ^ (seed / (i as u64 + 1));
+        }
+        cells
+    }
+
+    proptest! {
+        /// The parity rule of a shape agrees with the indexed puzzle's, whose index
+        /// space is exactly the goal's half, for any goal.
+        #[test]
+        fn shapes_and_puzzles_agree_on_solvability(
+            (rows, cols) in prop::sample::select(vec![(2, 2), (2, 3), (3, 3), (2, 5), (3, 4), (4, 4)]),
+            goal_seed in any::<u64>(),
+            seed in any::<u64>(),
+        ) {
+            let goal = shuffled(rows * cols, goal_seed);
+            let shape = BoardShape::new(rows, cols).unwrap();
+            let shape = shape.clone().with_goal(&shape.format_line(&goal)).unwrap();
+            let puzzle = SlidingPuzzle::of_shape(&shape).unwrap();
+            prop_assert!(shape.reaches_goal(&goal));
+            let cells = shuffled(rows * cols, seed);
+            let line = shape.format_line(&cells);
+            let reaches = puzzle.parse(&line).is_ok();
+            prop_assert_eq!(shape.reaches_goal(&cells), reaches);
+            prop_assert_eq!(shape.parse_position(&line).is_ok(), reaches);
+        }
+    }
 
     #[test]
     fn shapes_read_and_write_like_the_indexed_puzzle() {

@@ -7,8 +7,43 @@
 #            compares with an existing uninterrupted table instead of building one
 #            (big puzzles: the 2x7 table takes 10.9 GB, 21.8 GB while it is built;
 #            TMPDIR chooses where the interrupted one goes)
+#        scripts/check-resume.sh pdb BOARD SIZES SECONDS [GOAL]
+#            the same for the pattern databases of a partition, e.g.
+#            scripts/check-resume.sh pdb 15puzzle 7-8 60 "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = pdb ]; then
+    board=$2 sizes=$3 after=$4
+    goal=(); [ -n "${5:-}" ] && goal=(--goal "$5")
+    cargo build --release --quiet
+    bin=$PWD/target/release/antipode
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    start=$(date +%s.%N)
+    "$bin" pdb "$board" "${goal[@]}" --partition "$sizes" --dir "$dir/whole" -q >/dev/null
+    echo "uninterrupted build: $(echo "$(date +%s.%N) - $start" | awk '{print $1 - $3}') s"
+    "$bin" pdb "$board" "${goal[@]}" --partition "$sizes" --dir "$dir/killed" -q >/dev/null &
+    pid=$!
+    sleep "$after"
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null || true
+    echo "after kill -9 at ${after} s: $(cd "$dir/killed" && ls | tr '\n' ' ')"
+    start=$(date +%s.%N)
+    "$bin" pdb "$board" "${goal[@]}" --partition "$sizes" --dir "$dir/killed" 2>&1 >/dev/null \
+        | grep -E 'resuming|built' || true
+    echo "resumed build: $(echo "$(date +%s.%N) - $start" | awk '{print $1 - $3}') s"
+    left=$(cd "$dir/killed" && ls | grep -v '\.table$' || true)
+    [ -z "$left" ] || { echo "left behind: $left" >&2; exit 1; }
+    if diff -r "$dir/whole" "$dir/killed" >/dev/null; then
+        echo "databases are byte-identical"
+    else
+        echo "databases DIFFER" >&2
+        exit 1
+    fi
+    exit 0
+fi
+
 puzzle=${1:-11puzzle}
 bits=${2:-8}
 after=${3:-2.5}

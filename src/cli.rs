@@ -37,7 +37,7 @@ enum Command {
     /// sliding blocks; BFS for peg solitaire) or, with --table, by descending a table.
     Solve(solve::Args),
     /// Build the pattern databases of a partition of a sliding board's tiles as table
-    /// files (what `solve --pdb` uses).
+    /// files (what `solve --pdb` uses); an interrupted build resumes when run again.
     Pdb(pdb::Args),
     /// Check a table file: descent property, level counts, checksum.
     Verify(table_files::VerifyArgs),

@@ -4,20 +4,22 @@
 //!
 //! - [`pattern`]: a pattern's tiles, their placements' ranking and the board's masks;
 //! - [`build`]: the search that fills a database (additive: only pattern moves count);
+//! - [`checkpoint`]: a build's progress on disk, to resume an interrupted build;
 //! - [`file`]: databases as table files, and [`Pdb`], one opened for lookups;
 //! - [`partition`]: the tiles split into patterns, and [`Partition::estimate`], the
 //!   bound IDA* uses (`crate::puzzles::sliding::pdb_search`);
 //! - [`verify`]: an independent check of a database's entries.
 
 pub mod build;
+pub mod checkpoint;
 pub mod file;
 pub mod partition;
 pub mod pattern;
 pub mod verify;
 
-pub use build::{BuildProgress, Entries, Quiet};
+pub use build::{BuildControl, BuildError, BuildProgress, Entries, Quiet};
 pub use file::Pdb;
-pub use partition::{Partition, PartitionEvent};
+pub use partition::{BuildSettings, Partition, PartitionEvent};
 pub use pattern::Pattern;
 
 /// Tile numbers as the files and messages write them: `1,2,3`.
@@ -80,4 +82,12 @@ pub enum PdbError {
     /// The file is a table, but not this database.
     #[error("{0}")]
     Other(String),
+    /// The build failed or was stopped.
+    #[error("building {}: {cause}", path.display())]
+    Build {
+        /// The database being built.
+        path: std::path::PathBuf,
+        /// What happened.
+        cause: build::BuildError,
+    },
 }

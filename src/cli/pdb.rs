@@ -2,16 +2,23 @@
 //! `solve --pdb`: IDA* bounded by them.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::pdb::{Partition, PartitionEvent, tile_list};
+use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError, tile_list};
 use antipode::puzzles::{self, Opened, sliding::BoardShape};
 use antipode::table::header::HEADER_BYTES;
 use antipode::units::{human_bytes, thousands};
 
 use super::PuzzleArgs;
+
+/// Set by Ctrl-C: a database build stops after its level and saves its progress.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether databases are being opened or built (else Ctrl-C ends the process).
+static BUILDING: AtomicBool = AtomicBool::new(false);
 
 /// Where databases are kept unless `--dir` says otherwise.
 pub(super) const TABLES: &str = "tables";
@@ -154,17 +161,44 @@ pub(super) fn open(
                 path.display(),
                 human_bytes(bytes as f64)
             ),
+            PartitionEvent::Resumed { checkpoint, depth } => eprintln!(
+                "  resuming from {} (distances up to {depth} done)",
+                checkpoint.display()
+            ),
             PartitionEvent::Opened { .. } => {}
         }
     };
-    Ok(Partition::open_or_build(
-        dir,
-        &board.name(),
-        &board.format_line(board.goal()),
-        board.rows(),
-        board.cols(),
-        board.goal(),
-        patterns,
-        &mut report,
-    )?)
+    // Ctrl-C stops a build with a checkpoint; after the databases are open (while
+    // `solve --pdb` searches, say) it ends the process as usual.
+    ctrlc::set_handler(|| {
+        if BUILDING.load(Ordering::Relaxed) {
+            STOP.store(true, Ordering::Relaxed);
+        } else {
+            std::process::exit(130);
+        }
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    BUILDING.store(true, Ordering::Relaxed);
+    let settings = BuildSettings {
+        stop: Some(&STOP),
+        ..BuildSettings::default()
+    };
+    let opened = Partition::open_or_build(dir, board, patterns, &settings, &mut report);
+    BUILDING.store(false, Ordering::Relaxed);
+    match opened {
+        Err(PdbError::Build {
+            cause:
+                BuildError::Interrupted {
+                    depth,
+                    checkpoint: Some(checkpoint),
+                },
+            path,
+        }) => bail!(
+            "interrupted: the build of {} is saved up to distance {depth} in {}; run the \
+             same command again to resume",
+            path.display(),
+            checkpoint.display()
+        ),
+        other => Ok(other?),
+    }
 }

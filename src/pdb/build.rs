@@ -23,11 +23,17 @@
 //! adding to its digits ([`Cursor`]), not by dividing; the words sit in huge pages
 //! (children land anywhere in them); and the sweep after a level visits only the
 //! chunks the level wrote to.
+//!
+//! With a [`CheckpointFile`], the search saves its state now and then (and when asked
+//! to stop) and a later build of the same database resumes from it.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::checkpoint::{CheckpointFile, Saved};
 use super::pattern::Pattern;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Popcnt;
@@ -53,12 +59,57 @@ pub struct Entries {
 /// What a level reports while a build runs: the level number and the placements
 /// first reached there.
 pub trait BuildProgress: Sync {
+    /// Called first when the build goes on from a checkpoint holding levels up to
+    /// `depth` (then `level` is called for each of them).
+    fn resumed(&self, _depth: u32) {}
+
     /// Called after each level.
     fn level(&self, depth: u32, new_placements: u64);
 }
 
 /// No progress reports.
 pub struct Quiet;
+
+/// How a build keeps its progress and when it stops early.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuildControl<'a> {
+    /// Where the build saves its state, and resumes from when the file holds a
+    /// checkpoint of the same database; `None`: no checkpoints.
+    pub checkpoint: Option<&'a CheckpointFile>,
+    /// A checkpoint waits at least this long after the start or the last one, and at
+    /// least [`CHECKPOINT_SHARE`] times as long as the last one took.
+    pub every: Duration,
+    /// Once set (by Ctrl-C, say), the build stops after the level it is expanding,
+    /// with a checkpoint.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// Checkpoints take at most about 1/(1 + this) of a build: each writes every array.
+pub const CHECKPOINT_SHARE: u32 = 30;
+
+/// Why a build did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The arrays could not be allocated.
+    #[error("no memory for the search: {0}")]
+    Memory(std::io::Error),
+    /// A checkpoint could not be read or written.
+    #[error("checkpoint {path}: {cause}")]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The system's reason.
+        cause: std::io::Error,
+    },
+    /// Stopped by [`BuildControl::stop`].
+    #[error("interrupted after distance {depth}")]
+    Interrupted {
+        /// The last level expanded.
+        depth: u32,
+        /// Where the progress is, if anywhere.
+        checkpoint: Option<PathBuf>,
+    },
+}
 
 impl BuildProgress for Quiet {
     fn level(&self, _: u32, _: u64) {}
@@ -149,6 +200,18 @@ impl<W: RegionWord> WordArray<W> {
     }
 }
 
+impl<W> WordArray<W> {
+    /// The words as bytes (native byte order), for checkpoints.
+    fn bytes(&self) -> &[u8] {
+        &self.map[..self.len * size_of::<W>()]
+    }
+
+    /// The words as bytes to fill from a checkpoint.
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map[..self.len * size_of::<W>()]
+    }
+}
+
 impl<W: RegionWord> std::ops::Deref for WordArray<W> {
     type Target = [W];
     fn deref(&self) -> &[W] {
@@ -169,21 +232,44 @@ impl<W: RegionWord> std::ops::DerefMut for WordArray<W> {
 /// Bytes of memory a build of `pattern` holds per placement (the region word, the
 /// current level's regions and the entry).
 pub fn bytes_per_placement(pattern: &Pattern) -> u64 {
-    match pattern.cells() - pattern.tiles().len() {
-        0..=8 => 2 + 1 + 1,
-        9..=16 => 4 + 2 + 1,
-        _ => 8 + 4 + 1,
-    }
+    let word = word_bytes(pattern);
+    word + word / 2 + 1
 }
 
 /// Builds the database of `pattern` on the current rayon pool.
-pub fn build(pattern: &Pattern, progress: &dyn BuildProgress) -> std::io::Result<Entries> {
-    let free = pattern.cells() - pattern.tiles().len();
-    match free {
-        0..=8 => bfs::<AtomicU16>(pattern, progress),
-        9..=16 => bfs::<AtomicU32>(pattern, progress),
-        _ => bfs::<AtomicU64>(pattern, progress),
+pub fn build(pattern: &Pattern, progress: &dyn BuildProgress) -> Result<Entries, BuildError> {
+    build_with(pattern, progress, &BuildControl::default())
+}
+
+/// [`build`], resuming from and saving checkpoints, and stopping, as `control` says.
+pub fn build_with(
+    pattern: &Pattern,
+    progress: &dyn BuildProgress,
+    control: &BuildControl<'_>,
+) -> Result<Entries, BuildError> {
+    match word_bytes(pattern) {
+        2 => bfs::<AtomicU16>(pattern, progress, control),
+        4 => bfs::<AtomicU32>(pattern, progress, control),
+        _ => bfs::<AtomicU64>(pattern, progress, control),
     }
+}
+
+/// Bytes of a placement's region word: two region sets of one bit per free cell.
+fn word_bytes(pattern: &Pattern) -> u64 {
+    match pattern.cells() - pattern.tiles().len() {
+        0..=8 => 2,
+        9..=16 => 4,
+        _ => 8,
+    }
+}
+
+/// Bytes of a checkpoint of `pattern`'s build (an entry and a word per placement),
+/// beside a header of a few hundred bytes.
+pub fn checkpoint_bytes(pattern: &Pattern) -> u64 {
+    pattern
+        .placements()
+        .count()
+        .saturating_mul(1 + word_bytes(pattern))
 }
 
 /// Which build of the expansion loop this CPU runs.
@@ -274,57 +360,140 @@ fn expand_states_body<W: RegionWord>(
     }
 }
 
+/// Expands a level (the list `frontier`, or the regions in `current` in the chunks
+/// `occupied` says): marks each child's region as reached in `words` (high half)
+/// unless it is seen already, and the chunks written to in `touched`.
+#[allow(clippy::too_many_arguments)]
+fn expand_level<W: RegionWord>(
+    cpu: Cpu,
+    pattern: &Pattern,
+    lowest: &LowestCells,
+    words: &[W],
+    touched: &[AtomicBool],
+    frontier: &[(u64, u32)],
+    current: &[W::Half],
+    occupied: &[bool],
+) {
+    let marks = Marks { words, touched };
+    if frontier.is_empty() {
+        current
+            .par_chunks(CHUNK)
+            .enumerate()
+            .filter(|&(chunk, _)| occupied[chunk])
+            .for_each(|(chunk, regions)| {
+                let states = regions
+                    .iter()
+                    .enumerate()
+                    .map(|(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)));
+                expand_states(cpu, pattern, lowest, &marks, states);
+            });
+    } else {
+        frontier.par_chunks(CHUNK / 16).for_each(|states| {
+            expand_states(cpu, pattern, lowest, &marks, states.iter().copied());
+        });
+    }
+}
+
 #[inline(always)]
-fn bfs<W: RegionWord>(pattern: &Pattern, progress: &dyn BuildProgress) -> std::io::Result<Entries> {
+fn bfs<W: RegionWord>(
+    pattern: &Pattern,
+    progress: &dyn BuildProgress,
+    control: &BuildControl<'_>,
+) -> Result<Entries, BuildError> {
     let count = pattern.placements().count() as usize;
     let half = W::HALF;
     let mut entries = vec![0u8; count];
     // Regions reached at the current level, per placement (low half of a word).
     let mut current: Vec<W::Half> = Vec::new();
-    let mut words = WordArray::<W>::zeroed(count)?;
+    let mut words = WordArray::<W>::zeroed(count).map_err(BuildError::Memory)?;
     let chunks = count.div_ceil(CHUNK);
     // Per chunk: whether the level being expanded reached a new region there, and
     // whether `current` holds any region there.
     let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
     let mut occupied = vec![false; chunks];
-
-    let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
-    let goal_free = pattern.all() & !mask(pattern.homes());
-    let goal_lowest = pattern
-        .region(pattern.blank_home() as u32, goal_free)
-        .trailing_zeros();
-    let goal_region = region_bit(goal_lowest, goal_free);
-    entries[goal_rank] = 1;
-    words[goal_rank].set(goal_region as u64);
-    let mut frontier = vec![(goal_rank as u64, goal_region)];
-    let mut histogram = vec![1u64];
-    progress.level(0, 1);
-
     let cpu = Cpu::detect();
     let lowest = LowestCells::new(pattern);
-    let mut depth = 0u32;
+    let checkpoint_error = |cause| BuildError::Checkpoint {
+        path: control
+            .checkpoint
+            .map(|c| c.path().to_owned())
+            .unwrap_or_default(),
+        cause,
+    };
+
+    // A checkpoint holds a level just expanded; the sweep below picks it up, over
+    // every chunk.
+    let resumed = match control.checkpoint {
+        Some(file) => {
+            let loaded = file
+                .load(size_of::<W>(), &mut entries, words.bytes_mut())
+                .map_err(checkpoint_error)?;
+            if loaded.is_none() && file.path().exists() {
+                // Not this build's, or damaged: what it may have filled in goes.
+                entries.fill(0);
+                words.bytes_mut().fill(0);
+                file.remove().map_err(checkpoint_error)?;
+            }
+            loaded
+        }
+        None => None,
+    };
+    let (mut depth, mut histogram, mut frontier) = match &resumed {
+        Some(saved) => {
+            progress.resumed(saved.depth);
+            for (depth, &placements) in saved.histogram.iter().enumerate() {
+                progress.level(depth as u32, placements);
+            }
+            touched
+                .iter()
+                .for_each(|t| t.store(true, Ordering::Relaxed));
+            current = vec![W::Half::default(); count];
+            (saved.depth, saved.histogram.clone(), Vec::new())
+        }
+        None => {
+            let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
+            let goal_free = pattern.all() & !mask(pattern.homes());
+            let goal_lowest = pattern
+                .region(pattern.blank_home() as u32, goal_free)
+                .trailing_zeros();
+            let goal_region = region_bit(goal_lowest, goal_free);
+            entries[goal_rank] = 1;
+            words[goal_rank].set(goal_region as u64);
+            progress.level(0, 1);
+            (0, vec![1u64], vec![(goal_rank as u64, goal_region)])
+        }
+    };
+
+    let mut expand_next = resumed.is_none();
+    let mut last_checkpoint = Instant::now();
+    let mut checkpoint_cost = Duration::ZERO;
     loop {
-        // Expand this level: mark each child's region as reached (high half) unless
-        // it is seen already.
-        let marks = Marks {
-            words: &words,
-            touched: &touched,
-        };
-        if frontier.is_empty() {
-            current
-                .par_chunks(CHUNK)
-                .enumerate()
-                .filter(|&(chunk, _)| occupied[chunk])
-                .for_each(|(chunk, regions)| {
-                    let states = regions
-                        .iter()
-                        .enumerate()
-                        .map(|(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)));
-                    expand_states(cpu, pattern, &lowest, &marks, states);
-                });
-        } else {
-            frontier.par_chunks(CHUNK / 16).for_each(|states| {
-                expand_states(cpu, pattern, &lowest, &marks, states.iter().copied());
+        if expand_next {
+            expand_level(
+                cpu, pattern, &lowest, &words, &touched, &frontier, &current, &occupied,
+            );
+        }
+        expand_next = true;
+        // The level is expanded: a checkpoint now holds the whole search.
+        let stopping = control.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if let Some(file) = control.checkpoint {
+            let wait = control.every.max(checkpoint_cost * CHECKPOINT_SHARE);
+            if stopping || last_checkpoint.elapsed() >= wait {
+                let started = Instant::now();
+                let saved = Saved {
+                    depth,
+                    histogram: histogram.clone(),
+                };
+                file.save(&saved, size_of::<W>(), &entries, words.bytes())
+                    .map_err(checkpoint_error)?;
+                checkpoint_cost = started.elapsed();
+                last_checkpoint = Instant::now();
+            }
+        }
+        if stopping {
+            return Err(BuildError::Interrupted {
+                depth,
+                checkpoint: control.checkpoint.map(|c| c.path().to_owned()),
             });
         }
         // The states new at depth + 1 become the next level: small levels as a list,
@@ -506,6 +675,89 @@ mod tests {
             assert_eq!(built.entries[rank] as i32 - 1, distance, "cell {cell}");
         }
         assert_eq!(built.histogram, vec![1, 4, 4]);
+    }
+
+    /// Stops the build once level `at` is reported; records a resume.
+    struct StopAt<'a> {
+        at: u32,
+        stop: &'a AtomicBool,
+        resumed: std::sync::Mutex<Option<u32>>,
+    }
+
+    impl BuildProgress for StopAt<'_> {
+        fn resumed(&self, depth: u32) {
+            *self.resumed.lock().unwrap() = Some(depth);
+        }
+        fn level(&self, depth: u32, _: u64) {
+            if depth == self.at {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    #[test]
+    fn an_interrupted_build_resumes_to_the_same_entries() {
+        let goal: Vec<u8> = (1..16).chain([0]).collect();
+        let pattern = Pattern::new(4, 4, &goal, &[1, 2, 5, 6, 9]).unwrap();
+        let whole = build(&pattern, &Quiet).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let file = CheckpointFile::beside(&dir.path().join("db.table"), "digest");
+        // Early levels go as lists, the widest as full arrays.
+        for at in [0, 3, 9, 15] {
+            let stop = AtomicBool::new(false);
+            let progress = StopAt {
+                at,
+                stop: &stop,
+                resumed: Default::default(),
+            };
+            let control = BuildControl {
+                checkpoint: Some(&file),
+                every: Duration::from_secs(3600),
+                stop: Some(&stop),
+            };
+            match build_with(&pattern, &progress, &control) {
+                Err(BuildError::Interrupted { depth, checkpoint }) => {
+                    assert_eq!((depth, checkpoint.as_deref()), (at, Some(file.path())));
+                }
+                other => panic!("stop at {at}: {other:?}"),
+            }
+            stop.store(false, Ordering::Relaxed);
+            let progress = StopAt {
+                at: u32::MAX,
+                ..progress
+            };
+            let resumed = build_with(&pattern, &progress, &control).unwrap();
+            assert_eq!(*progress.resumed.lock().unwrap(), Some(at));
+            assert_eq!(resumed.histogram, whole.histogram, "stop at {at}");
+            assert!(resumed.entries == whole.entries, "stop at {at}");
+        }
+        // A damaged checkpoint is dropped: the build starts over, and is right.
+        file.remove().unwrap();
+        let stop = AtomicBool::new(false);
+        let progress = StopAt {
+            at: 7,
+            stop: &stop,
+            resumed: Default::default(),
+        };
+        let control = BuildControl {
+            checkpoint: Some(&file),
+            every: Duration::ZERO,
+            stop: Some(&stop),
+        };
+        assert!(build_with(&pattern, &progress, &control).is_err());
+        let mut bytes = std::fs::read(file.path()).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        std::fs::write(file.path(), &bytes).unwrap();
+        stop.store(false, Ordering::Relaxed);
+        let progress = StopAt {
+            at: u32::MAX,
+            stop: &stop,
+            resumed: Default::default(),
+        };
+        let rebuilt = build_with(&pattern, &progress, &control).unwrap();
+        assert_eq!(*progress.resumed.lock().unwrap(), None);
+        assert!(rebuilt.entries == whole.entries);
     }
 
     #[test]

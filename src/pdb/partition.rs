@@ -4,25 +4,30 @@
 //! main diagonal the larger of that sum and the same sum over the reflected position.
 //!
 //! ```no_run
-//! use antipode::pdb::Partition;
+//! use antipode::pdb::{BuildSettings, Partition};
+//! use antipode::puzzles::sliding::BoardShape;
 //!
 //! // Korf's goal: the blank top-left.
-//! let goal: Vec<u8> = (0..16).collect();
-//! let tiles = Partition::split(4, 4, &goal, "7-8").unwrap();
-//! let partition = Partition::open_or_build(
-//!     "tables".as_ref(), "15puzzle", "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
-//!     4, 4, &goal, &tiles, &mut |_| {},
-//! ).unwrap();
+//! let board = BoardShape::new(4, 4)?.with_goal("0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15")?;
+//! let tiles = Partition::split(4, 4, board.goal(), "7-8")?;
+//! let settings = BuildSettings::default();
+//! let partition =
+//!     Partition::open_or_build("tables".as_ref(), &board, &tiles, &settings, &mut |_| {})?;
 //! let position = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3];
 //! assert!(partition.estimate(&position) <= 57);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use super::PdbError;
-use super::build::{self, BuildProgress};
+use super::build::{self, BuildControl, BuildProgress};
+use super::checkpoint::CheckpointFile;
 use super::file::{self, Pdb};
 use super::pattern::{MAX_CELLS, Pattern};
+use crate::puzzles::sliding::BoardShape;
 use crate::table::header;
 
 /// Most patterns in a partition.
@@ -42,6 +47,31 @@ pub struct Partition {
 
 const NONE: u8 = u8::MAX;
 
+/// How the missing databases of a partition are built.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildSettings<'a> {
+    /// A build saves its progress beside the database at most this often (and no
+    /// more often than keeps the checkpoints to about 3% of the build); an
+    /// interrupted build resumes from its last checkpoint. `None`: no checkpoints.
+    pub checkpoint_every: Option<Duration>,
+    /// Once set (by Ctrl-C, say), a build stops after the level it is expanding and
+    /// saves its progress.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// Checkpoints of database builds wait at least this long: the largest build here
+/// (tiles 8-15 of the 15-puzzle, about 90 s) writes 1.5 GB per checkpoint.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
+
+impl Default for BuildSettings<'_> {
+    fn default() -> Self {
+        BuildSettings {
+            checkpoint_every: Some(CHECKPOINT_EVERY),
+            stop: None,
+        }
+    }
+}
+
 /// What happens while a partition's databases are opened or built.
 #[derive(Debug, Clone)]
 pub enum PartitionEvent {
@@ -53,6 +83,13 @@ pub enum PartitionEvent {
         path: PathBuf,
         /// Placements.
         placements: u64,
+    },
+    /// A build goes on from its checkpoint.
+    Resumed {
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// The last level it holds.
+        depth: u32,
     },
     /// A level of a build finished.
     Level {
@@ -77,16 +114,33 @@ pub enum PartitionEvent {
     },
 }
 
-struct LevelReport<'a>(std::sync::Mutex<&'a mut (dyn FnMut(PartitionEvent) + Send)>);
+/// Passes a build's progress on as events.
+struct LevelReport<'a> {
+    report: std::sync::Mutex<&'a mut (dyn FnMut(PartitionEvent) + Send)>,
+    checkpoint: PathBuf,
+}
+
+impl LevelReport<'_> {
+    fn send(&self, event: PartitionEvent) {
+        if let Ok(mut report) = self.report.lock() {
+            report(event);
+        }
+    }
+}
 
 impl BuildProgress for LevelReport<'_> {
+    fn resumed(&self, depth: u32) {
+        self.send(PartitionEvent::Resumed {
+            checkpoint: self.checkpoint.clone(),
+            depth,
+        });
+    }
+
     fn level(&self, depth: u32, new_placements: u64) {
-        if let Ok(mut report) = self.0.lock() {
-            report(PartitionEvent::Level {
-                depth,
-                placements: new_placements,
-            });
-        }
+        self.send(PartitionEvent::Level {
+            depth,
+            placements: new_placements,
+        });
     }
 }
 
@@ -138,17 +192,14 @@ impl Partition {
         format!("{puzzle}-pdb-{}-{}.table", tiles.join("."), &digest[..8])
     }
 
-    /// Opens the databases of `patterns` (disjoint tile lists) from `dir`, building
-    /// and writing the ones that are missing; `report` hears what happens.
-    #[allow(clippy::too_many_arguments)]
+    /// Opens the databases of `patterns` (disjoint tile lists) of `board` from `dir`,
+    /// building and writing the ones that are missing as `settings` say; `report`
+    /// hears what happens. Every pattern is checked before anything is built.
     pub fn open_or_build(
         dir: &Path,
-        puzzle: &str,
-        goal_text: &str,
-        rows: usize,
-        cols: usize,
-        goal: &[u8],
+        board: &BoardShape,
         patterns: &[Vec<u8>],
+        settings: &BuildSettings<'_>,
         report: &mut (dyn FnMut(PartitionEvent) + Send),
     ) -> Result<Partition, PdbError> {
         if patterns.is_empty() || patterns.len() > MAX_PATTERNS {
@@ -156,43 +207,25 @@ impl Partition {
                 "a partition has 1 to {MAX_PATTERNS} patterns"
             )));
         }
+        let (rows, cols, goal) = (board.rows(), board.cols(), board.goal());
         let mut pattern_of = [NONE; MAX_CELLS];
-        let mut dbs = Vec::new();
+        let mut checked = Vec::new();
         for (p, tiles) in patterns.iter().enumerate() {
-            let pattern = Pattern::new(rows, cols, goal, tiles)?;
+            checked.push(Pattern::new(rows, cols, goal, tiles)?);
             for &t in tiles {
                 if pattern_of[t as usize] != NONE {
                     return Err(PdbError::Tiles(format!("tile {t} is in two patterns")));
                 }
                 pattern_of[t as usize] = p as u8;
             }
-            let path = dir.join(Self::file_name(puzzle, &pattern, goal));
-            if !path.exists() {
-                check_room(&pattern, dir)?;
-                report(PartitionEvent::Building {
-                    tiles: tiles.clone(),
-                    path: path.clone(),
-                    placements: pattern.placements().count(),
-                });
-                let started = std::time::Instant::now();
-                std::fs::create_dir_all(dir).map_err(|cause| PdbError::Io {
-                    path: dir.to_owned(),
-                    cause,
-                })?;
-                let built = {
-                    let levels = LevelReport(std::sync::Mutex::new(&mut *report));
-                    build::build(&pattern, &levels).map_err(|cause| {
-                        PdbError::Other(format!("no memory for the search: {cause}"))
-                    })?
-                };
-                let header = file::write(&path, &pattern, puzzle, goal_text, goal, &built)?;
-                report(PartitionEvent::Built {
-                    path: path.clone(),
-                    bytes: header::HEADER_BYTES as u64 + header.payload_bytes,
-                    seconds: started.elapsed().as_secs_f64(),
-                });
-            } else {
+        }
+        let mut dbs = Vec::new();
+        for pattern in checked {
+            let path = dir.join(Self::file_name(&board.name(), &pattern, goal));
+            if path.exists() {
                 report(PartitionEvent::Opened { path: path.clone() });
+            } else {
+                build_database(dir, &path, board, &pattern, settings, report)?;
             }
             dbs.push(Pdb::open(&path, &pattern, goal)?);
         }
@@ -284,8 +317,65 @@ impl Partition {
     }
 }
 
-/// Refuses a build that would not fit the memory free now, or its file the disk.
-fn check_room(pattern: &Pattern, dir: &Path) -> Result<(), PdbError> {
+/// Builds the database of `pattern` into `path` (resuming from its checkpoint if
+/// there is one) and removes the checkpoint.
+fn build_database(
+    dir: &Path,
+    path: &Path,
+    board: &BoardShape,
+    pattern: &Pattern,
+    settings: &BuildSettings<'_>,
+    report: &mut (dyn FnMut(PartitionEvent) + Send),
+) -> Result<(), PdbError> {
+    let goal = board.goal();
+    let digest = header::definition_digest(&file::definition(pattern, goal));
+    let checkpoint = CheckpointFile::beside(path, &digest);
+    let checkpoints = settings.checkpoint_every.is_some();
+    check_room(pattern, dir, checkpoints)?;
+    report(PartitionEvent::Building {
+        tiles: pattern.tiles().to_vec(),
+        path: path.to_owned(),
+        placements: pattern.placements().count(),
+    });
+    let started = std::time::Instant::now();
+    std::fs::create_dir_all(dir).map_err(|cause| PdbError::Io {
+        path: dir.to_owned(),
+        cause,
+    })?;
+    let control = BuildControl {
+        checkpoint: checkpoints.then_some(&checkpoint),
+        every: settings.checkpoint_every.unwrap_or_default(),
+        stop: settings.stop,
+    };
+    let built = {
+        let levels = LevelReport {
+            report: std::sync::Mutex::new(&mut *report),
+            checkpoint: checkpoint.path().to_owned(),
+        };
+        build::build_with(pattern, &levels, &control).map_err(|cause| PdbError::Build {
+            path: path.to_owned(),
+            cause,
+        })?
+    };
+    let text = board.format_line(goal);
+    let header = file::write(path, pattern, &board.name(), &text, goal, &built)?;
+    if checkpoints {
+        checkpoint.remove().map_err(|cause| PdbError::Io {
+            path: checkpoint.path().to_owned(),
+            cause,
+        })?;
+    }
+    report(PartitionEvent::Built {
+        path: path.to_owned(),
+        bytes: header::HEADER_BYTES as u64 + header.payload_bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    });
+    Ok(())
+}
+
+/// Refuses a build that would not fit the memory free now, or its file (and its
+/// checkpoints, two at a time while one replaces the other) the disk.
+fn check_room(pattern: &Pattern, dir: &Path, checkpoints: bool) -> Result<(), PdbError> {
     let placements = pattern.placements().count();
     let too_large = |what, needed, available| PdbError::TooLarge {
         tiles: super::tile_list(pattern.tiles()),
@@ -299,7 +389,10 @@ fn check_room(pattern: &Pattern, dir: &Path) -> Result<(), PdbError> {
         return Err(too_large("memory", memory, free));
     }
     // The file holds at most a byte per placement; the folder may not exist yet.
-    let file = header::HEADER_BYTES as u64 + placements;
+    let mut file = header::HEADER_BYTES as u64 + placements;
+    if checkpoints {
+        file += 2 * build::checkpoint_bytes(pattern);
+    }
     let existing = dir
         .ancestors()
         .find(|d| d.exists())

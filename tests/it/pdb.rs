@@ -7,8 +7,9 @@ use std::process::Output;
 use crate::common::{antipode_with_input, assert_error, python_read_table};
 
 use antipode::engine::Silent;
-use antipode::pdb::Partition;
+use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError};
 use antipode::puzzles::SlidingPuzzle;
+use antipode::puzzles::sliding::BoardShape;
 use antipode::puzzles::sliding::search::SlidingSpace;
 use antipode::solve::SearchSpace;
 use antipode::table::HEADER_BYTES;
@@ -31,16 +32,13 @@ fn antipode_in(dir: &Path, args: &[&str], stdin: &str) -> Output {
 
 /// The databases of partition `sizes` of `puzzle`'s tiles, built into `dir`.
 fn built_partition(dir: &Path, puzzle: &SlidingPuzzle, sizes: &str) -> Partition {
-    let goal = puzzle.goal();
-    let patterns = Partition::split(puzzle.rows(), puzzle.cols(), goal.cells(), sizes).unwrap();
+    let board = BoardShape::of(puzzle);
+    let patterns = Partition::split(board.rows(), board.cols(), board.goal(), sizes).unwrap();
     Partition::open_or_build(
         dir,
-        &puzzle.name(),
-        &puzzle.format_line(&goal),
-        puzzle.rows(),
-        puzzle.cols(),
-        goal.cells(),
+        &board,
         &patterns,
+        &BuildSettings::default(),
         &mut |_| {},
     )
     .unwrap()
@@ -445,6 +443,66 @@ fn the_24_puzzle_is_solved_with_databases() {
             "1 2 3/4 5 6/7 8 0",
         ],
         "wrong size",
+    );
+}
+
+/// A build stopped part-way (as Ctrl-C stops it) leaves a checkpoint and no database;
+/// the same command run again resumes from it, and the database is byte-identical to
+/// an uninterrupted build's.
+#[test]
+fn an_interrupted_database_build_resumes() {
+    let (stopped, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let board = BoardShape::new(4, 4).unwrap();
+    let patterns = vec![vec![1, 2, 3, 5, 6]];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let settings = BuildSettings {
+        stop: Some(&stop),
+        ..BuildSettings::default()
+    };
+    let tables = stopped.path().join("tables");
+    let result = Partition::open_or_build(&tables, &board, &patterns, &settings, &mut |event| {
+        if let PartitionEvent::Level { depth: 12, .. } = event {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    assert!(
+        matches!(
+            result,
+            Err(PdbError::Build {
+                cause: BuildError::Interrupted { depth: 12, .. },
+                ..
+            })
+        ),
+        "{:?}",
+        result.err()
+    );
+    let names = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let left = names(&tables);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].ends_with(".table.checkpoint"), "{left:?}");
+    let args = ["pdb", "15puzzle", "--pattern", "1,2,3,5,6"];
+    let resumed = antipode_in(stopped.path(), &args, "");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    assert!(stderr.contains("distances up to 12 done"), "{stderr}");
+    antipode_in(whole.path(), &args, "");
+    let built = names(&tables);
+    assert_eq!(built, names(&whole.path().join("tables")));
+    assert!(
+        built.len() == 1 && built[0].ends_with(".table"),
+        "{built:?}"
+    );
+    assert!(
+        std::fs::read(tables.join(&built[0])).unwrap()
+            == std::fs::read(whole.path().join("tables").join(&built[0])).unwrap(),
+        "the resumed database differs"
     );
 }
 

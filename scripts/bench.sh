@@ -6,6 +6,8 @@
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
 #        scripts/bench.sh korf100                (Korf's 100 fifteen-puzzles with the 7-8 databases)
+#        scripts/bench.sh 24puzzle               (the 24-puzzle's 6-6-6-6 databases, then four
+#            published positions, 55-80 moves, and three scrambled ones)
 #        scripts/bench.sh 2x7 [TABLE]            (43.6 billion states into a 2-bit table: the
 #            published histogram asserted, wall time, peak RSS, disk writes, states/s
 #            per level; needs 22 GB free beside TABLE, default tables/sliding-2x7-2bit.table)
@@ -30,6 +32,27 @@ if [ "${1:-}" = korf100 ]; then
     awk -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
         END { printf "%d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
               n, length_sum, nodes, seconds, wall, rss / 1024 }' /tmp/antipode-korf.out
+    exit 0
+fi
+
+if [ "${1:-}" = 24puzzle ]; then
+    # The 6-6-6-6 databases of the 24-puzzle (blank last; built into tables/ on first
+    # use, about 4 minutes and 1.9 GB), then positions by IDA* with them: the four of
+    # the Nit language's `puzzle` test (published as 55, 75, 79 and 80 moves) and
+    # three from random walks of 60 and 100 moves (66, 60 and 64 moves).
+    cargo build --release --quiet
+    /usr/bin/time -f 'databases: %e s wall, %M KiB peak' target/release/antipode pdb 24puzzle \
+        --partition 6-6-6-6
+    /usr/bin/time -f 'positions: %e s wall, %M KiB peak' target/release/antipode solve 24puzzle \
+        --pdb 6-6-6-6 <<'POSITIONS'
+7 9 1 2 3/10 5 11 13 4/8 18 20 6 12/17 19 15 23 14/16 21 22 0 24
+7 9 1 2 3/10 5 11 13 4/18 20 23 21 12/8 19 0 22 14/17 15 6 16 24
+7 9 1 2 3/10 5 11 13 4/18 20 23 0 21/8 19 22 14 12/17 15 6 16 24
+7 9 1 2 3/10 5 11 13 4/18 20 0 23 21/8 19 22 14 12/17 15 6 16 24
+13 3 5 20 9/2 7 8 14 18/0 11 1 19 4/16 17 6 10 15/12 21 23 22 24
+1 12 2 3 0/21 6 8 7 10/19 11 4 9 5/17 16 23 24 15/22 18 20 14 13
+12 9 4 8 14/2 1 3 15 5/21 17 7 10 0/11 16 6 19 20/13 22 23 24 18
+POSITIONS
     exit 0
 fi
 

@@ -282,12 +282,12 @@ impl Puzzle for SlidingPuzzle {
     fn parse(&self, text: &str) -> Result<Board, PositionError> {
         let board = self.parse_unchecked(text)?;
         if self.class_base(&board) != self.parity_base {
-            return Err(PositionError::Unsolvable(format!(
-                "`{}` has the wrong parity: it cannot reach the goal `{}` \
-                 (swap two tiles to make it solvable)",
-                self.format_line(&board),
-                self.format_line(&self.goal)
-            )));
+            return Err(shape::wrong_parity(
+                self.rows,
+                self.cols,
+                board.cells(),
+                self.goal.cells(),
+            ));
         }
         Ok(board)
     }

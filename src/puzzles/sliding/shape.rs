@@ -125,12 +125,7 @@ impl BoardShape {
     pub fn parse_position(&self, text: &str) -> Result<Vec<u8>, PositionError> {
         let cells = self.parse(text)?;
         if !self.reaches_goal(&cells) {
-            return Err(PositionError::Unsolvable(format!(
-                "`{}` has the wrong parity: it cannot reach the goal `{}` \
-                 (swap two tiles to make it solvable)",
-                self.format_line(&cells),
-                self.format_line(&self.goal)
-            )));
+            return Err(wrong_parity(self.rows, self.cols, &cells, &self.goal));
         }
         Ok(cells)
     }
@@ -195,6 +190,16 @@ pub(super) fn parse_cells(rows: usize, cols: usize, text: &str) -> Result<Vec<u8
         cells.push(tile as u8);
     }
     Ok(cells)
+}
+
+/// The refusal of a position of the other parity than `goal`'s.
+pub(super) fn wrong_parity(rows: usize, cols: usize, cells: &[u8], goal: &[u8]) -> PositionError {
+    PositionError::Unsolvable(format!(
+        "`{}` has the wrong parity: it cannot reach the goal `{}` \
+         (swap two tiles to make it solvable)",
+        format_cells(rows, cols, cells),
+        format_cells(rows, cols, goal)
+    ))
 }
 
 /// [`BoardShape::format_line`] for a `rows` x `cols` board.

@@ -704,6 +704,8 @@ mod tests {
         let file = CheckpointFile::beside(&dir.path().join("db.table"), "digest");
         // Early levels go as lists, the widest as full arrays.
         for at in [0, 3, 9, 15] {
+            // From the goal: no checkpoint of the previous round.
+            file.remove().unwrap();
             let stop = AtomicBool::new(false);
             let progress = StopAt {
                 at,
@@ -721,10 +723,12 @@ mod tests {
                 }
                 other => panic!("stop at {at}: {other:?}"),
             }
+            assert_eq!(*progress.resumed.lock().unwrap(), None, "stop at {at}");
             stop.store(false, Ordering::Relaxed);
             let progress = StopAt {
                 at: u32::MAX,
-                ..progress
+                stop: &stop,
+                resumed: Default::default(),
             };
             let resumed = build_with(&pattern, &progress, &control).unwrap();
             assert_eq!(*progress.resumed.lock().unwrap(), Some(at));

@@ -31,6 +31,8 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::file::with_suffix;
+
 const MAGIC: &[u8; 8] = b"APDBCKP1";
 const BYTE_ORDER: u32 = 0x0102_0304;
 const FIXED: usize = 8 + 64 + 4 + 4 + 8 + 4 + 4 + 4;
@@ -55,10 +57,8 @@ pub struct Saved {
 impl CheckpointFile {
     /// Checkpoints of the database at `database` whose definition digest is `digest`.
     pub fn beside(database: &Path, digest: &str) -> CheckpointFile {
-        let mut name = database.as_os_str().to_owned();
-        name.push(".checkpoint");
         CheckpointFile {
-            path: PathBuf::from(name),
+            path: with_suffix(database, ".checkpoint"),
             digest: digest.to_owned(),
         }
     }
@@ -69,9 +69,7 @@ impl CheckpointFile {
     }
 
     fn temporary(&self) -> PathBuf {
-        let mut name = self.path.as_os_str().to_owned();
-        name.push(".tmp");
-        PathBuf::from(name)
+        with_suffix(&self.path, ".tmp")
     }
 
     /// Saves a build's state.

@@ -126,8 +126,13 @@ pub fn write(
 
 /// Where a database is written before it is complete.
 pub fn partial_path(path: &Path) -> PathBuf {
+    with_suffix(path, ".partial")
+}
+
+/// `path` with `suffix` added to its file name.
+pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
-    name.push(".partial");
+    name.push(suffix);
     PathBuf::from(name)
 }
 

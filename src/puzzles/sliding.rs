@@ -48,7 +48,7 @@ impl Board {
 
     /// The blank's cell.
     pub fn blank(&self) -> usize {
-        self.cells().iter().position(|&c| c == 0).unwrap_or(0)
+        shape::blank_cell(self.cells())
     }
 }
 
@@ -197,7 +197,7 @@ impl SlidingPuzzle {
 
     /// The blank's colour on a chess-board colouring; every move flips it.
     pub fn colour(&self, cell: usize) -> u8 {
-        ((cell / self.cols + cell % self.cols) & 1) as u8
+        shape::colour(self.cols, cell)
     }
 
     /// Parses a goal or position without checking solvability.

@@ -1,11 +1,11 @@
 //! IDA* for sliding boards of up to 32 cells (the 24-puzzle too) with pattern
 //! databases: the bound is the partition's sum of database entries, and the larger of
-//! it and the reflected position's sum where the goal is symmetric ([`Partition`]). A move changes one tile's place, so it
-//! changes one pattern's entry on each side: the node keeps every pattern's entry and
-//! looks up only those two again.
+//! it and the reflected position's sum where the goal is symmetric ([`Partition`]). A
+//! move changes one tile's place, so it changes one pattern's entry on each side: the
+//! node keeps every pattern's entry and looks up only those two again.
 
 use super::search::BoardMoves;
-use super::shape::{BoardShape, MAX_SHAPE_CELLS};
+use super::shape::{BoardShape, MAX_SHAPE_CELLS, blank_cell};
 use crate::pdb::Partition;
 use crate::pdb::partition::MAX_PATTERNS;
 use crate::solve::SearchSpace;
@@ -57,7 +57,7 @@ impl<'a> PdbSpace<'a> {
         let mut node = PdbNode {
             cells,
             places,
-            blank: position.iter().position(|&t| t == 0).unwrap_or(0) as u8,
+            blank: blank_cell(position) as u8,
             direct: [0; MAX_PATTERNS],
             reflected: [0; MAX_PATTERNS],
             direct_sum: 0,

@@ -55,7 +55,7 @@ impl<const N: usize> BoardMoves<N> {
             around: [Around::default(); N],
             goal_cells: [0; N],
             colour: [0; N],
-            goal_blank: goal.iter().position(|&t| t == 0).unwrap_or(0),
+            goal_blank: super::shape::blank_cell(goal),
             cells: grid.cells(),
         };
         moves.goal_cells[..grid.cells()].copy_from_slice(goal);

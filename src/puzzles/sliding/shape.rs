@@ -141,14 +141,13 @@ impl BoardShape {
         for (cell, &tile) in cells.iter().enumerate() {
             moved[cell] = home[tile as usize];
         }
-        let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
-        let goal_blank = self.goal.iter().position(|&t| t == 0).unwrap_or(0);
-        permutation::parity(&moved[..n]) == self.colour(blank) ^ self.colour(goal_blank)
+        permutation::parity(&moved[..n])
+            == self.colour(blank_cell(cells)) ^ self.colour(blank_cell(&self.goal))
     }
 
     /// A cell's colour on a chess-board colouring; every move flips the blank's.
     pub fn colour(&self, cell: usize) -> u8 {
-        ((cell / self.cols + cell % self.cols) & 1) as u8
+        colour(self.cols, cell)
     }
 
     /// One line: rows separated by `/`, tiles by spaces (none on boards of at most
@@ -190,6 +189,16 @@ pub(super) fn parse_cells(rows: usize, cols: usize, text: &str) -> Result<Vec<u8
         cells.push(tile as u8);
     }
     Ok(cells)
+}
+
+/// The cell of the blank (tile 0) among `cells`, 0 if there is none.
+pub(super) fn blank_cell(cells: &[u8]) -> usize {
+    cells.iter().position(|&t| t == 0).unwrap_or(0)
+}
+
+/// The colour of `cell` on a chess-board colouring of a board of `cols` columns.
+pub(super) fn colour(cols: usize, cell: usize) -> u8 {
+    ((cell / cols + cell % cols) & 1) as u8
 }
 
 /// The refusal of a position of the other parity than `goal`'s.

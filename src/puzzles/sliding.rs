@@ -52,6 +52,12 @@ impl Board {
     }
 }
 
+/// `10^log10` written like `1.551e25`.
+fn scientific(log10: f64) -> String {
+    let exponent = log10.floor();
+    format!("{:.3}e{exponent}", 10f64.powf(log10 - exponent))
+}
+
 /// Why a board size is refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SizeError {
@@ -66,7 +72,8 @@ pub enum SizeError {
     /// More cells than the ranking supports.
     #[error(
         "board {rows}x{cols} has {cells} cells, at most 16 are supported \
-         (a full table would need {states:.3e} bytes, one per state)"
+         (a full table would need {} bytes, one per state)",
+        scientific(*states_log10)
     )]
     TooLarge {
         /// Rows asked for.
@@ -75,8 +82,9 @@ pub enum SizeError {
         cols: usize,
         /// rows * cols.
         cells: usize,
-        /// cells!/2, the number of reachable states.
-        states: f64,
+        /// log10 of cells!/2, the number of reachable states (the number itself
+        /// overflows a float beyond 170 cells).
+        states_log10: f64,
     },
     /// More cells than even a board shape (pattern databases) supports.
     #[error("board {rows}x{cols} has {cells} cells, at most {max} are supported")]
@@ -111,12 +119,12 @@ impl SlidingPuzzle {
     pub fn new(rows: usize, cols: usize) -> Result<SlidingPuzzle, SizeError> {
         let n = rows * cols;
         if rows >= 2 && cols >= 2 && n > MAX_CELLS {
-            let states = (1..=n).map(|k| k as f64).product::<f64>() / 2.0;
+            let states_log10 = (1..=n).map(|k| (k as f64).log10()).sum::<f64>() - 2f64.log10();
             return Err(SizeError::TooLarge {
                 rows,
                 cols,
                 cells: n,
-                states,
+                states_log10,
             });
         }
         let shape = BoardShape::new(rows, cols)?;
@@ -375,6 +383,18 @@ mod tests {
             SlidingPuzzle::new(5, 5),
             Err(SizeError::TooLarge { .. })
         ));
+        // 25!/2 and 198!/2 (beyond a float), in the message.
+        let message = |rows, cols| SlidingPuzzle::new(rows, cols).unwrap_err().to_string();
+        assert!(
+            message(5, 5).contains("7.756e24 bytes"),
+            "{}",
+            message(5, 5)
+        );
+        assert!(
+            message(2, 99).contains("9.908e369 bytes"),
+            "{}",
+            message(2, 99)
+        );
     }
 
     fn shapes() -> impl Strategy<Value = (usize, usize)> {

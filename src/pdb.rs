@@ -4,6 +4,7 @@
 //!
 //! - [`pattern`]: a pattern's tiles, their placements' ranking and the board's masks;
 //! - [`build`]: the search that fills a database (additive: only pattern moves count);
+//! - `children`: the build's hot path, a search state's children;
 //! - [`checkpoint`]: a build's progress on disk, to resume an interrupted build;
 //! - [`file`]: databases as table files, and [`Pdb`], one opened for lookups;
 //! - [`partition`]: the tiles split into patterns, and [`Partition::estimate`], the
@@ -12,6 +13,7 @@
 
 pub mod build;
 pub mod checkpoint;
+mod children;
 pub mod file;
 pub mod partition;
 pub mod pattern;

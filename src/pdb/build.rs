@@ -34,11 +34,11 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::checkpoint::{CheckpointFile, Saved};
+use super::children::Children;
 use super::pattern::Pattern;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Popcnt;
 use crate::rank::partial::Cursor;
-use crate::rank::permutation::nth_set_bit;
 
 /// Placements handed to a thread at a time.
 const CHUNK: usize = 1 << 14;
@@ -305,7 +305,7 @@ struct Marks<'a, W> {
 fn expand_states<W: RegionWord>(
     cpu: Cpu,
     pattern: &Pattern,
-    lowest: &LowestCells,
+    children: &Children<'_>,
     marks: &Marks<'_, W>,
     states: impl Iterator<Item = (u64, u32)>,
 ) {
@@ -313,9 +313,9 @@ fn expand_states<W: RegionWord>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the token proves that the CPU has POPCNT.
         Cpu::Popcnt(popcnt) => unsafe {
-            expand_states_popcnt(popcnt, pattern, lowest, marks, states)
+            expand_states_popcnt(popcnt, pattern, children, marks, states)
         },
-        Cpu::Any => expand_states_body(pattern, lowest, marks, states),
+        Cpu::Any => expand_states_body(pattern, children, marks, states),
     }
 }
 
@@ -324,17 +324,17 @@ fn expand_states<W: RegionWord>(
 fn expand_states_popcnt<W: RegionWord>(
     _: Popcnt,
     pattern: &Pattern,
-    lowest: &LowestCells,
+    children: &Children<'_>,
     marks: &Marks<'_, W>,
     states: impl Iterator<Item = (u64, u32)>,
 ) {
-    expand_states_body(pattern, lowest, marks, states);
+    expand_states_body(pattern, children, marks, states);
 }
 
 #[inline(always)]
 fn expand_states_body<W: RegionWord>(
     pattern: &Pattern,
-    lowest: &LowestCells,
+    children: &Children<'_>,
     marks: &Marks<'_, W>,
     states: impl Iterator<Item = (u64, u32)>,
 ) {
@@ -345,7 +345,7 @@ fn expand_states_body<W: RegionWord>(
             continue;
         }
         let places = cursor.seek(rank);
-        expand(pattern, lowest, places, rank, regions, |to, region| {
+        children.expand(places, rank, regions, |to, region| {
             let word = &marks.words[to as usize];
             let bits = region as u64;
             if word.load() & (bits | bits << W::HALF) == 0 {
@@ -367,7 +367,7 @@ fn expand_states_body<W: RegionWord>(
 fn expand_level<W: RegionWord>(
     cpu: Cpu,
     pattern: &Pattern,
-    lowest: &LowestCells,
+    children: &Children<'_>,
     words: &[W],
     touched: &[AtomicBool],
     frontier: &[(u64, u32)],
@@ -385,11 +385,11 @@ fn expand_level<W: RegionWord>(
                     .iter()
                     .enumerate()
                     .map(|(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)));
-                expand_states(cpu, pattern, lowest, &marks, states);
+                expand_states(cpu, pattern, children, &marks, states);
             });
     } else {
         frontier.par_chunks(CHUNK / 16).for_each(|states| {
-            expand_states(cpu, pattern, lowest, &marks, states.iter().copied());
+            expand_states(cpu, pattern, children, &marks, states.iter().copied());
         });
     }
 }
@@ -412,7 +412,7 @@ fn bfs<W: RegionWord>(
     let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
     let mut occupied = vec![false; chunks];
     let cpu = Cpu::detect();
-    let lowest = LowestCells::new(pattern);
+    let children = Children::new(pattern);
     let checkpoint_error = |cause| BuildError::Checkpoint {
         path: control
             .checkpoint
@@ -453,10 +453,7 @@ fn bfs<W: RegionWord>(
         None => {
             let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
             let goal_free = pattern.all() & !mask(pattern.homes());
-            let goal_lowest = pattern
-                .region(pattern.blank_home() as u32, goal_free)
-                .trailing_zeros();
-            let goal_region = region_bit(goal_lowest, goal_free);
+            let goal_region = children.region_name(pattern.blank_home() as u32, goal_free);
             entries[goal_rank] = 1;
             words[goal_rank].set(goal_region as u64);
             progress.level(0, 1);
@@ -470,7 +467,7 @@ fn bfs<W: RegionWord>(
     loop {
         if expand_next {
             expand_level(
-                cpu, pattern, &lowest, &words, &touched, &frontier, &current, &occupied,
+                cpu, pattern, &children, &words, &touched, &frontier, &current, &occupied,
             );
         }
         expand_next = true;
@@ -568,93 +565,6 @@ fn bfs<W: RegionWord>(
 /// The cells of `places` as a mask.
 fn mask(places: &[u8]) -> u32 {
     places.iter().fold(0, |m, &p| m | 1 << p)
-}
-
-/// The name of the region whose lowest cell is `lowest`: that cell's ordinal among
-/// the free cells, as a bit.
-#[inline(always)]
-fn region_bit(lowest: u32, free: u32) -> u32 {
-    1 << (free & ((1u32 << lowest) - 1)).count_ones()
-}
-
-/// Calls `reach(rank, region bit)` for every state one pattern move from the
-/// placement `places` (of rank `rank`) with the blank in any of the regions `regions`
-/// (bits of free cell ordinals).
-#[inline(always)]
-fn expand(
-    pattern: &Pattern,
-    lowest: &LowestCells,
-    places: &[u8],
-    rank: u64,
-    regions: u32,
-    mut reach: impl FnMut(u64, u32),
-) {
-    let free = pattern.all() & !mask(places);
-    let prepared = pattern.placements().prepare(places, rank);
-    let mut left = regions;
-    while left != 0 {
-        let start = nth_set_bit(free, left.trailing_zeros());
-        left &= left - 1;
-        let region = pattern.region(start, free);
-        for (i, &from) in places.iter().enumerate() {
-            let mut targets = pattern.around(from as usize) & region;
-            while targets != 0 {
-                let to = targets.trailing_zeros();
-                targets &= targets - 1;
-                let moved_free = free ^ (1 << from) ^ (1 << to);
-                let lowest = lowest.of(pattern, from as u32, moved_free);
-                reach(
-                    prepared.rank_after_move(i, to),
-                    region_bit(lowest, moved_free),
-                );
-            }
-        }
-    }
-}
-
-/// The lowest cell of the blank's region, by table on boards of up to 16 cells,
-/// else by flooding the region. `table[free]` holds, for each free cell, the lowest
-/// cell of its region in four bits (512 KiB in all: one cache line per lookup).
-struct LowestCells {
-    table: Vec<u64>,
-}
-
-impl LowestCells {
-    fn new(pattern: &Pattern) -> LowestCells {
-        if pattern.cells() > 16 {
-            return LowestCells { table: Vec::new() };
-        }
-        let table = (0..1u32 << 16)
-            .into_par_iter()
-            .map(|free| {
-                let free = free & pattern.all();
-                let mut lowest = 0u64;
-                let mut left = free;
-                while left != 0 {
-                    let region = pattern.region(left.trailing_zeros(), free);
-                    left &= !region;
-                    let low = region.trailing_zeros() as u64;
-                    let mut cells = region;
-                    while cells != 0 {
-                        lowest |= low << (4 * cells.trailing_zeros());
-                        cells &= cells - 1;
-                    }
-                }
-                lowest
-            })
-            .collect();
-        LowestCells { table }
-    }
-
-    /// The lowest cell of the region of the free cell `start` among `free`.
-    #[inline(always)]
-    fn of(&self, pattern: &Pattern, start: u32, free: u32) -> u32 {
-        if self.table.is_empty() {
-            pattern.region(start, free).trailing_zeros()
-        } else {
-            (self.table[free as usize & 0xffff] >> (4 * (start & 15)) & 15) as u32
-        }
-    }
 }
 
 #[cfg(test)]

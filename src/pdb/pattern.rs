@@ -155,6 +155,18 @@ impl Pattern {
         }
     }
 
+    /// The cells not in the first column, as a mask.
+    #[inline(always)]
+    pub fn not_first_column(&self) -> u32 {
+        self.not_first_column
+    }
+
+    /// The cells not in the last column, as a mask.
+    #[inline(always)]
+    pub fn not_last_column(&self) -> u32 {
+        self.not_last_column
+    }
+
     /// The cells next to `cell`, as a mask.
     #[inline(always)]
     pub fn around(&self, cell: usize) -> u32 {

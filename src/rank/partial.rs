@@ -67,6 +67,12 @@ impl Placements {
         }
     }
 
+    /// What one unit of item `i`'s digit adds to a rank: `P(n - 1 - i, k - 1 - i)`.
+    #[inline(always)]
+    pub fn weight(&self, i: usize) -> u64 {
+        self.weights[i % 32]
+    }
+
     /// The number of placements `n! / (n - k)!`, or `None` when it does not fit a
     /// `u64`.
     pub fn checked_count(n: usize, k: usize) -> Option<u64> {

@@ -144,7 +144,7 @@ impl<'p> Children<'p> {
 /// The name of the region whose lowest cell is `lowest`: that cell's ordinal among
 /// the free cells, as a bit.
 #[inline(always)]
-pub(super) fn region_bit(lowest: u32, free: u32) -> u32 {
+fn region_bit(lowest: u32, free: u32) -> u32 {
     1 << (free & ((1u32 << lowest) - 1)).count_ones()
 }
 

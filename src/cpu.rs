@@ -2,23 +2,10 @@
 //! that has the feature (its one constructor checks at run time), so a function
 //! compiled with `#[target_feature]` is sound to call whenever a token is at hand.
 
-/// The CPU has SSSE3 (`pshufb`).
-#[cfg(target_arch = "x86_64")]
-#[derive(Debug, Clone, Copy)]
-pub struct Ssse3(());
-
 /// The CPU has POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[derive(Debug, Clone, Copy)]
 pub struct Popcnt(());
-
-#[cfg(target_arch = "x86_64")]
-impl Ssse3 {
-    /// The token, if this CPU has SSSE3.
-    pub fn detect() -> Option<Ssse3> {
-        std::arch::is_x86_feature_detected!("ssse3").then_some(Ssse3(()))
-    }
-}
 
 #[cfg(target_arch = "x86_64")]
 impl Popcnt {

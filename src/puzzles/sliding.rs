@@ -134,7 +134,7 @@ impl SlidingPuzzle {
             goal: Board::from_cells(shape.goal()),
             parity_base: 0,
             block: factorial(n - 1) / 2,
-            walk: std::sync::Arc::new(expand::WalkTables::new(n)),
+            walk: std::sync::Arc::new(expand::WalkTables::new(rows, cols)),
         };
         puzzle.parity_base = puzzle.class_base(&puzzle.goal);
         Ok(puzzle)

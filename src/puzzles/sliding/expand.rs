@@ -2,46 +2,67 @@
 //!
 //! An index within a blank cell's block splits into a *prefix* (the Lehmer digits of
 //! all but the last five tiles of the tile order) and one of the 60 arrangements of
-//! the last five tiles that have the required parity. Consecutive indices share the
-//! prefix, so the walker decodes a prefix once (or steps it like a counter), then fills
-//! the tail from a constant table. Neighbours follow from the digits directly:
-//! horizontal moves keep the rank, vertical moves rotate C entries, which changes C
-//! Lehmer digits by amounts computed with C comparisons. No allocation, no division
-//! per state except the split of the index itself.
+//! the last five tiles that have the required parity (the *tail*). Consecutive indices
+//! share the prefix, so the walker decodes a prefix once (or steps it like a counter).
+//!
+//! Neighbours follow from the digits: a horizontal move keeps the rank; a vertical
+//! move rotates C entries of the tile order, which changes C Lehmer digits. That
+//! change is a sum of terms, each fixed by the prefix alone, by the tail alone, or by
+//! one comparison between a prefix item and a tail item. Per prefix the walker sums
+//! the first kind and tabulates the third by the tail item's place among the five
+//! (five values); the second kind is a constant table per blank cell and tail
+//! ([`WalkTables`]). A state's vertical neighbour then costs three table reads and
+//! two additions, and nothing is done per state but splitting the index. No
+//! allocation, no division per state.
 
 use super::{MAX_CELLS, SlidingPuzzle};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Popcnt;
 use crate::rank::factorial;
 
 /// Tiles handled by the tail table.
 const TAIL: usize = 5;
 /// Arrangements of the tail of one parity: 5!/2.
 const TAIL_ARRANGEMENTS: u64 = 60;
-/// Index mask of the walker's per-position arrays: positions are below MAX_CELLS,
-/// and the arrays are twice that long so that the tail can be written as one 8-byte
-/// store at any prefix length.
-const MASK: usize = 2 * MAX_CELLS - 1;
+const TAILS: usize = TAIL_ARRANGEMENTS as usize;
+/// Index mask of the walker's per-position arrays: positions are below MAX_CELLS.
+const MASK: usize = MAX_CELLS - 1;
 /// Gaps between prefixes up to this many are walked by counting rather than decoded.
 const MAX_STEPS: u64 = 4;
+/// Places a prefix item can have among the tail's items (0 to 5 of them are smaller).
+const PLACES: usize = TAIL + 1;
 
 /// For each parity and tail rank: the order of the tail items (as positions among the
 /// sorted remaining items) and their Lehmer digits.
 struct TailTable {
     /// Byte `j` is the position (among the sorted remaining items) of the item at
-    /// tail position `j`; bytes past the tail are 0x80 (a shuffle's "zero").
-    packed_order: [[u64; TAIL_ARRANGEMENTS as usize]; 2],
+    /// tail position `j`.
+    packed_order: [[u64; TAILS]; 2],
     /// The digits packed little-endian into a `u64`, one byte each.
-    packed_digits: [[u64; TAIL_ARRANGEMENTS as usize]; 2],
+    packed_digits: [[u64; TAILS]; 2],
+}
+
+impl TailTable {
+    /// The Lehmer digit at tail position `j` of tail `t` of `parity`.
+    fn digit(&self, parity: usize, t: usize, j: usize) -> i64 {
+        ((self.packed_digits[parity][t] >> (8 * j)) & 0xff) as i64
+    }
+
+    /// The place among the tail's items of the item at tail position `j`.
+    fn place(&self, parity: usize, t: usize, j: usize) -> u8 {
+        ((self.packed_order[parity][t] >> (8 * j)) & 0xff) as u8
+    }
 }
 
 const TAIL_TABLE: TailTable = {
     let mut table = TailTable {
-        packed_order: [[0; TAIL_ARRANGEMENTS as usize]; 2],
-        packed_digits: [[0; TAIL_ARRANGEMENTS as usize]; 2],
+        packed_order: [[0; TAILS]; 2],
+        packed_digits: [[0; TAILS]; 2],
     };
     let mut parity = 0;
     while parity < 2 {
         let mut t = 0;
-        while t < TAIL_ARRANGEMENTS as usize {
+        while t < TAILS {
             // Free digits in mixed radix 5, 4, 3 (place values 12, 3, 1); the fourth
             // is fixed by the parity, the fifth is always 0.
             let d0 = (t / 12) as u8;
@@ -50,7 +71,7 @@ const TAIL_TABLE: TailTable = {
             let d3 = (parity as u8 ^ (d0 + d1 + d2)) & 1;
             let digits = [d0, d1, d2, d3, 0];
             let mut unused = (1u32 << TAIL) - 1;
-            let mut order = !((1u64 << (8 * TAIL)) - 1) & 0x8080_8080_8080_8080;
+            let mut order = 0u64;
             let mut j = 0;
             while j < TAIL {
                 let mut mask = unused;
@@ -78,56 +99,6 @@ const TAIL_TABLE: TailTable = {
     }
     table
 };
-
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::Ssse3;
-
-/// How a tail's items are gathered into their order: a byte loop anywhere, or one
-/// SSSE3 shuffle where the CPU has it.
-trait Gather: Copy {
-    /// Byte `j` of the result is byte `order[j]` of `items`.
-    fn gather(self, items: u64, order: u64) -> u64;
-}
-
-/// The portable gather.
-#[derive(Clone, Copy)]
-struct Portable;
-
-impl Gather for Portable {
-    #[inline(always)]
-    fn gather(self, items: u64, order: u64) -> u64 {
-        let mut out = 0u64;
-        for j in 0..TAIL {
-            let from = (order >> (8 * j)) & 0xff;
-            out |= ((items >> (8 * from)) & 0xff) << (8 * j);
-        }
-        out
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Gather for Ssse3 {
-    #[inline(always)]
-    fn gather(self, items: u64, order: u64) -> u64 {
-        // SAFETY: an `Ssse3` exists only on a CPU with SSSE3 (see `Ssse3::detect`).
-        unsafe { shuffle_bytes(items, order) }
-    }
-}
-
-/// `out` byte `j` = byte `order[j]` of `items` (0 where `order[j]` has its top bit).
-///
-/// Compiled with SSSE3 (`pshufb`): only code compiled with SSSE3 itself may call it
-/// without `unsafe`, so it cannot run on a CPU without the instruction.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "ssse3")]
-fn shuffle_bytes(items: u64, order: u64) -> u64 {
-    use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_shuffle_epi8};
-    _mm_cvtsi128_si64(_mm_shuffle_epi8(
-        _mm_cvtsi64_si128(items as i64),
-        _mm_cvtsi64_si128(order as i64),
-    )) as u64
-}
 
 /// `SELECT[byte][k]`: the position of the k-th set bit of `byte` (8 if none).
 const SELECT: [[u8; 8]; 256] = {
@@ -173,55 +144,49 @@ pub(super) fn expand_sorted(
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some(ssse3) = Ssse3::detect() {
-        // SAFETY: the token proves that the CPU supports SSSE3.
-        unsafe { expand_ssse3(ssse3, puzzle, indices, visit) };
+    if let Some(popcnt) = Popcnt::detect() {
+        // SAFETY: the token proves that the CPU has POPCNT.
+        unsafe { expand_popcnt(popcnt, puzzle, indices, visit) };
         return;
     }
-    expand_by_cols(Portable, puzzle, indices, visit);
+    expand_by_cols(puzzle, indices, visit);
 }
 
-/// [`expand_by_cols`] compiled with SSSE3, whose byte shuffle gathers a tail in one
-/// instruction.
+/// [`expand_by_cols`] compiled with POPCNT: the walker counts bits per prefix (its
+/// items' places among the tail's, the k-th unused item).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "ssse3")]
-fn expand_ssse3(
-    ssse3: Ssse3,
+#[target_feature(enable = "popcnt")]
+fn expand_popcnt(
+    _: Popcnt,
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     visit: impl FnMut(u64, &[u64]),
 ) {
-    expand_by_cols(ssse3, puzzle, indices, visit);
+    expand_by_cols(puzzle, indices, visit);
 }
 
 #[inline(always)]
-fn expand_by_cols<G: Gather>(
-    gather: G,
-    puzzle: &SlidingPuzzle,
-    indices: &[u64],
-    visit: impl FnMut(u64, &[u64]),
-) {
+fn expand_by_cols(puzzle: &SlidingPuzzle, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
     match puzzle.cols {
-        2 => expand_run::<2, G>(gather, puzzle, indices, visit),
-        3 => expand_run::<3, G>(gather, puzzle, indices, visit),
-        4 => expand_run::<4, G>(gather, puzzle, indices, visit),
-        5 => expand_run::<5, G>(gather, puzzle, indices, visit),
-        6 => expand_run::<6, G>(gather, puzzle, indices, visit),
-        7 => expand_run::<7, G>(gather, puzzle, indices, visit),
-        _ => expand_run::<8, G>(gather, puzzle, indices, visit),
+        2 => expand_run::<2>(puzzle, indices, visit),
+        3 => expand_run::<3>(puzzle, indices, visit),
+        4 => expand_run::<4>(puzzle, indices, visit),
+        5 => expand_run::<5>(puzzle, indices, visit),
+        6 => expand_run::<6>(puzzle, indices, visit),
+        7 => expand_run::<7>(puzzle, indices, visit),
+        _ => expand_run::<8>(puzzle, indices, visit),
     }
 }
 
-/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells), gathering tails
-/// with `gather`.
+/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells).
 #[inline(always)]
-fn expand_run<const COLS: usize, G: Gather>(
-    gather: G,
+fn expand_run<const COLS: usize>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     mut visit: impl FnMut(u64, &[u64]),
 ) {
     debug_assert_eq!(puzzle.cols, COLS);
+    let tables = &*puzzle.walk;
     let mut walker = Walker::new(puzzle);
     let block = puzzle.block;
     let (rows, cols) = (puzzle.rows, COLS);
@@ -230,6 +195,7 @@ fn expand_run<const COLS: usize, G: Gather>(
     let mut current_prefix = u64::MAX;
     let mut required = 0u8;
     let mut neighbours = [0u64; 4];
+    let (mut down, mut up) = (Shift::default(), Shift::default());
     for &index in indices {
         if index >= block_end || index < block_start {
             blank = (index / block) as usize;
@@ -240,7 +206,7 @@ fn expand_run<const COLS: usize, G: Gather>(
         }
         let rank = index - block_start;
         let prefix = rank / TAIL_ARRANGEMENTS;
-        let tail = (rank - prefix * TAIL_ARRANGEMENTS) as usize;
+        let tail = (rank % TAIL_ARRANGEMENTS) as usize;
         if prefix != current_prefix {
             // Stepping the counter is cheaper than decoding for short gaps.
             if prefix > current_prefix && prefix - current_prefix <= MAX_STEPS {
@@ -251,9 +217,10 @@ fn expand_run<const COLS: usize, G: Gather>(
                 walker.decode_prefix(prefix);
             }
             current_prefix = prefix;
-            walker.prefix_deltas::<COLS>(blank, rows);
+            let parity = ((required ^ walker.prefix_parity) & 1) as usize;
+            down = walker.shift::<COLS>(tables.moves[blank][DOWN], DOWN, parity);
+            up = walker.shift::<COLS>(tables.moves[blank][UP], UP, parity);
         }
-        walker.fill_tail(gather, required ^ walker.prefix_parity, tail);
 
         let (row, col) = (blank / cols, blank % cols);
         let mut count = 0;
@@ -266,18 +233,12 @@ fn expand_run<const COLS: usize, G: Gather>(
             count += 1;
         }
         if row + 1 < rows {
-            let delta = match walker.down_delta {
-                Some(delta) => delta,
-                None => walker.rotate_right_delta::<COLS>(blank),
-            };
+            let delta = down.delta(tables, tail);
             neighbours[count] = (blank + cols) as u64 * block + (rank as i64 + delta) as u64;
             count += 1;
         }
         if row > 0 {
-            let delta = match walker.up_delta {
-                Some(delta) => delta,
-                None => walker.rotate_left_delta::<COLS>(blank - cols),
-            };
+            let delta = up.delta(tables, tail);
             neighbours[count] = (blank - cols) as u64 * block + (rank as i64 + delta) as u64;
             count += 1;
         }
@@ -285,7 +246,44 @@ fn expand_run<const COLS: usize, G: Gather>(
     }
 }
 
-/// Place values of a board size, computed once per puzzle.
+/// The blank's move down: entries `p..p+C` of the tile order rotate right.
+const DOWN: usize = 0;
+/// The blank's move up: entries `p..p+C` rotate left.
+const UP: usize = 1;
+
+/// Where a vertical move's rotation window lies, for one blank cell and direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Window {
+    /// The move leaves the board.
+    Off,
+    /// Positions `p..p+C` lie in the prefix: one rank change per prefix.
+    InPrefix { p: usize },
+    /// The window reaches into the tail; its rows of [`WalkTables::tail_parts`]
+    /// start at `row` (per parity, `PLACES` rows for up moves, one for down moves).
+    Tail { p: usize, row: usize },
+}
+
+/// A vertical move's rank change for the current prefix, as a function of the tail:
+/// `constant + tail_parts[row][t] + cross[moved_places[row][t]]`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Shift {
+    constant: i64,
+    row: usize,
+    /// By the moved tail item's place among the tail's items: the comparisons of the
+    /// prefix items in the window with it (down moves; zero otherwise).
+    cross: [i64; 8],
+}
+
+impl Shift {
+    #[inline(always)]
+    fn delta(&self, tables: &WalkTables, tail: usize) -> i64 {
+        let place = tables.moved_places[self.row][tail] as usize;
+        self.constant + tables.tail_parts[self.row][tail] + self.cross[place & 7]
+    }
+}
+
+/// Place values of a board size and the tail's share of each vertical move's rank
+/// change, computed once per puzzle.
 #[derive(Debug)]
 pub(super) struct WalkTables {
     /// `(m-1-i)!/2` for the ranked positions `i <= m-3`, 0 beyond.
@@ -294,11 +292,22 @@ pub(super) struct WalkTables {
     prefix_weights: [u64; MAX_CELLS],
     /// `2^64 / prefix_weights[i]`, rounded up.
     reciprocals: [u128; MAX_CELLS],
+    /// Positions `0..prefix_len` form the prefix.
+    prefix_len: usize,
+    /// Per blank cell, the down and the up move.
+    moves: [[Window; 2]; MAX_CELLS],
+    /// Rows by tail: the terms of a rank change that the tail alone fixes. Row 0 is
+    /// zero (moves within the prefix).
+    tail_parts: Vec<[i64; TAILS]>,
+    /// Rows by tail: the place among the tail's items of the item a down move takes
+    /// out of the tail (0 in other rows).
+    moved_places: Vec<[u8; TAILS]>,
 }
 
 impl WalkTables {
-    /// The tables for a board of `cells` cells.
-    pub(super) fn new(cells: usize) -> WalkTables {
+    /// The tables for a board of `rows` x `cols` cells (more than 6).
+    pub(super) fn new(rows: usize, cols: usize) -> WalkTables {
+        let cells = rows * cols;
         let m = cells - 1;
         let mut weights = [0i64; MASK + 1];
         let mut prefix_weights = [0u64; MAX_CELLS];
@@ -318,15 +327,89 @@ impl WalkTables {
                 *r = (1u128 << 64).div_ceil(w as u128);
             }
         }
-        WalkTables {
+        let mut tables = WalkTables {
             weights,
             prefix_weights,
             reciprocals,
+            prefix_len: m.saturating_sub(TAIL),
+            moves: [[Window::Off; 2]; MAX_CELLS],
+            tail_parts: vec![[0; TAILS]],
+            moved_places: vec![[0; TAILS]],
+        };
+        if m <= TAIL {
+            return tables;
         }
+        for blank in 0..cells {
+            let row = blank / cols;
+            if row + 1 < rows {
+                tables.moves[blank][DOWN] = tables.window(blank, cols, DOWN);
+            }
+            if row > 0 {
+                tables.moves[blank][UP] = tables.window(blank - cols, cols, UP);
+            }
+        }
+        tables
+    }
+
+    fn w(&self, i: usize) -> i64 {
+        self.weights[i & MASK]
+    }
+
+    /// The window of the rotation of positions `p..p+c` in `direction`, with its rows
+    /// of tail parts appended if it reaches into the tail.
+    fn window(&mut self, p: usize, c: usize, direction: usize) -> Window {
+        let (l, e) = (self.prefix_len, p + c - 1);
+        if e < l {
+            return Window::InPrefix { p };
+        }
+        let row = self.tail_parts.len();
+        let places = if direction == DOWN { 1 } else { PLACES };
+        for parity in 0..2 {
+            for place in 0..places {
+                let (mut parts, mut moved) = ([0i64; TAILS], [0u8; TAILS]);
+                for (t, (part, moved)) in parts.iter_mut().zip(&mut moved).enumerate() {
+                    let digit = |i: usize| TAIL_TABLE.digit(parity, t, i - l);
+                    let place_of = |i: usize| TAIL_TABLE.place(parity, t, i - l);
+                    let mut sum = 0;
+                    if direction == DOWN {
+                        // The item at `e` (in the tail) moves to `p`; the others move
+                        // one place right. Terms of tail positions only.
+                        let x = place_of(e);
+                        for i in p.max(l)..e {
+                            let greater = place_of(i) > x;
+                            sum += (self.w(i + 1) - self.w(i)) * digit(i)
+                                + if greater { -self.w(i + 1) } else { self.w(p) };
+                        }
+                        sum += (self.w(p) - self.w(e)) * digit(e);
+                        *moved = x;
+                    } else {
+                        // The item at `p` moves to `e`; the others move one place left.
+                        // If it is a prefix item, `place` is the number of tail items
+                        // smaller than it.
+                        if p >= l {
+                            sum += (self.w(e) - self.w(p)) * digit(p);
+                        }
+                        for i in (p + 1).max(l)..=e {
+                            let greater = if p >= l {
+                                place_of(i) > place_of(p)
+                            } else {
+                                place_of(i) as usize >= place
+                            };
+                            sum += (self.w(i - 1) - self.w(i)) * digit(i)
+                                + if greater { self.w(i - 1) } else { -self.w(e) };
+                        }
+                    }
+                    *part = sum;
+                }
+                self.tail_parts.push(parts);
+                self.moved_places.push(moved);
+            }
+        }
+        Window::Tail { p, row }
     }
 }
 
-/// The tile order and Lehmer digits of the current index.
+/// The tile order and Lehmer digits of the current prefix.
 struct Walker<'a> {
     m: usize,
     prefix_len: usize,
@@ -334,13 +417,9 @@ struct Walker<'a> {
     digits: [u8; MASK + 1],
     /// Items not used before position `i` of the prefix.
     available: [u32; MAX_CELLS],
-    /// The items left for the tail, ascending, one per byte.
-    tail_items: u64,
+    /// The items left for the tail, one bit each.
+    tail_items: u32,
     prefix_parity: u8,
-    /// The rank change of a down (up) move, when its window lies inside the prefix and
-    /// so is the same for the whole run of tails.
-    down_delta: Option<i64>,
-    up_delta: Option<i64>,
     tables: &'a WalkTables,
 }
 
@@ -352,34 +431,41 @@ impl Walker<'_> {
             tables: &puzzle.walk,
             prefix_len: m - TAIL,
             seq: [0; MASK + 1],
-            digits: [0; MASK + 1],
+            // No digit is u8::MAX: the first decode builds every item.
+            digits: [u8::MAX; MASK + 1],
             available: [0; MAX_CELLS],
             tail_items: 0,
             prefix_parity: 0,
-            down_delta: None,
-            up_delta: None,
         }
     }
 
-    /// Sets the prefix from its mixed-radix number.
+    /// Sets the prefix from its mixed-radix number. The items are rebuilt from the
+    /// first digit that changed: in a sparse frontier consecutive prefixes are
+    /// decoded, not stepped, and mostly share their leading digits.
+    #[inline(always)]
     fn decode_prefix(&mut self, mut prefix: u64) {
+        let mut first_changed = self.prefix_len;
+        let mut sum = 0u32;
         for i in 0..self.prefix_len {
             let w = self.tables.prefix_weights[i];
             // Division by multiplication with a precomputed reciprocal: exact because
             // prefix * w < 2^64 (both are below 15!/2).
             let d = ((prefix as u128 * self.tables.reciprocals[i]) >> 64) as u64;
             prefix -= d * w;
+            if self.digits[i] != d as u8 {
+                first_changed = first_changed.min(i);
+            }
             self.digits[i] = d as u8;
+            sum += d as u32;
         }
-        let sum: u32 = self.digits[..self.prefix_len]
-            .iter()
-            .map(|&d| d as u32)
-            .sum();
         self.prefix_parity = (sum & 1) as u8;
-        self.rebuild_items_from(0);
+        if first_changed < self.prefix_len {
+            self.rebuild_items_from(first_changed);
+        }
     }
 
     /// Advances the prefix by one, like a mixed-radix counter.
+    #[inline(always)]
     fn step_prefix(&mut self) {
         let mut i = self.prefix_len - 1;
         let mut flipped = 1u8;
@@ -400,7 +486,7 @@ impl Walker<'_> {
     }
 
     /// Recomputes the prefix items from position `start` on, and the tail items.
-    #[inline]
+    #[inline(always)]
     fn rebuild_items_from(&mut self, start: usize) {
         let mut unused = if start == 0 {
             (1u32 << self.m) - 1
@@ -413,39 +499,83 @@ impl Walker<'_> {
             self.seq[i] = item as u8;
             unused &= !(1u32 << item);
         }
-        self.tail_items = 0;
-        for j in 0..TAIL {
-            self.tail_items |= (unused.trailing_zeros() as u64) << (8 * j);
-            unused &= unused - 1;
+        self.tail_items = unused;
+    }
+
+    /// How many tail items are smaller than `item`.
+    #[inline(always)]
+    fn place_among_tail(&self, item: u8) -> usize {
+        (self.tail_items & ((1u32 << item) - 1)).count_ones() as usize
+    }
+
+    /// The current prefix's share of the rank change of the move in `direction`
+    /// through `window`, for tails of `parity`.
+    #[inline(always)]
+    fn shift<const C: usize>(&self, window: Window, direction: usize, parity: usize) -> Shift {
+        let w = |i: usize| self.tables.weights[i & MASK];
+        let d = |i: usize| self.digits[i & MASK] as i64;
+        let l = self.prefix_len;
+        match window {
+            Window::Off => Shift::default(),
+            Window::InPrefix { p } => Shift {
+                constant: if direction == DOWN {
+                    self.rotate_right_delta::<C>(p)
+                } else {
+                    self.rotate_left_delta::<C>(p)
+                },
+                ..Shift::default()
+            },
+            Window::Tail { p, row } if direction == DOWN => {
+                // The moved item comes from the tail; the prefix items `p..l` move
+                // one place right. Each is greater than it exactly when more tail items
+                // lie below the prefix item than below the moved one: summed by place,
+                // `cross[x]` is every item's `w(p)` less `w(p) + w(i + 1)` for the items
+                // of a place above `x`.
+                let mut shift = Shift {
+                    row: row + parity,
+                    ..Shift::default()
+                };
+                let (mut by_place, mut all) = ([0i64; PLACES], 0);
+                for i in p..l {
+                    shift.constant += (w(i + 1) - w(i)) * d(i);
+                    let place = self.place_among_tail(self.seq[i & MASK]);
+                    by_place[place.min(TAIL)] += w(p) + w(i + 1);
+                    all += w(p);
+                }
+                let mut above = 0;
+                for x in (0..TAIL).rev() {
+                    above += by_place[x + 1];
+                    shift.cross[x] = all - above;
+                }
+                shift
+            }
+            Window::Tail { p, row } => {
+                let e = p + C - 1;
+                if p >= l {
+                    return Shift {
+                        row: row + parity * PLACES,
+                        ..Shift::default()
+                    };
+                }
+                // The moved item is a prefix item; the prefix items after it move one
+                // place left.
+                let x = self.seq[p & MASK];
+                let mut constant = (w(e) - w(p)) * d(p);
+                for i in p + 1..l {
+                    let greater = self.seq[i & MASK] > x;
+                    constant += (w(i - 1) - w(i)) * d(i) + if greater { w(i - 1) } else { -w(e) };
+                }
+                Shift {
+                    constant,
+                    row: row + parity * PLACES + self.place_among_tail(x),
+                    ..Shift::default()
+                }
+            }
         }
     }
 
-    /// Precomputes the vertical moves' rank changes that do not depend on the tail.
-    #[inline]
-    fn prefix_deltas<const COLS: usize>(&mut self, blank: usize, rows: usize) {
-        let row = blank / COLS;
-        let fits = |p: usize| p + COLS <= self.prefix_len;
-        self.down_delta =
-            (row + 1 < rows && fits(blank)).then(|| self.rotate_right_delta::<COLS>(blank));
-        self.up_delta = (row > 0 && fits(blank - COLS.min(blank)))
-            .then(|| self.rotate_left_delta::<COLS>(blank - COLS));
-    }
-
-    #[inline(always)]
-    fn fill_tail<G: Gather>(&mut self, gather: G, parity: u8, tail: usize) {
-        let order = TAIL_TABLE.packed_order[(parity & 1) as usize][tail];
-        let digits = TAIL_TABLE.packed_digits[(parity & 1) as usize][tail];
-        // Gather the tail items in registers and write each array with one store: byte
-        // stores followed by the rotations' byte loads stall store forwarding.
-        let items = gather.gather(self.tail_items, order);
-        let at = self.prefix_len & (MAX_CELLS - 1);
-        self.seq[at..at + 8].copy_from_slice(&items.to_le_bytes());
-        self.digits[at..at + 8].copy_from_slice(&digits.to_le_bytes());
-    }
-
-    /// Rank change when entries `p..p+C` rotate right (the last comes first): the
-    /// blank at cell `p` moves down. Indices are masked to the arrays' size, which
-    /// they never exceed, so the unrolled loop has no bounds checks.
+    /// Rank change when entries `p..p+C` (all in the prefix) rotate right (the last
+    /// comes first): the blank at cell `p` moves down.
     #[inline(always)]
     fn rotate_right_delta<const C: usize>(&self, p: usize) -> i64 {
         let last = self.seq[(p + C - 1) & MASK];
@@ -465,8 +595,8 @@ impl Walker<'_> {
                 * self.tables.weights[first]
     }
 
-    /// Rank change when entries `p..p+C` rotate left (the first goes last): the blank
-    /// at cell `p + C` moves up.
+    /// Rank change when entries `p..p+C` (all in the prefix) rotate left (the first
+    /// goes last): the blank at cell `p + C` moves up.
     #[inline(always)]
     fn rotate_left_delta<const C: usize>(&self, p: usize) -> i64 {
         let first = self.seq[p & MASK];
@@ -491,6 +621,7 @@ impl Walker<'_> {
 mod tests {
     use super::*;
     use crate::puzzle::Puzzle;
+    use proptest::prelude::*;
 
     /// Every index of small boards, expanded in one ascending run, agrees with the
     /// per-state successors.
@@ -512,27 +643,67 @@ mod tests {
         }
     }
 
-    /// Both gathers give the same neighbours (the SSSE3 one where the CPU has it).
-    #[test]
-    fn portable_and_shuffle_gathers_agree() {
-        let p = SlidingPuzzle::new(3, 3).unwrap();
-        let all: Vec<u64> = (0..p.index_count()).collect();
-        let mut portable = Vec::new();
-        expand_by_cols(Portable, &p, &all, |i, n| portable.push((i, n.to_vec())));
-        let mut dispatched = Vec::new();
-        expand_sorted(&p, &all, |i, n| dispatched.push((i, n.to_vec())));
-        assert_eq!(portable, dispatched);
-        #[cfg(target_arch = "x86_64")]
-        if let Some(ssse3) = Ssse3::detect() {
-            for (items, order) in [
-                (0x0706_0504_0302_0100u64, 0x0001_0203_0405_0607u64),
-                (0x1122_3344, 0x0303_0202),
-            ] {
-                assert_eq!(
-                    ssse3.gather(items, order) & 0xff_ffff_ffff,
-                    Portable.gather(items, order)
-                );
-            }
+    /// The successors of `index`, ranked from scratch, sorted.
+    fn successors_by_definition(p: &SlidingPuzzle, index: u64) -> Vec<u64> {
+        let mut succ = Vec::new();
+        p.successors(&p.unrank(index), &mut succ);
+        let mut ranks: Vec<u64> = succ.iter().map(|s| p.rank(&s.state)).collect();
+        ranks.sort_unstable();
+        ranks
+    }
+
+    /// Boards up to 16 cells whose vertical windows lie in the prefix, straddle it
+    /// and the tail, or lie in the tail, with every blank cell.
+    fn board() -> impl Strategy<Value = (usize, usize)> {
+        prop::sample::select(vec![
+            (2, 5),
+            (5, 2),
+            (3, 4),
+            (4, 3),
+            (2, 6),
+            (2, 7),
+            (7, 2),
+            (3, 5),
+            (5, 3),
+            (4, 4),
+            (2, 8),
+            (8, 2),
+        ])
+    }
+
+    proptest! {
+        /// Runs of consecutive indices (the walker steps its prefix) and scattered ones
+        /// (it decodes) from every block, against the successors ranked from scratch.
+        #[test]
+        fn sampled_runs_agree_with_successors(
+            (rows, cols) in board(),
+            starts in prop::collection::vec((0u64..16, 0.0f64..1.0, 1u64..200), 1..12),
+        ) {
+            let p = SlidingPuzzle::new(rows, cols).unwrap();
+            let cells = (rows * cols) as u64;
+            let mut indices: Vec<u64> = starts
+                .iter()
+                .flat_map(|&(blank, at, len)| {
+                    let start = (blank % cells) * p.block + (at * (p.block - 1) as f64) as u64;
+                    let end = (start + len).min((blank % cells + 1) * p.block);
+                    (start..end).step_by(1 + (len % 7) as usize)
+                })
+                .collect();
+            indices.sort_unstable();
+            indices.dedup();
+            let mut checked = 0;
+            let mut failure = None;
+            p.expand_sorted(&indices, |index, neighbours| {
+                let mut got = neighbours.to_vec();
+                got.sort_unstable();
+                let expected = successors_by_definition(&p, index);
+                if got != expected && failure.is_none() {
+                    failure = Some((index, got, expected));
+                }
+                checked += 1;
+            });
+            prop_assert_eq!(failure, None);
+            prop_assert_eq!(checked, indices.len());
         }
     }
 }

@@ -49,43 +49,6 @@ impl Encoding {
 
 use std::ops::Range;
 
-/// Whether the CPU has PREFETCHW (a prefetch that fetches a line to write it).
-#[cfg(target_arch = "x86_64")]
-static PREFETCH_FOR_WRITE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
-    use std::arch::x86_64::__cpuid;
-    // CPUID leaf 0x8000_0001, ECX bit 8: PREFETCHW (AMD's and Intel's manuals).
-    __cpuid(0x8000_0000).eax >= 0x8000_0001 && __cpuid(0x8000_0001).ecx & (1 << 8) != 0
-});
-
-/// Prefetches the cache line of byte `at` of `map` (nothing if `at` lies outside), for
-/// writing where the CPU can: the entry is likely to be written, and the atomic write
-/// would otherwise pay a second trip for ownership of the line.
-#[inline(always)]
-fn prefetch_byte(map: &memmap2::MmapMut, at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if at < map.len() {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: `at` lies inside the mapping (and a prefetch never faults anyway).
-        let ptr = unsafe { map.as_ptr().add(at) };
-        if *PREFETCH_FOR_WRITE {
-            // SAFETY: PREFETCHW exists on this CPU (detected) and neither reads nor
-            // writes memory architecturally.
-            unsafe {
-                std::arch::asm!(
-                    "prefetchw [{}]",
-                    in(reg) ptr,
-                    options(nostack, preserves_flags, readonly)
-                )
-            };
-        } else {
-            // SAFETY: a prefetch never faults.
-            unsafe { _mm_prefetch(ptr as *const i8, _MM_HINT_T0) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (map, at);
-}
-
 /// Why storage could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -136,15 +99,6 @@ pub trait DepthRead: Sync {
 
     /// Whether entry `index` matches `wanted`.
     fn matches(&self, index: u64, wanted: Wanted) -> bool;
-
-    /// The size of the array in bytes.
-    fn bytes(&self) -> u64 {
-        self.len()
-    }
-
-    /// Hints that entry `index` will be read or written soon (a cache prefetch).
-    #[inline(always)]
-    fn prefetch(&self, _index: u64) {}
 
     /// The value a neighbour one level closer to the goal set holds, for a state
     /// holding `value` (exact: `value - 1`; mod p: `(value - 1) mod p`).

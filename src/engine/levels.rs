@@ -54,50 +54,6 @@ fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
     })
 }
 
-/// Arrays from this size on are marked through the prefetching queue ([`Lagged`]).
-const PREFETCH_FROM_BYTES: u64 = 1 << 30;
-
-/// Neighbours waiting to be marked: at most `LAG`, oldest first.
-struct Lagged {
-    ring: [u64; Lagged::SIZE],
-    head: usize,
-    len: usize,
-}
-
-impl Lagged {
-    const SIZE: usize = 32;
-    const LAG: usize = 16;
-
-    fn new() -> Lagged {
-        Lagged {
-            ring: [0; Lagged::SIZE],
-            head: 0,
-            len: 0,
-        }
-    }
-
-    /// Queues `n`; once `LAG` are waiting, the oldest goes to `process` first.
-    #[inline(always)]
-    fn push(&mut self, n: u64, process: &mut impl FnMut(u64)) {
-        if self.len == Self::LAG {
-            process(self.ring[self.head]);
-            self.head = (self.head + 1) % Self::SIZE;
-            self.len -= 1;
-        }
-        self.ring[(self.head + self.len) % Self::SIZE] = n;
-        self.len += 1;
-    }
-
-    /// Processes everything still waiting.
-    fn drain(&mut self, process: &mut impl FnMut(u64)) {
-        while self.len > 0 {
-            process(self.ring[self.head]);
-            self.head = (self.head + 1) % Self::SIZE;
-            self.len -= 1;
-        }
-    }
-}
-
 /// Top-down: expands the frontier and marks its unseen neighbours. With `track`, it
 /// records per chunk that this level wrote there (sparse levels); without, the caller
 /// marks every chunk of the new level's class (dense levels touch them all anyway).
@@ -117,13 +73,12 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     let capture = capture && counts;
     let captured = AtomicUsize::new(0);
     let kept_parts = Mutex::new(Vec::new());
-    // On big arrays each neighbour is prefetched when it is generated and marked LAG
-    // neighbours later, so that the cache misses of several states overlap; on smaller
-    // ones the queue costs more than it saves (3x4 in memory: 2.5 s against 3.2 s).
-    let lag = store.bytes() >= PREFETCH_FROM_BYTES;
+    // Neighbours are marked as they are generated, without software prefetches: the
+    // out-of-order core overlaps the misses of consecutive states by itself, and a
+    // queue that prefetched each neighbour and marked it sixteen later made the 2x7
+    // levels 44-58 take 209-232 s instead of 178-180 s.
     let expand = |frontier: &[u64]| {
         let mut marked = 0u64;
-        let mut lagged = Lagged::new();
         // Levels past the limit stop capturing at the next work item.
         let capturing = capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
         let mut kept = Vec::new();
@@ -143,15 +98,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 }
             }
         };
-        if lag {
-            ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
-                for &n in neighbours {
-                    store.prefetch(n);
-                    lagged.push(n, &mut mark_unseen);
-                }
-            });
-            lagged.drain(&mut mark_unseen);
-        } else if track || capturing {
+        if track || capturing {
             ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
                 neighbours.iter().for_each(|&n| mark_unseen(n))
             });

@@ -120,11 +120,6 @@ impl DepthRead for ByteDepths {
     }
 
     #[inline(always)]
-    fn prefetch(&self, index: u64) {
-        super::prefetch_byte(&self.map, index as usize);
-    }
-
-    #[inline(always)]
     fn matches(&self, index: u64, wanted: Wanted) -> bool {
         self.cell(index).load(Ordering::Relaxed) == encoded(wanted)
     }

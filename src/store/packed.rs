@@ -251,20 +251,11 @@ impl DepthRead for PackedDepths {
         Some(3)
     }
 
-    fn bytes(&self) -> u64 {
-        self.len.div_ceil(4)
-    }
-
     fn value(&self, index: u64) -> Option<u32> {
         match self.field(index) {
             0 => None,
             f => Some(f as u32 - 1),
         }
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, index: u64) {
-        super::prefetch_byte(&self.map, (index / 4) as usize);
     }
 
     #[inline(always)]

@@ -70,7 +70,8 @@ if [ "${1:-}" = 2x7 ]; then
     # reported on their own lines, taken out).
     awk '/^checkpoint/ { ck += $(NF - 1); cks += $(NF - 1); n++ }
          /^depth/ { gsub(",", "", $4); t = $7; own = t - last - ck
-             if ($2 > 0) printf "%3d %14d %9.3f s %8.1f M/s %s\n", $2, $4, own, $4 / (own + 1e-9) / 1e6, $9
+             rate = own >= 0.0005 ? $4 / own / 1e6 : 0
+             if ($2 > 0) printf "%3d %14d %9.3f s %8.1f M/s %s\n", $2, $4, own, rate, $9
              last = t; ck = 0 }
          END { printf "%d checkpoints, %.1f s in all\n", n, cks }' "$log.levels"
     printf '2x7: %s s wall, peak RSS %d MiB, %d GB written\n' "$wall" "$((rss / 1024))" \

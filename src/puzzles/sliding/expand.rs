@@ -351,6 +351,8 @@ impl WalkTables {
         tables
     }
 
+    /// The place value of position `i`.
+    #[inline(always)]
     fn w(&self, i: usize) -> i64 {
         self.weights[i & MASK]
     }
@@ -429,7 +431,7 @@ impl Walker<'_> {
         Walker {
             m,
             tables: &puzzle.walk,
-            prefix_len: m - TAIL,
+            prefix_len: puzzle.walk.prefix_len,
             seq: [0; MASK + 1],
             // No digit is u8::MAX: the first decode builds every item.
             digits: [u8::MAX; MASK + 1],
@@ -512,7 +514,7 @@ impl Walker<'_> {
     /// through `window`, for tails of `parity`.
     #[inline(always)]
     fn shift<const C: usize>(&self, window: Window, direction: usize, parity: usize) -> Shift {
-        let w = |i: usize| self.tables.weights[i & MASK];
+        let w = |i: usize| self.tables.w(i);
         let d = |i: usize| self.digits[i & MASK] as i64;
         let l = self.prefix_len;
         match window {

@@ -12,7 +12,7 @@ pub fn find_equal(bytes: &[u8], value: u8, base: u64, out: &mut Vec<u64>) {
     let mut start = 0;
     #[cfg(target_arch = "x86_64")]
     if let Some(avx512) = crate::cpu::Avx512::detect() {
-        // SAFETY: the token proves that the CPU has AVX-512 F and BW (and so POPCNT).
+        // SAFETY: the token proves that the CPU has AVX-512 F and BW, and POPCNT.
         start = unsafe { find_equal_avx512(avx512, bytes, value, base, out) };
     }
     #[cfg(target_arch = "x86_64")]

@@ -103,15 +103,15 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 neighbours.iter().for_each(|&n| mark_unseen(n))
             });
         } else if counts {
-            // The count goes through memory (the closure's counter may alias the
-            // store's bytes for all the compiler knows), so stores that are counted by
-            // a scan anyway take the loop below, whose closure holds only copies.
             ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
                 for &n in neighbours {
                     marked += store.mark_if_unseen(n, next) as u64;
                 }
             });
         } else {
+            // The count above goes through memory (the closure's counter may alias the
+            // store's bytes for all the compiler knows), so stores that are counted by
+            // a scan anyway take this loop, whose closure holds only copies.
             ctx.puzzle.expand_sorted(frontier, move |_, neighbours| {
                 for &n in neighbours {
                     store.mark_if_unseen(n, next);

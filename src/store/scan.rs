@@ -9,37 +9,52 @@
 /// Appends `base + i` to `out` for every `i` with `bytes[i] == value`, ascending.
 #[inline]
 pub fn find_equal(bytes: &[u8], value: u8, base: u64, out: &mut Vec<u64>) {
-    let mut start = 0;
     #[cfg(target_arch = "x86_64")]
-    if let Some(avx512) = crate::cpu::Avx512::detect() {
+    let start = match crate::cpu::Avx512::detect() {
         // SAFETY: the token proves that the CPU has AVX-512 F and BW, and POPCNT.
-        start = unsafe { find_equal_avx512(avx512, bytes, value, base, out) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        };
-        // SAFETY: SSE2 is always present on x86_64; every load reads 16 bytes inside
-        // `bytes` (`start + 64 <= len` before each group of four).
-        unsafe {
-            let wanted = _mm_set1_epi8(value as i8);
-            let ptr = bytes.as_ptr();
-            while start + 64 <= bytes.len() {
-                let mut mask = 0u64;
-                for k in 0..4 {
-                    let v = _mm_loadu_si128(ptr.add(start + 16 * k) as *const __m128i);
-                    let m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, wanted)) as u32 as u64;
-                    mask |= m << (16 * k);
-                }
-                while mask != 0 {
-                    out.push(base + (start as u64) + mask.trailing_zeros() as u64);
-                    mask &= mask - 1;
-                }
-                start += 64;
+        Some(avx512) => unsafe { find_equal_avx512(avx512, bytes, value, base, out) },
+        None => find_equal_sse2(bytes, value, base, out),
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let start = 0;
+    find_equal_from(bytes, start, value, base, out);
+}
+
+/// [`find_equal`] on whole groups of 64 bytes with SSE2: four compares and movemasks
+/// give a 64-bit mask, whose bits are pushed one by one. Returns where it stopped.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn find_equal_sse2(bytes: &[u8], value: u8, base: u64, out: &mut Vec<u64>) -> usize {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let mut start = 0;
+    // SAFETY: SSE2 is always present on x86_64; every load reads 16 bytes inside
+    // `bytes` (`start + 64 <= len` before each group of four).
+    unsafe {
+        let wanted = _mm_set1_epi8(value as i8);
+        let ptr = bytes.as_ptr();
+        while start + 64 <= bytes.len() {
+            let mut mask = 0u64;
+            for k in 0..4 {
+                let v = _mm_loadu_si128(ptr.add(start + 16 * k) as *const __m128i);
+                let m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, wanted)) as u32 as u64;
+                mask |= m << (16 * k);
             }
+            while mask != 0 {
+                out.push(base + (start as u64) + mask.trailing_zeros() as u64);
+                mask &= mask - 1;
+            }
+            start += 64;
         }
     }
+    start
+}
+
+/// [`find_equal`] from `bytes[start]` on, one byte at a time (the portable path, and
+/// the last bytes after whole groups).
+#[inline]
+fn find_equal_from(bytes: &[u8], start: usize, value: u8, base: u64, out: &mut Vec<u64>) {
     for (i, &b) in bytes.iter().enumerate().skip(start) {
         if b == value {
             out.push(base + i as u64);
@@ -140,17 +155,47 @@ pub fn count_equal(bytes: &[u8], value: u8) -> u64 {
 mod tests {
     use super::*;
 
+    /// What [`find_equal`] appends to `before`, by the dispatcher and by each path this
+    /// CPU can run (so that a path the dispatcher does not pick here is tested too).
+    fn every_path(
+        bytes: &[u8],
+        value: u8,
+        base: u64,
+        before: &[u64],
+    ) -> Vec<(&'static str, Vec<u64>)> {
+        let run = |groups: &dyn Fn(&mut Vec<u64>) -> usize| {
+            let mut out = before.to_vec();
+            let start = groups(&mut out);
+            find_equal_from(bytes, start, value, base, &mut out);
+            out
+        };
+        let mut results = vec![("portable", run(&|_| 0))];
+        let mut dispatched = before.to_vec();
+        find_equal(bytes, value, base, &mut dispatched);
+        results.push(("dispatched", dispatched));
+        #[cfg(target_arch = "x86_64")]
+        {
+            results.push(("sse2", run(&|out| find_equal_sse2(bytes, value, base, out))));
+            if let Some(avx512) = crate::cpu::Avx512::detect() {
+                // SAFETY: the token proves the CPU features.
+                let avx = run(&|out| unsafe { find_equal_avx512(avx512, bytes, value, base, out) });
+                results.push(("avx512", avx));
+            }
+        }
+        results
+    }
+
     #[test]
     fn agrees_with_plain_loops() {
         let bytes: Vec<u8> = (0..10_000u32).map(|i| (i * 7919 % 13) as u8).collect();
         for value in [0u8, 3, 12, 200] {
-            let mut out = Vec::new();
-            find_equal(&bytes[5..], value, 100, &mut out);
             let expected: Vec<u64> = (5..bytes.len())
                 .filter(|&i| bytes[i] == value)
                 .map(|i| i as u64 - 5 + 100)
                 .collect();
-            assert_eq!(out, expected);
+            for (path, out) in every_path(&bytes[5..], value, 100, &[]) {
+                assert_eq!(out, expected, "{path}");
+            }
             assert_eq!(count_equal(&bytes[5..], value), expected.len() as u64);
         }
     }
@@ -160,12 +205,12 @@ mod tests {
         // Group by group, from no match to 64 matches in a group of 64 bytes.
         for every in [1usize, 2, 3, 7, 8, 9, 63, 64, 1000] {
             let bytes: Vec<u8> = (0..1_000).map(|i| u8::from(i % every == 0)).collect();
-            let mut out = vec![7];
-            find_equal(&bytes, 1, 10, &mut out);
             let expected: Vec<u64> = std::iter::once(7)
                 .chain((0..1_000).filter(|i| i % every == 0).map(|i| i as u64 + 10))
                 .collect();
-            assert_eq!(out, expected, "a match every {every} bytes");
+            for (path, out) in every_path(&bytes, 1, 10, &[7]) {
+                assert_eq!(out, expected, "{path}: a match every {every} bytes");
+            }
         }
     }
 }

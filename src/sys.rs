@@ -1,24 +1,31 @@
-//! Facts about the running machine that reports and safety checks need.
+//! Facts about the running machine that reports and safety checks need, and the one
+//! file-system call the standard library lacks.
+//!
+//! Linux answers from `/proc` and reserves disk blocks with `posix_fallocate`; on other
+//! systems the facts are unknown (`None`) and a reservation only sets the file's length,
+//! so callers must treat every answer here as advisory.
 
 /// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
 pub fn peak_rss_bytes() -> Option<u64> {
-    status_kib("/proc/self/status", "VmHWM:")
+    proc_kib("/proc/self/status", "VmHWM:")
 }
 
 /// Physical memory of the machine in bytes, if known.
 pub fn total_memory_bytes() -> Option<u64> {
-    status_kib("/proc/meminfo", "MemTotal:")
+    proc_kib("/proc/meminfo", "MemTotal:")
 }
 
 /// Memory the machine can give a new process now without swapping, in bytes (Linux
 /// `MemAvailable`), if known.
 pub fn available_memory_bytes() -> Option<u64> {
-    status_kib("/proc/meminfo", "MemAvailable:")
+    proc_kib("/proc/meminfo", "MemAvailable:")
 }
 
 /// Allocates the first `len` bytes of `file` on disk, so that writing through a memory
 /// map later cannot run out of space (which would kill the process with `SIGBUS`).
-/// Fails with [`std::io::ErrorKind::StorageFull`] when the disk is too small.
+/// Fails with [`std::io::ErrorKind::StorageFull`] when the disk is too small. Where
+/// the system has no `posix_fallocate` (macOS), only the length is set.
+#[cfg(target_os = "linux")]
 pub fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     let len = libc::off_t::try_from(len).map_err(|_| std::io::ErrorKind::FileTooLarge)?;
@@ -31,8 +38,18 @@ pub fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
     }
 }
 
+/// Sets the file's length: the portable fallback of the Linux reservation.
+#[cfg(not(target_os = "linux"))]
+pub fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
+    if file.metadata()?.len() < len {
+        file.set_len(len)?;
+    }
+    Ok(())
+}
+
 /// Bytes available to this user on the file system that holds `path` (or would hold it:
 /// its nearest existing ancestor), if known.
+#[cfg(unix)]
 pub fn available_bytes(path: &std::path::Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let existing = path
@@ -53,7 +70,15 @@ pub fn available_bytes(path: &std::path::Path) -> Option<u64> {
     (code == 0).then(|| stats.f_bavail as u64 * stats.f_frsize as u64)
 }
 
-fn status_kib(path: &str, key: &str) -> Option<u64> {
+/// Unknown where the system has no `statvfs`.
+#[cfg(not(unix))]
+pub fn available_bytes(_path: &std::path::Path) -> Option<u64> {
+    None
+}
+
+/// A `key: N kB` line of a Linux `/proc` file, in bytes.
+#[cfg(target_os = "linux")]
+fn proc_kib(path: &str, key: &str) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
     let line = text.lines().find(|l| l.starts_with(key))?;
     let kib: u64 = line[key.len()..]
@@ -65,11 +90,16 @@ fn status_kib(path: &str, key: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-#[cfg(test)]
+/// Unknown: no `/proc` here.
+#[cfg(not(target_os = "linux"))]
+fn proc_kib(_path: &str, _key: &str) -> Option<u64> {
+    None
+}
+
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
 
-    #[cfg(target_os = "linux")]
     #[test]
     fn machine_facts_on_linux() {
         // This test itself holds a megabyte resident: the peak is at least that.

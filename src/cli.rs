@@ -14,6 +14,10 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
 use antipode::puzzles::{self, AnyPuzzle, Opened};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use antipode::StopToken;
 use antipode::store::Encoding;
 
 /// Exhaustive state-space analysis of puzzles: God's number, antipodes, depth tables.
@@ -137,31 +141,17 @@ struct PuzzleArgs {
 }
 
 impl PuzzleArgs {
-    /// The puzzle named, with its goal.
+    /// The puzzle named, with its goal and metric.
     fn open(&self) -> Result<Opened> {
-        let mut opened = puzzles::open(&self.puzzle)?;
-        if let Some(metric) = &self.metric {
-            let metric = puzzles::Metric::from_name(metric).expect("clap checked the name");
-            opened = match opened {
-                Opened::Ranked(p) => Opened::Ranked(p.with_metric(metric)?),
-                Opened::Peg(board) => bail!(
-                    "--metric is for sliding-block puzzles from description files, not {}",
-                    board.name()
-                ),
-            };
-        }
-        match (&self.goal, opened) {
-            (None, opened) => Ok(opened),
-            (Some(goal), Opened::Ranked(p)) => {
-                Ok(Opened::Ranked(p.with_goal(goal).context("--goal")?))
-            }
-            (Some(_), Opened::Peg(board)) => {
-                bail!(
-                    "--goal: another goal is only for sliding-tile boards, not {}",
-                    board.name()
-                )
-            }
-        }
+        let metric = self
+            .metric
+            .as_deref()
+            .map(|m| puzzles::Metric::from_name(m).expect("clap checked the name"));
+        Ok(puzzles::open_with(
+            &self.puzzle,
+            self.goal.as_deref(),
+            metric,
+        )?)
     }
 
     /// The puzzle named, which must have a ranked state space (a table).
@@ -202,12 +192,13 @@ pub fn run() -> Result<()> {
         // Usage errors become one line, like every other error.
         Err(e) => bail!(one_line(&e.to_string())),
     };
+    let interrupt = Interrupt::install()?;
     match cli.command {
         Command::List(args) => list::run(args),
-        Command::Analyze(args) => analyze::run(args),
+        Command::Analyze(args) => analyze::run(args, &interrupt),
         Command::Lookup(args) => lookup::run(args),
-        Command::Solve(args) => solve::run(args),
-        Command::Pdb(args) => pdb::run(args),
+        Command::Solve(args) => solve::run(args, &interrupt),
+        Command::Pdb(args) => pdb::run(args, &interrupt),
         Command::Verify(args) => table_files::verify(args),
         Command::Info(args) => table_files::info(args),
         Command::Plot(args) => plot::run(args),
@@ -236,15 +227,43 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 /// Runs `job` on a rayon pool of `threads` workers (all cores when `None`).
 fn with_threads<T: Send>(threads: Option<usize>, job: impl FnOnce() -> T + Send) -> Result<T> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        if n == 0 {
-            bail!("--threads must be at least 1");
-        }
-        builder = builder.num_threads(n);
+    Ok(antipode::pool::run_on(threads, job)?)
+}
+
+/// Ctrl-C: asks the armed job (a table or database build, which then saves its
+/// complete levels) to stop, and ends the process as usual when none is armed.
+struct Interrupt {
+    token: StopToken,
+    armed: Arc<AtomicBool>,
+}
+
+impl Interrupt {
+    /// Installs the handler.
+    fn install() -> Result<Interrupt> {
+        let token = StopToken::new();
+        let armed = Arc::new(AtomicBool::new(false));
+        let (handler_token, handler_armed) = (token.clone(), armed.clone());
+        ctrlc::set_handler(move || {
+            if handler_armed.load(Ordering::Relaxed) {
+                handler_token.stop();
+            } else {
+                std::process::exit(130);
+            }
+        })
+        .context("cannot install the Ctrl-C handler")?;
+        Ok(Interrupt { token, armed })
     }
-    let pool = builder.build().context("cannot start worker threads")?;
-    Ok(pool.install(job))
+
+    /// From now on Ctrl-C stops the job holding the returned token.
+    fn arm(&self) -> StopToken {
+        self.armed.store(true, Ordering::Relaxed);
+        self.token.clone()
+    }
+
+    /// From now on Ctrl-C ends the process.
+    fn disarm(&self) {
+        self.armed.store(false, Ordering::Relaxed);
+    }
 }
 
 /// Writes `text` to standard output.

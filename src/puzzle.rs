@@ -93,6 +93,13 @@ pub trait Puzzle: Sync {
         text
     }
 
+    /// The move metric's name when it is not the one the puzzle's own description
+    /// sets (a sliding-block puzzle counted in another metric: `step`, `line`, `path`);
+    /// default table paths name it.
+    fn metric_override(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The number of indices: every reachable state has exactly one in `0..index_count()`.
     fn index_count(&self) -> u64;
 
@@ -230,6 +237,44 @@ pub(crate) fn assert_consistent_at<P: Puzzle>(puzzle: &P, index: u64) {
     );
 }
 
+/// Reading and writing positions: what parsing a command's input and printing its
+/// solutions needs of a puzzle. Every [`Puzzle`] has it; so do boards that are too
+/// large to rank but are solved with pattern databases
+/// ([`crate::puzzles::sliding::BoardShape`]).
+pub trait Notation {
+    /// A position.
+    type State;
+    /// The puzzle's command-line name.
+    fn name(&self) -> String;
+    /// Its own start position, if it has one.
+    fn start(&self) -> Option<Self::State>;
+    /// A position from its one-line (or board) form.
+    fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
+    /// A position's one-line form.
+    fn format_line(&self, state: &Self::State) -> String;
+    /// A position drawn as a board.
+    fn render_board(&self, state: &Self::State) -> String;
+}
+
+impl<P: Puzzle> Notation for P {
+    type State = P::State;
+    fn name(&self) -> String {
+        Puzzle::name(self)
+    }
+    fn start(&self) -> Option<P::State> {
+        Puzzle::start(self)
+    }
+    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
+        Puzzle::parse(self, text)
+    }
+    fn format_line(&self, state: &P::State) -> String {
+        Puzzle::format_line(self, state)
+    }
+    fn render_board(&self, state: &P::State) -> String {
+        Puzzle::render_board(self, state)
+    }
+}
+
 /// A puzzle searched from one position instead of its goal set: a BFS over it gives
 /// the position's component (every state it can reach, "reachable") and the states
 /// farthest from it (the "antipodes"), what a designer asks of a start.
@@ -267,6 +312,10 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
             self.puzzle.format_line(&self.root)
         )
     }
+    fn metric_override(&self) -> Option<&'static str> {
+        self.puzzle.metric_override()
+    }
+
     fn definition(&self) -> String {
         let mut text = self.puzzle.definition();
         text.push_str("searched from ");

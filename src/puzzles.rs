@@ -59,6 +59,9 @@ pub enum CatalogError {
         "{0} is searched forward from its start: it has no depth table (its moves cannot be undone)"
     )]
     NotRanked(String),
+    /// Not a sliding board (what pattern databases are built for).
+    #[error("{0} is not a sliding board")]
+    NotSliding(String),
 }
 
 /// A puzzle of any family the engine analyzes.
@@ -383,6 +386,75 @@ pub fn open(name: &str) -> Result<Opened, CatalogError> {
         .iter()
         .find_map(|family| (family.open)(name))
         .unwrap_or_else(|| Err(CatalogError::Unknown(name.into())))
+}
+
+/// The sliding board `name` names (any board of up to 32 cells: the 24-puzzle too,
+/// which is too large for a full table), with the goal `goal` if given.
+///
+/// ```
+/// let board = antipode::puzzles::sliding_board("24puzzle", None).unwrap();
+/// assert_eq!(board.cells(), 25);
+/// assert!(antipode::puzzles::sliding_board("goat", None).is_err());
+/// ```
+pub fn sliding_board(name: &str, goal: Option<&str>) -> Result<sliding::BoardShape, CatalogError> {
+    let Some(shape) = board_shape(name) else {
+        // Not a sliding board's name: say what it is.
+        let name = match open(name)? {
+            Opened::Ranked(p) => p.name(),
+            Opened::Peg(board) => board.name().to_string(),
+        };
+        return Err(CatalogError::NotSliding(name));
+    };
+    let shape = shape?;
+    match goal {
+        None => Ok(shape),
+        Some(goal) => shape
+            .with_goal(goal)
+            .map_err(|e| CatalogError::Option(format!("--goal: {e}"))),
+    }
+}
+
+/// Opens the puzzle `name` denotes with, optionally, another goal (sliding boards) and
+/// another move metric (sliding-block puzzles), as the command line's `--goal` and
+/// `--metric` ask.
+///
+/// ```
+/// use antipode::puzzles::{self, Metric, Opened};
+///
+/// let Opened::Ranked(klotski) = puzzles::open_with("klotski", None, Some(Metric::Step)).unwrap()
+/// else { unreachable!() };
+/// assert_eq!(klotski.name(), "klotski");
+/// assert!(puzzles::open_with("goat", Some("1 2 3"), None).is_err());
+/// ```
+pub fn open_with(
+    name: &str,
+    goal: Option<&str>,
+    metric: Option<Metric>,
+) -> Result<Opened, CatalogError> {
+    let mut opened = open(name)?;
+    if let Some(metric) = metric {
+        opened = match opened {
+            Opened::Ranked(p) => Opened::Ranked(p.with_metric(metric)?),
+            Opened::Peg(board) => {
+                return Err(CatalogError::Option(format!(
+                    "--metric is for sliding-block puzzles from description files, not {}",
+                    board.name()
+                )));
+            }
+        };
+    }
+    match (goal, opened) {
+        (None, opened) => Ok(opened),
+        (Some(goal), Opened::Ranked(p)) => {
+            Ok(Opened::Ranked(p.with_goal(goal).map_err(|e| {
+                CatalogError::Option(format!("--goal: {e}"))
+            })?))
+        }
+        (Some(_), Opened::Peg(board)) => Err(CatalogError::Option(format!(
+            "--goal: another goal is only for sliding-tile boards, not {}",
+            board.name()
+        ))),
+    }
 }
 
 /// Looks a puzzle with a ranked state space up by its command-line name.

@@ -2,22 +2,18 @@
 //! table file that survives interruption.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::engine::{EngineError, Histogram};
 use antipode::puzzle::Rooted;
 use antipode::puzzles::{CatalogError, Opened};
 use antipode::report;
-use antipode::store::Encoding;
-use antipode::table::{self, TableError};
 use antipode::units::thousands;
-use antipode::{Puzzle, analysis, components, with_depths, with_puzzle};
+use antipode::{Analyze, Puzzle, analysis, components, with_puzzle};
 
 use super::progress::LevelPrinter;
-use super::{Bits, Format, PuzzleArgs};
+use super::{Bits, Format, Interrupt, PuzzleArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,7 +31,6 @@ pub struct Args {
     /// Write the depth table to a file (default path: tables/PUZZLE-BITSbit.table). An
     /// unfinished table of the same puzzle there is resumed.
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
-    #[allow(clippy::option_option)]
     table: Option<Option<PathBuf>>,
     /// Bits per state in the table: 8 (exact depth) or 2 (depth mod 3).
     #[arg(long, value_enum, default_value = "8", requires = "table")]
@@ -59,10 +54,7 @@ pub struct Args {
     plot: Option<PathBuf>,
 }
 
-/// Set by Ctrl-C: the search stops between work items.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-pub fn run(args: Args) -> Result<()> {
+pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     let puzzle = match args.puzzle.open()? {
         Opened::Ranked(puzzle) => puzzle,
         Opened::Peg(board) => {
@@ -90,7 +82,7 @@ pub fn run(args: Args) -> Result<()> {
         return super::print(&text);
     }
     let analysis = match &args.from {
-        None => with_puzzle!(&puzzle, p => run_on(p, &args))?,
+        None => with_puzzle!(&puzzle, p => run_on(p, &args, interrupt))?,
         Some(from) => with_puzzle!(&puzzle, p => {
             let root = match from.as_str() {
                 "start" => p.start().with_context(|| {
@@ -98,7 +90,7 @@ pub fn run(args: Args) -> Result<()> {
                 })?,
                 position => p.parse(position).context("--from")?,
             };
-            run_on(&Rooted::new(p, root), &args)
+            run_on(&Rooted::new(p, root), &args, interrupt)
         })?,
     };
     if let Some(path) = &args.plot {
@@ -113,33 +105,36 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// Analyzes `puzzle` (in memory, or into a table file) as the arguments ask.
-fn run_on<P: Puzzle>(puzzle: &P, args: &Args) -> Result<analysis::Analysis> {
+fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<analysis::Analysis> {
     let printer = LevelPrinter::new(args.quiet, puzzle.index_count());
+    let mut job = Analyze::new(puzzle)
+        .threads_or_all(args.threads)
+        .observer(&printer)
+        .boards(args.show);
     match &args.table {
-        None => Ok(super::with_threads(args.threads, || {
-            analysis::analyze(puzzle, args.show, &printer)
-        })??),
-        Some(path) => {
-            let encoding = args.bits.encoding();
-            let path = path.clone().unwrap_or_else(|| {
-                default_table_path(puzzle, encoding, args.puzzle.metric.as_deref())
-            });
-            ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed))
-                .context("cannot install the Ctrl-C handler")?;
-            let result = super::with_threads(args.threads, || {
-                build_table(puzzle, &path, encoding, args, &printer)
-            })?;
-            match result {
-                Err(TableError::Engine(EngineError::Interrupted { histogram })) => bail!(
-                    "interrupted: {} holds {} complete level(s); run the same command again \
-                     to resume",
-                    path.display(),
-                    histogram.len()
-                ),
-                other => Ok(other?),
-            }
-        }
+        None => return Ok(job.run()?),
+        Some(None) => job = job.encoding(args.bits.encoding()).default_table(),
+        Some(Some(path)) => job = job.encoding(args.bits.encoding()).table(path),
     }
+    let (report, table) = job
+        .force(args.force)
+        .stop(&interrupt.arm())
+        .run_with_table()?;
+    if let Some(table) = table
+        && !args.quiet
+    {
+        let resumed = match table.resumed_levels {
+            0 => String::new(),
+            n => format!(", resumed after {n} level(s)"),
+        };
+        eprintln!(
+            "table {} complete: {}-bit entries, crc32 {:08x}{resumed}",
+            table.path.display(),
+            table.bits,
+            table.crc32
+        );
+    }
+    Ok(report)
 }
 
 /// The components of the whole index space, largest first, with one position each.
@@ -214,73 +209,4 @@ fn components_report<P: Puzzle>(puzzle: &P, format: Format) -> Result<String> {
             s
         }
     })
-}
-
-fn build_table<P: Puzzle>(
-    puzzle: &P,
-    path: &std::path::Path,
-    encoding: Encoding,
-    args: &Args,
-    printer: &LevelPrinter,
-) -> Result<analysis::Analysis, TableError> {
-    let started = Instant::now();
-    let options = table::BuildOptions {
-        encoding,
-        force: args.force,
-        ..Default::default()
-    };
-    let built = table::build(puzzle, path, &options, printer, Some(&STOP))?;
-    if !args.quiet {
-        let resumed = match built.resumed_levels {
-            0 => String::new(),
-            n => format!(", resumed after {n} level(s)"),
-        };
-        eprintln!(
-            "table {} complete: {}-bit entries, crc32 {:08x}{resumed}",
-            path.display(),
-            built.header.encoding.bits(),
-            built.header.payload_crc32
-        );
-    }
-    let histogram = Histogram(built.header.histogram.clone());
-    let last_level = built.last_level;
-    let mut depths = built.depths;
-    Ok(with_depths!(&mut depths, s => {
-        analysis::summarize(puzzle, s, histogram, last_level, args.show, started)
-    }))
-}
-
-/// `tables/NAME-BITSbit.table`, with the goal in the name when it is not the usual one,
-/// and the move metric when `--metric` made it another than the description's.
-fn default_table_path<P: Puzzle>(puzzle: &P, encoding: Encoding, metric: Option<&str>) -> PathBuf {
-    let name: String = puzzle
-        .name()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let usual = antipode::puzzles::lookup(&puzzle.name())
-        .map(|p| with_puzzle!(&p, q => table::identity(q)))
-        .ok();
-    let identity = table::identity(puzzle);
-    let mut suffix = String::new();
-    if usual.as_ref().map(|u| &u.goal) != Some(&identity.goal) {
-        let cleaned: String = identity
-            .goal
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        suffix.push_str(&format!("-goal-{cleaned}"));
-    }
-    if let Some(metric) = metric
-        && usual.as_ref().map(|u| &u.digest) != Some(&identity.digest)
-    {
-        suffix.push_str(&format!("-{metric}"));
-    }
-    PathBuf::from("tables").join(format!("{name}{suffix}-{}bit.table", encoding.bits()))
 }

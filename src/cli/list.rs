@@ -5,6 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use antipode::jobs::TABLES_DIR;
 use antipode::puzzles;
 use antipode::units::{human_bytes, thousands};
 
@@ -16,9 +17,6 @@ pub struct Args {
     #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json]))]
     format: Format,
 }
-
-/// Where tables are written by default: the disk that must hold them.
-const TABLES: &str = "tables";
 
 #[derive(serde::Serialize)]
 struct Puzzle {
@@ -52,7 +50,7 @@ struct Catalog {
 
 pub fn run(args: Args) -> Result<()> {
     let memory = antipode::sys::available_memory_bytes();
-    let disk = antipode::sys::available_bytes(Path::new(TABLES));
+    let disk = antipode::sys::available_bytes(Path::new(TABLES_DIR));
     let fits = |bytes: Option<u64>, room: Option<u64>| match (bytes, room) {
         (Some(b), Some(r)) => Some(b <= r),
         _ => None,
@@ -60,7 +58,7 @@ pub fn run(args: Args) -> Result<()> {
     let catalog = Catalog {
         memory_available_bytes: memory,
         disk_available_bytes: disk,
-        disk_path: TABLES,
+        disk_path: TABLES_DIR,
         puzzles: puzzles::catalog()
             .into_iter()
             .map(|entry| {

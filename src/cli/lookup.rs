@@ -4,10 +4,9 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use rayon::prelude::*;
 
 use antipode::table::Table;
-use antipode::{Puzzle, with_puzzle};
+use antipode::{jobs, with_puzzle};
 
 use super::{Format, PuzzleArgs};
 
@@ -39,22 +38,7 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         args.positions.iter().map(String::as_str).collect()
     };
-    const BATCH: usize = 1 << 14;
-    // Per position: its one-line form and distance, or what is wrong with it.
-    type Answer = std::result::Result<(String, u32), String>;
-    let answers: Vec<Answer> = with_puzzle!(&puzzle, p => {
-        let table = table.for_puzzle(p)?;
-        lines
-            .par_chunks(BATCH)
-            .flat_map_iter(|chunk| {
-                chunk.iter().map(|line| {
-                    let position = p.parse(line).map_err(|e| e.to_string())?;
-                    let distance = table.distance(&position).map_err(|e| e.to_string())?;
-                    Ok((p.format_line(&position), distance))
-                })
-            })
-            .collect()
-    });
+    let answers = with_puzzle!(&puzzle, p => jobs::lookup(p, &table, &lines))?;
     let place = |k: usize, line: &str| {
         if from_stdin {
             format!("line {}", k + 1)

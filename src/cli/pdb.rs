@@ -1,27 +1,18 @@
 //! `antipode pdb`: builds the pattern databases of a partition as table files, and
 //! `solve --pdb`: IDA* bounded by them.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError, tile_list};
-use antipode::puzzles::{self, Opened, sliding::BoardShape};
+use antipode::jobs::{Databases, TABLES_DIR};
+use antipode::pdb::{Partition, PartitionEvent, tile_list};
+use antipode::puzzles::{self, CatalogError, sliding::BoardShape};
 use antipode::table::header::HEADER_BYTES;
 use antipode::units::{human_bytes, thousands};
 
-use super::PuzzleArgs;
-
-/// Set by Ctrl-C: a database build stops after its level and saves its progress.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Whether databases are being opened or built (else Ctrl-C ends the process).
-static BUILDING: AtomicBool = AtomicBool::new(false);
-
-/// Where databases are kept unless `--dir` says otherwise.
-pub(super) const TABLES: &str = "tables";
+use super::{Interrupt, PuzzleArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,7 +26,7 @@ pub struct Args {
     #[arg(long, value_name = "TILES")]
     pattern: Vec<String>,
     /// Folder of the database files.
-    #[arg(long, value_name = "DIR", default_value = TABLES)]
+    #[arg(long, value_name = "DIR", default_value = TABLES_DIR)]
     dir: PathBuf,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
@@ -45,22 +36,15 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(args: Args) -> Result<()> {
+pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     let board = sliding_board(&args.puzzle, "pattern databases are")?;
-    let goal = board.goal().to_vec();
-    let patterns = match (&args.partition, args.pattern.is_empty()) {
-        (Some(sizes), _) => Partition::split(board.rows(), board.cols(), &goal, sizes)?,
-        (None, false) => args
-            .pattern
-            .iter()
-            .map(|list| parse_tiles(list))
-            .collect::<Result<_>>()?,
-        (None, true) => bail!("give --partition SIZES (e.g. 7-8) or --pattern TILES"),
+    let job = match &args.partition {
+        Some(sizes) => Databases::partition(&board, sizes)?,
+        None => Databases::tile_lists(&board, &args.pattern).context("--pattern")?,
     };
     let started = Instant::now();
-    let quiet = args.quiet;
-    let partition =
-        super::with_threads(args.threads, || open(&board, &args.dir, &patterns, quiet))??;
+    let job = job.dir(&args.dir).threads_or_all(args.threads);
+    let partition = open(job, args.quiet, interrupt)?;
     let mut text = String::new();
     for db in partition.databases() {
         let header = db.header();
@@ -84,51 +68,27 @@ pub fn run(args: Args) -> Result<()> {
     super::print(&text)
 }
 
-/// The sliding board a command names, with its goal: any board of up to 32 cells (the
-/// 24-puzzle too, which is too large for a full table); `what` names what asks for it
+/// The sliding board a command names, with its goal; `what` names what asks for it
 /// in the refusal of another puzzle.
 pub(super) fn sliding_board(puzzle: &PuzzleArgs, what: &str) -> Result<BoardShape> {
-    let Some(shape) = puzzles::board_shape(&puzzle.puzzle) else {
-        // Not a sliding board's name: say what it is.
-        let name = match puzzle.open()? {
-            Opened::Ranked(p) => p.name(),
-            Opened::Peg(board) => board.name().to_string(),
-        };
-        bail!("{what} for sliding boards, not {name}");
+    let shape = match puzzles::sliding_board(&puzzle.puzzle, puzzle.goal.as_deref()) {
+        Err(CatalogError::NotSliding(name)) => bail!("{what} for sliding boards, not {name}"),
+        other => other?,
     };
-    let shape = shape?;
     if puzzle.metric.is_some() {
         bail!(
             "--metric is for sliding-block puzzles from description files, not {}",
             shape.name()
         );
     }
-    match &puzzle.goal {
-        None => Ok(shape),
-        Some(goal) => Ok(shape.with_goal(goal).context("--goal")?),
-    }
+    Ok(shape)
 }
 
-/// `1,2,3`: a pattern's tiles.
-fn parse_tiles(list: &str) -> Result<Vec<u8>> {
-    list.split(',')
-        .map(|t| {
-            t.trim()
-                .parse::<u8>()
-                .with_context(|| format!("--pattern: `{t}` is not a tile number"))
-        })
-        .collect()
-}
-
-/// Opens (or builds, reporting on stderr unless `quiet`) the databases of `patterns`.
-pub(super) fn open(
-    board: &BoardShape,
-    dir: &Path,
-    patterns: &[Vec<u8>],
-    quiet: bool,
-) -> Result<Partition> {
+/// Opens (or builds, reporting on stderr unless `quiet`) the databases of a job;
+/// Ctrl-C stops a build with a checkpoint.
+pub(super) fn open(job: Databases<'_>, quiet: bool, interrupt: &Interrupt) -> Result<Partition> {
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let mut report = |event: PartitionEvent| {
+    let report = move |event: PartitionEvent| {
         if quiet {
             return;
         }
@@ -168,37 +128,9 @@ pub(super) fn open(
             PartitionEvent::Opened { .. } => {}
         }
     };
-    // Ctrl-C stops a build with a checkpoint; after the databases are open (while
-    // `solve --pdb` searches, say) it ends the process as usual.
-    ctrlc::set_handler(|| {
-        if BUILDING.load(Ordering::Relaxed) {
-            STOP.store(true, Ordering::Relaxed);
-        } else {
-            std::process::exit(130);
-        }
-    })
-    .context("cannot install the Ctrl-C handler")?;
-    BUILDING.store(true, Ordering::Relaxed);
-    let settings = BuildSettings {
-        stop: Some(&STOP),
-        ..BuildSettings::default()
-    };
-    let opened = Partition::open_or_build(dir, board, patterns, &settings, &mut report);
-    BUILDING.store(false, Ordering::Relaxed);
-    match opened {
-        Err(PdbError::Build {
-            cause:
-                BuildError::Interrupted {
-                    depth,
-                    checkpoint: Some(checkpoint),
-                },
-            path,
-        }) => bail!(
-            "interrupted: the build of {} is saved up to distance {depth} in {}; run the \
-             same command again to resume",
-            path.display(),
-            checkpoint.display()
-        ),
-        other => Ok(other?),
-    }
+    // After the databases are open (while `solve --pdb` searches, say) Ctrl-C ends the
+    // process as usual.
+    let opened = job.stop(&interrupt.arm()).events(report).open();
+    interrupt.disarm();
+    Ok(opened?)
 }

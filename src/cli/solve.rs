@@ -2,22 +2,23 @@
 //! sliding boards with --pdb), plain iterative deepening, or by descending a table;
 //! for one position or a batch from standard input.
 
-use std::io::{BufRead, IsTerminal};
-use std::path::{Path, PathBuf};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::pdb::Partition;
+use antipode::jobs::{
+    Databases, MAX_LENGTH, PositionsError, Solution, Solve, SolvePdb, read_positions,
+};
+use antipode::puzzle::Notation;
 use antipode::puzzles::Opened;
 use antipode::puzzles::peg::{self, PegBoard};
 use antipode::puzzles::sliding::BoardShape;
-use antipode::puzzles::sliding::pdb_search::PdbSpace;
-use antipode::solve::{self, Solvable, ida};
 use antipode::table::Table;
-use antipode::{PositionError, Puzzle, with_puzzle};
+use antipode::{Puzzle, jobs, with_puzzle};
 
-use super::{Format, PuzzleArgs};
+use super::{Format, Interrupt, PuzzleArgs};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
@@ -29,6 +30,16 @@ pub enum Method {
     Iddfs,
     /// Bidirectional breadth-first search (one solution).
     Bibfs,
+}
+
+impl Method {
+    fn job(self) -> jobs::Method {
+        match self {
+            Method::Ida => jobs::Method::Ida,
+            Method::Iddfs => jobs::Method::Iddfs,
+            Method::Bibfs => jobs::Method::Bibfs,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -82,40 +93,7 @@ struct Solved {
     seconds: f64,
 }
 
-/// Solutions as moves and the positions after each move.
-struct Outcome<S> {
-    solutions: Vec<Vec<String>>,
-    paths: Vec<Vec<S>>,
-    nodes: u64,
-}
-
-impl<S> Outcome<S> {
-    /// What a search found, its nodes turned into positions by `state`.
-    fn of<M: std::fmt::Display, N>(found: solve::Found<M, N>, state: impl Fn(&N) -> S) -> Self {
-        Outcome {
-            solutions: found
-                .solutions
-                .iter()
-                .map(|moves| moves.iter().map(M::to_string).collect())
-                .collect(),
-            paths: found
-                .paths
-                .iter()
-                .map(|nodes| nodes.iter().map(&state).collect())
-                .collect(),
-            nodes: found.nodes,
-        }
-    }
-}
-
-/// The longest solution searched for unless --max-length says otherwise.
-const MAX_LENGTH: u32 = 120;
-
-/// The same on boards of more than 16 cells (the 24-puzzle's diameter is unknown; its
-/// hardest known positions take 152 moves).
-const MAX_LENGTH_BIG_BOARDS: u32 = 300;
-
-pub fn run(args: Args) -> Result<()> {
+pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     if let Some(sizes) = &args.pdb {
         if args.table.is_some() {
             bail!("--pdb searches; --table descends a table: give one of them");
@@ -124,7 +102,7 @@ pub fn run(args: Args) -> Result<()> {
             bail!("--pdb runs IDA* on a sliding board: no --first or --method");
         }
         let board = super::pdb::sliding_board(&args.puzzle, "--pdb is")?;
-        return solve_with_pdb(&board, sizes, &args);
+        return solve_with_pdb(&board, sizes, &args, interrupt);
     }
     let puzzle = match args.puzzle.open()? {
         Opened::Ranked(puzzle) => puzzle,
@@ -133,32 +111,23 @@ pub fn run(args: Args) -> Result<()> {
     if args.first.is_some() {
         bail!("--first is for peg solitaire (hoppers, english33)");
     }
+    let table = args.table.as_ref().map(Table::open).transpose()?;
     with_puzzle!(&puzzle, p => {
-        let p = &Ranked(p);
-        let batch = wants_batch(args.position.as_deref(), p.start().is_some());
-        let table = match &args.table {
-            Some(path) => {
-                if args.all {
-                    bail!("--all needs a search method, not --table");
-                }
-                Some(Table::open(path)?)
-            }
-            None => None,
-        };
+        let batch = wants_batch(args.position.as_deref(), Puzzle::start(p).is_some());
+        let mut job = Solve::new(p).all(args.all).threads_or_all(args.threads);
+        if let Some(table) = &table {
+            job = job.table(table);
+        }
+        if let Some(method) = args.method {
+            job = job.method(method.job());
+        }
+        if let Some(max_length) = args.max_length {
+            job = job.max_length(max_length);
+        }
         for start in read_starts(p, &args, batch)? {
             let started = Instant::now();
-            let outcome = match &table {
-                Some(table) => {
-                    let steps = table.solve(p.0, &start)?;
-                    Outcome {
-                        solutions: vec![steps.iter().map(|s| s.moved.to_string()).collect()],
-                        paths: vec![steps.into_iter().map(|s| s.state).collect()],
-                        nodes: 0,
-                    }
-                }
-                None => super::with_threads(args.threads, || search(p.0, &args, &start))??,
-            };
-            print_outcome(p, &start, outcome, &args, batch, started)?;
+            let solution = job.solve(&start)?;
+            print_solution(p, &start, solution, &args, batch, started)?;
         }
     });
     Ok(())
@@ -177,7 +146,7 @@ fn wants_batch(position: Option<&str>, has_start: bool) -> bool {
 
 /// The start positions: the one given (or the puzzle's own), or in a batch every
 /// line of standard input, all read before any search starts.
-fn read_starts<P: Notation>(p: &P, args: &Args, batch: bool) -> Result<Vec<P::State>> {
+fn read_starts<N: Notation>(p: &N, args: &Args, batch: bool) -> Result<Vec<N::State>> {
     if !batch {
         return Ok(vec![match &args.position {
             Some(text) => p.parse(text)?,
@@ -193,39 +162,33 @@ fn read_starts<P: Notation>(p: &P, args: &Args, batch: bool) -> Result<Vec<P::St
     if args.boards || args.all {
         bail!("a batch prints one line per position: no --boards or --all");
     }
-    let mut starts = Vec::new();
-    for (number, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line.context("cannot read the positions from standard input")?;
-        let text = line.trim();
-        if !text.is_empty() && !text.starts_with('#') {
-            starts.push(
-                p.parse(text)
-                    .with_context(|| format!("standard input, line {}", number + 1))?,
-            );
+    match read_positions(p, std::io::stdin().lock()) {
+        Err(PositionsError::Position { line, cause }) => {
+            bail!("standard input, line {line}: {cause}")
         }
+        Err(PositionsError::Empty) => {
+            bail!("give a POSITION, or positions one per line on standard input (none were there)")
+        }
+        other => Ok(other?),
     }
-    if starts.is_empty() {
-        bail!("give a POSITION, or positions one per line on standard input (none were there)");
-    }
-    Ok(starts)
 }
 
 /// Prints what solving `start` found: its solutions (or one line of a batch).
-fn print_outcome<P: Notation>(
-    p: &P,
-    start: &P::State,
-    outcome: Outcome<P::State>,
+fn print_solution<N: Notation>(
+    p: &N,
+    start: &N::State,
+    solution: Solution<N::State>,
     args: &Args,
     batch: bool,
     started: Instant,
 ) -> Result<()> {
     if !batch {
-        return super::print(&render(p, start, outcome, args, started)?);
+        return super::print(&render(p, start, solution, args, started)?);
     }
     let line = BatchLine {
         position: p.format_line(start),
-        length: outcome.solutions.first().map_or(0, Vec::len),
-        nodes: outcome.nodes,
+        length: solution.length(),
+        nodes: solution.nodes,
         seconds: started.elapsed().as_secs_f64(),
     };
     super::print(&match args.format {
@@ -239,80 +202,28 @@ fn print_outcome<P: Notation>(
 
 /// `solve BOARD --pdb SIZES`: IDA* bounded by the partition's databases (built into
 /// tables/ first when missing), for one position or a batch.
-fn solve_with_pdb(board: &BoardShape, sizes: &str, args: &Args) -> Result<()> {
-    let patterns = Partition::split(board.rows(), board.cols(), board.goal(), sizes)?;
+fn solve_with_pdb(
+    board: &BoardShape,
+    sizes: &str,
+    args: &Args,
+    interrupt: &Interrupt,
+) -> Result<()> {
+    let databases = Databases::partition(board, sizes)?.threads_or_all(args.threads);
     let batch = wants_batch(args.position.as_deref(), false);
     let starts = read_starts(board, args, batch)?;
-    let max_length = args.max_length.unwrap_or(if board.indexable() {
-        MAX_LENGTH
-    } else {
-        MAX_LENGTH_BIG_BOARDS
-    });
-    let partition = super::with_threads(args.threads, || {
-        super::pdb::open(board, Path::new(super::pdb::TABLES), &patterns, false)
-    })??;
-    let space = PdbSpace::new(board, &partition);
+    let partition = super::pdb::open(databases, false, interrupt)?;
+    let mut job = SolvePdb::new(board, &partition)
+        .all(args.all)
+        .threads_or_all(args.threads);
+    if let Some(max_length) = args.max_length {
+        job = job.max_length(max_length);
+    }
     for start in starts {
         let started = Instant::now();
-        let found = super::with_threads(args.threads, || {
-            ida::search(&space, &space.node(&start), args.all, max_length)
-        })??;
-        let outcome = Outcome::of(found, |node| space.position(node).to_vec());
-        print_outcome(board, &start, outcome, args, batch, started)?;
+        let solution = job.solve(&start)?;
+        print_solution(board, &start, solution, args, batch, started)?;
     }
     Ok(())
-}
-
-/// What reading positions and printing solutions needs of a puzzle.
-trait Notation {
-    type State;
-    fn name(&self) -> String;
-    fn start(&self) -> Option<Self::State>;
-    fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
-    fn format_line(&self, state: &Self::State) -> String;
-    fn render_board(&self, state: &Self::State) -> String;
-}
-
-/// An indexed puzzle's notation.
-struct Ranked<'a, P>(&'a P);
-
-impl<P: Puzzle> Notation for Ranked<'_, P> {
-    type State = P::State;
-    fn name(&self) -> String {
-        self.0.name()
-    }
-    fn start(&self) -> Option<P::State> {
-        self.0.start()
-    }
-    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
-        self.0.parse(text)
-    }
-    fn format_line(&self, state: &P::State) -> String {
-        self.0.format_line(state)
-    }
-    fn render_board(&self, state: &P::State) -> String {
-        self.0.render_board(state)
-    }
-}
-
-/// A board's notation: positions as row-major tile numbers, which must reach the goal.
-impl Notation for BoardShape {
-    type State = Vec<u8>;
-    fn name(&self) -> String {
-        BoardShape::name(self)
-    }
-    fn start(&self) -> Option<Vec<u8>> {
-        None
-    }
-    fn parse(&self, text: &str) -> Result<Vec<u8>, PositionError> {
-        self.parse_position(text)
-    }
-    fn format_line(&self, cells: &Vec<u8>) -> String {
-        BoardShape::format_line(self, cells)
-    }
-    fn render_board(&self, cells: &Vec<u8>) -> String {
-        self.render(cells)
-    }
 }
 
 #[derive(serde::Serialize)]
@@ -377,58 +288,29 @@ struct BatchLine {
     seconds: f64,
 }
 
-fn search<P: Solvable>(p: &P, args: &Args, start: &P::State) -> Result<Outcome<P::State>> {
-    let chosen = args
-        .method
-        .unwrap_or(if P::PREFERS_BIDIRECTIONAL && !args.all {
-            Method::Bibfs
-        } else {
-            Method::Ida
-        });
-    let method = match chosen {
-        Method::Ida => solve::Method::Ida,
-        Method::Iddfs => solve::Method::Iddfs,
-        Method::Bibfs => {
-            if args.all {
-                bail!("--all needs ida or iddfs: bidirectional search finds one solution");
-            }
-            let (steps, nodes) = solve::bibfs::solve(p, start)
-                .ok_or_else(|| anyhow::anyhow!("the goal cannot be reached from this position"))?;
-            return Ok(Outcome {
-                solutions: vec![steps.iter().map(|s| s.moved.to_string()).collect()],
-                paths: vec![steps.into_iter().map(|s| s.state).collect()],
-                nodes,
-            });
-        }
-    };
-    let max_length = args.max_length.unwrap_or(MAX_LENGTH);
-    let found = solve::solve(p, start, method, args.all, max_length)?;
-    Ok(Outcome::of(found, P::State::clone))
-}
-
-fn render<P: Notation>(
-    p: &P,
-    start: &P::State,
-    outcome: Outcome<P::State>,
+fn render<N: Notation>(
+    p: &N,
+    start: &N::State,
+    solution: Solution<N::State>,
     args: &Args,
     started: Instant,
 ) -> Result<String> {
-    let length = outcome.solutions.first().map_or(0, Vec::len);
+    let length = solution.length();
     Ok(match args.format {
         Format::Json | Format::Csv | Format::Tsv => {
             let solved = Solved {
                 puzzle: p.name(),
                 start: p.format_line(start),
                 length,
-                solutions: outcome.solutions,
-                nodes: outcome.nodes,
+                solutions: solution.moves,
+                nodes: solution.nodes,
                 seconds: started.elapsed().as_secs_f64(),
             };
             serde_json::to_string_pretty(&solved)? + "\n"
         }
         Format::Text => {
             let mut text = String::new();
-            for (moves, states) in outcome.solutions.iter().zip(&outcome.paths) {
+            for (moves, states) in solution.moves.iter().zip(&solution.paths) {
                 text.push_str(&moves.join(" "));
                 text.push('\n');
                 if args.boards {

@@ -2,13 +2,12 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
-use antipode::pdb::{Pattern, Pdb, tile_list};
+use antipode::jobs::{VerifyOptions, verify_file};
 use antipode::puzzles;
-use antipode::table::{self, Table};
+use antipode::table;
 use antipode::units::{depth_table, human_bytes, thousands};
-use antipode::with_puzzle;
 
 use super::Format;
 
@@ -85,82 +84,17 @@ pub fn info(args: InfoArgs) -> Result<()> {
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {
-    let header = table::read_header_of(&args.path)?;
-    if header.pattern.is_some() {
-        let checks = super::with_threads(args.threads, || verify_pdb(&args, &header))??;
-        return report(&args, &checks);
-    }
-    if args.goal.is_some() {
-        bail!("--goal is for pattern databases; a depth table's puzzle has its goal");
-    }
-    let table = Table::open_unverified(&args.path)?;
-    let header = table.header();
-    let mut puzzle = match &args.puzzle {
-        Some(name) => puzzles::lookup(name)?,
-        None => puzzles::from_identity(&header.puzzle, &header.goal).with_context(|| {
-            format!(
-                "{}: cannot find the puzzle `{}` by name (give its description with --puzzle FILE)",
-                args.path.display(),
-                header.puzzle
-            )
-        })?,
+    let options = VerifyOptions {
+        puzzle: args.puzzle.clone(),
+        metric: args
+            .metric
+            .as_deref()
+            .map(|m| puzzles::Metric::from_name(m).expect("clap checked the name")),
+        goal: args.goal.clone(),
+        threads: args.threads,
     };
-    if let Some(metric) = &args.metric {
-        puzzle = puzzle.with_metric(puzzles::Metric::from_name(metric).expect("clap checked"))?;
-    }
-    let checks = super::with_threads(
-        args.threads,
-        || with_puzzle!(&puzzle, p => table::verify(&table, p)),
-    )?;
+    let checks = verify_file(&args.path, &options)?;
     report(&args, &checks)
-}
-
-/// Checks a pattern database: opening it checks its payload and definition (a
-/// failure there is the command's error), then every entry.
-fn verify_pdb(args: &VerifyArgs, header: &table::Header) -> Result<Vec<table::Check>> {
-    if args.puzzle.is_some() || args.metric.is_some() {
-        bail!("a pattern database names its board and goal itself: no --puzzle or --metric");
-    }
-    let info = header.pattern.as_ref().context("a pattern database")?;
-    let shape = puzzles::board_shape(&header.puzzle).with_context(|| {
-        format!(
-            "{}: `{}` is not a sliding board",
-            args.path.display(),
-            header.puzzle
-        )
-    })??;
-    let goal = match &args.goal {
-        Some(goal) => shape.parse(goal).context("--goal")?,
-        None if header.goal.ends_with('…') => bail!(
-            "{}: the header holds the goal cut short ({}): give it with --goal",
-            args.path.display(),
-            header.goal
-        ),
-        None => shape
-            .parse(&header.goal)
-            .with_context(|| format!("{}: its goal", args.path.display()))?,
-    };
-    let pattern = Pattern::new(shape.rows(), shape.cols(), &goal, &info.tiles)?;
-    let pdb = Pdb::open(&args.path, &pattern, &goal)?;
-    let mut checks = vec![
-        table::Check {
-            name: "payload checksum".into(),
-            ok: true,
-            detail: format!("{:08x}", header.payload_crc32),
-        },
-        table::Check {
-            name: "definition".into(),
-            ok: true,
-            detail: format!(
-                "tiles {} of {} (goal {})",
-                tile_list(&info.tiles),
-                header.puzzle,
-                header.goal
-            ),
-        },
-    ];
-    checks.extend(antipode::pdb::verify::verify(&pdb));
-    Ok(checks)
 }
 
 /// Prints the checks; fails with the first that does not hold.

@@ -164,6 +164,8 @@ pub struct BlockPuzzle {
     cols: usize,
     walls: u64,
     metric: Metric,
+    /// The metric the description names.
+    described_metric: Metric,
     /// Big groups first (they form the arrangements), then 1x1 groups.
     groups: Vec<Group>,
     /// The group of each piece.
@@ -287,6 +289,7 @@ impl BlockPuzzle {
             cols,
             walls,
             metric: d.metric,
+            described_metric: d.metric,
             groups,
             group_of,
             big_groups,
@@ -642,6 +645,10 @@ impl Puzzle for BlockPuzzle {
 
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn metric_override(&self) -> Option<&'static str> {
+        (self.metric != self.described_metric).then(|| self.metric.name())
     }
 
     /// The canonical text of everything the depth table depends on: the board, the

@@ -39,6 +39,26 @@ pub fn board_name(rows: usize, cols: usize) -> String {
     }
 }
 
+/// A board's notation: positions as row-major tile numbers, which must reach the goal.
+impl crate::puzzle::Notation for BoardShape {
+    type State = Vec<u8>;
+    fn name(&self) -> String {
+        BoardShape::name(self)
+    }
+    fn start(&self) -> Option<Vec<u8>> {
+        None
+    }
+    fn parse(&self, text: &str) -> Result<Vec<u8>, PositionError> {
+        self.parse_position(text)
+    }
+    fn format_line(&self, cells: &Vec<u8>) -> String {
+        BoardShape::format_line(self, cells)
+    }
+    fn render_board(&self, cells: &Vec<u8>) -> String {
+        self.render(cells)
+    }
+}
+
 impl BoardShape {
     /// The `rows` x `cols` board with the usual goal: tiles in order, blank last.
     pub fn new(rows: usize, cols: usize) -> Result<BoardShape, SizeError> {

@@ -1,0 +1,30 @@
+//! Every command of the `antipode` binary as a library call: the layer the command line
+//! (and any other program) drives. Each job takes what the command's arguments say,
+//! runs on its own pool of worker threads, and returns what the command prints,
+//! never printing itself.
+//!
+//! | command | job |
+//! |---|---|
+//! | `analyze` | [`Analyze`] (and [`crate::components::components`], [`crate::puzzles::peg::PegBoard::analysis`]) |
+//! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`] |
+//! | `pdb` | [`Databases`] |
+//! | `verify` | [`verify_file`] |
+//! | `lookup` | [`lookup()`] |
+//! | `info` | [`crate::table::read_header_of`] |
+//!
+//! Jobs sit above every other module and nothing but the command line imports them.
+
+mod analyze;
+mod databases;
+mod lookup;
+mod solve;
+mod verify;
+
+pub use analyze::{Analyze, AnalyzeJobError, TABLES_DIR, TableWritten, default_table_path};
+pub use databases::{Databases, DatabasesError};
+pub use lookup::{Lookup, lookup};
+pub use solve::{
+    MAX_LENGTH, MAX_LENGTH_BIG_BOARDS, Method, PositionsError, Solution, Solve, SolveError,
+    SolvePdb, read_positions,
+};
+pub use verify::{VerifyError, VerifyOptions, verify_file};

@@ -1,0 +1,279 @@
+//! `antipode analyze` as a library call: the whole search and its report, in memory
+//! or into a table file that survives interruption.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::analysis::{self, Analysis, AnalyzeError};
+use crate::engine::{EngineError, Histogram, Observer, Silent};
+use crate::pool::{self, PoolError};
+use crate::puzzle::Puzzle;
+use crate::store::Encoding;
+use crate::table::{self, TableError};
+use crate::{StopToken, puzzles, with_depths, with_puzzle};
+
+/// Where generated tables go unless the caller names a path.
+pub const TABLES_DIR: &str = "tables";
+
+/// Why an [`Analyze`] job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeJobError {
+    /// The search itself (in memory).
+    #[error(transparent)]
+    Analyze(#[from] AnalyzeError),
+    /// The table file.
+    #[error(transparent)]
+    Table(TableError),
+    /// The stop token was set: the table holds every complete level, and the same job
+    /// resumes from there.
+    #[error(
+        "interrupted: {} holds {levels} complete level(s); run the same command again to resume",
+        path.display()
+    )]
+    Interrupted {
+        /// The table file.
+        path: PathBuf,
+        /// Complete levels in it.
+        levels: usize,
+    },
+    /// The worker threads.
+    #[error(transparent)]
+    Threads(#[from] PoolError),
+}
+
+/// A table file an [`Analyze`] job wrote.
+#[derive(Debug, Clone)]
+pub struct TableWritten {
+    /// Its path.
+    pub path: PathBuf,
+    /// Bits per entry.
+    pub bits: u32,
+    /// CRC-32 of its payload.
+    pub crc32: u32,
+    /// Levels that were already in the file when the job started (0: a fresh table).
+    pub resumed_levels: usize,
+}
+
+/// One analysis to run: the puzzle, where its depths go, the threads, who hears of
+/// progress and what can stop it. [`Analyze::run`] returns the report.
+///
+/// In memory (the default) the depth array is anonymous memory of one byte per index;
+/// with a table ([`Analyze::table`] or [`Analyze::default_table`]) the search runs over
+/// the file's mapping, checkpoints it, and resumes an unfinished table of the same
+/// puzzle at that path.
+///
+/// ```
+/// use antipode::{Analyze, puzzles::SlidingPuzzle, store::Encoding};
+///
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let report = Analyze::new(&eight).threads(2).run().unwrap();
+/// assert_eq!((report.gods_number, report.antipode_count), (31, 2));
+///
+/// // The same into a 2-bit table file (resumed if it was interrupted).
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("8puzzle-2bit.table");
+/// let (report, table) = Analyze::new(&eight)
+///     .table(&path)
+///     .encoding(Encoding::Mod3)
+///     .run_with_table()
+///     .unwrap();
+/// assert_eq!(report.antipodes, ["647/850/321", "867/254/301"]);
+/// assert_eq!(table.unwrap().bits, 2);
+/// ```
+pub struct Analyze<'a, P: Puzzle> {
+    puzzle: &'a P,
+    table: Option<PathBuf>,
+    encoding: Encoding,
+    force: bool,
+    checkpoint_every: Option<Duration>,
+    threads: Option<usize>,
+    observer: &'a dyn Observer,
+    stop: Option<StopToken>,
+    boards: usize,
+}
+
+impl<'a, P: Puzzle> Analyze<'a, P> {
+    /// An in-memory analysis of `puzzle` on all cores, silent, drawing no boards.
+    pub fn new(puzzle: &'a P) -> Self {
+        Analyze {
+            puzzle,
+            table: None,
+            encoding: Encoding::Byte,
+            force: false,
+            checkpoint_every: None,
+            threads: None,
+            observer: &Silent,
+            stop: None,
+            boards: 0,
+        }
+    }
+
+    /// Writes the depths into the table file at `path` (resuming an unfinished one).
+    pub fn table(mut self, path: impl AsRef<Path>) -> Self {
+        self.table = Some(path.as_ref().to_owned());
+        self
+    }
+
+    /// Writes the depths into the table file at [`default_table_path`].
+    pub fn default_table(mut self) -> Self {
+        self.table = Some(default_table_path(self.puzzle, self.encoding));
+        self
+    }
+
+    /// Entries of the table: one byte of exact depth (the default) or depths mod 3 in
+    /// two bits. In memory the depths are always bytes.
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        if self.table.as_ref() == Some(&default_table_path(self.puzzle, self.encoding)) {
+            self.table = Some(default_table_path(self.puzzle, encoding));
+        }
+        self.encoding = encoding;
+        self
+    }
+
+    /// Overwrite a complete table (or another puzzle's file) at the table path.
+    pub fn force(mut self, force: bool) -> Self {
+        self.force = force;
+        self
+    }
+
+    /// Record progress in the table at most this often (default: every 2 s, and no
+    /// more often than keeps checkpoints to about 3% of the run); zero: every level.
+    pub fn checkpoint_every(mut self, every: Duration) -> Self {
+        self.checkpoint_every = Some(every);
+        self
+    }
+
+    /// Worker threads (default: all cores).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Worker threads, `None` for all cores.
+    pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Receives the levels as they finish.
+    pub fn observer(mut self, observer: &'a dyn Observer) -> Self {
+        self.observer = observer;
+        self
+    }
+
+    /// Stops the search between work items once `token` is stopped; a table keeps its
+    /// complete levels ([`AnalyzeJobError::Interrupted`]).
+    pub fn stop(mut self, token: &StopToken) -> Self {
+        self.stop = Some(token.clone());
+        self
+    }
+
+    /// Draw the first `boards` antipodes as boards in the report.
+    pub fn boards(mut self, boards: usize) -> Self {
+        self.boards = boards;
+        self
+    }
+
+    /// The table file the job writes, if any.
+    pub fn table_path(&self) -> Option<&Path> {
+        self.table.as_deref()
+    }
+
+    /// Runs the analysis and returns its report.
+    pub fn run(self) -> Result<Analysis, AnalyzeJobError> {
+        self.run_with_table().map(|(report, _)| report)
+    }
+
+    /// Runs the analysis and returns its report and, with a table, what was written.
+    pub fn run_with_table(self) -> Result<(Analysis, Option<TableWritten>), AnalyzeJobError> {
+        let threads = self.threads;
+        pool::run_on(threads, || match &self.table {
+            None => Ok((
+                analysis::analyze(self.puzzle, self.boards, self.observer)?,
+                None,
+            )),
+            Some(path) => self
+                .build_table(path)
+                .map(|(report, table)| (report, Some(table))),
+        })?
+    }
+
+    fn build_table(&self, path: &Path) -> Result<(Analysis, TableWritten), AnalyzeJobError> {
+        let started = Instant::now();
+        let mut options = table::BuildOptions {
+            encoding: self.encoding,
+            force: self.force,
+            ..Default::default()
+        };
+        if let Some(every) = self.checkpoint_every {
+            options.checkpoint_every = every;
+        }
+        let stop = self.stop.as_ref().map(StopToken::flag);
+        let built = match table::build(self.puzzle, path, &options, self.observer, stop) {
+            Err(TableError::Engine(EngineError::Interrupted { histogram })) => {
+                return Err(AnalyzeJobError::Interrupted {
+                    path: path.to_owned(),
+                    levels: histogram.len(),
+                });
+            }
+            other => other.map_err(AnalyzeJobError::Table)?,
+        };
+        let written = TableWritten {
+            path: path.to_owned(),
+            bits: built.header.encoding.bits(),
+            crc32: built.header.payload_crc32,
+            resumed_levels: built.resumed_levels,
+        };
+        let histogram = Histogram(built.header.histogram.clone());
+        let last_level = built.last_level;
+        let mut depths = built.depths;
+        let report = with_depths!(&mut depths, s => {
+            analysis::summarize(self.puzzle, s, histogram, last_level, self.boards, started)
+        });
+        Ok((report, written))
+    }
+}
+
+/// `tables/NAME-BITSbit.table`: the name made safe for a file name, with the goal in
+/// it when the goal is not the puzzle's usual one, and the move metric when it is not
+/// the one the puzzle's description sets.
+///
+/// ```
+/// use antipode::{jobs::default_table_path, puzzles::SlidingPuzzle, store::Encoding};
+///
+/// let board = SlidingPuzzle::new(2, 6).unwrap();
+/// assert_eq!(
+///     default_table_path(&board, Encoding::Mod3).to_str(),
+///     Some("tables/sliding-2x6-2bit.table")
+/// );
+/// ```
+pub fn default_table_path<P: Puzzle>(puzzle: &P, encoding: Encoding) -> PathBuf {
+    let name: String = puzzle
+        .name()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let usual = puzzles::lookup(&puzzle.name())
+        .ok()
+        .map(|p| with_puzzle!(&p, q => table::identity(q)));
+    let identity = table::identity(puzzle);
+    let mut suffix = String::new();
+    if usual.as_ref().map(|u| &u.goal) != Some(&identity.goal) {
+        let cleaned: String = identity
+            .goal
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        suffix.push_str(&format!("-goal-{cleaned}"));
+    }
+    if let Some(metric) = puzzle.metric_override() {
+        suffix.push_str(&format!("-{metric}"));
+    }
+    PathBuf::from(TABLES_DIR).join(format!("{name}{suffix}-{}bit.table", encoding.bits()))
+}

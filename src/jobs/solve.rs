@@ -1,0 +1,329 @@
+//! `antipode solve` as a library call: optimal solutions of one position or a batch,
+//! by search (IDA*, IDDFS, bidirectional BFS), by descending a table, or by IDA*
+//! bounded by pattern databases.
+
+use std::io::BufRead;
+
+use crate::PositionError;
+use crate::pdb::Partition;
+use crate::pool::{self, PoolError};
+use crate::puzzle::Notation;
+use crate::puzzles::sliding::BoardShape;
+use crate::puzzles::sliding::pdb_search::PdbSpace;
+use crate::solve::{self, Found, SearchError, Solvable, ida};
+use crate::table::{Table, TableError};
+
+/// The longest solution searched for unless the caller says otherwise.
+pub const MAX_LENGTH: u32 = 120;
+
+/// The same on boards of more than 16 cells (the 24-puzzle's diameter is unknown; its
+/// hardest known positions take 152 moves).
+pub const MAX_LENGTH_BIG_BOARDS: u32 = 300;
+
+/// How [`Solve`] finds solutions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// IDA* with the puzzle's lower bound.
+    Ida,
+    /// Plain iterative deepening.
+    Iddfs,
+    /// Bidirectional breadth-first search (one solution).
+    Bibfs,
+}
+
+/// Why a solve job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// No solution within the length limit.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// The table does not belong to the puzzle, or its descent failed.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Bidirectional search was asked for every solution.
+    #[error("--all needs ida or iddfs: bidirectional search finds one solution")]
+    AllBidirectional,
+    /// A table was asked for every solution.
+    #[error("--all needs a search method, not --table")]
+    AllFromTable,
+    /// The position is in another component than the goal.
+    #[error("the goal cannot be reached from this position")]
+    Unreachable,
+    /// The worker threads.
+    #[error(transparent)]
+    Threads(#[from] PoolError),
+}
+
+/// What solving one position found: each solution as its moves (in the puzzle's
+/// notation) and the positions after them.
+#[derive(Debug, Clone)]
+pub struct Solution<S> {
+    /// One or (with `all`) every optimal solution, as the moved pieces.
+    pub moves: Vec<Vec<String>>,
+    /// The positions after each move of each solution.
+    pub paths: Vec<Vec<S>>,
+    /// Nodes the search expanded or generated (0 for a table's descent).
+    pub nodes: u64,
+}
+
+impl<S> Solution<S> {
+    /// The solutions' length (0 for a position already solved).
+    pub fn length(&self) -> usize {
+        self.moves.first().map_or(0, Vec::len)
+    }
+
+    fn found<M: std::fmt::Display, N>(found: Found<M, N>, state: impl Fn(&N) -> S) -> Self {
+        Solution {
+            moves: found
+                .solutions
+                .iter()
+                .map(|moves| moves.iter().map(M::to_string).collect())
+                .collect(),
+            paths: found
+                .paths
+                .iter()
+                .map(|nodes| nodes.iter().map(&state).collect())
+                .collect(),
+            nodes: found.nodes,
+        }
+    }
+
+    fn steps<M: std::fmt::Display>(steps: Vec<crate::Successor<S, M>>, nodes: u64) -> Self {
+        Solution {
+            moves: vec![steps.iter().map(|s| s.moved.to_string()).collect()],
+            paths: vec![steps.into_iter().map(|s| s.state).collect()],
+            nodes,
+        }
+    }
+}
+
+/// Solving positions of one puzzle: by search (IDA* by default, bidirectional BFS for
+/// puzzles whose bound is weak) or by descending a table.
+///
+/// ```
+/// use antipode::{Puzzle, jobs::Solve, puzzles::SlidingPuzzle};
+///
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let start = eight.parse("867254301").unwrap();
+/// let solution = Solve::new(&eight).all(true).solve(&start).unwrap();
+/// assert_eq!((solution.length(), solution.moves.len()), (31, 40));
+/// ```
+pub struct Solve<'a, P: Solvable> {
+    puzzle: &'a P,
+    table: Option<&'a Table>,
+    method: Option<Method>,
+    all: bool,
+    max_length: u32,
+    threads: Option<usize>,
+}
+
+impl<'a, P: Solvable> Solve<'a, P> {
+    /// One optimal solution by the puzzle's preferred search, up to [`MAX_LENGTH`]
+    /// moves, on all cores.
+    pub fn new(puzzle: &'a P) -> Self {
+        Solve {
+            puzzle,
+            table: None,
+            method: None,
+            all: false,
+            max_length: MAX_LENGTH,
+            threads: None,
+        }
+    }
+
+    /// Descend this table instead of searching.
+    pub fn table(mut self, table: &'a Table) -> Self {
+        self.table = Some(table);
+        self
+    }
+
+    /// The search method.
+    pub fn method(mut self, method: Method) -> Self {
+        self.method = Some(method);
+        self
+    }
+
+    /// Every optimal solution, not just one (IDA* and IDDFS).
+    pub fn all(mut self, all: bool) -> Self {
+        self.all = all;
+        self
+    }
+
+    /// Give up beyond this many moves.
+    pub fn max_length(mut self, max_length: u32) -> Self {
+        self.max_length = max_length;
+        self
+    }
+
+    /// Worker threads of a search, `None` for all cores.
+    pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// The method a search uses: the one asked for, else bidirectional BFS where the
+    /// puzzle prefers it and one solution is wanted, else IDA*.
+    pub fn chosen_method(&self) -> Method {
+        self.method
+            .unwrap_or(if P::PREFERS_BIDIRECTIONAL && !self.all {
+                Method::Bibfs
+            } else {
+                Method::Ida
+            })
+    }
+
+    /// The optimal solutions from `start`.
+    pub fn solve(&self, start: &P::State) -> Result<Solution<P::State>, SolveError> {
+        if let Some(table) = self.table {
+            if self.all {
+                return Err(SolveError::AllFromTable);
+            }
+            return Ok(Solution::steps(table.solve(self.puzzle, start)?, 0));
+        }
+        let method = match self.chosen_method() {
+            Method::Ida => solve::Method::Ida,
+            Method::Iddfs => solve::Method::Iddfs,
+            Method::Bibfs => {
+                if self.all {
+                    return Err(SolveError::AllBidirectional);
+                }
+                let (steps, nodes) =
+                    pool::run_on(self.threads, || solve::bibfs::solve(self.puzzle, start))?
+                        .ok_or(SolveError::Unreachable)?;
+                return Ok(Solution::steps(steps, nodes));
+            }
+        };
+        let found = pool::run_on(self.threads, || {
+            solve::solve(self.puzzle, start, method, self.all, self.max_length)
+        })??;
+        Ok(Solution::found(found, P::State::clone))
+    }
+}
+
+/// Solving positions of a sliding board (up to 32 cells, the 24-puzzle too) by IDA*
+/// bounded by the pattern databases of a partition ([`super::Databases`]).
+///
+/// ```
+/// use antipode::jobs::{Databases, SolvePdb};
+/// use antipode::puzzles::sliding::BoardShape;
+///
+/// let board = BoardShape::new(3, 3).unwrap();
+/// let dir = tempfile::tempdir().unwrap();
+/// let partition = Databases::partition(&board, "4-4").unwrap().dir(dir.path()).open().unwrap();
+/// let start = board.parse_position("8 6 7/2 5 4/3 0 1").unwrap();
+/// let solution = SolvePdb::new(&board, &partition).solve(&start).unwrap();
+/// assert_eq!(solution.length(), 31);
+/// ```
+pub struct SolvePdb<'a> {
+    board: &'a BoardShape,
+    space: PdbSpace<'a>,
+    all: bool,
+    max_length: u32,
+    threads: Option<usize>,
+}
+
+impl<'a> SolvePdb<'a> {
+    /// One optimal solution, up to [`MAX_LENGTH`] moves ([`MAX_LENGTH_BIG_BOARDS`] on
+    /// boards too large to rank), on all cores.
+    pub fn new(board: &'a BoardShape, partition: &'a Partition) -> Self {
+        SolvePdb {
+            board,
+            space: PdbSpace::new(board, partition),
+            all: false,
+            max_length: if board.indexable() {
+                MAX_LENGTH
+            } else {
+                MAX_LENGTH_BIG_BOARDS
+            },
+            threads: None,
+        }
+    }
+
+    /// Every optimal solution, not just one.
+    pub fn all(mut self, all: bool) -> Self {
+        self.all = all;
+        self
+    }
+
+    /// Give up beyond this many moves.
+    pub fn max_length(mut self, max_length: u32) -> Self {
+        self.max_length = max_length;
+        self
+    }
+
+    /// Worker threads, `None` for all cores.
+    pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// The board.
+    pub fn board(&self) -> &BoardShape {
+        self.board
+    }
+
+    /// The optimal solutions from `start` (row-major tile numbers).
+    pub fn solve(&self, start: &[u8]) -> Result<Solution<Vec<u8>>, SolveError> {
+        let node = self.space.node(start);
+        let found = pool::run_on(self.threads, || {
+            ida::search(&self.space, &node, self.all, self.max_length)
+        })??;
+        Ok(Solution::found(found, |node| {
+            self.space.position(node).to_vec()
+        }))
+    }
+}
+
+/// Why positions could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionsError {
+    /// The input could not be read.
+    #[error("cannot read the positions: {0}")]
+    Read(#[from] std::io::Error),
+    /// A line is not a position of the puzzle.
+    #[error("line {line}: {cause}")]
+    Position {
+        /// Its number, from 1.
+        line: usize,
+        /// Why.
+        cause: PositionError,
+    },
+    /// No line held a position.
+    #[error("no positions (one per line; blank lines and lines starting with # are skipped)")]
+    Empty,
+}
+
+/// The positions of a batch, one per line of `input` (blank lines and lines starting
+/// with `#` skipped), all read before any is solved.
+///
+/// ```
+/// use antipode::{jobs::read_positions, puzzles::SlidingPuzzle};
+///
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let input = "# two positions\n867254301\n\n123456780\n";
+/// assert_eq!(read_positions(&eight, input.as_bytes()).unwrap().len(), 2);
+/// assert!(read_positions(&eight, "123456788\n".as_bytes()).is_err());
+/// ```
+pub fn read_positions<N: Notation>(
+    puzzle: &N,
+    input: impl BufRead,
+) -> Result<Vec<N::State>, PositionsError> {
+    let mut positions = Vec::new();
+    for (number, line) in input.lines().enumerate() {
+        let line = line?;
+        let text = line.trim();
+        if !text.is_empty() && !text.starts_with('#') {
+            let position = puzzle
+                .parse(text)
+                .map_err(|cause| PositionsError::Position {
+                    line: number + 1,
+                    cause,
+                })?;
+            positions.push(position);
+        }
+    }
+    if positions.is_empty() {
+        return Err(PositionsError::Empty);
+    }
+    Ok(positions)
+}

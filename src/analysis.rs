@@ -32,6 +32,8 @@ pub struct Analysis {
     pub antipode_count: u64,
     /// The antipodes in one-line form (at most [`ANTIPODE_LIMIT`]), ascending index.
     pub antipodes: Vec<String>,
+    /// How positions are written ([`Puzzle::notation`]).
+    pub notation: String,
     /// The first antipodes drawn as boards.
     #[serde(skip)]
     pub antipode_boards: Vec<String>,
@@ -148,6 +150,7 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
         gods_number,
         antipode_count: *histogram.0.last().unwrap_or(&0),
         antipodes: states.iter().map(|s| puzzle.format_line(s)).collect(),
+        notation: puzzle.notation(),
         antipode_boards: states
             .iter()
             .take(boards)

@@ -14,8 +14,37 @@
 //!
 //! A search is a [`Bfs`] value: [`Bfs::seed`] puts the whole goal set at depth 0 (a
 //! multi-source BFS), [`Bfs::resume`] takes the levels a table file already holds, and
-//! each level is planned ([`Bfs::choose_direction`]), run ([`Bfs::run_level`], the one
-//! place that dispatches work to threads) and counted ([`Bfs::count_level`]).
+//! each level is planned (a [`LevelPlan`]: depth, direction, classes), run and counted.
+//!
+//! ## Executors
+//!
+//! The level loop does no work on the store itself: it hands every plan to an
+//! [`Executor`], which owns the indices it covers, runs the level over them, counts it
+//! and combines its counts with those of the other executors of the search. [`Threads`]
+//! is the executor of one process: every index, its work items on rayon's pool, and
+//! per chunk the last level written there.
+//!
+//! An executor that owns only a slice `[start, end)` of the indices (one MPI rank of
+//! several, say) keeps the same loop and changes the two places where a level touches
+//! an entry it may not hold:
+//!
+//! - **marking a neighbour** (top-down: `mark_if_unseen(n, depth + 1)` in
+//!   `levels::top_down`): a neighbour outside the slice is not marked but appended to
+//!   the outgoing batch of its owner (owners are a pure function of the index and the
+//!   executor count); batches are exchanged when full and at the end of the level, and
+//!   each executor marks what it receives in its own slice. The level ends when every
+//!   executor has drained what was sent to it; [`Executor::combine`] then sums the new
+//!   states (an all-reduce).
+//! - **asking whether a neighbour is in the frontier** (bottom-up:
+//!   `matches(n, Wanted::Depth(depth))` in `levels::bottom_up`): a neighbour outside the
+//!   slice is answered from a copy of the frontier received before the level (a bit set
+//!   of the frontier's class, one bit per index) or by asking its owner in batches.
+//!
+//! Everything else (the plan, the direction rule, the histogram, checkpoints) is
+//! computed identically by every executor from the combined counts, so all of them
+//! take the same decisions level after level. A table written by such an executor is
+//! one ordinary file per slice: the header records the index range a file covers
+//! ([`crate::table::Header::index_range`]).
 //!
 //! Indices that are legal states but never reached (other components of the state
 //! graph) stay unseen. They cost nothing on top-down levels, which only visit the
@@ -27,20 +56,16 @@
 mod finished;
 mod layout;
 mod levels;
+mod threads;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::puzzle::Puzzle;
-use crate::store::{DepthStore, Wanted};
+use crate::store::DepthStore;
 pub use finished::Finished;
 pub use layout::CHUNK_SHIFT;
-use layout::{ChunkLevels, Layout, WorkItem};
-use levels::LevelContext;
-
-/// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its colour is
-/// "dense": it writes without tracking which chunks it touched.
-const DENSE_FRACTION: u64 = 64;
+pub use threads::Threads;
 
 /// How one level was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -189,10 +214,7 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
     observer: &dyn Observer,
     mut options: SearchOptions<'_>,
 ) -> Result<Histogram, EngineError> {
-    let mut bfs = Bfs::new(puzzle, store, observer)?;
-    if let Some(flag) = options.stop {
-        bfs = bfs.stop_when(flag);
-    }
+    let mut bfs = Bfs::new(puzzle, store, observer, options.stop)?;
     match options.resume.take().filter(|h| !h.is_empty()) {
         Some(histogram) => bfs.resume(histogram),
         None => {
@@ -210,39 +232,78 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
 pub struct LevelPlan {
     /// The frontier's depth; the level finds the states at `depth + 1`.
     pub depth: u32,
-    /// States in the frontier.
+    /// States in the frontier (over every executor).
     pub frontier: u64,
     /// Unseen states of the new level's class (reachable or not).
     pub unseen: u64,
     /// How the level will be computed.
     pub direction: Direction,
-    /// The class of the frontier's states and of the new level's.
-    source: usize,
-    target: usize,
+    /// The class of the frontier's states.
+    pub source: usize,
+    /// The class of the new level's states.
+    pub target: usize,
 }
 
-/// What running a level found, as far as the direction could tell.
-struct LevelOutcome {
-    /// The new states, if the direction counted them (bottom-up does).
-    found: Option<u64>,
-    /// The new states' indices, if captured.
-    captured: Option<Vec<u64>>,
+/// What running a level found on one executor, as far as the direction could tell.
+#[derive(Debug, Default)]
+pub struct LevelOutcome {
+    /// The new states among the executor's indices, if the direction counted them
+    /// (bottom-up does; top-down does on stores that mark exactly once).
+    pub found: Option<u64>,
+    /// The new states' indices (ascending), if captured.
+    pub captured: Option<Vec<u64>>,
 }
 
-/// A level-synchronous BFS over one store, from the goal set of one puzzle.
+/// The work of a level, as the level loop ([`Bfs::run`]) sees it: which indices an
+/// executor covers, running a planned level over them, counting it, and combining
+/// counts with the other executors of the same search. See the module docs for how
+/// an executor that owns only part of the indices would implement it.
 ///
-/// The three places later extensions plug in: [`Bfs::seed`] (what depth 0 holds),
-/// [`Bfs::run_level`] (how a level's work is executed: one process's threads today;
-/// a slice of the index space per process, or zero-cost moves closed within the
-/// level, would be other executors there), and [`Bfs::count_level`].
-pub struct Bfs<'a, P: Puzzle, S: DepthStore> {
-    puzzle: &'a P,
-    store: &'a S,
+/// Every executor of a search is called with the same plans in the same order, and
+/// answers the questions about classes, periods and exactness alike.
+pub trait Executor {
+    /// The indices whose entries this executor holds and computes (all of them for
+    /// one process).
+    fn indices(&self) -> std::ops::Range<u64>;
+    /// The colour class (0 or 1) of the states at `depth`.
+    fn class_of(&self, depth: u32) -> usize;
+    /// States per class over the whole index space.
+    fn class_sizes(&self) -> [u64; 2];
+    /// The largest depth the store can record.
+    fn max_depth(&self) -> u32;
+    /// `Some(p)` if the store records depths mod `p`, `None` if exactly.
+    fn period(&self) -> Option<u32>;
+    /// Puts the goals it owns at depth 0 in a fresh store; returns how many over
+    /// every executor.
+    fn seed(&mut self) -> u64;
+    /// The store holds `levels` complete levels (and maybe part of the next).
+    fn resume(&mut self, levels: usize);
+    /// Whether a top-down level from `depth` would expand exactly its frontier (codes
+    /// are exact, or recent marks tell the frontier from older levels of its code).
+    fn frontier_is_exact(&self, depth: u32) -> bool;
+    /// How many units of work (calls of [`Observer::work_done`]) the level will take.
+    fn work_units(&self, plan: &LevelPlan) -> u64;
+    /// Computes the level over this executor's indices.
+    fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome;
+    /// The entries of this executor's indices that hold the new level's code, counted
+    /// by a scan (with codes mod p, older levels of that code are included).
+    fn count_level(&self, plan: &LevelPlan) -> u64;
+    /// The sum of `local` over every executor of the search (one process: itself).
+    fn combine(&self, local: u64) -> u64 {
+        local
+    }
+}
+
+/// A level-synchronous BFS from the goal set of one puzzle, whose levels an
+/// [`Executor`] computes.
+///
+/// The places later extensions plug in: [`Bfs::seed`] (what depth 0 holds), the
+/// executor (how a level's work is done: [`Threads`] on one process's cores; a slice
+/// of the index space per process would be another), and [`Bfs::choose_direction`].
+pub struct Bfs<'a> {
+    executor: Box<dyn Executor + 'a>,
     observer: &'a dyn Observer,
     stop: Option<&'a AtomicBool>,
-    layout: Layout,
-    chunks: ChunkLevels,
-    goals: Vec<u64>,
     started: Instant,
     /// States per depth of the completed levels.
     histogram: Vec<u64>,
@@ -250,19 +311,16 @@ pub struct Bfs<'a, P: Puzzle, S: DepthStore> {
     seen: [u64; 2],
     /// The next level must be counted by a full scan (after a resume).
     recount: bool,
-    /// The store keeps recent marks (see [`DepthStore::track_recent`]).
-    tracks_recent: bool,
-    /// Per recent slot ([`Bfs::recent_slot`]): its marks cover exactly the groups its
-    /// newest level wrote.
-    recent_valid: [bool; 2],
 }
 
-impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
-    /// A search of `puzzle` into `store`, which must have one entry per index.
-    pub fn new(
+impl<'a> Bfs<'a> {
+    /// A search of `puzzle` into `store` (one entry per index) on this process's
+    /// threads; `stop` interrupts it between work items.
+    pub fn new<P: Puzzle, S: DepthStore>(
         puzzle: &'a P,
         store: &'a S,
         observer: &'a dyn Observer,
+        stop: Option<&'a AtomicBool>,
     ) -> Result<Self, EngineError> {
         if store.len() != puzzle.index_count() {
             return Err(EngineError::SizeMismatch {
@@ -274,49 +332,36 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         if goals.is_empty() {
             return Err(EngineError::NoGoal);
         }
-        let layout = Layout::new(&puzzle.segments(), &goals);
-        // Codes mod p do not tell the frontier from older levels of its class; recent
-        // marks do: one generation when each level's writes stay in the other class,
-        // two (alternating by level) when levels write where their frontier lies.
-        let generations = if layout.bipartite() { 1 } else { 2 };
-        let tracks_recent = store.period().is_some() && store.track_recent(generations);
-        Ok(Bfs {
-            puzzle,
-            store,
+        let executor = Threads::new(puzzle, store, goals, observer, stop);
+        Ok(Self::with_executor(Box::new(executor), observer, stop))
+    }
+
+    /// A search whose levels `executor` computes.
+    pub fn with_executor(
+        executor: Box<dyn Executor + 'a>,
+        observer: &'a dyn Observer,
+        stop: Option<&'a AtomicBool>,
+    ) -> Self {
+        Bfs {
+            executor,
             observer,
-            stop: None,
-            layout,
-            chunks: ChunkLevels::new(puzzle.index_count()),
-            goals,
+            stop,
             started: Instant::now(),
             histogram: Vec::new(),
             seen: [0; 2],
             recount: false,
-            tracks_recent,
-            recent_valid: [false; 2],
-        })
-    }
-
-    /// Stops the search between work items once `flag` is set.
-    pub fn stop_when(mut self, flag: &'a AtomicBool) -> Self {
-        self.stop = Some(flag);
-        self
+        }
     }
 
     /// Puts the whole goal set at depth 0 in a fresh store.
     pub fn seed(&mut self) {
-        for &goal in &self.goals {
-            self.store.set(goal, 0);
-            self.chunks.set((goal >> CHUNK_SHIFT) as usize, 0);
-            self.seen[self.layout.class_at(goal)] += 1;
-        }
-        self.histogram = vec![self.goals.len() as u64];
-        // A fresh store: no marks but the goals' (class 1 holds nothing yet).
-        self.recent_valid = [true; 2];
+        let goals = self.executor.seed();
+        self.seen[self.executor.class_of(0)] += goals;
+        self.histogram = vec![goals];
         self.observer.level_finished(&LevelStats {
             depth: 0,
-            new_states: self.goals.len() as u64,
-            cumulative: self.goals.len() as u64,
+            new_states: goals,
+            cumulative: goals,
             elapsed: self.started.elapsed(),
             direction: None,
         });
@@ -326,10 +371,9 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
     /// maybe part of the next one, which is redone and counted by a full scan).
     pub fn resume(&mut self, histogram: Vec<u64>) {
         for (d, &count) in histogram.iter().enumerate() {
-            self.seen[self.layout.class_of(d as u32)] += count;
+            self.seen[self.executor.class_of(d as u32)] += count;
         }
-        // Where the last level lies is unknown: every chunk may hold it.
-        self.chunks.set_all(histogram.len() as u32 - 1);
+        self.executor.resume(histogram.len());
         self.recount = histogram.len() > 1;
         self.histogram = histogram;
     }
@@ -344,12 +388,9 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
             self.observer.level_started(
                 plan.depth + 1,
                 plan.direction,
-                self.items_for(&plan).len() as u64,
+                self.executor.work_units(&plan),
             );
-            let outcome = self.run_level(&plan, last_level.is_some());
-            if self.tracks_recent {
-                self.recent_valid[self.recent_slot(plan.depth + 1)] = true;
-            }
+            let outcome = self.executor.run_level(&plan, last_level.is_some());
             if self.stopped() {
                 return Err(EngineError::Interrupted {
                     histogram: self.histogram,
@@ -358,7 +399,7 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
             // A level redone after a resume found only what the interrupted run had
             // not marked yet: its count and its indices come from a scan.
             let (found, captured) = match outcome.found.filter(|_| !self.recount) {
-                Some(found) => (found, outcome.captured),
+                Some(found) => (self.executor.combine(found), outcome.captured),
                 None => (self.count_level(&plan), None),
             };
             self.recount = false;
@@ -391,15 +432,19 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
     /// The next level, or `None` when every state of its class has been reached.
     fn plan(&self) -> Result<Option<LevelPlan>, EngineError> {
         let depth = self.histogram.len() as u32 - 1;
-        if depth + 1 > self.store.max_depth() {
+        let max = self.executor.max_depth();
+        if depth + 1 > max {
             return Err(EngineError::DepthOverflow {
                 depth: depth + 1,
-                max: self.store.max_depth(),
+                max,
             });
         }
-        let (source, target) = (self.layout.class_of(depth), self.layout.class_of(depth + 1));
+        let (source, target) = (
+            self.executor.class_of(depth),
+            self.executor.class_of(depth + 1),
+        );
         let frontier = self.histogram[depth as usize];
-        let unseen = self.layout.class_size[target] - self.seen[target];
+        let unseen = self.executor.class_sizes()[target] - self.seen[target];
         if unseen == 0 {
             return Ok(None);
         }
@@ -414,40 +459,13 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         }))
     }
 
-    /// Where level `level`'s recent marks are kept track of: its colour class in a
-    /// bipartite layout (one generation of marks, the classes apart), else its parity
-    /// (two generations).
-    fn recent_slot(&self, level: u32) -> usize {
-        if self.layout.bipartite() {
-            self.layout.class_of(level)
-        } else {
-            (level % 2) as usize
-        }
-    }
-
-    /// The generation of recent marks that level `level` writes.
-    fn recent_generation(&self, level: u32) -> usize {
-        if self.layout.bipartite() {
-            0
-        } else {
-            (level % 2) as usize
-        }
-    }
-
-    /// Whether a top-down level from `depth` finds exactly its frontier: codes are
-    /// exact, or recent marks separate the frontier from older levels of its code.
-    fn frontier_is_exact(&self, depth: u32) -> bool {
-        self.store.period().is_none()
-            || (self.tracks_recent && self.recent_valid[self.recent_slot(depth)])
-    }
-
     /// How many states a top-down level from `depth` would expand: the frontier, or
     /// with codes mod p and no recent marks, every level of the class with its code.
     fn frontier_candidates(&self, depth: u32) -> u64 {
-        let source = self.layout.class_of(depth);
-        match self.store.period() {
-            Some(p) if !self.frontier_is_exact(depth) => (0..=depth)
-                .filter(|&d| d % p == depth % p && self.layout.class_of(d) == source)
+        let source = self.executor.class_of(depth);
+        match self.executor.period() {
+            Some(p) if !self.executor.frontier_is_exact(depth) => (0..=depth)
+                .filter(|&d| d % p == depth % p && self.executor.class_of(d) == source)
                 .map(|d| self.histogram[d as usize])
                 .sum(),
             _ => self.histogram[depth as usize],
@@ -465,97 +483,17 @@ impl<'a, P: Puzzle, S: DepthStore> Bfs<'a, P, S> {
         }
     }
 
-    /// The work items a level visits: top-down, the frontier's chunks; bottom-up, the
-    /// new level's class except the items already exhausted.
-    fn items_for(&self, plan: &LevelPlan) -> Vec<&WorkItem> {
-        let items = self.layout.items.iter();
-        match plan.direction {
-            Direction::TopDown => items
-                .filter(|i| i.class == plan.source && self.chunks.get(i.chunk) == plan.depth)
-                .collect(),
-            Direction::BottomUp => items
-                .filter(|i| i.class == plan.target && !i.exhausted.load(Ordering::Relaxed))
-                .collect(),
-        }
-    }
-
-    /// Computes one level on the current rayon pool.
-    fn run_level(&self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
-        if self.tracks_recent {
-            // The marks this level writes to were set by the previous level of its slot
-            // (depth - 1: the target class's, or the same parity's) and only where that
-            // level wrote: chunks last written then or later.
-            let since = plan.depth.saturating_sub(1);
-            let generation = self.recent_generation(plan.depth + 1);
-            let target: Vec<&WorkItem> = self
-                .layout
-                .items
-                .iter()
-                .filter(|i| {
-                    let written = self.chunks.get(i.chunk);
-                    i.class == plan.target && written != layout::NEVER && written >= since
-                })
-                .collect();
-            // SAFETY: between levels nobody else touches the store.
-            unsafe { levels::forget_recent(self.store, &target, generation) };
-            self.store.write_recent_to(generation);
-        }
-        let ctx = LevelContext {
-            puzzle: self.puzzle,
-            store: self.store,
-            observer: self.observer,
-            stop: self.stop,
-            items: self.items_for(plan),
-            chunks: &self.chunks,
-            depth: plan.depth,
-            bipartite: self.layout.bipartite(),
-            recent: (self.tracks_recent && self.recent_valid[self.recent_slot(plan.depth)])
-                .then(|| self.recent_generation(plan.depth)),
-        };
-        match plan.direction {
-            Direction::BottomUp => {
-                let (found, captured) = levels::bottom_up(&ctx, capture);
-                LevelOutcome {
-                    found: Some(found),
-                    captured,
-                }
-            }
-            Direction::TopDown => {
-                // A dense frontier touches every chunk anyway: skip the per-write
-                // bookkeeping and mark the new level's chunks afterwards.
-                let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
-                let (found, captured) = levels::top_down(&ctx, !dense, capture);
-                if dense {
-                    for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
-                        self.chunks.set(item.chunk, plan.depth + 1);
-                    }
-                }
-                LevelOutcome { found, captured }
-            }
-        }
-    }
-
-    /// The number of states at the new depth, by scanning the chunks of its class:
-    /// only those written at this level when the store is exact, all of them when it
-    /// stores depths mod p (then the earlier levels with the same residue and class
-    /// are subtracted).
+    /// The number of states at the new depth, by scanning: the executors' counts of
+    /// the new level's code, less (with codes mod p) the earlier levels with the same
+    /// residue and class.
     fn count_level(&self, plan: &LevelPlan) -> u64 {
         let next = plan.depth + 1;
-        let exact = self.store.period().is_none();
-        let items: Vec<&WorkItem> = self
-            .layout
-            .items
-            .iter()
-            .filter(|i| i.class == plan.target && (!exact || self.chunks.get(i.chunk) == next))
-            .collect();
-        // SAFETY: the level is over (its parallel loops have joined); nothing writes
-        // the store until the next level starts.
-        let raw = unsafe { levels::count_matching(self.store, &items, Wanted::Depth(next)) };
-        match self.store.period() {
+        let raw = self.executor.combine(self.executor.count_level(plan));
+        match self.executor.period() {
             None => raw,
             Some(p) => {
                 let earlier: u64 = (0..next)
-                    .filter(|&d| d % p == next % p && self.layout.class_of(d) == plan.target)
+                    .filter(|&d| d % p == next % p && self.executor.class_of(d) == plan.target)
                     .map(|d| self.histogram[d as usize])
                     .sum();
                 raw - earlier

@@ -16,10 +16,10 @@
 
 pub mod analysis;
 pub mod components;
-pub mod cpu;
+mod cpu;
 pub mod descent;
 pub mod engine;
-pub mod grid;
+mod grid;
 pub mod jobs;
 pub mod pdb;
 pub mod plot;

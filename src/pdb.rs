@@ -6,7 +6,7 @@
 //! - [`build`]: the search that fills a database (additive: only pattern moves count);
 //! - `children`: the build's hot path, a search state's children;
 //! - [`checkpoint`]: a build's progress on disk, to resume an interrupted build;
-//! - [`file`]: databases as table files, and [`Pdb`], one opened for lookups;
+//! - [`file`](mod@file): databases as table files, and [`Pdb`], one opened for lookups;
 //! - [`partition`]: the tiles split into patterns, and [`Partition::estimate`], the
 //!   bound IDA* uses (`crate::puzzles::sliding::pdb_search`);
 //! - [`verify`]: an independent check of a database's entries.
@@ -24,13 +24,21 @@ pub use file::Pdb;
 pub use partition::{BuildSettings, Partition, PartitionEvent};
 pub use pattern::Pattern;
 
-/// Tile numbers as the files and messages write them: `1,2,3`.
-pub fn tile_list(tiles: &[u8]) -> String {
-    tiles
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
+pub use crate::table::header::tile_list;
+
+/// The board a partition's databases are built for: its size, its goal and how its
+/// positions are named in file headers. [`crate::puzzles::sliding::BoardShape`] is one.
+pub trait Board: Sync {
+    /// The board's command-line name (`15puzzle`, `sliding:3x5`).
+    fn name(&self) -> String;
+    /// Rows.
+    fn rows(&self) -> usize;
+    /// Columns.
+    fn cols(&self) -> usize;
+    /// The goal: row-major tile numbers, 0 for the blank.
+    fn goal(&self) -> &[u8];
+    /// A position's one-line form.
+    fn format_line(&self, cells: &[u8]) -> String;
 }
 
 /// Why a pattern database cannot be built, read or used.

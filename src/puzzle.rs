@@ -100,6 +100,12 @@ pub trait Puzzle: Sync {
         None
     }
 
+    /// How positions are written, in words: the canonical one-line form that output
+    /// uses, and what else input accepts (JSON reports carry it).
+    fn notation(&self) -> String {
+        "one line, rows separated by `/`".into()
+    }
+
     /// The number of indices: every reachable state has exactly one in `0..index_count()`.
     fn index_count(&self) -> u64;
 
@@ -254,6 +260,8 @@ pub trait Notation {
     fn format_line(&self, state: &Self::State) -> String;
     /// A position drawn as a board.
     fn render_board(&self, state: &Self::State) -> String;
+    /// How positions are written, in words ([`Puzzle::notation`]).
+    fn notation(&self) -> String;
 }
 
 impl<P: Puzzle> Notation for P {
@@ -272,6 +280,9 @@ impl<P: Puzzle> Notation for P {
     }
     fn render_board(&self, state: &P::State) -> String {
         Puzzle::render_board(self, state)
+    }
+    fn notation(&self) -> String {
+        Puzzle::notation(self)
     }
 }
 
@@ -314,6 +325,10 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn metric_override(&self) -> Option<&'static str> {
         self.puzzle.metric_override()
+    }
+
+    fn notation(&self) -> String {
+        self.puzzle.notation()
     }
 
     fn definition(&self) -> String {

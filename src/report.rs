@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
-use crate::puzzles::peg::PegAnalysis;
 use crate::units::{depth_table, human_bytes, thousands};
 
 /// Output formats of the report.
@@ -15,55 +14,6 @@ pub enum Format {
     Json,
     /// One row per depth, then one per antipode.
     Csv,
-}
-
-/// The report of a peg solitaire analysis in the given format (CSV: one row per
-/// number of jumps), ending with a newline.
-pub fn render_peg(a: &PegAnalysis, format: Format) -> String {
-    match format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(a).expect("analysis serializes");
-            s.push('\n');
-            s
-        }
-        Format::Csv => {
-            let mut s = String::from("puzzle,reachable,goal_moves,jumps,boards\n");
-            let goal = a.goal_moves.map_or(String::new(), |m| m.to_string());
-            for (jumps, count) in a.jumps_histogram.iter().enumerate() {
-                let _ = writeln!(s, "{},{},{goal},{jumps},{count}", a.puzzle, a.reachable);
-            }
-            s
-        }
-        Format::Text => {
-            let mut s = String::new();
-            let _ = writeln!(s, "puzzle          {}", a.puzzle);
-            let _ = writeln!(
-                s,
-                "reachable       {} boards from the start (centre empty)",
-                thousands(a.reachable)
-            );
-            let _ = writeln!(
-                s,
-                "goal            {}",
-                a.goal_moves
-                    .map_or("not reachable".to_string(), |m| format!(
-                        "one peg in the centre after {m} moves (fewest)"
-                    ))
-            );
-            let _ = writeln!(
-                s,
-                "solution        {}",
-                a.solution.as_deref().unwrap_or("-")
-            );
-            let _ = writeln!(s, "time            {:.3} s\n", a.seconds);
-            s.push_str(&depth_table("jumps  boards", &a.jumps_histogram));
-            if let Some(moves) = &a.moves_histogram {
-                s.push('\n');
-                s.push_str(&depth_table("moves  boards (by their fewest moves)", moves));
-            }
-            s
-        }
-    }
 }
 
 /// The report in the given format, ending with a newline.

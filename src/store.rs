@@ -93,7 +93,7 @@ pub trait DepthRead: Sync {
         None
     }
 
-    /// What entry `index` holds: its depth (mod [`DepthStore::period`]), or `None`
+    /// What entry `index` holds: its depth (mod the period), or `None`
     /// if unseen.
     fn value(&self, index: u64) -> Option<u32>;
 

@@ -241,6 +241,15 @@ impl Table {
             });
         }
         check_size(path, &file, &header)?;
+        if header.index_range != (0..header.indices) {
+            return Err(TableError::Header {
+                path: path.to_owned(),
+                cause: HeaderError::Field(format!(
+                    "a shard of a table (indices {}..{} of {}): open the whole table",
+                    header.index_range.start, header.index_range.end, header.indices
+                )),
+            });
+        }
         if !header.complete {
             return Err(TableError::Incomplete {
                 path: path.to_owned(),
@@ -452,7 +461,8 @@ impl Writer {
 }
 
 /// Opens `path` to resume an unfinished table of the same puzzle and encoding, or
-/// creates it. Returns the writer, the mapped depth array, and the levels done.
+/// creates it. Returns the writer, the depth array (in memory, with the levels done
+/// loaded), and the levels done.
 fn create_or_resume<P: Puzzle>(
     puzzle: &P,
     path: &Path,
@@ -460,131 +470,24 @@ fn create_or_resume<P: Puzzle>(
     force: bool,
 ) -> Result<(Writer, Depths, Option<Vec<u64>>), TableError> {
     let identity = identity(puzzle);
-    let fresh = Header {
-        version: header::VERSION,
-        puzzle: identity.name.clone(),
-        goal: identity.goal.clone(),
-        definition_sha256: Some(identity.digest.clone()),
-        indices: puzzle.index_count(),
-        encoding,
-        complete: false,
-        histogram: Vec::new(),
-        payload_bytes: encoding.payload_bytes(puzzle.index_count()),
-        payload_crc32: 0,
-        pattern: None,
-        checkpoint_slot: 0,
-    };
+    let fresh = fresh_header(&identity, puzzle.index_count(), encoding);
     if !fresh.fits() {
         return Err(TableError::NameTooLong);
     }
-    let mut resume = None;
-    if path.exists() && !force {
-        let existing = read_header(path)
-            .and_then(|(file, header)| check_size(path, &file, &header).map(|()| header));
-        match existing {
-            Ok(header) if header.complete => {
-                let puzzle = if identity.matches(&header) {
-                    header.puzzle
-                } else {
-                    format!(
-                        "{} (goal {}), not of this puzzle or definition,",
-                        header.puzzle, header.goal
-                    )
-                };
-                return Err(TableError::Exists {
-                    path: path.to_owned(),
-                    puzzle,
-                });
-            }
-            Ok(header)
-                if identity.matches(&header)
-                    && header.encoding == fresh.encoding
-                    && header.indices == fresh.indices =>
-            {
-                if !header.histogram.is_empty() {
-                    resume = Some(header.histogram);
-                }
-            }
-            Ok(header) => {
-                return Err(TableError::NotResumable {
-                    path: path.to_owned(),
-                    reason: format!(
-                        "it is for {} with {}-bit entries",
-                        header.puzzle,
-                        header.encoding.bits()
-                    ),
-                });
-            }
-            Err(e) => {
-                return Err(TableError::NotResumable {
-                    path: path.to_owned(),
-                    reason: e.to_string(),
-                });
-            }
-        }
-    }
-    // Refuse a disk too small before touching any file. Blocks the file holds already
-    // count as free: they are kept on resume and freed by an overwrite.
+    let resume = if path.exists() && !force {
+        levels_to_resume(path, &identity, &fresh)?
+    } else {
+        None
+    };
+    // Refuse a disk too small before touching any file.
     let needed = copies::building_len(fresh.payload_bytes);
-    let held = {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata(path).map_or(0, |m| m.blocks() * 512)
-    };
-    if let Some(available) = crate::sys::available_bytes(path).filter(|&a| held + a < needed) {
-        return Err(TableError::NoSpace {
-            path: path.to_owned(),
-            needed,
-            available,
-        });
-    }
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(io_error(parent))?;
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(resume.is_none())
-        .open(path)
-        .map_err(io_error(path))?;
-    let checkpoint_slot = match &resume {
-        Some(_) => read_header(path)?.1.checkpoint_slot,
-        None => 0,
-    };
-    let mut writer = Writer {
-        path: path.to_owned(),
-        copies: copies::Copies::new(path, &file).map_err(io_error(path))?,
-        file,
-        header: Header {
-            histogram: resume.clone().unwrap_or_default(),
-            checkpoint_slot,
-            ..fresh
-        },
-        last_cost: std::time::Duration::ZERO,
-    };
-    if resume.is_none() {
-        // A fresh file: header first (incomplete, no level), then sparse zero copies.
-        writer.write_header().map_err(io_error(path))?;
-    }
+    check_room(path, needed)?;
+    let mut writer = open_writer(path, fresh, resume.as_deref())?;
     if writer.file.metadata().map_err(io_error(path))?.len() < needed {
         writer.file.set_len(needed).map_err(io_error(path))?;
         writer.file.sync_all().map_err(io_error(path))?;
     }
-    // Allocate every block now: a disk that fills up under a memory map kills the
-    // process with SIGBUS instead of returning an error.
-    if let Err(cause) = crate::sys::reserve(&writer.file, needed) {
-        if cause.kind() != std::io::ErrorKind::StorageFull {
-            return Err(io_error(path)(cause));
-        }
-        if resume.is_none() {
-            let _ = std::fs::remove_file(path);
-        }
-        return Err(TableError::NoSpace {
-            path: path.to_owned(),
-            needed,
-            available: crate::sys::available_bytes(path).unwrap_or(0),
-        });
-    }
+    reserve_blocks(&writer, needed, resume.is_none())?;
     // The search runs in memory; the file gets the array at checkpoints.
     let mut depths =
         Depths::anonymous(encoding, puzzle.index_count())?.ok_or_else(|| not_depths(path))?;
@@ -597,6 +500,145 @@ fn create_or_resume<P: Puzzle>(
             .map_err(io_error(path))?;
     }
     Ok((writer, depths, resume))
+}
+
+/// The header of a new, empty table of the puzzle `identity` names.
+fn fresh_header(identity: &Identity, indices: u64, encoding: Encoding) -> Header {
+    Header {
+        version: header::VERSION,
+        puzzle: identity.name.clone(),
+        goal: identity.goal.clone(),
+        definition_sha256: Some(identity.digest.clone()),
+        indices,
+        encoding,
+        complete: false,
+        histogram: Vec::new(),
+        index_range: 0..indices,
+        payload_bytes: encoding.payload_bytes(indices),
+        payload_crc32: 0,
+        pattern: None,
+        checkpoint_slot: 0,
+    }
+}
+
+/// The levels an unfinished table of the same puzzle and encoding at `path` holds
+/// (`None` if it holds none yet); refuses a complete table and any other file.
+fn levels_to_resume(
+    path: &Path,
+    identity: &Identity,
+    fresh: &Header,
+) -> Result<Option<Vec<u64>>, TableError> {
+    let existing = read_header(path)
+        .and_then(|(file, header)| check_size(path, &file, &header).map(|()| header));
+    match existing {
+        Ok(header) if header.complete => {
+            let puzzle = if identity.matches(&header) {
+                header.puzzle
+            } else {
+                format!(
+                    "{} (goal {}), not of this puzzle or definition,",
+                    header.puzzle, header.goal
+                )
+            };
+            Err(TableError::Exists {
+                path: path.to_owned(),
+                puzzle,
+            })
+        }
+        Ok(header)
+            if identity.matches(&header)
+                && header.encoding == fresh.encoding
+                && header.indices == fresh.indices
+                && header.index_range == fresh.index_range =>
+        {
+            Ok((!header.histogram.is_empty()).then_some(header.histogram))
+        }
+        Ok(header) => Err(TableError::NotResumable {
+            path: path.to_owned(),
+            reason: format!(
+                "it is for {} with {}-bit entries",
+                header.puzzle,
+                header.encoding.bits()
+            ),
+        }),
+        Err(e) => Err(TableError::NotResumable {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Refuses a file system without `needed` bytes for the table at `path`. Blocks the
+/// file holds already count as free: they are kept on resume and freed by an
+/// overwrite.
+fn check_room(path: &Path, needed: u64) -> Result<(), TableError> {
+    let held = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).map_or(0, |m| m.blocks() * 512)
+    };
+    match crate::sys::available_bytes(path).filter(|&a| held + a < needed) {
+        Some(available) => Err(TableError::NoSpace {
+            path: path.to_owned(),
+            needed,
+            available,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Opens (creating folders and a fresh file as needed) the table file for writing;
+/// a fresh file gets its header first (incomplete, no level).
+fn open_writer(path: &Path, fresh: Header, resume: Option<&[u64]>) -> Result<Writer, TableError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(resume.is_none())
+        .open(path)
+        .map_err(io_error(path))?;
+    let checkpoint_slot = match resume {
+        Some(_) => read_header(path)?.1.checkpoint_slot,
+        None => 0,
+    };
+    let mut writer = Writer {
+        path: path.to_owned(),
+        copies: copies::Copies::new(path, &file).map_err(io_error(path))?,
+        file,
+        header: Header {
+            histogram: resume.map(<[u64]>::to_vec).unwrap_or_default(),
+            checkpoint_slot,
+            ..fresh
+        },
+        last_cost: std::time::Duration::ZERO,
+    };
+    if resume.is_none() {
+        writer.write_header().map_err(io_error(path))?;
+    }
+    Ok(writer)
+}
+
+/// Allocates every block of the file now: a disk that fills up under a memory map
+/// kills the process with SIGBUS instead of returning an error. A fresh file that
+/// does not fit is removed.
+fn reserve_blocks(writer: &Writer, needed: u64, fresh: bool) -> Result<(), TableError> {
+    let path = &writer.path;
+    let Err(cause) = crate::sys::reserve(&writer.file, needed) else {
+        return Ok(());
+    };
+    if cause.kind() != std::io::ErrorKind::StorageFull {
+        return Err(io_error(path)(cause));
+    }
+    if fresh {
+        let _ = std::fs::remove_file(path);
+    }
+    Err(TableError::NoSpace {
+        path: path.to_owned(),
+        needed,
+        available: crate::sys::available_bytes(path).unwrap_or(0),
+    })
 }
 
 /// The error for a depth table asked to hold 4-bit entries.

@@ -62,7 +62,10 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
                 bail!(CatalogError::NotRanked(board.name().into()));
             }
             let analysis = super::with_threads(args.threads, || board.analysis())?;
-            return super::print(&report::render_peg(&analysis, args.format.report()));
+            return super::print(&antipode::puzzles::peg::render(
+                &analysis,
+                args.format.report(),
+            ));
         }
     };
     if let Some(path) = &args.plot {

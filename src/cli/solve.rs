@@ -87,6 +87,7 @@ pub struct Args {
 struct Solved {
     puzzle: String,
     start: String,
+    notation: String,
     length: usize,
     solutions: Vec<Vec<String>>,
     nodes: u64,
@@ -301,6 +302,7 @@ fn render<N: Notation>(
             let solved = Solved {
                 puzzle: p.name(),
                 start: p.format_line(start),
+                notation: p.notation(),
                 length,
                 solutions: solution.moves,
                 nodes: solution.nodes,

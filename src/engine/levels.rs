@@ -126,6 +126,27 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 .push(kept);
         }
     };
+    if !for_each_frontier(ctx, expand) {
+        return (None, None);
+    }
+    let found = counts.then(|| found.load(Ordering::Relaxed));
+    let indices = (capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT).then(|| {
+        let mut all: Vec<u64> = kept_parts
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .concat();
+        all.sort_unstable();
+        all
+    });
+    (found, indices)
+}
+
+/// Calls `expand` with the frontier of every work item of the level, on the pool;
+/// returns false if the search was stopped between two batches.
+fn for_each_frontier<P: Sync, S: DepthStore>(
+    ctx: &LevelContext<'_, P, S>,
+    expand: impl Fn(&[u64]) + Sync,
+) -> bool {
     if ctx.bipartite {
         ctx.items.par_iter().for_each(|item| {
             if ctx.stopped() {
@@ -139,37 +160,28 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 ctx.observer.work_done(1);
             })
         });
-    } else {
-        // Writes may land anywhere, so scanning and writing alternate batch by batch.
-        for batch in ctx.items.chunks(SCAN_BATCH) {
-            if ctx.stopped() {
-                return (None, None);
-            }
-            let frontiers: Vec<Vec<u64>> = batch
-                .par_iter()
-                .map(|item| {
-                    let mut frontier = Vec::new();
-                    // SAFETY: no thread writes the store while a batch is scanned.
-                    unsafe { collect_frontier(ctx, item, &mut frontier) };
-                    frontier
-                })
-                .collect();
-            frontiers.par_iter().for_each(|frontier| {
-                expand(frontier);
-                ctx.observer.work_done(1);
-            });
-        }
+        return true;
     }
-    let found = counts.then(|| found.load(Ordering::Relaxed));
-    let indices = (capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT).then(|| {
-        let mut all: Vec<u64> = kept_parts
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .concat();
-        all.sort_unstable();
-        all
-    });
-    (found, indices)
+    // Writes may land anywhere, so scanning and writing alternate batch by batch.
+    for batch in ctx.items.chunks(SCAN_BATCH) {
+        if ctx.stopped() {
+            return false;
+        }
+        let frontiers: Vec<Vec<u64>> = batch
+            .par_iter()
+            .map(|item| {
+                let mut frontier = Vec::new();
+                // SAFETY: no thread writes the store while a batch is scanned.
+                unsafe { collect_frontier(ctx, item, &mut frontier) };
+                frontier
+            })
+            .collect();
+        frontiers.par_iter().for_each(|frontier| {
+            expand(frontier);
+            ctx.observer.work_done(1);
+        });
+    }
+    true
 }
 
 /// Appends the frontier states of `item` to `out`, through the recent marks if they

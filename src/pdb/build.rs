@@ -360,152 +360,153 @@ fn expand_states_body<W: RegionWord>(
     }
 }
 
-/// Expands a level (the list `frontier`, or the regions in `current` in the chunks
-/// `occupied` says): marks each child's region as reached in `words` (high half)
-/// unless it is seen already, and the chunks written to in `touched`.
-#[allow(clippy::too_many_arguments)]
-fn expand_level<W: RegionWord>(
+/// The state of a database build between levels.
+struct Search<'a, W: RegionWord> {
+    pattern: &'a Pattern,
+    children: Children<'a>,
     cpu: Cpu,
-    pattern: &Pattern,
-    children: &Children<'_>,
-    words: &[W],
-    touched: &[AtomicBool],
-    frontier: &[(u64, u32)],
-    current: &[W::Half],
-    occupied: &[bool],
-) {
-    let marks = Marks { words, touched };
-    if frontier.is_empty() {
-        current
-            .par_chunks(CHUNK)
-            .enumerate()
-            .filter(|&(chunk, _)| occupied[chunk])
-            .for_each(|(chunk, regions)| {
-                let states = regions
-                    .iter()
-                    .enumerate()
-                    .map(|(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)));
-                expand_states(cpu, pattern, children, &marks, states);
-            });
-    } else {
-        frontier.par_chunks(CHUNK / 16).for_each(|states| {
-            expand_states(cpu, pattern, children, &marks, states.iter().copied());
-        });
-    }
+    /// Per placement: 0 unseen, else its distance plus one.
+    entries: Vec<u8>,
+    /// Per placement: regions seen (low half) and reached by the level being
+    /// expanded (high half).
+    words: WordArray<W>,
+    /// Regions reached at the current level, per placement (low half of a word).
+    current: Vec<W::Half>,
+    /// Per chunk: whether the level being expanded reached a new region there.
+    touched: Vec<AtomicBool>,
+    /// Per chunk: whether `current` holds any region there.
+    occupied: Vec<bool>,
+    /// The current level as a list (rank, regions) when it is small, else empty.
+    frontier: Vec<(u64, u32)>,
 }
 
-#[inline(always)]
-fn bfs<W: RegionWord>(
-    pattern: &Pattern,
-    progress: &dyn BuildProgress,
-    control: &BuildControl<'_>,
-) -> Result<Entries, BuildError> {
-    let count = pattern.placements().count() as usize;
-    let half = W::HALF;
-    let mut entries = vec![0u8; count];
-    // Regions reached at the current level, per placement (low half of a word).
-    let mut current: Vec<W::Half> = Vec::new();
-    let mut words = WordArray::<W>::zeroed(count).map_err(BuildError::Memory)?;
-    let chunks = count.div_ceil(CHUNK);
-    // Per chunk: whether the level being expanded reached a new region there, and
-    // whether `current` holds any region there.
-    let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-    let mut occupied = vec![false; chunks];
-    let cpu = Cpu::detect();
-    let children = Children::new(pattern);
-    let checkpoint_error = |cause| BuildError::Checkpoint {
-        path: control
-            .checkpoint
-            .map(|c| c.path().to_owned())
-            .unwrap_or_default(),
-        cause,
-    };
+/// Where a build starts: the last level done and the histogram up to it.
+struct Start {
+    depth: u32,
+    histogram: Vec<u64>,
+    resumed: bool,
+}
 
-    // A checkpoint holds a level just expanded; the sweep below picks it up, over
-    // every chunk.
-    let resumed = match control.checkpoint {
-        Some(file) => {
-            let loaded = file
-                .load(size_of::<W>(), &mut entries, words.bytes_mut())
-                .map_err(checkpoint_error)?;
-            if loaded.is_none() && file.path().exists() {
-                // Not this build's, or damaged: what it may have filled in goes.
-                entries.fill(0);
-                words.bytes_mut().fill(0);
-                file.remove().map_err(checkpoint_error)?;
+impl<'a, W: RegionWord> Search<'a, W> {
+    fn new(pattern: &'a Pattern) -> Result<Self, BuildError> {
+        let count = pattern.placements().count() as usize;
+        let chunks = count.div_ceil(CHUNK);
+        Ok(Search {
+            pattern,
+            children: Children::new(pattern),
+            cpu: Cpu::detect(),
+            entries: vec![0u8; count],
+            words: WordArray::<W>::zeroed(count).map_err(BuildError::Memory)?,
+            current: Vec::new(),
+            touched: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
+            occupied: vec![false; chunks],
+            frontier: Vec::new(),
+        })
+    }
+
+    fn count(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Loads the checkpoint, if there is one of this build (a level just expanded:
+    /// the sweep picks it up, over every chunk), else puts the goal at distance 0.
+    fn start(
+        &mut self,
+        control: &BuildControl<'_>,
+        progress: &dyn BuildProgress,
+    ) -> Result<Start, BuildError> {
+        let resumed = match control.checkpoint {
+            Some(file) => {
+                let loaded = file
+                    .load(size_of::<W>(), &mut self.entries, self.words.bytes_mut())
+                    .map_err(checkpoint_error(control))?;
+                if loaded.is_none() && file.path().exists() {
+                    // Not this build's, or damaged: what it may have filled in goes.
+                    self.entries.fill(0);
+                    self.words.bytes_mut().fill(0);
+                    file.remove().map_err(checkpoint_error(control))?;
+                }
+                loaded
             }
-            loaded
-        }
-        None => None,
-    };
-    let (mut depth, mut histogram, mut frontier) = match &resumed {
-        Some(saved) => {
+            None => None,
+        };
+        if let Some(saved) = resumed {
             progress.resumed(saved.depth);
             for (depth, &placements) in saved.histogram.iter().enumerate() {
                 progress.level(depth as u32, placements);
             }
-            touched
+            self.touched
                 .iter()
                 .for_each(|t| t.store(true, Ordering::Relaxed));
-            current = vec![W::Half::default(); count];
-            (saved.depth, saved.histogram.clone(), Vec::new())
-        }
-        None => {
-            let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
-            let goal_free = pattern.all() & !mask(pattern.homes());
-            let goal_region = children.region_name(pattern.blank_home() as u32, goal_free);
-            entries[goal_rank] = 1;
-            words[goal_rank].set(goal_region as u64);
-            progress.level(0, 1);
-            (0, vec![1u64], vec![(goal_rank as u64, goal_region)])
-        }
-    };
-
-    let mut expand_next = resumed.is_none();
-    let mut last_checkpoint = Instant::now();
-    let mut checkpoint_cost = Duration::ZERO;
-    loop {
-        if expand_next {
-            expand_level(
-                cpu, pattern, &children, &words, &touched, &frontier, &current, &occupied,
-            );
-        }
-        expand_next = true;
-        // The level is expanded: a checkpoint now holds the whole search.
-        let stopping = control.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-        if let Some(file) = control.checkpoint {
-            let wait = control.every.max(checkpoint_cost * CHECKPOINT_SHARE);
-            if stopping || last_checkpoint.elapsed() >= wait {
-                let started = Instant::now();
-                let saved = Saved {
-                    depth,
-                    histogram: histogram.clone(),
-                };
-                file.save(&saved, size_of::<W>(), &entries, words.bytes())
-                    .map_err(checkpoint_error)?;
-                checkpoint_cost = started.elapsed();
-                last_checkpoint = Instant::now();
-            }
-        }
-        if stopping {
-            return Err(BuildError::Interrupted {
-                depth,
-                checkpoint: control.checkpoint.map(|c| c.path().to_owned()),
+            self.current = vec![W::Half::default(); self.count()];
+            return Ok(Start {
+                depth: saved.depth,
+                histogram: saved.histogram,
+                resumed: true,
             });
         }
-        // The states new at depth + 1 become the next level: small levels as a list,
-        // big ones as a full array of region sets.
+        let pattern = self.pattern;
+        let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
+        let goal_free = pattern.all() & !mask(pattern.homes());
+        let goal_region = self
+            .children
+            .region_name(pattern.blank_home() as u32, goal_free);
+        self.entries[goal_rank] = 1;
+        self.words[goal_rank].set(goal_region as u64);
+        progress.level(0, 1);
+        self.frontier = vec![(goal_rank as u64, goal_region)];
+        Ok(Start {
+            depth: 0,
+            histogram: vec![1],
+            resumed: false,
+        })
+    }
+
+    /// Expands a level (the list `frontier`, or the regions in `current` in the
+    /// chunks `occupied` says): marks each child's region as reached in `words` (high
+    /// half) unless it is seen already, and the chunks written to in `touched`.
+    fn expand(&self) {
+        let (cpu, pattern, children) = (self.cpu, self.pattern, &self.children);
+        let marks = Marks {
+            words: &self.words,
+            touched: &self.touched,
+        };
+        if self.frontier.is_empty() {
+            let occupied = &self.occupied;
+            self.current
+                .par_chunks(CHUNK)
+                .enumerate()
+                .filter(|&(chunk, _)| occupied[chunk])
+                .for_each(|(chunk, regions)| {
+                    let states = regions
+                        .iter()
+                        .enumerate()
+                        .map(|(offset, &r)| ((chunk * CHUNK + offset) as u64, W::bits(r)));
+                    expand_states(cpu, pattern, children, &marks, states);
+                });
+        } else {
+            self.frontier.par_chunks(CHUNK / 16).for_each(|states| {
+                expand_states(cpu, pattern, children, &marks, states.iter().copied());
+            });
+        }
+    }
+
+    /// Makes the states new at `depth + 1` the next level: records their distance,
+    /// moves the reached regions to the seen ones and into `current`. Only chunks the
+    /// level touched change; the others drop what `current` held. Returns the new
+    /// placements and the new states (placement and region).
+    fn sweep(&mut self, depth: u32) -> (u64, u64) {
+        let half = W::HALF;
         let stored = u8::try_from(depth + 2).expect("pattern distances stay below 254");
         let low = (1u64 << half) - 1;
-        if current.is_empty() {
-            current = vec![W::Half::default(); count];
+        if self.current.is_empty() {
+            self.current = vec![W::Half::default(); self.count()];
         }
-        // Only chunks the level touched change; the others drop what `current` held.
-        let (new_placements, new_states): (u64, u64) = entries
+        self.entries
             .par_chunks_mut(CHUNK)
-            .zip(words.par_chunks_mut(CHUNK))
-            .zip(current.par_chunks_mut(CHUNK))
-            .zip(occupied.par_iter_mut().zip(&touched))
+            .zip(self.words.par_chunks_mut(CHUNK))
+            .zip(self.current.par_chunks_mut(CHUNK))
+            .zip(self.occupied.par_iter_mut().zip(&self.touched))
             .map(|(((entries, words), current), (occupied, touched))| {
                 if !touched.swap(false, Ordering::Relaxed) {
                     if std::mem::take(occupied) {
@@ -530,14 +531,16 @@ fn bfs<W: RegionWord>(
                 *occupied = states != 0;
                 (placements, states)
             })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        if new_states == 0 {
-            break;
-        }
-        // Levels of up to one state in 64 placements go as a list.
-        frontier.clear();
-        if new_states < count as u64 / 64 {
-            frontier = current
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+
+    /// The next level as a list when it holds at most one state in 64 placements.
+    fn list_small_level(&mut self, states: u64) {
+        self.frontier.clear();
+        if states < self.count() as u64 / 64 {
+            let occupied = &self.occupied;
+            self.frontier = self
+                .current
                 .par_chunks(CHUNK)
                 .enumerate()
                 .filter(|&(chunk, _)| occupied[chunk])
@@ -550,6 +553,96 @@ fn bfs<W: RegionWord>(
                 })
                 .collect();
         }
+    }
+}
+
+/// The error of a checkpoint that cannot be read or written.
+fn checkpoint_error(control: &BuildControl<'_>) -> impl Fn(std::io::Error) -> BuildError {
+    let path = control
+        .checkpoint
+        .map(|c| c.path().to_owned())
+        .unwrap_or_default();
+    move |cause| BuildError::Checkpoint {
+        path: path.clone(),
+        cause,
+    }
+}
+
+/// Saves the search after a level's expansion when the interval has passed (or a
+/// stop was asked for); `cost` holds the last save's duration.
+struct Checkpoints {
+    last: Instant,
+    cost: Duration,
+}
+
+impl Checkpoints {
+    fn save<W: RegionWord>(
+        &mut self,
+        control: &BuildControl<'_>,
+        search: &Search<'_, W>,
+        saved: impl FnOnce() -> Saved,
+        stopping: bool,
+    ) -> Result<(), BuildError> {
+        let Some(file) = control.checkpoint else {
+            return Ok(());
+        };
+        let wait = control.every.max(self.cost * CHECKPOINT_SHARE);
+        if stopping || self.last.elapsed() >= wait {
+            let started = Instant::now();
+            file.save(
+                &saved(),
+                size_of::<W>(),
+                &search.entries,
+                search.words.bytes(),
+            )
+            .map_err(checkpoint_error(control))?;
+            self.cost = started.elapsed();
+            self.last = Instant::now();
+        }
+        Ok(())
+    }
+}
+
+#[inline(always)]
+fn bfs<W: RegionWord>(
+    pattern: &Pattern,
+    progress: &dyn BuildProgress,
+    control: &BuildControl<'_>,
+) -> Result<Entries, BuildError> {
+    let mut search = Search::<W>::new(pattern)?;
+    let Start {
+        mut depth,
+        mut histogram,
+        resumed,
+    } = search.start(control, progress)?;
+    let mut expand_next = !resumed;
+    let mut checkpoints = Checkpoints {
+        last: Instant::now(),
+        cost: Duration::ZERO,
+    };
+    loop {
+        if expand_next {
+            search.expand();
+        }
+        expand_next = true;
+        // The level is expanded: a checkpoint now holds the whole search.
+        let stopping = control.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let saved = || Saved {
+            depth,
+            histogram: histogram.clone(),
+        };
+        checkpoints.save(control, &search, saved, stopping)?;
+        if stopping {
+            return Err(BuildError::Interrupted {
+                depth,
+                checkpoint: control.checkpoint.map(|c| c.path().to_owned()),
+            });
+        }
+        let (new_placements, new_states) = search.sweep(depth);
+        if new_states == 0 {
+            break;
+        }
+        search.list_small_level(new_states);
         depth += 1;
         histogram.push(new_placements);
         progress.level(depth, new_placements);
@@ -559,7 +652,10 @@ fn bfs<W: RegionWord>(
     while histogram.last() == Some(&0) {
         histogram.pop();
     }
-    Ok(Entries { entries, histogram })
+    Ok(Entries {
+        entries: search.entries,
+        histogram,
+    })
 }
 
 /// The cells of `places` as a mask.

@@ -99,6 +99,7 @@ pub fn write(
         encoding,
         complete: true,
         histogram: built.histogram.clone(),
+        index_range: 0..pattern.placements().count(),
         payload_bytes: payload.len() as u64,
         payload_crc32: table::payload_crc32(payload),
         pattern: Some(PatternInfo {

@@ -22,12 +22,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::PdbError;
 use super::build::{self, BuildControl, BuildProgress};
 use super::checkpoint::CheckpointFile;
 use super::file::{self, Pdb};
 use super::pattern::{MAX_CELLS, Pattern};
-use crate::puzzles::sliding::BoardShape;
+use super::{Board, PdbError};
 use crate::table::header;
 
 /// Most patterns in a partition.
@@ -197,7 +196,7 @@ impl Partition {
     /// hears what happens. Every pattern is checked before anything is built.
     pub fn open_or_build(
         dir: &Path,
-        board: &BoardShape,
+        board: &impl Board,
         patterns: &[Vec<u8>],
         settings: &BuildSettings<'_>,
         report: &mut (dyn FnMut(PartitionEvent) + Send),
@@ -322,7 +321,7 @@ impl Partition {
 fn build_database(
     dir: &Path,
     path: &Path,
-    board: &BoardShape,
+    board: &impl Board,
     pattern: &Pattern,
     settings: &BuildSettings<'_>,
     report: &mut (dyn FnMut(PartitionEvent) + Send),

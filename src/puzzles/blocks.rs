@@ -198,6 +198,52 @@ const RANKING_VERSION: u32 = 2;
 
 const DIRECTIONS: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 
+/// The description's groups of interchangeable pieces: big ones first, each in order
+/// of first appearance, its pieces in order of their first cell.
+fn groups_of(d: &Description) -> Vec<Group> {
+    let cols = d.cols;
+    let mut order: Vec<&Vec<usize>> = d.groups.iter().collect();
+    order.sort_by_key(|g| (d.pieces[g[0]].cells.len() == 1, g[0]));
+    let mut groups = Vec::new();
+    let mut first = 0;
+    for members in order {
+        let mut members = members.clone();
+        members.sort_by_key(|&k| d.pieces[k].cells[0]);
+        let shape = description::shape_of(&d.pieces[members[0]].cells, cols);
+        let size = (
+            shape.iter().map(|s| s.0).max().unwrap_or(0) + 1,
+            shape.iter().map(|s| s.1).max().unwrap_or(0) + 1,
+        );
+        groups.push(Group {
+            glyphs: members.iter().map(|&k| d.pieces[k].glyph).collect(),
+            offsets: shape.iter().map(|&(r, c)| r * cols + c).collect(),
+            shape,
+            size,
+            first,
+        });
+        first += members.len();
+    }
+    groups
+}
+
+/// The counts the small ranking permutes: empty cells, then each group of 1x1
+/// pieces; refused when they fill more cells than 64 bits can rank.
+fn small_counts(d: &Description, big: &[Group], small: &[Group]) -> Result<Vec<u8>, String> {
+    let cells = d.rows * d.cols;
+    let covered_big: usize = big.iter().map(|g| g.count() * g.shape.len()).sum();
+    let small_items = cells - d.walls.len() - covered_big;
+    if small_items > MAX_SMALL_ITEMS {
+        return Err(format!(
+            "the 1x1 pieces and empty cells fill {small_items} cells; at most \
+             {MAX_SMALL_ITEMS} can be ranked in 64 bits"
+        ));
+    }
+    let empty = cells - d.walls.len() - d.pieces.iter().map(|p| p.cells.len()).sum::<usize>();
+    let mut counts = vec![empty as u8];
+    counts.extend(small.iter().map(|g| g.count() as u8));
+    Ok(counts)
+}
+
 impl BlockPuzzle {
     /// Reads a description (`file` names it in errors) and builds its index.
     ///
@@ -221,36 +267,13 @@ impl BlockPuzzle {
             file: file.into(),
             message,
         };
-        let cols = d.cols;
         if d.pieces.len() > MAX_PIECES {
             return Err(too_large(format!(
                 "{} pieces; at most {MAX_PIECES} are supported",
                 d.pieces.len()
             )));
         }
-        let walls = d.walls.iter().fold(0u64, |m, &c| m | 1 << c);
-        // Groups: big ones first, each in order of first appearance.
-        let mut order: Vec<&Vec<usize>> = d.groups.iter().collect();
-        order.sort_by_key(|g| (d.pieces[g[0]].cells.len() == 1, g[0]));
-        let mut groups = Vec::new();
-        let mut first = 0;
-        for members in order {
-            let mut members = members.clone();
-            members.sort_by_key(|&k| d.pieces[k].cells[0]);
-            let shape = description::shape_of(&d.pieces[members[0]].cells, cols);
-            let size = (
-                shape.iter().map(|s| s.0).max().unwrap_or(0) + 1,
-                shape.iter().map(|s| s.1).max().unwrap_or(0) + 1,
-            );
-            groups.push(Group {
-                glyphs: members.iter().map(|&k| d.pieces[k].glyph).collect(),
-                offsets: shape.iter().map(|&(r, c)| r * cols + c).collect(),
-                shape,
-                size,
-                first,
-            });
-            first += members.len();
-        }
+        let groups = groups_of(&d);
         let big_groups = groups.iter().take_while(|g| g.is_big()).count();
         let big_pieces: usize = groups[..big_groups].iter().map(Group::count).sum();
         if big_pieces > MAX_BIG_PIECES {
@@ -258,36 +281,22 @@ impl BlockPuzzle {
                 "{big_pieces} pieces of more than one cell; at most {MAX_BIG_PIECES} are supported"
             )));
         }
-        let cells = d.rows * d.cols;
-        let covered_big: usize = groups[..big_groups]
-            .iter()
-            .map(|g| g.count() * g.shape.len())
-            .sum();
-        let small_items = cells - d.walls.len() - covered_big;
-        if small_items > MAX_SMALL_ITEMS {
-            return Err(too_large(format!(
-                "the 1x1 pieces and empty cells fill {small_items} cells; at most \
-                 {MAX_SMALL_ITEMS} can be ranked in 64 bits"
-            )));
-        }
-        let empty = cells - d.walls.len() - d.pieces.iter().map(|p| p.cells.len()).sum::<usize>();
-        let mut small_counts = vec![empty as u8];
-        small_counts.extend(groups[big_groups..].iter().map(|g| g.count() as u8));
+        let small_counts =
+            small_counts(&d, &groups[..big_groups], &groups[big_groups..]).map_err(too_large)?;
         let small = SmallRanking::new(&small_counts);
-        let per_arrangement = small.total();
-
         let group_of = groups
             .iter()
             .enumerate()
             .flat_map(|(k, g)| std::iter::repeat_n(k as u8, g.count()))
             .collect();
+        let grid = crate::grid::Grid::new(d.rows, d.cols);
         let mut puzzle = BlockPuzzle {
             name: d.name.clone(),
             title: d.title.clone(),
             source: d.source.clone(),
             rows: d.rows,
-            cols,
-            walls,
+            cols: d.cols,
+            walls: d.walls.iter().fold(0u64, |m, &c| m | 1 << c),
             metric: d.metric,
             described_metric: d.metric,
             groups,
@@ -299,14 +308,11 @@ impl BlockPuzzle {
             arrangement_masks: Vec::new(),
             arrangement_of: HashMap::new(),
             small_counts,
+            per_arrangement: small.total(),
             small,
-            around: {
-                let grid = crate::grid::Grid::new(d.rows, d.cols);
-                (0..grid.cells())
-                    .map(|c| grid.neighbours(c).map(|n| n as u8).collect())
-                    .collect()
-            },
-            per_arrangement,
+            around: (0..grid.cells())
+                .map(|c| grid.neighbours(c).map(|n| n as u8).collect())
+                .collect(),
             start: Layout {
                 anchors: [0; MAX_PIECES],
             },
@@ -320,33 +326,38 @@ impl BlockPuzzle {
                 crate::units::thousands(MAX_ARRANGEMENTS as u64)
             )));
         }
-        let total = puzzle.arrangement_masks.len() as u128 * per_arrangement as u128;
+        let total = puzzle.arrangement_masks.len() as u128 * puzzle.per_arrangement as u128;
         if total > u64::MAX as u128 {
             return Err(too_large(format!(
                 "{total} layouts do not fit a 64-bit index"
             )));
         }
-        puzzle.start = puzzle
+        puzzle.set_start_and_goal(&d).map_err(too_large)?;
+        Ok(puzzle)
+    }
+
+    /// The start (the description's board) and the goal, as layouts and places.
+    fn set_start_and_goal(&mut self, d: &Description) -> Result<(), String> {
+        self.start = self
             .layout_of(&d.pieces)
-            .map_err(|e| too_large(format!("the board: {e}")))?;
+            .map_err(|e| format!("the board: {e}"))?;
         match &d.goal {
             Goal::Position(drawn) => {
-                puzzle.goal_layout = Some(
-                    puzzle
-                        .layout_of(drawn)
-                        .map_err(|e| too_large(format!("the goal: {e}")))?,
+                self.goal_layout = Some(
+                    self.layout_of(drawn)
+                        .map_err(|e| format!("the goal: {e}"))?,
                 );
             }
             Goal::Placed(places) => {
                 for &(glyph, cell) in places {
-                    let group = puzzle
+                    let group = self
                         .group_of_glyph(glyph)
                         .expect("checked by the description");
-                    puzzle.goal_places.push((group, cell as u8));
+                    self.goal_places.push((group, cell as u8));
                 }
             }
         }
-        Ok(puzzle)
+        Ok(())
     }
 
     /// The readable title.
@@ -434,6 +445,58 @@ impl BlockPuzzle {
         self.arrangement_anchors = out_anchors;
         self.arrangement_masks = out_masks;
         true
+    }
+
+    /// The pieces of a drawn position, from the cells of each character. A character
+    /// of a group of interchangeable pieces may stand for several of them (the seeds
+    /// write Goat's two bars both as `8`): each connected region of it is one piece,
+    /// which must have the group's shape.
+    fn pieces_drawn(
+        &self,
+        cells_of: std::collections::BTreeMap<char, Vec<usize>>,
+    ) -> Result<Vec<description::DrawnPiece>, PositionError> {
+        let mut drawn = Vec::new();
+        let mut per_group = vec![0usize; self.groups.len()];
+        for (glyph, cells) in cells_of {
+            let Some(group) = self.group_of_glyph(glyph) else {
+                return Err(PositionError::UnknownPiece(glyph.to_string()));
+            };
+            let g = &self.groups[group];
+            let regions = if g.count() > 1 {
+                description::components(&cells, self.cols)
+            } else {
+                vec![cells]
+            };
+            for cells in regions {
+                let shape = description::shape_of(&cells, self.cols);
+                if shape != g.shape || !description::connected(&cells, self.cols) {
+                    return Err(PositionError::Malformed(format!(
+                        "piece `{glyph}` does not have its shape{}",
+                        if g.count() > 1 {
+                            " (each connected region of one character is one piece)"
+                        } else {
+                            ""
+                        }
+                    )));
+                }
+                per_group[group] += 1;
+                if per_group[group] > g.count() {
+                    return Err(PositionError::Duplicate(glyph.to_string()));
+                }
+                drawn.push(description::DrawnPiece { glyph, cells });
+            }
+        }
+        for (g, &found) in self.groups.iter().zip(&per_group) {
+            if found < g.count() {
+                let glyph = g
+                    .glyphs
+                    .iter()
+                    .find(|&&glyph| !drawn.iter().any(|d| d.glyph == glyph))
+                    .unwrap_or(&g.glyphs[0]);
+                return Err(PositionError::Missing(glyph.to_string()));
+            }
+        }
+        Ok(drawn)
     }
 
     /// The layout of drawn pieces (each glyph once, of its group's shape).
@@ -647,6 +710,30 @@ impl Puzzle for BlockPuzzle {
         self.name.clone()
     }
 
+    fn notation(&self) -> String {
+        let shared: Vec<String> = self
+            .groups
+            .iter()
+            .filter(|g| g.count() > 1)
+            .map(|g| g.glyphs.iter().collect())
+            .collect();
+        let mut text = String::from(
+            "rows separated by `/`, one character per cell: `.` empty, `#` wall, each piece \
+             its own character",
+        );
+        if !shared.is_empty() {
+            text.push_str(&format!(
+                " (interchangeable pieces {} in reading order of their top-left cells); \
+                 input also takes one character for all pieces of such a group",
+                shared.join(", ")
+            ));
+        }
+        if self.group_of_glyph('0').is_none() {
+            text.push_str("; input also takes `0` for an empty cell");
+        }
+        text
+    }
+
     fn metric_override(&self) -> Option<&'static str> {
         (self.metric != self.described_metric).then(|| self.metric.name())
     }
@@ -807,7 +894,7 @@ impl Puzzle for BlockPuzzle {
         Layout { anchors }
     }
 
-    /// The step metric walks runs of one arrangement ([`expand`]); the other metrics
+    /// The step metric walks runs of one arrangement (`expand`); the other metrics
     /// expand state by state.
     fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
         match self.metric {
@@ -859,36 +946,13 @@ impl Puzzle for BlockPuzzle {
                         )));
                     }
                     '.' => {}
+                    // The seeds write an empty cell as 0.
+                    '0' if self.group_of_glyph('0').is_none() => {}
                     g => cells_of.entry(g).or_default().push(cell),
                 }
             }
         }
-        let mut drawn = Vec::new();
-        for (glyph, cells) in cells_of {
-            let Some(group) = self.group_of_glyph(glyph) else {
-                return Err(match glyph {
-                    // The seeds' boards write the blank as 0.
-                    '0' => PositionError::Malformed(
-                        "`0` is not a piece here: an empty cell is `.`".into(),
-                    ),
-                    _ => PositionError::UnknownPiece(glyph.to_string()),
-                });
-            };
-            let shape = description::shape_of(&cells, self.cols);
-            if shape != self.groups[group].shape || !description::connected(&cells, self.cols) {
-                return Err(PositionError::Malformed(format!(
-                    "piece `{glyph}` does not have its shape"
-                )));
-            }
-            drawn.push(description::DrawnPiece { glyph, cells });
-        }
-        for g in &self.groups {
-            for &glyph in &g.glyphs {
-                if !drawn.iter().any(|d| d.glyph == glyph) {
-                    return Err(PositionError::Missing(glyph.to_string()));
-                }
-            }
-        }
+        let drawn = self.pieces_drawn(cells_of)?;
         self.layout_of(&drawn).map_err(PositionError::Malformed)
     }
 

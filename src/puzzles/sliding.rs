@@ -7,7 +7,7 @@
 //!
 //! That layout makes moves cheap: a horizontal move keeps the tile order (index +- H);
 //! a vertical move rotates C consecutive entries of it, which changes only C Lehmer
-//! digits. [`expand`] uses this to expand runs of consecutive indices incrementally.
+//! digits. `expand` uses this to expand runs of consecutive indices incrementally.
 
 mod expand;
 pub mod pdb_search;

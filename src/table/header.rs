@@ -39,6 +39,8 @@ pub const MAX_PATTERN_TILES: usize = 32;
 /// Bytes of the definition digest (SHA-256).
 pub const DIGEST_BYTES: usize = 32;
 const SLOT_AT: usize = 256;
+const RANGE_START_AT: usize = 264;
+const RANGE_END_AT: usize = 272;
 const HISTOGRAM_AT: usize = 2048;
 
 /// Why a header could not be read.
@@ -81,6 +83,9 @@ pub struct Header {
     pub complete: bool,
     /// States per depth for every completed level.
     pub histogram: Vec<u64>,
+    /// The indices whose entries the payload holds, `0..indices` for a whole table; a
+    /// table in shards is a set of files, each covering a slice.
+    pub index_range: std::ops::Range<u64>,
     /// Payload size in bytes.
     pub payload_bytes: u64,
     /// CRC-32 (IEEE) of the payload; 0 until complete.
@@ -178,6 +183,15 @@ pub fn definition_digest(definition: &str) -> String {
     to_hex(&sha2::Sha256::digest(definition.as_bytes()))
 }
 
+/// Tile numbers as the files and messages write them: `1,2,3`.
+pub fn tile_list(tiles: &[u8]) -> String {
+    tiles
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 impl Header {
     /// What an entry holds, in words: `exact depth`, `depth mod 3`, or for a pattern
     /// database its tiles and base.
@@ -185,7 +199,7 @@ impl Header {
         match (&self.pattern, self.encoding) {
             (Some(pattern), _) => format!(
                 "pattern database of tiles {}: fewest pattern moves{}",
-                crate::pdb::tile_list(&pattern.tiles),
+                tile_list(&pattern.tiles),
                 match pattern.base {
                     EntryBase::Zero => "",
                     EntryBase::Manhattan => " over their Manhattan distance",
@@ -228,6 +242,9 @@ impl Header {
         }
         block[COMPLETE_AT] = self.complete as u8;
         block[SLOT_AT] = self.checkpoint_slot;
+        block[RANGE_START_AT..RANGE_START_AT + 8]
+            .copy_from_slice(&self.index_range.start.to_le_bytes());
+        block[RANGE_END_AT..RANGE_END_AT + 8].copy_from_slice(&self.index_range.end.to_le_bytes());
         block[LEVELS_AT..LEVELS_AT + 4]
             .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
         block[PAYLOAD_BYTES_AT..PAYLOAD_BYTES_AT + 8]
@@ -289,9 +306,19 @@ impl Header {
         }
         let indices = u64_at(block, INDICES_AT);
         let payload_bytes = u64_at(block, PAYLOAD_BYTES_AT);
-        if payload_bytes != encoding.payload_bytes(indices) {
+        // Files written before the field hold zeros there: they are whole tables.
+        let index_range = match (u64_at(block, RANGE_START_AT), u64_at(block, RANGE_END_AT)) {
+            (0, 0) => 0..indices,
+            (start, end) if start < end && end <= indices => start..end,
+            (start, end) => {
+                return Err(HeaderError::Field(format!(
+                    "index range {start}..{end} of {indices} indices"
+                )));
+            }
+        };
+        if payload_bytes != encoding.payload_bytes(index_range.end - index_range.start) {
             return Err(HeaderError::Field(
-                "payload size does not match the index count".into(),
+                "payload size does not match the index range".into(),
             ));
         }
         let definition_sha256 =
@@ -307,6 +334,7 @@ impl Header {
             histogram: (0..levels)
                 .map(|d| u64_at(block, HISTOGRAM_AT + 8 * d))
                 .collect(),
+            index_range,
             payload_bytes,
             payload_crc32: u64_at(block, PAYLOAD_CRC_AT) as u32,
             pattern,
@@ -323,6 +351,49 @@ mod tests {
     use super::*;
 
     #[test]
+    fn index_ranges_round_trip_and_old_files_cover_everything() {
+        let shard = Header {
+            version: VERSION,
+            puzzle: "8puzzle".into(),
+            goal: "123/456/780".into(),
+            definition_sha256: Some(definition_digest("puzzle 8puzzle\ngoal 123/456/780\n")),
+            indices: 181_440,
+            encoding: Encoding::Byte,
+            complete: false,
+            histogram: vec![1],
+            index_range: 60_480..120_960,
+            payload_bytes: 60_480,
+            payload_crc32: 0,
+            pattern: None,
+            checkpoint_slot: 0,
+        };
+        assert_eq!(Header::decode(&shard.encode()).unwrap(), shard);
+        // A header written before the field: zeros there, a whole table.
+        let whole = Header {
+            index_range: 0..181_440,
+            payload_bytes: 181_440,
+            ..shard.clone()
+        };
+        let mut block = whole.encode();
+        block[RANGE_START_AT..RANGE_END_AT + 8].fill(0);
+        let crc = header_crc(&block) as u64;
+        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        assert_eq!(Header::decode(&block).unwrap(), whole);
+        // A range past the index count, or one the payload does not match.
+        for (range, payload) in [(0..200_000, 200_000), (0..181_440, 60_480)] {
+            let bad = Header {
+                index_range: range,
+                payload_bytes: payload,
+                ..shard.clone()
+            };
+            assert!(matches!(
+                Header::decode(&bad.encode()),
+                Err(HeaderError::Field(_))
+            ));
+        }
+    }
+
+    #[test]
     fn round_trip_and_corruption() {
         let header = Header {
             version: VERSION,
@@ -333,6 +404,7 @@ mod tests {
             encoding: Encoding::Mod3,
             complete: true,
             histogram: vec![1, 2, 4],
+            index_range: 0..181_440,
             payload_bytes: 45_360,
             payload_crc32: 0xdead_beef,
             pattern: None,
@@ -363,6 +435,7 @@ mod tests {
             encoding: Encoding::Byte,
             complete: true,
             histogram: vec![1, 2],
+            index_range: 0..181_440,
             payload_bytes: 181_440,
             payload_crc32: 7,
             pattern: None,
@@ -388,6 +461,7 @@ mod tests {
             encoding: Encoding::Nibble,
             complete: true,
             histogram: vec![1, 2, 6],
+            index_range: 0..57_657_600,
             payload_bytes: 28_828_800,
             payload_crc32: 1,
             pattern: Some(PatternInfo {

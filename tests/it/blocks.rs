@@ -219,11 +219,14 @@ fn bad_descriptions_are_one_line_errors_with_the_line() {
         &["solve", "dads", "AABB/AACC/dZ../FGHH/FGII"],
         "unknown piece `Z`",
     );
-    // The seed's Goat notation writes the empty cell as 0.
+    // The seed's Goat notation (0 the empty cell, both bars 8) is read where the bars
+    // stand apart; two bars side by side do not split into pieces unambiguously.
     assert_error(
-        &["solve", "goat", "67BB/4528/0831"],
-        "malformed position: `0` is not a piece here: an empty cell is `.`",
+        &["solve", "goat", "18BB/2075/3886"],
+        "malformed position: piece `8` does not have its shape (each connected region of \
+         one character is one piece)",
     );
+    assert_error(&["solve", "goat", "18BB/2075/3846/8"], "wrong size");
     assert_error(
         &["analyze", "klotski", "--metric", "fly"],
         "possible values",
@@ -303,4 +306,53 @@ fn tables_of_description_puzzles_record_their_definition() {
         ],
         "the definitions differ (another move metric",
     );
+}
+
+/// The Goat positions exactly as seed 001 writes them (0 the empty cell, both bars 8):
+/// START 20 moves from GOAL, and the seven antipodes of its figure at distance 52,
+/// which are all of them. Output keeps the canonical form (`.`, bars 8 and 9).
+#[test]
+fn goat_in_the_seeds_notation() {
+    let (file, text) = library::shipped("goat").unwrap();
+    let goat = BlockPuzzle::from_text(file, text).unwrap();
+    let (depths, histogram) = analysis::search(&goat, &Silent).unwrap();
+    let start = goat.parse("18BB/2075/3846").unwrap();
+    assert_eq!(start, goat.start().unwrap());
+    assert_eq!(goat.format_line(&start), "18BB/2.75/3946");
+    assert_eq!(depths.depth(goat.rank(&start)), Some(20));
+    let goal = goat.parse("18BB/2570/3846").unwrap();
+    assert!(goat.is_goal(&goal));
+    assert_eq!(depths.depth(goat.rank(&goal)), Some(0));
+    // The figure of the seven positions at distance 52, in the seed's order.
+    let seed = [
+        "6BB1/7528/4830",
+        "07BB/6421/5838",
+        "07BB/6428/8531",
+        "76BB/4510/8328",
+        "76BB/4521/0838",
+        "67BB/4531/0828",
+        "67BB/4528/0831",
+    ];
+    let mut canonical: Vec<String> = seed
+        .iter()
+        .map(|text| {
+            let position = goat.parse(text).unwrap();
+            assert_eq!(depths.depth(goat.rank(&position)), Some(52), "{text}");
+            goat.format_line(&position)
+        })
+        .collect();
+    canonical.sort();
+    assert_eq!(histogram.gods_number(), 52);
+    let mut antipodes = analysis::analyze(&goat, 0, &Silent).unwrap().antipodes;
+    antipodes.sort();
+    assert_eq!(canonical, antipodes);
+    assert_eq!(canonical[0], ".7BB/6421/5839");
+
+    // The command line takes the seed's START and names its notation in JSON.
+    let (out, _) = run_ok(&["solve", "goat", "18BB/2075/3846", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["length"], 20);
+    assert_eq!(json["start"], "18BB/2.75/3946");
+    let notation = json["notation"].as_str().unwrap();
+    assert!(notation.contains("interchangeable pieces 89") && notation.contains("`0`"));
 }

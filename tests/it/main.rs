@@ -5,8 +5,10 @@ mod common;
 
 mod blocks;
 mod cli;
+mod executors;
 mod figures;
 mod goal_sets;
+mod house;
 mod pdb;
 mod plots;
 mod solve;

@@ -255,20 +255,37 @@ fn read_drawing(
 
 /// Whether `cells` (ascending) form one edge-connected region.
 pub(super) fn connected(cells: &[usize], cols: usize) -> bool {
-    let mut reached = vec![cells[0]];
-    let mut k = 0;
-    while k < reached.len() {
-        let at = reached[k];
-        for &other in cells {
-            let adjacent = (at / cols == other / cols && at.abs_diff(other) == 1)
-                || at.abs_diff(other) == cols;
-            if adjacent && !reached.contains(&other) {
-                reached.push(other);
-            }
+    components(cells, cols).len() == 1
+}
+
+/// The edge-connected regions of `cells` (ascending), each ascending, in the order of
+/// their first cells.
+pub(super) fn components(cells: &[usize], cols: usize) -> Vec<Vec<usize>> {
+    let adjacent =
+        |a: usize, b: usize| (a / cols == b / cols && a.abs_diff(b) == 1) || a.abs_diff(b) == cols;
+    let mut regions: Vec<Vec<usize>> = Vec::new();
+    let mut assigned = vec![false; cells.len()];
+    for start in 0..cells.len() {
+        if assigned[start] {
+            continue;
         }
-        k += 1;
+        assigned[start] = true;
+        let mut region = vec![cells[start]];
+        let mut k = 0;
+        while k < region.len() {
+            let at = region[k];
+            for (j, &other) in cells.iter().enumerate() {
+                if !assigned[j] && adjacent(at, other) {
+                    assigned[j] = true;
+                    region.push(other);
+                }
+            }
+            k += 1;
+        }
+        region.sort_unstable();
+        regions.push(region);
     }
-    reached.len() == cells.len()
+    regions
 }
 
 /// A piece's shape: its cells relative to its bounding box's top-left corner.
@@ -327,12 +344,52 @@ pub fn parse(file: &str, text: &str) -> Result<Description, DescriptionError> {
     }
     let shapes: Vec<Vec<(usize, usize)>> =
         pieces.iter().map(|p| shape_of(&p.cells, cols)).collect();
-    let glyph_index = |g: char| pieces.iter().position(|p| p.glyph == g);
+    let groups = interchangeable(&reader, raw.identical.as_ref(), &pieces, &shapes)?;
+    let metric = match raw.metric.as_ref() {
+        None => Metric::Step,
+        Some(m) => Metric::from_name(m.get_ref()).ok_or_else(|| {
+            reader.error(
+                m.span(),
+                format!("metric = \"{}\": use step, line or path", m.get_ref()),
+            )
+        })?,
+    };
 
-    // Interchangeable pieces.
+    let geometry = Geometry {
+        pieces: &pieces,
+        shapes: &shapes,
+        rows,
+        cols,
+        walls: &walls,
+    };
+    let goal = read_goal(&reader, &raw.goal, &geometry)?;
+
+    Ok(Description {
+        title: raw.title.unwrap_or_else(|| name.clone()),
+        source: raw.source.unwrap_or_default(),
+        name,
+        rows,
+        cols,
+        walls,
+        pieces,
+        groups,
+        goal,
+        metric,
+    })
+}
+
+/// The groups of interchangeable pieces the `identical` entry names (every piece in
+/// a group of its own when it names none).
+fn interchangeable(
+    reader: &Reader<'_>,
+    identical: Option<&toml::Spanned<Identical>>,
+    pieces: &[DrawnPiece],
+    shapes: &[Vec<(usize, usize)>],
+) -> Result<Vec<Vec<usize>>, DescriptionError> {
+    let glyph_index = |g: char| pieces.iter().position(|p| p.glyph == g);
     let mut group_of: Vec<Option<usize>> = vec![None; pieces.len()];
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    match raw.identical.as_ref().map(|s| (s.get_ref(), s.span())) {
+    match identical.map(|s| (s.get_ref(), s.span())) {
         None => {}
         Some((Identical::Rule(rule), span)) => match rule.as_str() {
             "none" => {}
@@ -398,44 +455,40 @@ pub fn parse(file: &str, text: &str) -> Result<Description, DescriptionError> {
         }
     }
 
-    let metric = match raw.metric.as_ref() {
-        None => Metric::Step,
-        Some(m) => Metric::from_name(m.get_ref()).ok_or_else(|| {
-            reader.error(
-                m.span(),
-                format!("metric = \"{}\": use step, line or path", m.get_ref()),
-            )
-        })?,
-    };
+    Ok(groups)
+}
 
-    let geometry = Geometry {
-        pieces: &pieces,
-        shapes: &shapes,
-        rows,
-        cols,
-        walls: &walls,
-    };
-    let goal_span = raw.goal.span();
-    let goal = match raw.goal.get_ref() {
+/// The goal: a drawing of the same pieces, or pieces placed at cells.
+fn read_goal(
+    reader: &Reader<'_>,
+    goal: &toml::Spanned<GoalRaw>,
+    geometry: &Geometry<'_>,
+) -> Result<Goal, DescriptionError> {
+    let goal_span = goal.span();
+    Ok(match goal.get_ref() {
         GoalRaw::Drawing(drawing) => {
-            let goal_rows = drawing_rows(&reader, drawing, &goal_span);
-            let (goal_r, goal_c, goal_walls, goal_pieces) =
-                read_drawing(&reader, &goal_rows, "goal", line_of(text, goal_span.start))?;
-            if (goal_r, goal_c) != (rows, cols) || goal_walls != walls {
+            let goal_rows = drawing_rows(reader, drawing, &goal_span);
+            let (goal_r, goal_c, goal_walls, goal_pieces) = read_drawing(
+                reader,
+                &goal_rows,
+                "goal",
+                line_of(reader.text, goal_span.start),
+            )?;
+            if (goal_r, goal_c) != (geometry.rows, geometry.cols) || goal_walls != geometry.walls {
                 return Err(reader.error(
                     goal_span,
                     format!(
-                        "the goal is drawn on a {goal_r}x{goal_c} board with other walls; the board is {rows}x{cols}"
+                        "the goal is drawn on a {goal_r}x{goal_c} board with other walls; the board is {}x{}", geometry.rows, geometry.cols
                     ),
                 ));
             }
-            if let Some(problem) = same_pieces(&pieces, &goal_pieces, cols) {
+            if let Some(problem) = same_pieces(geometry.pieces, &goal_pieces, geometry.cols) {
                 return Err(reader.error(goal_span, format!("the goal drawing: {problem}")));
             }
             Goal::Position(goal_pieces)
         }
         GoalRaw::One(placed) => {
-            Goal::Placed(vec![geometry.check_placed(&reader, &goal_span, placed)?])
+            Goal::Placed(vec![geometry.check_placed(reader, &goal_span, placed)?])
         }
         GoalRaw::All(list) => {
             if list.is_empty() {
@@ -443,23 +496,10 @@ pub fn parse(file: &str, text: &str) -> Result<Description, DescriptionError> {
             }
             let mut placed = Vec::new();
             for p in list {
-                placed.push(geometry.check_placed(&reader, &goal_span, p)?);
+                placed.push(geometry.check_placed(reader, &goal_span, p)?);
             }
             Goal::Placed(placed)
         }
-    };
-
-    Ok(Description {
-        title: raw.title.unwrap_or_else(|| name.clone()),
-        source: raw.source.unwrap_or_default(),
-        name,
-        rows,
-        cols,
-        walls,
-        pieces,
-        groups,
-        goal,
-        metric,
     })
 }
 

@@ -39,6 +39,24 @@ pub fn board_name(rows: usize, cols: usize) -> String {
     }
 }
 
+impl crate::pdb::Board for BoardShape {
+    fn name(&self) -> String {
+        BoardShape::name(self)
+    }
+    fn rows(&self) -> usize {
+        BoardShape::rows(self)
+    }
+    fn cols(&self) -> usize {
+        BoardShape::cols(self)
+    }
+    fn goal(&self) -> &[u8] {
+        BoardShape::goal(self)
+    }
+    fn format_line(&self, cells: &[u8]) -> String {
+        BoardShape::format_line(self, cells)
+    }
+}
+
 /// A board's notation: positions as row-major tile numbers, which must reach the goal.
 impl crate::puzzle::Notation for BoardShape {
     type State = Vec<u8>;
@@ -56,6 +74,11 @@ impl crate::puzzle::Notation for BoardShape {
     }
     fn render_board(&self, cells: &Vec<u8>) -> String {
         self.render(cells)
+    }
+    fn notation(&self) -> String {
+        "rows separated by `/`, tiles by spaces (single digits without spaces on boards \
+         of at most 10 cells), `0` the blank"
+            .into()
     }
 }
 

@@ -1,0 +1,221 @@
+//! The executor of one process: the whole index space, its work items run on rayon's
+//! pool (the first implementation of [`Executor`]).
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::layout::{self, ChunkLevels, Layout, WorkItem};
+use super::levels::{self, LevelContext};
+use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan, Observer};
+use crate::puzzle::Puzzle;
+use crate::store::{DepthStore, Wanted};
+
+/// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its colour is
+/// "dense": it writes without tracking which chunks it touched.
+const DENSE_FRACTION: u64 = 64;
+
+/// Every index of one store, computed by this process's threads. Per chunk of
+/// `2^CHUNK_SHIFT` indices it remembers the last level written there, so sparse
+/// levels visit only the chunks that hold their frontier.
+pub struct Threads<'a, P: Puzzle, S: DepthStore> {
+    puzzle: &'a P,
+    store: &'a S,
+    observer: &'a dyn Observer,
+    stop: Option<&'a AtomicBool>,
+    layout: Layout,
+    chunks: ChunkLevels,
+    goals: Vec<u64>,
+    /// The store keeps recent marks (see [`DepthStore::track_recent`]).
+    tracks_recent: bool,
+    /// Per recent slot ([`Threads::recent_slot`]): its marks cover exactly the groups
+    /// its newest level wrote.
+    recent_valid: [bool; 2],
+}
+
+impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
+    /// The executor of `puzzle` over `store` (one entry per index), for the goal
+    /// indices `goals` (ascending); checks `stop` between work items.
+    pub fn new(
+        puzzle: &'a P,
+        store: &'a S,
+        goals: Vec<u64>,
+        observer: &'a dyn Observer,
+        stop: Option<&'a AtomicBool>,
+    ) -> Self {
+        let layout = Layout::new(&puzzle.segments(), &goals);
+        // Codes mod p do not tell the frontier from older levels of its class; recent
+        // marks do: one generation when each level's writes stay in the other class,
+        // two (alternating by level) when levels write where their frontier lies.
+        let generations = if layout.bipartite() { 1 } else { 2 };
+        let tracks_recent = store.period().is_some() && store.track_recent(generations);
+        Threads {
+            puzzle,
+            store,
+            observer,
+            stop,
+            layout,
+            chunks: ChunkLevels::new(puzzle.index_count()),
+            goals,
+            tracks_recent,
+            recent_valid: [false; 2],
+        }
+    }
+
+    /// Where level `level`'s recent marks are kept track of: its colour class in a
+    /// bipartite layout (one generation of marks, the classes apart), else its parity
+    /// (two generations).
+    fn recent_slot(&self, level: u32) -> usize {
+        if self.layout.bipartite() {
+            self.layout.class_of(level)
+        } else {
+            (level % 2) as usize
+        }
+    }
+
+    /// The generation of recent marks that level `level` writes.
+    fn recent_generation(&self, level: u32) -> usize {
+        if self.layout.bipartite() {
+            0
+        } else {
+            (level % 2) as usize
+        }
+    }
+
+    /// The work items a level visits: top-down, the frontier's chunks; bottom-up, the
+    /// new level's class except the items already exhausted.
+    fn items_for(&self, plan: &LevelPlan) -> Vec<&WorkItem> {
+        let items = self.layout.items.iter();
+        match plan.direction {
+            Direction::TopDown => items
+                .filter(|i| i.class == plan.source && self.chunks.get(i.chunk) == plan.depth)
+                .collect(),
+            Direction::BottomUp => items
+                .filter(|i| i.class == plan.target && !i.exhausted.load(Ordering::Relaxed))
+                .collect(),
+        }
+    }
+
+    /// Clears the recent marks the new level will write to. They were set by the
+    /// previous level of its slot (depth - 1: the target class's, or the same
+    /// parity's) and only where that level wrote: chunks last written then or later.
+    fn forget_recent(&self, plan: &LevelPlan) {
+        let since = plan.depth.saturating_sub(1);
+        let generation = self.recent_generation(plan.depth + 1);
+        let target: Vec<&WorkItem> = self
+            .layout
+            .items
+            .iter()
+            .filter(|i| {
+                let written = self.chunks.get(i.chunk);
+                i.class == plan.target && written != layout::NEVER && written >= since
+            })
+            .collect();
+        // SAFETY: between levels nobody else touches the store.
+        unsafe { levels::forget_recent(self.store, &target, generation) };
+        self.store.write_recent_to(generation);
+    }
+}
+
+impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
+    fn indices(&self) -> Range<u64> {
+        0..self.store.len()
+    }
+
+    fn class_of(&self, depth: u32) -> usize {
+        self.layout.class_of(depth)
+    }
+
+    fn class_sizes(&self) -> [u64; 2] {
+        self.layout.class_size
+    }
+
+    fn max_depth(&self) -> u32 {
+        self.store.max_depth()
+    }
+
+    fn period(&self) -> Option<u32> {
+        self.store.period()
+    }
+
+    fn seed(&mut self) -> u64 {
+        for &goal in &self.goals {
+            self.store.set(goal, 0);
+            self.chunks.set((goal >> CHUNK_SHIFT) as usize, 0);
+        }
+        // A fresh store: no marks but the goals' (class 1 holds nothing yet).
+        self.recent_valid = [true; 2];
+        self.goals.len() as u64
+    }
+
+    fn resume(&mut self, levels: usize) {
+        // Where the last level lies is unknown: every chunk may hold it.
+        self.chunks.set_all(levels as u32 - 1);
+    }
+
+    fn frontier_is_exact(&self, depth: u32) -> bool {
+        self.store.period().is_none()
+            || (self.tracks_recent && self.recent_valid[self.recent_slot(depth)])
+    }
+
+    fn work_units(&self, plan: &LevelPlan) -> u64 {
+        self.items_for(plan).len() as u64
+    }
+
+    fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
+        if self.tracks_recent {
+            self.forget_recent(plan);
+        }
+        let ctx = LevelContext {
+            puzzle: self.puzzle,
+            store: self.store,
+            observer: self.observer,
+            stop: self.stop,
+            items: self.items_for(plan),
+            chunks: &self.chunks,
+            depth: plan.depth,
+            bipartite: self.layout.bipartite(),
+            recent: (self.tracks_recent && self.recent_valid[self.recent_slot(plan.depth)])
+                .then(|| self.recent_generation(plan.depth)),
+        };
+        let outcome = match plan.direction {
+            Direction::BottomUp => {
+                let (found, captured) = levels::bottom_up(&ctx, capture);
+                LevelOutcome {
+                    found: Some(found),
+                    captured,
+                }
+            }
+            Direction::TopDown => {
+                // A dense frontier touches every chunk anyway: skip the per-write
+                // bookkeeping and mark the new level's chunks afterwards.
+                let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
+                let (found, captured) = levels::top_down(&ctx, !dense, capture);
+                if dense {
+                    for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
+                        self.chunks.set(item.chunk, plan.depth + 1);
+                    }
+                }
+                LevelOutcome { found, captured }
+            }
+        };
+        if self.tracks_recent {
+            let slot = self.recent_slot(plan.depth + 1);
+            self.recent_valid[slot] = true;
+        }
+        outcome
+    }
+
+    fn count_level(&self, plan: &LevelPlan) -> u64 {
+        let next = plan.depth + 1;
+        let exact = self.store.period().is_none();
+        let items: Vec<&WorkItem> = self
+            .layout
+            .items
+            .iter()
+            .filter(|i| i.class == plan.target && (!exact || self.chunks.get(i.chunk) == next))
+            .collect();
+        // SAFETY: the level is over (its parallel loops have joined); nothing writes
+        // the store until the next level starts.
+        unsafe { levels::count_matching(self.store, &items, Wanted::Depth(next)) }
+    }
+}

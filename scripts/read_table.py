@@ -35,7 +35,12 @@ def read_header(data):
     digest = data[184:216].hex() if version >= 2 else None
     kind, base = struct.unpack_from("<BB", data, 154)
     tiles = list(data[217:217 + data[216]])
+    # The index range the payload covers; zeros (older files) mean the whole table.
+    start, end = struct.unpack_from("<QQ", data, 264)
+    if (start, end) == (0, 0):
+        end = indices
     return {
+        "index_range": [start, end],
         "kind": kind,
         "entry_base": base,
         "tiles": tiles,
@@ -101,6 +106,10 @@ def entry(data, header, index):
     pattern database's distance."""
     if header["kind"] == 1:
         return database_entry(data, header, index)
+    start, end = header["index_range"]
+    if not start <= index < end:
+        raise SystemExit(f"index {index} is outside this file's range {start}..{end}")
+    index -= start
     if header["bits"] == 8:
         value = data[HEADER_BYTES + index]
     else:

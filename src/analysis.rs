@@ -1,5 +1,6 @@
-//! The whole job of `antipode analyze`: map a depth array, search from the goal set,
-//! collect God's number, the antipodes and the histogram.
+//! The facts of a search: map a depth array, search from the goal set, collect God's
+//! number, the antipodes and the histogram. [`crate::Analyze`] runs it (in memory or
+//! into a table file) with threads, progress and a stop token.
 
 use std::time::Instant;
 

@@ -11,6 +11,8 @@
 //! | `verify` | [`verify_file`] |
 //! | `lookup` | [`lookup()`] |
 //! | `info` | [`crate::table::read_header_of`] |
+//! | `plot` | [`crate::plot::Histogram::read`], [`crate::plot::histogram_svg`] |
+//! | `list` | [`crate::puzzles::catalog`] |
 //!
 //! Jobs sit above every other module and nothing but the command line imports them.
 
@@ -24,7 +26,7 @@ pub use analyze::{Analyze, AnalyzeJobError, TABLES_DIR, TableWritten, default_ta
 pub use databases::{Databases, DatabasesError};
 pub use lookup::{Lookup, lookup};
 pub use solve::{
-    MAX_LENGTH, MAX_LENGTH_BIG_BOARDS, Method, PositionsError, Solution, Solve, SolveError,
+    Limits, MAX_LENGTH, MAX_LENGTH_BIG_BOARDS, Method, PositionsError, Solution, Solve, SolveError,
     SolvePdb, read_positions,
 };
 pub use verify::{VerifyError, VerifyOptions, verify_file};

@@ -1,18 +1,106 @@
-//! antipode: exhaustive state-space analysis of puzzles.
+//! antipode: exhaustive state-space analysis of puzzles, as a library. These pages are
+//! the architecture guide; the `antipode` binary (cargo feature `cli`, on by default)
+//! is a thin layer over [`jobs`].
 //!
 //! Every reachable state of a puzzle gets an index from a minimal perfect hash
 //! ([`rank`], [`puzzles`]); a level-by-level breadth-first search from the goal
 //! ([`engine`]) fills a depth array ([`store`]); out come God's number, the antipodes
-//! and the depth histogram ([`analysis`], [`report`]).
+//! and the depth histogram ([`analysis`], [`report`]), and optionally a table file
+//! that other programs read ([`table`]).
 //!
 //! ```
-//! use antipode::{analysis, engine::Silent, puzzles::SlidingPuzzle};
+//! use antipode::{Analyze, puzzles::SlidingPuzzle};
 //!
 //! let eight = SlidingPuzzle::new(3, 3).unwrap();
-//! let result = analysis::analyze(&eight, 0, &Silent).unwrap();
-//! assert_eq!(result.gods_number, 31);
-//! assert_eq!(result.antipodes, ["647/850/321", "867/254/301"]);
+//! let report = Analyze::new(&eight).run().unwrap();
+//! assert_eq!(report.gods_number, 31);
+//! assert_eq!(report.antipodes, ["647/850/321", "867/254/301"]);
 //! ```
+//!
+//! # Where things are
+//!
+//! | you look for | it is in |
+//! |---|---|
+//! | what a command does, as a call | [`jobs`]: [`Analyze`], [`jobs::Solve`], [`jobs::Databases`], [`jobs::verify_file`], [`jobs::lookup()`] |
+//! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, notation, the hot path [`Puzzle::expand_sorted`]) |
+//! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] |
+//! | where ranking lives | [`rank`] (permutations, combinations, multisets, partial permutations) and each family's own index ([`puzzles::sliding`], [`puzzles::blocks`]) |
+//! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores) |
+//! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
+//! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`] |
+//! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`] |
+//! | searches without a table | [`solve`]: IDA*, IDDFS, bidirectional BFS |
+//!
+//! # How data flows
+//!
+//! ```text
+//! command line ──> jobs ──> puzzles (rules, ranking) ──> engine (BFS by levels)
+//!                                                            │
+//!                      report <── analysis <── store (depth array) ──> table file
+//! ```
+//!
+//! `antipode analyze 11puzzle --table` parses its arguments (`src/cli/analyze.rs`),
+//! opens the puzzle by name ([`puzzles::open_with`]) and runs an [`Analyze`] job: a
+//! rayon pool of the asked size ([`pool`]), the table path (its default from
+//! [`jobs::default_table_path`]), the stop token that Ctrl-C sets ([`StopToken`]). The
+//! job creates or resumes the file ([`table::build`]), which runs [`engine::search_with`]
+//! on an in-memory array and writes it to the file at checkpoints; the level loop asks
+//! the puzzle for the neighbours of ascending runs of frontier indices and marks them
+//! in the store. When the last level is done, [`analysis::summarize`] finds God's
+//! number and the antipodes, and the command prints [`report::render`]. Progress goes
+//! to an [`engine::Observer`]: the library never prints.
+//!
+//! # Layers
+//!
+//! Modules import only downwards (a test, `tests/it/house.rs`, checks that no
+//! top-level module imports itself through others): [`jobs`] on top; then
+//! [`puzzles`]; then [`pdb`], [`solve`], [`table`], [`analysis`], [`report`]; then
+//! [`engine`], [`descent`], [`store`], [`rank`] and [`puzzle`]. The engine knows
+//! levels, storage and threads, nothing of any particular puzzle; a puzzle knows its
+//! rules and its ranking, nothing of files or threads.
+//!
+//! # How the pieces work
+//!
+//! - **Ranking.** A sliding board's index is `blank cell * H + r`, where `r` ranks the
+//!   tile order (row-major, blank skipped) among the `H = (n-1)!/2` orders of the
+//!   parity the blank's row allows: the index space is exactly `n!/2`. A sliding-block
+//!   puzzle's index is `arrangement * M` + the multiset rank of what the free cells
+//!   hold (big pieces placed first, enumerated; empty cells and 1x1 pieces ranked in
+//!   mixed radix). Oshidori's is `blank place * M` + the rank of the stones' order
+//!   among the `M = (2K)!/2^K` arrangements of the multiset. Every index is a legal
+//!   state ([`Puzzle::unrank`] is total); legal states need not be reachable, and
+//!   reports keep `indices` and `reachable` apart.
+//! - **Hot path inside the puzzle.** The engine hands a puzzle ascending indices;
+//!   sliding boards walk them with a shared prefix of Lehmer digits and tables for the
+//!   rest, so a neighbour costs a few table reads, no unranking; sliding-block puzzles
+//!   walk one arrangement of the big pieces at a time.
+//! - **Engine.** Direction-optimizing BFS (Beamer et al. 2012): top-down levels mark
+//!   the frontier's unseen neighbours, bottom-up levels look for a neighbour in the
+//!   frontier once the frontier outgrows the unseen states. Bipartite puzzles scan
+//!   only the half of the array a level can hold. Work is cut into chunks of 131,072
+//!   indices, and sparse levels visit only the chunks that hold their frontier.
+//! - **Storage.** One byte per state (exact) or two bits holding the depth mod 3,
+//!   enough for a BFS because neighbours' depths differ by at most one; exact
+//!   distances come back by descent. Arrays are anonymous `memmap2` mappings with
+//!   transparent huge pages; a table being read is the file, mapped.
+//! - **Tables.** At a checkpoint the whole array goes to the payload copy the header
+//!   does not name, then the header names it with the levels done; the complete flag
+//!   and the CRC-32 come last. A table names its puzzle by the SHA-256 of the puzzle's
+//!   canonical definition, and the index range it covers (a whole table covers all).
+//! - **Pattern databases.** Additive: per placement of a pattern's tiles, the fewest
+//!   moves of those tiles while the others move for free. IDA* sums them over a
+//!   partition and takes the larger of that and the reflected sum.
+//! - **Peg solitaire** is searched forward (jumps cannot be undone) over a bit set of
+//!   all `2^holes` boards, bucketed by high bits so levels run without locks.
+//! - **Safety.** `unsafe` is confined to the stores (atomic views of mapped bytes,
+//!   scans whose callers own the range), the SIMD scans, the POPCNT paths (behind a
+//!   token only CPU detection creates) and the system calls; `Cargo.toml` denies
+//!   undocumented `unsafe` blocks.
+//!
+//! A new puzzle family is one module under `src/puzzles/` (it implements [`Puzzle`]
+//! and [`solve::Solvable`]) plus its entry in the catalog ([`puzzles`]: a family, a
+//! variant of [`puzzles::AnyPuzzle`] and its arm of [`with_puzzle!`]); every command
+//! and table then follows.
 
 pub mod analysis;
 pub mod components;

@@ -42,6 +42,15 @@ pub enum PlotError {
     /// The drawing backend failed.
     #[error("drawing the plot: {0}")]
     Drawing(String),
+    /// A table file that cannot be read, or is damaged.
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
+    /// A table whose levels are not all done.
+    #[error("{0}: the table is unfinished (resume it with `analyze --table`)")]
+    Unfinished(String),
+    /// A file that is neither a table nor a JSON report, or cannot be read.
+    #[error("{0}")]
+    Input(String),
 }
 
 /// One puzzle's states per depth.
@@ -68,6 +77,63 @@ impl Histogram {
     /// The states at God's number (the last depth).
     pub fn antipodes(&self) -> u64 {
         self.counts.0.last().copied().unwrap_or(0)
+    }
+
+    /// The histogram a file holds: a complete table's header, or a JSON report of
+    /// `analyze --format json` ([`crate::analysis::Analysis`]).
+    ///
+    /// ```
+    /// use antipode::{Analyze, plot::Histogram, puzzles::SlidingPuzzle};
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("2x3.table");
+    /// Analyze::new(&SlidingPuzzle::new(2, 3).unwrap()).table(&path).run().unwrap();
+    /// let histogram = Histogram::read(&path).unwrap();
+    /// assert_eq!((histogram.name.as_str(), histogram.antipodes()), ("sliding:2x3", 1));
+    /// ```
+    pub fn read(path: &std::path::Path) -> Result<Histogram, PlotError> {
+        use crate::table::{HeaderError, TableError};
+        let shown = path.display().to_string();
+        match crate::table::read_header_of(path) {
+            Ok(header) if !header.complete => return Err(PlotError::Unfinished(shown)),
+            Ok(header) => {
+                return Ok(Histogram::new(
+                    &header.puzzle,
+                    header.indices,
+                    header.histogram,
+                ));
+            }
+            // Not a table: perhaps a JSON report.
+            Err(TableError::Header {
+                cause: HeaderError::Magic,
+                ..
+            }) => {}
+            // A table, but a damaged one (or unreadable): say so.
+            Err(other) => return Err(other.into()),
+        }
+        #[derive(serde::Deserialize)]
+        struct Report {
+            puzzle: String,
+            indices: u64,
+            histogram: Vec<u64>,
+        }
+        let text = std::fs::read(path)
+            .map_err(|e| PlotError::Input(format!("cannot read {shown}: {e}")))?;
+        let report: Report = serde_json::from_slice(&text).map_err(|_| {
+            PlotError::Input(format!(
+                "{shown}: neither a table file nor a JSON report of `analyze --format json`"
+            ))
+        })?;
+        if report.histogram.is_empty() {
+            return Err(PlotError::Input(format!(
+                "{shown}: the report has an empty histogram"
+            )));
+        }
+        Ok(Histogram::new(
+            &report.puzzle,
+            report.indices,
+            report.histogram,
+        ))
     }
 }
 

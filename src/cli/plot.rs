@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use antipode::plot::{self, Histogram};
-use antipode::table::{self, HeaderError, TableError};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -31,50 +30,9 @@ pub fn run(args: Args) -> Result<()> {
 
 /// The histogram recorded in a table file's header, or in a JSON report.
 fn histogram_of(path: &Path) -> Result<Histogram> {
-    let shown = path.display();
-    match table::read_header_of(path) {
-        Ok(header) if !header.complete => {
-            bail!("{shown}: the table is unfinished (resume it with `analyze --table`)")
-        }
-        Ok(header) => {
-            return Ok(Histogram::new(
-                &header.puzzle,
-                header.indices,
-                header.histogram,
-            ));
-        }
-        // Not a table: perhaps a JSON report.
-        Err(TableError::Header {
-            cause: HeaderError::Magic,
-            ..
-        }) => {}
-        // A table, but a damaged one (or unreadable): say so.
-        Err(other) => return Err(other.into()),
-    }
-    #[derive(serde::Deserialize)]
-    struct Report {
-        puzzle: String,
-        indices: u64,
-        histogram: Vec<u64>,
-    }
-    let text = std::fs::read(path).with_context(|| format!("cannot read {shown}"))?;
-    let report: Report = serde_json::from_slice(&text).map_err(|_| {
-        anyhow::anyhow!(
-            "{shown}: neither a table file nor a JSON report of `analyze --format json`"
-        )
-    })?;
-    if report.histogram.is_empty() {
-        bail!("{shown}: the report has an empty histogram");
-    }
-    Ok(Histogram::new(
-        &report.puzzle,
-        report.indices,
-        report.histogram,
-    ))
+    Ok(Histogram::read(path)?)
 }
 
-/// Fails early (before a long search) if `path` cannot be written: a directory, a
-/// missing folder, no permission.
 pub fn check_writable(path: &Path) -> Result<()> {
     let shown = path.display();
     if path.is_dir() {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use antipode::jobs::{
-    Databases, MAX_LENGTH, PositionsError, Solution, Solve, SolvePdb, read_positions,
+    Databases, Limits, MAX_LENGTH, PositionsError, Solution, Solve, SolvePdb, read_positions,
 };
 use antipode::puzzle::Notation;
 use antipode::puzzles::Opened;
@@ -115,15 +115,12 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     let table = args.table.as_ref().map(Table::open).transpose()?;
     with_puzzle!(&puzzle, p => {
         let batch = wants_batch(args.position.as_deref(), Puzzle::start(p).is_some());
-        let mut job = Solve::new(p).all(args.all).threads_or_all(args.threads);
+        let mut job = Solve::new(p).limits(limits(&args));
         if let Some(table) = &table {
             job = job.table(table);
         }
         if let Some(method) = args.method {
             job = job.method(method.job());
-        }
-        if let Some(max_length) = args.max_length {
-            job = job.max_length(max_length);
         }
         for start in read_starts(p, &args, batch)? {
             let started = Instant::now();
@@ -132,6 +129,15 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
         }
     });
     Ok(())
+}
+
+/// What the arguments ask a solve job for.
+fn limits(args: &Args) -> Limits {
+    Limits {
+        all: args.all,
+        max_length: args.max_length,
+        threads: args.threads,
+    }
 }
 
 /// Whether the command solves a batch from standard input: POSITION `-`, or no
@@ -213,12 +219,7 @@ fn solve_with_pdb(
     let batch = wants_batch(args.position.as_deref(), false);
     let starts = read_starts(board, args, batch)?;
     let partition = super::pdb::open(databases, false, interrupt)?;
-    let mut job = SolvePdb::new(board, &partition)
-        .all(args.all)
-        .threads_or_all(args.threads);
-    if let Some(max_length) = args.max_length {
-        job = job.max_length(max_length);
-    }
+    let job = SolvePdb::new(board, &partition).limits(limits(args));
     for start in starts {
         let started = Instant::now();
         let solution = job.solve(&start)?;

@@ -101,20 +101,32 @@ impl<S> Solution<S> {
 /// puzzles whose bound is weak) or by descending a table.
 ///
 /// ```
-/// use antipode::{Puzzle, jobs::Solve, puzzles::SlidingPuzzle};
+/// use antipode::{Puzzle, jobs::{Limits, Solve}, puzzles::SlidingPuzzle};
 ///
 /// let eight = SlidingPuzzle::new(3, 3).unwrap();
 /// let start = eight.parse("867254301").unwrap();
-/// let solution = Solve::new(&eight).all(true).solve(&start).unwrap();
+/// let every = Limits { all: true, ..Limits::default() };
+/// let solution = Solve::new(&eight).limits(every).solve(&start).unwrap();
 /// assert_eq!((solution.length(), solution.moves.len()), (31, 40));
 /// ```
 pub struct Solve<'a, P: Solvable> {
     puzzle: &'a P,
     table: Option<&'a Table>,
     method: Option<Method>,
-    all: bool,
-    max_length: u32,
-    threads: Option<usize>,
+    limits: Limits,
+}
+
+/// What a solve job looks for and with what: every optimal solution or one, the
+/// longest solution tried, the worker threads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    /// Every optimal solution, not just one (IDA*, IDDFS, pattern databases).
+    pub all: bool,
+    /// Give up beyond this many moves (default [`MAX_LENGTH`]; on boards too large to
+    /// rank [`MAX_LENGTH_BIG_BOARDS`]).
+    pub max_length: Option<u32>,
+    /// Worker threads, `None` for all cores.
+    pub threads: Option<usize>,
 }
 
 impl<'a, P: Solvable> Solve<'a, P> {
@@ -125,9 +137,7 @@ impl<'a, P: Solvable> Solve<'a, P> {
             puzzle,
             table: None,
             method: None,
-            all: false,
-            max_length: MAX_LENGTH,
-            threads: None,
+            limits: Limits::default(),
         }
     }
 
@@ -143,21 +153,9 @@ impl<'a, P: Solvable> Solve<'a, P> {
         self
     }
 
-    /// Every optimal solution, not just one (IDA* and IDDFS).
-    pub fn all(mut self, all: bool) -> Self {
-        self.all = all;
-        self
-    }
-
-    /// Give up beyond this many moves.
-    pub fn max_length(mut self, max_length: u32) -> Self {
-        self.max_length = max_length;
-        self
-    }
-
-    /// Worker threads of a search, `None` for all cores.
-    pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
-        self.threads = threads;
+    /// What to look for, and with how many threads.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -165,7 +163,7 @@ impl<'a, P: Solvable> Solve<'a, P> {
     /// puzzle prefers it and one solution is wanted, else IDA*.
     pub fn chosen_method(&self) -> Method {
         self.method
-            .unwrap_or(if P::PREFERS_BIDIRECTIONAL && !self.all {
+            .unwrap_or(if P::PREFERS_BIDIRECTIONAL && !self.limits.all {
                 Method::Bibfs
             } else {
                 Method::Ida
@@ -174,8 +172,13 @@ impl<'a, P: Solvable> Solve<'a, P> {
 
     /// The optimal solutions from `start`.
     pub fn solve(&self, start: &P::State) -> Result<Solution<P::State>, SolveError> {
+        let Limits {
+            all,
+            max_length,
+            threads,
+        } = self.limits;
         if let Some(table) = self.table {
-            if self.all {
+            if all {
                 return Err(SolveError::AllFromTable);
             }
             return Ok(Solution::steps(table.solve(self.puzzle, start)?, 0));
@@ -184,17 +187,18 @@ impl<'a, P: Solvable> Solve<'a, P> {
             Method::Ida => solve::Method::Ida,
             Method::Iddfs => solve::Method::Iddfs,
             Method::Bibfs => {
-                if self.all {
+                if all {
                     return Err(SolveError::AllBidirectional);
                 }
                 let (steps, nodes) =
-                    pool::run_on(self.threads, || solve::bibfs::solve(self.puzzle, start))?
+                    pool::run_on(threads, || solve::bibfs::solve(self.puzzle, start))?
                         .ok_or(SolveError::Unreachable)?;
                 return Ok(Solution::steps(steps, nodes));
             }
         };
-        let found = pool::run_on(self.threads, || {
-            solve::solve(self.puzzle, start, method, self.all, self.max_length)
+        let max_length = max_length.unwrap_or(MAX_LENGTH);
+        let found = pool::run_on(threads, || {
+            solve::solve(self.puzzle, start, method, all, max_length)
         })??;
         Ok(Solution::found(found, P::State::clone))
     }
@@ -217,9 +221,7 @@ impl<'a, P: Solvable> Solve<'a, P> {
 pub struct SolvePdb<'a> {
     board: &'a BoardShape,
     space: PdbSpace<'a>,
-    all: bool,
-    max_length: u32,
-    threads: Option<usize>,
+    limits: Limits,
 }
 
 impl<'a> SolvePdb<'a> {
@@ -229,31 +231,13 @@ impl<'a> SolvePdb<'a> {
         SolvePdb {
             board,
             space: PdbSpace::new(board, partition),
-            all: false,
-            max_length: if board.indexable() {
-                MAX_LENGTH
-            } else {
-                MAX_LENGTH_BIG_BOARDS
-            },
-            threads: None,
+            limits: Limits::default(),
         }
     }
 
-    /// Every optimal solution, not just one.
-    pub fn all(mut self, all: bool) -> Self {
-        self.all = all;
-        self
-    }
-
-    /// Give up beyond this many moves.
-    pub fn max_length(mut self, max_length: u32) -> Self {
-        self.max_length = max_length;
-        self
-    }
-
-    /// Worker threads, `None` for all cores.
-    pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
-        self.threads = threads;
+    /// What to look for, and with how many threads.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -265,8 +249,14 @@ impl<'a> SolvePdb<'a> {
     /// The optimal solutions from `start` (row-major tile numbers).
     pub fn solve(&self, start: &[u8]) -> Result<Solution<Vec<u8>>, SolveError> {
         let node = self.space.node(start);
-        let found = pool::run_on(self.threads, || {
-            ida::search(&self.space, &node, self.all, self.max_length)
+        let default_length = if self.board.indexable() {
+            MAX_LENGTH
+        } else {
+            MAX_LENGTH_BIG_BOARDS
+        };
+        let max_length = self.limits.max_length.unwrap_or(default_length);
+        let found = pool::run_on(self.limits.threads, || {
+            ida::search(&self.space, &node, self.limits.all, max_length)
         })??;
         Ok(Solution::found(found, |node| {
             self.space.position(node).to_vec()

@@ -343,6 +343,7 @@ fn python_reads_the_documented_format() {
             table.header().definition_sha256.clone().unwrap()
         );
         assert_eq!(header["bits"], encoding.bits());
+        assert_eq!(header["index_range"], serde_json::json!([0, 20_160]));
         assert_eq!(
             header["histogram"].as_array().unwrap().len(),
             table.histogram().len()

@@ -50,7 +50,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
             let mut s = format!(
                 "table           {}\nformat          version {}\npuzzle          {}\n\
                  goal            {}\ndefinition      sha256 {}\nindices         {}\n\
-                 reached         {}{}\n\
+                 covers          {}\nreached         {}{}\n\
                  entries         {} bits ({})\npayload         {} bytes ({})\n\
                  state           {}\nlevels          {levels}\ncrc32           {:08x}\n",
                 args.path.display(),
@@ -62,6 +62,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
                     .as_deref()
                     .unwrap_or("- (version 1: name and goal)"),
                 thousands(header.indices),
+                covers(&header),
                 thousands(reached),
                 if header.complete { "" } else { " so far" },
                 header.encoding.bits(),
@@ -81,6 +82,20 @@ pub fn info(args: InfoArgs) -> Result<()> {
         }
     };
     super::print(&text)
+}
+
+/// The index range a file covers, in words.
+fn covers(header: &table::Header) -> String {
+    let range = &header.index_range;
+    if *range == (0..header.indices) {
+        "the whole table".into()
+    } else {
+        format!(
+            "indices {}..{} (a shard)",
+            thousands(range.start),
+            thousands(range.end)
+        )
+    }
 }
 
 pub fn verify(args: VerifyArgs) -> Result<()> {

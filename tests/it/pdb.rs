@@ -232,6 +232,7 @@ fn every_optimal_solution_is_found_with_databases_too() {
     let info = antipode_in(dir.path(), &["info", file.to_str().unwrap()], "");
     let info = String::from_utf8_lossy(&info.stdout);
     assert!(info.contains("pattern database of tiles 1,2,3,4"), "{info}");
+    assert!(info.contains("covers          the whole table"), "{info}");
     assert!(info.contains("indices         3,024"), "{info}");
     assert_database_verifies(dir.path(), &file);
     assert_error(

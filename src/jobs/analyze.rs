@@ -54,6 +54,14 @@ pub struct TableWritten {
     pub resumed_levels: usize,
 }
 
+/// Where an analysis keeps its depths.
+enum Target {
+    Memory,
+    /// The table file at [`default_table_path`] (which depends on the encoding).
+    DefaultTable,
+    Table(PathBuf),
+}
+
 /// One analysis to run: the puzzle, where its depths go, the threads, who hears of
 /// progress and what can stop it. [`Analyze::run`] returns the report.
 ///
@@ -82,7 +90,7 @@ pub struct TableWritten {
 /// ```
 pub struct Analyze<'a, P: Puzzle> {
     puzzle: &'a P,
-    table: Option<PathBuf>,
+    target: Target,
     encoding: Encoding,
     force: bool,
     checkpoint_every: Option<Duration>,
@@ -97,7 +105,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     pub fn new(puzzle: &'a P) -> Self {
         Analyze {
             puzzle,
-            table: None,
+            target: Target::Memory,
             encoding: Encoding::Byte,
             force: false,
             checkpoint_every: None,
@@ -110,22 +118,19 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
 
     /// Writes the depths into the table file at `path` (resuming an unfinished one).
     pub fn table(mut self, path: impl AsRef<Path>) -> Self {
-        self.table = Some(path.as_ref().to_owned());
+        self.target = Target::Table(path.as_ref().to_owned());
         self
     }
 
     /// Writes the depths into the table file at [`default_table_path`].
     pub fn default_table(mut self) -> Self {
-        self.table = Some(default_table_path(self.puzzle, self.encoding));
+        self.target = Target::DefaultTable;
         self
     }
 
     /// Entries of the table: one byte of exact depth (the default) or depths mod 3 in
     /// two bits. In memory the depths are always bytes.
     pub fn encoding(mut self, encoding: Encoding) -> Self {
-        if self.table.as_ref() == Some(&default_table_path(self.puzzle, self.encoding)) {
-            self.table = Some(default_table_path(self.puzzle, encoding));
-        }
         self.encoding = encoding;
         self
     }
@@ -175,8 +180,12 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     }
 
     /// The table file the job writes, if any.
-    pub fn table_path(&self) -> Option<&Path> {
-        self.table.as_deref()
+    pub fn table_path(&self) -> Option<PathBuf> {
+        match &self.target {
+            Target::Memory => None,
+            Target::DefaultTable => Some(default_table_path(self.puzzle, self.encoding)),
+            Target::Table(path) => Some(path.clone()),
+        }
     }
 
     /// Runs the analysis and returns its report.
@@ -187,7 +196,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     /// Runs the analysis and returns its report and, with a table, what was written.
     pub fn run_with_table(self) -> Result<(Analysis, Option<TableWritten>), AnalyzeJobError> {
         let threads = self.threads;
-        pool::run_on(threads, || match &self.table {
+        pool::run_on(threads, || match &self.table_path() {
             None => Ok((
                 analysis::analyze(self.puzzle, self.boards, self.observer)?,
                 None,

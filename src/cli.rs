@@ -266,6 +266,14 @@ impl Interrupt {
     }
 }
 
+/// A `--checkpoint-every` value: seconds, fractions allowed, 0 for every level.
+fn seconds(text: &str) -> std::result::Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds (0 or more)"))
+}
+
 /// Writes `text` to standard output.
 fn print(text: &str) -> Result<()> {
     use std::io::Write;

@@ -1,11 +1,12 @@
 //! Depth tables as files: a 4096-byte header (see [`header`] and `tables/README.md`)
 //! followed by the payload, the depth array exactly as the search leaves it in memory.
 //!
-//! Writing is crash-safe: after every level the payload is flushed first, then the
-//! header records the completed levels and is flushed; only when the search is over is
-//! the payload checksummed and the header marked complete. A file that does not say
-//! "complete" is never used for answers, and running the same analysis again resumes
-//! it from its last completed level.
+//! Writing ([`build`], in `writer`) is crash-safe and has one writer at a time
+//! ([`lock`]): at a checkpoint the payload is made durable first, then the header
+//! that records the completed levels; only when the search is over is the payload
+//! checksummed and the header marked complete. A file that does not say "complete" is
+//! never used for answers, and running the same analysis again resumes it from its
+//! last checkpoint. Readers take no lock.
 //!
 //! ```
 //! use antipode::{Puzzle, engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
@@ -25,23 +26,25 @@
 
 mod copies;
 pub mod header;
+pub mod lock;
 mod verify;
+mod writer;
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
-use memmap2::{MmapMut, MmapOptions};
+use memmap2::MmapOptions;
 use rayon::prelude::*;
 
 use crate::descent::{self, DescentError};
-use crate::engine::{self, EngineError, Histogram, Observer, SearchOptions};
+use crate::engine::EngineError;
 use crate::puzzle::{Puzzle, Step};
-use crate::store::{Depths, Encoding};
+use crate::store::Depths;
 use crate::with_depths;
 pub use header::{HEADER_BYTES, Header, HeaderError, definition_digest};
 pub use verify::{Check, verify};
+pub use writer::{BuildOptions, Built, build};
 
 /// What can go wrong with a table file.
 #[derive(Debug, thiserror::Error)]
@@ -145,6 +148,41 @@ pub enum TableError {
         path: PathBuf,
         /// Why.
         reason: String,
+    },
+    /// The path cannot hold a table.
+    #[error("{path}: {reason}")]
+    Place {
+        /// The path.
+        path: PathBuf,
+        /// Why not.
+        reason: String,
+    },
+    /// Writing the table failed part-way; the file keeps its last checkpoint.
+    #[error(
+        "{path}: writing {what} failed: {cause}; the file keeps its last checkpoint \
+         ({levels} complete level(s)): run the same command again to resume from it"
+    )]
+    WriteFailed {
+        /// The file.
+        path: PathBuf,
+        /// What was being written.
+        what: &'static str,
+        /// The levels the file holds durably.
+        levels: usize,
+        /// The system's reason.
+        cause: std::io::Error,
+    },
+    /// Another writer holds the file.
+    #[error(
+        "{path}: another {} is writing this file; wait until it ends (or stop it) and run \
+         this command again",
+        holder.as_ref().map_or("process".to_owned(), ToString::to_string)
+    )]
+    Busy {
+        /// The file.
+        path: PathBuf,
+        /// Who holds it, where the system says.
+        holder: Option<lock::Holder>,
     },
     /// The names do not fit in the header.
     #[error("the puzzle name or goal is too long for a table header")]
@@ -427,349 +465,10 @@ fn check_size(path: &Path, file: &File, header: &Header) -> Result<(), TableErro
     Ok(())
 }
 
-/// The file side of a table being built.
-struct Writer {
-    path: PathBuf,
-    file: File,
-    copies: copies::Copies,
-    header: Header,
-    /// How long the last checkpoint took.
-    last_cost: std::time::Duration,
-}
-
-impl Writer {
-    fn write_header(&mut self) -> std::io::Result<()> {
-        self.file.seek(SeekFrom::Start(0))?;
-        self.file.write_all(&self.header.encode())?;
-        self.file.sync_data()
-    }
-
-    /// Makes the completed levels durable: the array goes to the copy the header does
-    /// not point at, then the header points at it.
-    fn checkpoint(&mut self, map: &MmapMut, histogram: &[u64]) -> std::io::Result<()> {
-        let started = std::time::Instant::now();
-        let payload = self.header.payload_bytes;
-        let target = 1 - self.header.checkpoint_slot;
-        self.copies
-            .write(&map[..payload as usize], copies::offset(payload, target))?;
-        self.header.histogram = histogram.to_vec();
-        self.header.checkpoint_slot = target;
-        self.write_header()?;
-        self.last_cost = started.elapsed();
-        Ok(())
-    }
-}
-
-/// Opens `path` to resume an unfinished table of the same puzzle and encoding, or
-/// creates it. Returns the writer, the depth array (in memory, with the levels done
-/// loaded), and the levels done.
-fn create_or_resume<P: Puzzle>(
-    puzzle: &P,
-    path: &Path,
-    encoding: Encoding,
-    force: bool,
-) -> Result<(Writer, Depths, Option<Vec<u64>>), TableError> {
-    let identity = identity(puzzle);
-    let fresh = fresh_header(&identity, puzzle.index_count(), encoding);
-    if !fresh.fits() {
-        return Err(TableError::NameTooLong);
-    }
-    let resume = if path.exists() && !force {
-        levels_to_resume(path, &identity, &fresh)?
-    } else {
-        None
-    };
-    // Refuse a disk too small before touching any file.
-    let needed = copies::building_len(fresh.payload_bytes);
-    check_room(path, needed)?;
-    let mut writer = open_writer(path, fresh, resume.as_deref())?;
-    if writer.file.metadata().map_err(io_error(path))?.len() < needed {
-        writer.file.set_len(needed).map_err(io_error(path))?;
-        writer.file.sync_all().map_err(io_error(path))?;
-    }
-    reserve_blocks(&writer, needed, resume.is_none())?;
-    // The search runs in memory; the file gets the array at checkpoints.
-    let mut depths =
-        Depths::anonymous(encoding, puzzle.index_count())?.ok_or_else(|| not_depths(path))?;
-    if resume.is_some() {
-        let payload = writer.header.payload_bytes;
-        let at = copies::offset(payload, writer.header.checkpoint_slot);
-        writer
-            .copies
-            .read(&mut depths.map_mut()[..payload as usize], at)
-            .map_err(io_error(path))?;
-    }
-    Ok((writer, depths, resume))
-}
-
-/// The header of a new, empty table of the puzzle `identity` names.
-fn fresh_header(identity: &Identity, indices: u64, encoding: Encoding) -> Header {
-    Header {
-        version: header::VERSION,
-        puzzle: identity.name.clone(),
-        goal: identity.goal.clone(),
-        definition_sha256: Some(identity.digest.clone()),
-        indices,
-        encoding,
-        complete: false,
-        histogram: Vec::new(),
-        index_range: 0..indices,
-        payload_bytes: encoding.payload_bytes(indices),
-        payload_crc32: 0,
-        pattern: None,
-        checkpoint_slot: 0,
-    }
-}
-
-/// The levels an unfinished table of the same puzzle and encoding at `path` holds
-/// (`None` if it holds none yet); refuses a complete table and any other file.
-fn levels_to_resume(
-    path: &Path,
-    identity: &Identity,
-    fresh: &Header,
-) -> Result<Option<Vec<u64>>, TableError> {
-    let existing = read_header(path)
-        .and_then(|(file, header)| check_size(path, &file, &header).map(|()| header));
-    match existing {
-        Ok(header) if header.complete => {
-            let puzzle = if identity.matches(&header) {
-                header.puzzle
-            } else {
-                format!(
-                    "{} (goal {}), not of this puzzle or definition,",
-                    header.puzzle, header.goal
-                )
-            };
-            Err(TableError::Exists {
-                path: path.to_owned(),
-                puzzle,
-            })
-        }
-        Ok(header)
-            if identity.matches(&header)
-                && header.encoding == fresh.encoding
-                && header.indices == fresh.indices
-                && header.index_range == fresh.index_range =>
-        {
-            Ok((!header.histogram.is_empty()).then_some(header.histogram))
-        }
-        Ok(header) => Err(TableError::NotResumable {
-            path: path.to_owned(),
-            reason: format!(
-                "it is for {} with {}-bit entries",
-                header.puzzle,
-                header.encoding.bits()
-            ),
-        }),
-        Err(e) => Err(TableError::NotResumable {
-            path: path.to_owned(),
-            reason: e.to_string(),
-        }),
-    }
-}
-
-/// Refuses a file system without `needed` bytes for the table at `path`. Blocks the
-/// file holds already count as free: they are kept on resume and freed by an
-/// overwrite.
-fn check_room(path: &Path, needed: u64) -> Result<(), TableError> {
-    let held = {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata(path).map_or(0, |m| m.blocks() * 512)
-    };
-    match crate::sys::available_bytes(path).filter(|&a| held + a < needed) {
-        Some(available) => Err(TableError::NoSpace {
-            path: path.to_owned(),
-            needed,
-            available,
-        }),
-        None => Ok(()),
-    }
-}
-
-/// Opens (creating folders and a fresh file as needed) the table file for writing;
-/// a fresh file gets its header first (incomplete, no level).
-fn open_writer(path: &Path, fresh: Header, resume: Option<&[u64]>) -> Result<Writer, TableError> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(io_error(parent))?;
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(resume.is_none())
-        .open(path)
-        .map_err(io_error(path))?;
-    let checkpoint_slot = match resume {
-        Some(_) => read_header(path)?.1.checkpoint_slot,
-        None => 0,
-    };
-    let mut writer = Writer {
-        path: path.to_owned(),
-        copies: copies::Copies::new(path, &file).map_err(io_error(path))?,
-        file,
-        header: Header {
-            histogram: resume.map(<[u64]>::to_vec).unwrap_or_default(),
-            checkpoint_slot,
-            ..fresh
-        },
-        last_cost: std::time::Duration::ZERO,
-    };
-    if resume.is_none() {
-        writer.write_header().map_err(io_error(path))?;
-    }
-    Ok(writer)
-}
-
-/// Allocates every block of the file now: a disk that fills up under a memory map
-/// kills the process with SIGBUS instead of returning an error. A fresh file that
-/// does not fit is removed.
-fn reserve_blocks(writer: &Writer, needed: u64, fresh: bool) -> Result<(), TableError> {
-    let path = &writer.path;
-    let Err(cause) = crate::sys::reserve(&writer.file, needed) else {
-        return Ok(());
-    };
-    if cause.kind() != std::io::ErrorKind::StorageFull {
-        return Err(io_error(path)(cause));
-    }
-    if fresh {
-        let _ = std::fs::remove_file(path);
-    }
-    Err(TableError::NoSpace {
-        path: path.to_owned(),
-        needed,
-        available: crate::sys::available_bytes(path).unwrap_or(0),
-    })
-}
-
 /// The error for a depth table asked to hold 4-bit entries.
 fn not_depths(path: &Path) -> TableError {
     TableError::Header {
         path: path.to_owned(),
         cause: HeaderError::Field("4-bit entries hold pattern databases, not depths".into()),
     }
-}
-
-/// What [`build`] produced.
-pub struct Built {
-    /// The table's final header.
-    pub header: Header,
-    /// The depth array (still mapped), for reports.
-    pub depths: Depths,
-    /// Levels that were already done when the run started (0 for a fresh table).
-    pub resumed_levels: usize,
-    /// The indices of the deepest level, when the engine could capture them.
-    pub last_level: Option<Vec<u64>>,
-}
-
-/// Checkpoints wait at least this many times as long as the last one took: writing
-/// them takes at most about 1/(1 + CHECKPOINT_SHARE) of a run (3%), and a crash loses
-/// at most that many times a checkpoint's time (about two minutes for 2x7's 10.9 GB).
-const CHECKPOINT_SHARE: u32 = 30;
-
-/// How [`build`] writes a table.
-#[derive(Debug, Clone)]
-pub struct BuildOptions {
-    /// Entry encoding.
-    pub encoding: Encoding,
-    /// Overwrite a complete table or another puzzle's file at the path.
-    pub force: bool,
-    /// Progress is recorded at most this often (and at the end), and no more often
-    /// than keeps checkpoints to about 3% of the run: each one writes the whole array
-    /// and waits for the disk. Zero: after every level.
-    pub checkpoint_every: std::time::Duration,
-}
-
-impl Default for BuildOptions {
-    fn default() -> Self {
-        BuildOptions {
-            encoding: Encoding::Byte,
-            force: false,
-            checkpoint_every: std::time::Duration::from_secs(2),
-        }
-    }
-}
-
-/// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
-/// current rayon pool over the file's mapping; `stop` interrupts it between work items.
-pub fn build<P: Puzzle>(
-    puzzle: &P,
-    path: &Path,
-    options: &BuildOptions,
-    observer: &dyn Observer,
-    stop: Option<&AtomicBool>,
-) -> Result<Built, TableError> {
-    let (mut writer, depths, resume) =
-        create_or_resume(puzzle, path, options.encoding, options.force)?;
-    let resumed_levels = resume.as_ref().map_or(0, Vec::len);
-    let mut last_level = Vec::new();
-    let histogram = {
-        let map = depths.map();
-        let mut last_checkpoint = std::time::Instant::now();
-        let mut checkpoint = |h: &[u64]| {
-            let interval = match options.checkpoint_every {
-                every if every.is_zero() => every,
-                every => every.max(writer.last_cost * CHECKPOINT_SHARE),
-            };
-            // The goal level alone is not worth a write of the whole array: it is
-            // redone in no time (the set-up before it can take longer than the interval).
-            let only_the_goal = h.len() == 1 && !interval.is_zero();
-            if only_the_goal || last_checkpoint.elapsed() < interval {
-                return Ok(());
-            }
-            writer.checkpoint(map, h)?;
-            observer.checkpoint_written(h.len(), writer.header.payload_bytes, writer.last_cost);
-            last_checkpoint = std::time::Instant::now();
-            Ok(())
-        };
-        let search = SearchOptions {
-            resume,
-            checkpoint: Some(&mut checkpoint),
-            stop,
-            last_level: Some(&mut last_level),
-        };
-        match with_depths!(&depths, s => engine::search_with(puzzle, s, observer, search)) {
-            Err(EngineError::Interrupted { histogram }) => {
-                // Record every level that is complete, so that a resume skips them.
-                writer
-                    .checkpoint(depths.map(), &histogram)
-                    .map_err(io_error(path))?;
-                return Err(EngineError::Interrupted { histogram }.into());
-            }
-            other => other?,
-        }
-    };
-    finish(&mut writer, &depths, &histogram)?;
-    Ok(Built {
-        header: writer.header,
-        depths,
-        resumed_levels,
-        last_level: (!last_level.is_empty()).then_some(last_level),
-    })
-}
-
-/// Writes the finished array to copy 0, cuts the spare copy off and marks the table
-/// complete. Copy 0 is overwritten only while the header points at copy 1.
-fn finish(writer: &mut Writer, depths: &Depths, histogram: &Histogram) -> Result<(), TableError> {
-    let path = writer.path.clone();
-    let payload = writer.header.payload_bytes;
-    let map = depths.map();
-    if writer.header.checkpoint_slot == 0 {
-        writer
-            .checkpoint(map, &histogram.0)
-            .map_err(io_error(&path))?;
-    }
-    writer
-        .copies
-        .write(&map[..payload as usize], copies::offset(payload, 0))
-        .map_err(io_error(&path))?;
-    writer.header.histogram = histogram.0.clone();
-    writer.header.checkpoint_slot = 0;
-    writer.write_header().map_err(io_error(&path))?;
-    writer
-        .file
-        .set_len(HEADER_BYTES as u64 + payload)
-        .map_err(io_error(&path))?;
-    writer.header.payload_crc32 = payload_crc32(&map[..payload as usize]);
-    writer.header.complete = true;
-    writer.write_header().map_err(io_error(&path))
 }

@@ -38,6 +38,10 @@ pub struct Args {
     /// Overwrite a complete table (or another puzzle's file) at the table path.
     #[arg(long, requires = "table")]
     force: bool,
+    /// Save progress into the table at most every SECONDS (default 2; 0: after every
+    /// level); a checkpoint also waits thirty times as long as the last one took.
+    #[arg(long, value_name = "SECONDS", requires = "table", value_parser = super::seconds)]
+    checkpoint_every: Option<std::time::Duration>,
     /// No progress lines on standard error.
     #[arg(long, short)]
     quiet: bool,
@@ -118,6 +122,9 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
         None => return Ok(job.run()?),
         Some(None) => job = job.encoding(args.bits.encoding()).default_table(),
         Some(Some(path)) => job = job.encoding(args.bits.encoding()).table(path),
+    }
+    if let Some(every) = args.checkpoint_every {
+        job = job.checkpoint_every(every);
     }
     let (report, table) = job
         .force(args.force)

@@ -34,6 +34,11 @@ pub struct Args {
     /// Quiet: no progress on stderr.
     #[arg(short, long)]
     quiet: bool,
+    /// Save a build's progress beside its database at most every SECONDS (default
+    /// 30; 0: after every level); a checkpoint also waits thirty times as long as the
+    /// last one took.
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds)]
+    checkpoint_every: Option<std::time::Duration>,
 }
 
 pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
@@ -43,7 +48,10 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
         None => Databases::tile_lists(&board, &args.pattern).context("--pattern")?,
     };
     let started = Instant::now();
-    let job = job.dir(&args.dir).threads_or_all(args.threads);
+    let mut job = job.dir(&args.dir).threads_or_all(args.threads);
+    if let Some(every) = args.checkpoint_every {
+        job = job.checkpoint_every(Some(every));
+    }
     let partition = open(job, args.quiet, interrupt)?;
     let mut text = String::new();
     for db in partition.databases() {

@@ -209,6 +209,15 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
 
     fn build_table(&self, path: &Path) -> Result<(Analysis, TableWritten), AnalyzeJobError> {
         let started = Instant::now();
+        if matches!(self.target, Target::DefaultTable) {
+            // The default folder is made on first use; a path given is taken as it is.
+            std::fs::create_dir_all(TABLES_DIR).map_err(|cause| {
+                AnalyzeJobError::Table(TableError::Io {
+                    path: TABLES_DIR.into(),
+                    cause,
+                })
+            })?;
+        }
         let mut options = table::BuildOptions {
             encoding: self.encoding,
             force: self.force,

@@ -101,6 +101,17 @@ pub enum BuildError {
         /// The system's reason.
         cause: std::io::Error,
     },
+    /// A checkpoint could not be written; the one before it (if any) is kept.
+    #[error(
+        "writing checkpoint {path} failed: {cause}; the previous checkpoint, if any, is \
+         kept: run the same command again to resume from it"
+    )]
+    CheckpointWrite {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The system's reason.
+        cause: std::io::Error,
+    },
     /// Stopped by [`BuildControl::stop`].
     #[error("interrupted after distance {depth}")]
     Interrupted {
@@ -595,7 +606,10 @@ impl Checkpoints {
                 &search.entries,
                 search.words.bytes(),
             )
-            .map_err(checkpoint_error(control))?;
+            .map_err(|cause| BuildError::CheckpointWrite {
+                path: file.path().to_owned(),
+                cause,
+            })?;
             self.cost = started.elapsed();
             self.last = Instant::now();
         }

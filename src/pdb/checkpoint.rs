@@ -96,12 +96,20 @@ impl CheckpointFile {
             head.extend_from_slice(&count.to_le_bytes());
         }
         let temporary = self.temporary();
-        let mut file = BufWriter::with_capacity(1 << 20, File::create(&temporary)?);
-        file.write_all(&head)?;
-        file.write_all(entries)?;
-        file.write_all(words)?;
-        file.into_inner().map_err(|e| e.into_error())?;
-        std::fs::rename(&temporary, &self.path)
+        let written = (|| {
+            let mut file = BufWriter::with_capacity(1 << 20, File::create(&temporary)?);
+            file.write_all(&head)?;
+            file.write_all(entries)?;
+            file.write_all(words)?;
+            file.into_inner().map_err(|e| e.into_error())?;
+            std::fs::rename(&temporary, &self.path)
+        })();
+        if written.is_err() {
+            // What was written of it goes (a full disk gets its room back); the last
+            // checkpoint is untouched.
+            let _ = std::fs::remove_file(&temporary);
+        }
+        written
     }
 
     /// Loads the saved state into `entries` and `words` if there is a checkpoint of

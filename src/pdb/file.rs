@@ -15,6 +15,7 @@ use super::pattern::Pattern;
 use crate::grid::Grid;
 use crate::store::Encoding;
 use crate::table::header::{self, EntryBase, HEADER_BYTES, Header, PatternInfo};
+use crate::table::lock::WriteLock;
 use crate::table::{self, TableError};
 
 /// The canonical definition of a pattern database, whose SHA-256 the header keeps: the
@@ -55,11 +56,13 @@ fn manhattan(table: &[[u8; 32]], places: &[u8]) -> u32 {
         .sum()
 }
 
-/// Writes a built database to `path` (through `path.partial`, renamed when complete,
-/// so that no file at `path` is ever unfinished), choosing the smallest entries:
-/// 4 bits of the distance, or 4 bits of the distance over the pattern tiles'
-/// Manhattan distance, or 8 bits.
+/// Writes a built database to `path` through `partial` (`path.partial`, locked by
+/// this build, renamed when complete, so that no file at `path` is ever unfinished),
+/// choosing the smallest entries: 4 bits of the distance, or 4 bits of the distance
+/// over the pattern tiles' Manhattan distance, or 8 bits. If writing fails, the
+/// partial file is removed.
 pub fn write(
+    partial: WriteLock,
     path: &Path,
     pattern: &Pattern,
     puzzle: &str,
@@ -108,21 +111,25 @@ pub fn write(
         }),
         checkpoint_slot: 0,
     };
-    let partial = partial_path(path);
-    let io = |cause| PdbError::Io {
-        path: partial.clone(),
-        cause,
-    };
-    let mut file = File::create(&partial).map_err(io)?;
-    file.write_all(&header.encode()).map_err(io)?;
-    file.write_all(payload).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    drop(file);
-    std::fs::rename(&partial, path).map_err(|cause| PdbError::Io {
-        path: path.to_owned(),
-        cause,
-    })?;
-    Ok(header)
+    let written = (|| {
+        let mut file = partial.file();
+        file.set_len(0)?;
+        file.write_all(&header.encode())?;
+        file.write_all(payload)?;
+        file.sync_all()?;
+        std::fs::rename(partial.path(), path)
+    })();
+    match written {
+        Ok(()) => Ok(header),
+        Err(cause) => {
+            let error = PdbError::Io {
+                path: partial.path().to_owned(),
+                cause,
+            };
+            let _ = partial.remove();
+            Err(error)
+        }
+    }
 }
 
 /// Where a database is written before it is complete.
@@ -335,7 +342,9 @@ mod tests {
         let built = build(&pattern, &Quiet).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.table");
+        let partial = WriteLock::acquire(&partial_path(&path)).unwrap();
         let header = write(
+            partial,
             &path,
             &pattern,
             "11puzzle",

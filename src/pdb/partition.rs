@@ -28,6 +28,7 @@ use super::file::{self, Pdb};
 use super::pattern::{MAX_CELLS, Pattern};
 use super::{Board, PdbError};
 use crate::table::header;
+use crate::table::lock::WriteLock;
 
 /// Most patterns in a partition.
 pub const MAX_PATTERNS: usize = 8;
@@ -331,16 +332,24 @@ fn build_database(
     let checkpoint = CheckpointFile::beside(path, &digest);
     let checkpoints = settings.checkpoint_every.is_some();
     check_room(pattern, dir, checkpoints)?;
+    std::fs::create_dir_all(dir).map_err(|cause| PdbError::Io {
+        path: dir.to_owned(),
+        cause,
+    })?;
+    // One build of a database at a time: its partial file is locked from here until
+    // the database is in place (the checkpoint is written under the same lock).
+    let partial = WriteLock::acquire(&file::partial_path(path))?;
+    if path.exists() {
+        // Another build finished it meanwhile.
+        let _ = partial.remove();
+        return Ok(());
+    }
     report(PartitionEvent::Building {
         tiles: pattern.tiles().to_vec(),
         path: path.to_owned(),
         placements: pattern.placements().count(),
     });
     let started = std::time::Instant::now();
-    std::fs::create_dir_all(dir).map_err(|cause| PdbError::Io {
-        path: dir.to_owned(),
-        cause,
-    })?;
     let control = BuildControl {
         checkpoint: checkpoints.then_some(&checkpoint),
         every: settings.checkpoint_every.unwrap_or_default(),
@@ -351,13 +360,19 @@ fn build_database(
             report: std::sync::Mutex::new(&mut *report),
             checkpoint: checkpoint.path().to_owned(),
         };
-        build::build_with(pattern, &levels, &control).map_err(|cause| PdbError::Build {
-            path: path.to_owned(),
-            cause,
-        })?
+        match build::build_with(pattern, &levels, &control) {
+            Ok(built) => built,
+            Err(cause) => {
+                let _ = partial.remove();
+                return Err(PdbError::Build {
+                    path: path.to_owned(),
+                    cause,
+                });
+            }
+        }
     };
     let text = board.format_line(goal);
-    let header = file::write(path, pattern, &board.name(), &text, goal, &built)?;
+    let header = file::write(partial, path, pattern, &board.name(), &text, goal, &built)?;
     if checkpoints {
         checkpoint.remove().map_err(|cause| PdbError::Io {
             path: checkpoint.path().to_owned(),

@@ -14,3 +14,4 @@ mod plots;
 mod solve;
 mod stores;
 mod tables;
+mod writers;

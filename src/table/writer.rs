@@ -1,0 +1,450 @@
+//! Writing a depth table: the file is created (or an unfinished one resumed) under a
+//! writer's lock ([`lock`](super::lock)), the search runs in memory, and the file
+//! receives the whole array at checkpoints and at the end ([`copies`](super::copies)).
+//!
+//! The order of writes that makes a crash at any moment safe:
+//!
+//! 1. before anything is written: the path is checked (a file in an existing folder),
+//!    the disk's free space, then the lock is taken and every block of the file is
+//!    allocated (`posix_fallocate`), so that on a file system that writes in place a
+//!    full disk cannot fail a later write;
+//! 2. a fresh file gets an incomplete header with no level, synced;
+//! 3. a checkpoint writes the array to the copy the header does not name and syncs it,
+//!    then writes and syncs the header naming that copy and the levels it holds: the
+//!    copy the header on disk names always holds exactly the levels it lists;
+//! 4. the end writes copy 0 (first copying to copy 1 if the header names copy 0), the
+//!    header naming copy 0, cuts the spare copy off, then writes the header with the
+//!    payload's checksum and the complete flag. That last write changes only bytes of
+//!    the header's first 512-byte sector.
+//!
+//! A write that fails (a full disk on a copy-on-write file system, an I/O error)
+//! stops the run with [`TableError::WriteFailed`]: the file still holds its last
+//! checkpoint, and the same build resumes from it.
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use memmap2::MmapMut;
+
+use super::lock::WriteLock;
+use super::{
+    HEADER_BYTES, Header, Identity, TableError, check_size, copies, header, identity, io_error,
+    not_depths, payload_crc32, read_header,
+};
+use crate::engine::{self, EngineError, Histogram, Observer, SearchOptions};
+use crate::puzzle::Puzzle;
+use crate::store::{Depths, Encoding};
+use crate::with_depths;
+
+/// The file side of a table being built.
+struct Writer {
+    lock: WriteLock,
+    copies: copies::Copies,
+    /// The header as it is on disk.
+    header: Header,
+    /// How long the last checkpoint took.
+    last_cost: Duration,
+}
+
+impl Writer {
+    fn path(&self) -> &Path {
+        self.lock.path()
+    }
+
+    fn file(&self) -> &File {
+        self.lock.file()
+    }
+
+    fn write_header(&self, header: &Header) -> std::io::Result<()> {
+        self.file().write_all_at(&header.encode(), 0)?;
+        self.file().sync_data()
+    }
+
+    /// Makes the completed levels durable: the array goes to the copy the header does
+    /// not point at, then the header points at it. On failure the header on disk (and
+    /// [`Writer::header`]) still names the last checkpoint.
+    fn checkpoint(&mut self, map: &MmapMut, histogram: &[u64]) -> std::io::Result<()> {
+        let started = Instant::now();
+        let payload = self.header.payload_bytes;
+        let target = 1 - self.header.checkpoint_slot;
+        self.copies
+            .write(&map[..payload as usize], copies::offset(payload, target))?;
+        let next = Header {
+            histogram: histogram.to_vec(),
+            checkpoint_slot: target,
+            ..self.header.clone()
+        };
+        self.write_header(&next)?;
+        self.header = next;
+        self.last_cost = started.elapsed();
+        Ok(())
+    }
+
+    /// The error for a failed write of `what`.
+    fn failed(&self, what: &'static str) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+        move |cause| TableError::WriteFailed {
+            path: self.path().to_owned(),
+            what,
+            levels: self.header.histogram.len(),
+            cause,
+        }
+    }
+}
+
+/// Opens `path` to resume an unfinished table of the same puzzle and encoding, or
+/// creates it. Returns the writer, the depth array (in memory, with the levels done
+/// loaded), and the levels done. Refuses a bad place or a disk too small before it
+/// touches a file, and leaves no file behind when it fails.
+fn create_or_resume<P: Puzzle>(
+    puzzle: &P,
+    path: &Path,
+    encoding: Encoding,
+    force: bool,
+) -> Result<(Writer, Depths, Option<Vec<u64>>), TableError> {
+    let identity = identity(puzzle);
+    let fresh = fresh_header(&identity, puzzle.index_count(), encoding);
+    if !fresh.fits() {
+        return Err(TableError::NameTooLong);
+    }
+    check_place(path)?;
+    let needed = copies::building_len(fresh.payload_bytes);
+    check_room(path, needed)?;
+    let mut lock = WriteLock::acquire(path)?;
+    let existing = lock.file().metadata().map_err(io_error(path))?.len();
+    let resume = match existing {
+        0 => None,
+        _ if force => None,
+        _ => levels_to_resume(path, &identity, &fresh)?,
+    };
+    if resume.is_none() && existing > 0 {
+        lock = replace(lock)?;
+    }
+    let header = match &resume {
+        Some(levels) => Header {
+            histogram: levels.clone(),
+            checkpoint_slot: read_header(path)?.1.checkpoint_slot,
+            ..fresh
+        },
+        None => fresh,
+    };
+    let copies = match copies::Copies::new(path, lock.file()) {
+        Ok(copies) => copies,
+        Err(cause) => return Err(abandon(lock, resume.is_none(), io_error(path)(cause))),
+    };
+    let mut writer = Writer {
+        lock,
+        copies,
+        header,
+        last_cost: Duration::ZERO,
+    };
+    match prepare(&mut writer, needed, resume.is_some(), puzzle.index_count()) {
+        Ok(depths) => Ok((writer, depths, resume)),
+        Err(e) => Err(abandon(writer.lock, resume.is_none(), e)),
+    }
+}
+
+/// Gives up on a file: a fresh one is removed while still locked.
+fn abandon(lock: WriteLock, fresh: bool, error: TableError) -> TableError {
+    if fresh {
+        let _ = lock.remove();
+    }
+    error
+}
+
+/// Overwriting: the old file goes and the table is built in a new one, so that
+/// readers of the old one (a complete table another program has mapped) keep it.
+fn replace(old: WriteLock) -> Result<WriteLock, TableError> {
+    let path = old.path().to_owned();
+    std::fs::remove_file(&path).map_err(io_error(&path))?;
+    // The old lock is held until the new one is, so no other writer slips in.
+    WriteLock::acquire(&path)
+}
+
+/// Sizes the file, allocates its blocks, writes a fresh file's header, and returns
+/// the depth array with the resumed levels loaded.
+fn prepare(
+    writer: &mut Writer,
+    needed: u64,
+    resuming: bool,
+    indices: u64,
+) -> Result<Depths, TableError> {
+    let path = writer.path().to_owned();
+    let io = io_error(&path);
+    if writer.file().metadata().map_err(io)?.len() < needed {
+        writer.file().set_len(needed).map_err(io_error(&path))?;
+    }
+    reserve_blocks(writer.file(), &path, needed)?;
+    if !resuming {
+        writer
+            .write_header(&writer.header)
+            .map_err(io_error(&path))?;
+    }
+    // The search runs in memory; the file gets the array at checkpoints.
+    let encoding = writer.header.encoding;
+    let mut depths = Depths::anonymous(encoding, indices)?.ok_or_else(|| not_depths(&path))?;
+    if resuming {
+        let payload = writer.header.payload_bytes;
+        let at = copies::offset(payload, writer.header.checkpoint_slot);
+        writer
+            .copies
+            .read(&mut depths.map_mut()[..payload as usize], at)
+            .map_err(io_error(&path))?;
+    }
+    Ok(depths)
+}
+
+/// The header of a new, empty table of the puzzle `identity` names.
+fn fresh_header(identity: &Identity, indices: u64, encoding: Encoding) -> Header {
+    Header {
+        version: header::VERSION,
+        puzzle: identity.name.clone(),
+        goal: identity.goal.clone(),
+        definition_sha256: Some(identity.digest.clone()),
+        indices,
+        encoding,
+        complete: false,
+        histogram: Vec::new(),
+        index_range: 0..indices,
+        payload_bytes: encoding.payload_bytes(indices),
+        payload_crc32: 0,
+        pattern: None,
+        checkpoint_slot: 0,
+    }
+}
+
+/// The levels an unfinished table of the same puzzle and encoding at `path` holds
+/// (`None` if it holds none yet); refuses a complete table and any other file.
+fn levels_to_resume(
+    path: &Path,
+    identity: &Identity,
+    fresh: &Header,
+) -> Result<Option<Vec<u64>>, TableError> {
+    let existing = read_header(path)
+        .and_then(|(file, header)| check_size(path, &file, &header).map(|()| header));
+    match existing {
+        Ok(header) if header.complete => {
+            let puzzle = if identity.matches(&header) {
+                header.puzzle
+            } else {
+                format!(
+                    "{} (goal {}), not of this puzzle or definition,",
+                    header.puzzle, header.goal
+                )
+            };
+            Err(TableError::Exists {
+                path: path.to_owned(),
+                puzzle,
+            })
+        }
+        Ok(header)
+            if identity.matches(&header)
+                && header.encoding == fresh.encoding
+                && header.indices == fresh.indices
+                && header.index_range == fresh.index_range =>
+        {
+            Ok((!header.histogram.is_empty()).then_some(header.histogram))
+        }
+        Ok(header) => Err(TableError::NotResumable {
+            path: path.to_owned(),
+            reason: format!(
+                "it is for {} with {}-bit entries",
+                header.puzzle,
+                header.encoding.bits()
+            ),
+        }),
+        Err(e) => Err(TableError::NotResumable {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Refuses a path that cannot be a table file: a folder, or a file in a folder that
+/// does not exist (a build creates no folders).
+fn check_place(path: &Path) -> Result<(), TableError> {
+    let refuse = |reason: String| {
+        Err(TableError::Place {
+            path: path.to_owned(),
+            reason,
+        })
+    };
+    if path.is_dir() {
+        return refuse("is a folder: name a file for the table".into());
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return refuse(format!("the folder {} does not exist", folder.display()));
+    }
+    Ok(())
+}
+
+/// Refuses a file system without `needed` bytes for the table at `path`. Blocks the
+/// file holds already count as free: they are kept on resume and freed by an
+/// overwrite.
+fn check_room(path: &Path, needed: u64) -> Result<(), TableError> {
+    let held = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).map_or(0, |m| m.blocks() * 512)
+    };
+    match crate::sys::available_bytes(path).filter(|&a| held + a < needed) {
+        Some(available) => Err(TableError::NoSpace {
+            path: path.to_owned(),
+            needed,
+            available,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Allocates every block of the file now, so that a disk filling up during the run
+/// cannot fail a write on a file system that writes in place.
+fn reserve_blocks(file: &File, path: &Path, needed: u64) -> Result<(), TableError> {
+    let Err(cause) = crate::sys::reserve(file, needed) else {
+        return Ok(());
+    };
+    if cause.kind() != std::io::ErrorKind::StorageFull {
+        return Err(io_error(path)(cause));
+    }
+    Err(TableError::NoSpace {
+        path: path.to_owned(),
+        needed,
+        available: crate::sys::available_bytes(path).unwrap_or(0),
+    })
+}
+
+/// What [`build`] produced.
+pub struct Built {
+    /// The table's final header.
+    pub header: Header,
+    /// The depth array (still mapped), for reports.
+    pub depths: Depths,
+    /// Levels that were already done when the run started (0 for a fresh table).
+    pub resumed_levels: usize,
+    /// The indices of the deepest level, when the engine could capture them.
+    pub last_level: Option<Vec<u64>>,
+}
+
+/// Checkpoints wait at least this many times as long as the last one took: writing
+/// them takes at most about 1/(1 + CHECKPOINT_SHARE) of a run (3%), and a crash loses
+/// at most that many times a checkpoint's time (about two minutes for 2x7's 10.9 GB).
+const CHECKPOINT_SHARE: u32 = 30;
+
+/// How [`build`] writes a table.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Entry encoding.
+    pub encoding: Encoding,
+    /// Overwrite a complete table or another puzzle's file at the path.
+    pub force: bool,
+    /// Progress is recorded at most this often (and at the end), and no more often
+    /// than keeps checkpoints to about 3% of the run: each one writes the whole array
+    /// and waits for the disk. Zero: after every level.
+    pub checkpoint_every: Duration,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            encoding: Encoding::Byte,
+            force: false,
+            checkpoint_every: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
+/// current rayon pool; `stop` interrupts it between work items. The file is locked
+/// against other writers for the whole run.
+pub fn build<P: Puzzle>(
+    puzzle: &P,
+    path: &Path,
+    options: &BuildOptions,
+    observer: &dyn Observer,
+    stop: Option<&AtomicBool>,
+) -> Result<Built, TableError> {
+    let (mut writer, depths, resume) =
+        create_or_resume(puzzle, path, options.encoding, options.force)?;
+    let resumed_levels = resume.as_ref().map_or(0, Vec::len);
+    let mut last_level = Vec::new();
+    let searched = {
+        let map = depths.map();
+        let mut last_checkpoint = Instant::now();
+        let mut checkpoint = |h: &[u64]| {
+            let interval = match options.checkpoint_every {
+                every if every.is_zero() => every,
+                every => every.max(writer.last_cost * CHECKPOINT_SHARE),
+            };
+            // The goal level alone is not worth a write of the whole array: it is
+            // redone in no time (the set-up before it can take longer than the interval).
+            let only_the_goal = h.len() == 1 && !interval.is_zero();
+            if only_the_goal || last_checkpoint.elapsed() < interval {
+                return Ok(());
+            }
+            writer.checkpoint(map, h)?;
+            observer.checkpoint_written(h.len(), writer.header.payload_bytes, writer.last_cost);
+            last_checkpoint = Instant::now();
+            Ok(())
+        };
+        let search = SearchOptions {
+            resume,
+            checkpoint: Some(&mut checkpoint),
+            stop,
+            last_level: Some(&mut last_level),
+        };
+        with_depths!(&depths, s => engine::search_with(puzzle, s, observer, search))
+    };
+    let histogram = match searched {
+        Ok(histogram) => histogram,
+        Err(EngineError::Interrupted { histogram }) => {
+            // Record every level that is complete, so that a resume skips them.
+            writer
+                .checkpoint(depths.map(), &histogram)
+                .map_err(writer.failed("a checkpoint"))?;
+            return Err(EngineError::Interrupted { histogram }.into());
+        }
+        Err(EngineError::Checkpoint(cause)) => return Err(writer.failed("a checkpoint")(cause)),
+        Err(other) => return Err(other.into()),
+    };
+    finish(&mut writer, &depths, &histogram).map_err(writer.failed("the finished table"))?;
+    Ok(Built {
+        header: writer.header,
+        depths,
+        resumed_levels,
+        last_level: (!last_level.is_empty()).then_some(last_level),
+    })
+}
+
+/// Writes the finished array to copy 0, cuts the spare copy off and marks the table
+/// complete. Copy 0 is overwritten only while the header points at copy 1.
+fn finish(writer: &mut Writer, depths: &Depths, histogram: &Histogram) -> std::io::Result<()> {
+    let payload = writer.header.payload_bytes;
+    let map = depths.map();
+    if writer.header.checkpoint_slot == 0 {
+        writer.checkpoint(map, &histogram.0)?;
+    }
+    writer
+        .copies
+        .write(&map[..payload as usize], copies::offset(payload, 0))?;
+    let in_copy_zero = Header {
+        histogram: histogram.0.clone(),
+        checkpoint_slot: 0,
+        ..writer.header.clone()
+    };
+    writer.write_header(&in_copy_zero)?;
+    writer.header = in_copy_zero;
+    writer.file().set_len(HEADER_BYTES as u64 + payload)?;
+    let complete = Header {
+        payload_crc32: payload_crc32(&map[..payload as usize]),
+        complete: true,
+        ..writer.header.clone()
+    };
+    writer.write_header(&complete)?;
+    writer.header = complete;
+    Ok(())
+}

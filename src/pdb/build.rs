@@ -77,7 +77,8 @@ pub struct BuildControl<'a> {
     /// checkpoint of the same database; `None`: no checkpoints.
     pub checkpoint: Option<&'a CheckpointFile>,
     /// A checkpoint waits at least this long after the start or the last one, and at
-    /// least [`CHECKPOINT_SHARE`] times as long as the last one took.
+    /// least [`CHECKPOINT_SHARE`] times as long as the last one took; zero: one after
+    /// every level.
     pub every: Duration,
     /// Once set (by Ctrl-C, say), the build stops after the level it is expanding,
     /// with a checkpoint.
@@ -597,7 +598,10 @@ impl Checkpoints {
         let Some(file) = control.checkpoint else {
             return Ok(());
         };
-        let wait = control.every.max(self.cost * CHECKPOINT_SHARE);
+        let wait = match control.every {
+            every if every.is_zero() => every,
+            every => every.max(self.cost * CHECKPOINT_SHARE),
+        };
         if stopping || self.last.elapsed() >= wait {
             let started = Instant::now();
             file.save(

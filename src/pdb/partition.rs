@@ -52,7 +52,8 @@ const NONE: u8 = u8::MAX;
 pub struct BuildSettings<'a> {
     /// A build saves its progress beside the database at most this often (and no
     /// more often than keeps the checkpoints to about 3% of the build); an
-    /// interrupted build resumes from its last checkpoint. `None`: no checkpoints.
+    /// interrupted build resumes from its last checkpoint. `Some(ZERO)`: after every
+    /// level; `None`: no checkpoints.
     pub checkpoint_every: Option<Duration>,
     /// Once set (by Ctrl-C, say), a build stops after the level it is expanding and
     /// saves its progress.

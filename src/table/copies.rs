@@ -6,7 +6,9 @@
 //! copy the header does not point at, syncs it, and only then points the header at it:
 //! whenever the process dies, the copy the header names holds exactly the levels it
 //! lists. Copy 0 is the payload at offset 4096 of the finished format; copy 1, the
-//! spare, follows it (page-aligned) and is cut off when the table is complete.
+//! spare, follows it (page-aligned), and the spare header follows that (the header
+//! written and synced just before the one at offset 0, so that a header torn by a
+//! power cut has an intact twin); both are cut off when the table is complete.
 //!
 //! Copies are written and read with `O_DIRECT` where the file system allows it: the
 //! bytes go from the array to the disk without passing through the page cache (about
@@ -31,9 +33,15 @@ pub(super) fn offset(payload_bytes: u64, slot: u8) -> u64 {
     }
 }
 
-/// The file's length while the table is built: header and both copies.
+/// Where the spare header goes while the table is built: the page after copy 1.
+pub(super) fn spare_header_offset(payload_bytes: u64) -> u64 {
+    (offset(payload_bytes, 1) + payload_bytes).next_multiple_of(ALIGN)
+}
+
+/// The file's length while the table is built: header, both copies and the spare
+/// header.
 pub(super) fn building_len(payload_bytes: u64) -> u64 {
-    offset(payload_bytes, 1) + payload_bytes
+    spare_header_offset(payload_bytes) + HEADER_BYTES as u64
 }
 
 /// The file's payload I/O: a direct handle where possible, the buffered one otherwise.

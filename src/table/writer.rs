@@ -2,20 +2,24 @@
 //! writer's lock ([`lock`](super::lock)), the search runs in memory, and the file
 //! receives the whole array at checkpoints and at the end ([`copies`](super::copies)).
 //!
-//! The order of writes that makes a crash at any moment safe:
+//! The order of writes that makes a crash at any moment safe (`tables/README.md` says
+//! the same for readers of the format):
 //!
-//! 1. before anything is written: the path is checked (a file in an existing folder),
-//!    the disk's free space, then the lock is taken and every block of the file is
+//! 1. before anything is written: the path is checked (a file in an existing folder)
+//!    and the disk's free space, then the lock is taken and every block of the file is
 //!    allocated (`posix_fallocate`), so that on a file system that writes in place a
-//!    full disk cannot fail a later write;
-//! 2. a fresh file gets an incomplete header with no level, synced;
-//! 3. a checkpoint writes the array to the copy the header does not name and syncs it,
-//!    then writes and syncs the header naming that copy and the levels it holds: the
-//!    copy the header on disk names always holds exactly the levels it lists;
-//! 4. the end writes copy 0 (first copying to copy 1 if the header names copy 0), the
-//!    header naming copy 0, cuts the spare copy off, then writes the header with the
-//!    payload's checksum and the complete flag. That last write changes only bytes of
-//!    the header's first 512-byte sector.
+//!    disk that fills up later cannot fail a write;
+//! 2. a fresh file gets an incomplete header with no level, synced (at the spare
+//!    header's place, then at offset 0);
+//! 3. a checkpoint writes the array to the copy the header does not name and syncs
+//!    it, then the header naming that copy and its levels to the spare place, synced,
+//!    then at offset 0, synced: the copy a header on disk names always holds exactly
+//!    the levels it lists, and if a power cut tears the header at offset 0 (its
+//!    checksum then fails), the spare is whole and just as new;
+//! 4. the end writes copy 0 (first copying to copy 1 if the header names copy 0) and
+//!    the header naming copy 0 (spare, then offset 0), cuts the spare copy and header
+//!    off, then writes the header with the payload's checksum and the complete flag.
+//!    That last write changes only bytes of the header's first 512-byte sector.
 //!
 //! A write that fails (a full disk on a copy-on-write file system, an I/O error)
 //! stops the run with [`TableError::WriteFailed`]: the file still holds its last
@@ -58,9 +62,19 @@ impl Writer {
         self.lock.file()
     }
 
+    /// Writes `header` where it counts, at offset 0, and syncs it.
     fn write_header(&self, header: &Header) -> std::io::Result<()> {
         self.file().write_all_at(&header.encode(), 0)?;
         self.file().sync_data()
+    }
+
+    /// Writes `header` to the spare place first, syncs it, then to offset 0: if a
+    /// power cut tears the write at offset 0, the spare is whole and just as new.
+    fn write_headers(&self, header: &Header) -> std::io::Result<()> {
+        let spare = copies::spare_header_offset(header.payload_bytes);
+        self.file().write_all_at(&header.encode(), spare)?;
+        self.file().sync_data()?;
+        self.write_header(header)
     }
 
     /// Makes the completed levels durable: the array goes to the copy the header does
@@ -77,7 +91,7 @@ impl Writer {
             checkpoint_slot: target,
             ..self.header.clone()
         };
-        self.write_header(&next)?;
+        self.write_headers(&next)?;
         self.header = next;
         self.last_cost = started.elapsed();
         Ok(())
@@ -114,18 +128,19 @@ fn create_or_resume<P: Puzzle>(
     check_room(path, needed)?;
     let mut lock = WriteLock::acquire(path)?;
     let existing = lock.file().metadata().map_err(io_error(path))?.len();
-    let resume = match existing {
+    let resumed = match existing {
         0 => None,
         _ if force => None,
-        _ => levels_to_resume(path, &identity, &fresh)?,
+        _ => to_resume(path, &identity, &fresh)?,
     };
-    if resume.is_none() && existing > 0 {
+    if resumed.is_none() && existing > 0 {
         lock = replace(lock)?;
     }
-    let header = match &resume {
-        Some(levels) => Header {
-            histogram: levels.clone(),
-            checkpoint_slot: read_header(path)?.1.checkpoint_slot,
+    let resume = resumed.as_ref().map(|h| h.histogram.clone());
+    let header = match resumed {
+        Some(found) => Header {
+            histogram: found.histogram,
+            checkpoint_slot: found.checkpoint_slot,
             ..fresh
         },
         None => fresh,
@@ -179,7 +194,7 @@ fn prepare(
     reserve_blocks(writer.file(), &path, needed)?;
     if !resuming {
         writer
-            .write_header(&writer.header)
+            .write_headers(&writer.header)
             .map_err(io_error(&path))?;
     }
     // The search runs in memory; the file gets the array at checkpoints.
@@ -215,14 +230,15 @@ fn fresh_header(identity: &Identity, indices: u64, encoding: Encoding) -> Header
     }
 }
 
-/// The levels an unfinished table of the same puzzle and encoding at `path` holds
-/// (`None` if it holds none yet); refuses a complete table and any other file.
-fn levels_to_resume(
+/// The header of the unfinished table of the same puzzle and encoding at `path`,
+/// naming the levels it holds and their copy (`None` if it holds no level yet);
+/// refuses a complete table and any other file.
+fn to_resume(
     path: &Path,
     identity: &Identity,
     fresh: &Header,
-) -> Result<Option<Vec<u64>>, TableError> {
-    let existing = read_header(path)
+) -> Result<Option<Header>, TableError> {
+    let existing = read_building_header(path)
         .and_then(|(file, header)| check_size(path, &file, &header).map(|()| header));
     match existing {
         Ok(header) if header.complete => {
@@ -245,7 +261,7 @@ fn levels_to_resume(
                 && header.indices == fresh.indices
                 && header.index_range == fresh.index_range =>
         {
-            Ok((!header.histogram.is_empty()).then_some(header.histogram))
+            Ok((!header.histogram.is_empty()).then_some(header))
         }
         Ok(header) => Err(TableError::NotResumable {
             path: path.to_owned(),
@@ -260,6 +276,27 @@ fn levels_to_resume(
             reason: e.to_string(),
         }),
     }
+}
+
+/// The header of a table file, or, where the one at offset 0 does not decode (a
+/// write torn by a power cut), the spare header of an unfinished table: the last page
+/// of a file exactly as long as a table being built.
+fn read_building_header(path: &Path) -> Result<(File, Header), TableError> {
+    let primary = match read_header(path) {
+        Err(e @ TableError::Header { .. }) => e,
+        other => return other,
+    };
+    let spare = || {
+        let file = File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        let mut block = vec![0u8; HEADER_BYTES];
+        file.read_exact_at(&mut block, len.checked_sub(HEADER_BYTES as u64)?)
+            .ok()?;
+        let header = Header::decode(&block).ok()?;
+        let fits = !header.complete && len == copies::building_len(header.payload_bytes);
+        fits.then_some((file, header))
+    };
+    spare().ok_or(primary)
 }
 
 /// Refuses a path that cannot be a table file: a folder, or a file in a folder that
@@ -436,7 +473,7 @@ fn finish(writer: &mut Writer, depths: &Depths, histogram: &Histogram) -> std::i
         checkpoint_slot: 0,
         ..writer.header.clone()
     };
-    writer.write_header(&in_copy_zero)?;
+    writer.write_headers(&in_copy_zero)?;
     writer.header = in_copy_zero;
     writer.file().set_len(HEADER_BYTES as u64 + payload)?;
     let complete = Header {

@@ -150,3 +150,64 @@ fn an_overwrite_leaves_readers_their_table() {
         Err(TableError::OtherPuzzle { .. })
     ));
 }
+
+/// Stops a build once a level is finished (the stop comes with a checkpoint).
+struct StopAfter<'a>(u32, &'a std::sync::atomic::AtomicBool);
+
+impl antipode::engine::Observer for StopAfter<'_> {
+    fn level_finished(&self, stats: &antipode::engine::LevelStats) {
+        if stats.depth == self.0 {
+            self.1.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+#[test]
+fn a_header_torn_by_a_power_cut_resumes_from_its_spare() {
+    use std::os::unix::fs::FileExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, torn) = (dir.path().join("whole"), dir.path().join("torn"));
+    let eight = SlidingPuzzle::new(3, 3).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let options = BuildOptions {
+            encoding,
+            force: true,
+            checkpoint_every: std::time::Duration::ZERO,
+        };
+        table::build(&eight, &whole, &options, &Silent, None).unwrap();
+        let options = BuildOptions {
+            force: false,
+            ..options
+        };
+        let _ = std::fs::remove_file(&torn);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let stopped = table::build(&eight, &torn, &options, &StopAfter(20, &stop), Some(&stop));
+        assert!(stopped.is_err());
+        // The last header write torn: its histogram's sectors never reached the disk.
+        let file = std::fs::OpenOptions::new().write(true).open(&torn).unwrap();
+        file.write_all_at(&[0u8; 2048], 2048).unwrap();
+        assert!(table::read_header_of(&torn).is_err());
+        let built = table::build(&eight, &torn, &options, &Silent, None).unwrap();
+        assert_eq!(built.resumed_levels, 21);
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&torn).unwrap()
+        );
+        // Both headers gone: refused with one line, not resumed from nothing.
+        let _ = std::fs::remove_file(&torn);
+        stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert!(table::build(&eight, &torn, &options, &StopAfter(20, &stop), Some(&stop)).is_err());
+        let len = file_len(&torn);
+        let file = std::fs::OpenOptions::new().write(true).open(&torn).unwrap();
+        file.write_all_at(&[0u8; 2048], 2048).unwrap();
+        file.write_all_at(&[0u8; 2048], len - 2048).unwrap();
+        assert!(matches!(
+            table::build(&eight, &torn, &options, &Silent, None),
+            Err(TableError::NotResumable { .. })
+        ));
+    }
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).unwrap().len()
+}

@@ -83,9 +83,10 @@
 //!   enough for a BFS because neighbours' depths differ by at most one; exact
 //!   distances come back by descent. Arrays are anonymous `memmap2` mappings with
 //!   transparent huge pages; a table being read is the file, mapped.
-//! - **Tables.** At a checkpoint the whole array goes to the payload copy the header
-//!   does not name, then the header names it with the levels done; the complete flag
-//!   and the CRC-32 come last. A table names its puzzle by the SHA-256 of the puzzle's
+//! - **Tables.** One writer at a time (a `flock` held for the run). At a checkpoint
+//!   the whole array goes to the payload copy the header does not name, then the
+//!   header (a spare twin first) names it with the levels done; the complete flag and
+//!   the CRC-32 come last. A table names its puzzle by the SHA-256 of the puzzle's
 //!   canonical definition, and the index range it covers (a whole table covers all).
 //! - **Pattern databases.** Additive: per placement of a pattern's tiles, the fewest
 //!   moves of those tiles while the others move for free. IDA* sums them over a

@@ -66,9 +66,9 @@ enum Target {
 /// progress and what can stop it. [`Analyze::run`] returns the report.
 ///
 /// In memory (the default) the depth array is anonymous memory of one byte per index;
-/// with a table ([`Analyze::table`] or [`Analyze::default_table`]) the search runs over
-/// the file's mapping, checkpoints it, and resumes an unfinished table of the same
-/// puzzle at that path.
+/// with a table ([`Analyze::table`] or [`Analyze::default_table`]) the search runs in
+/// memory too, the file (locked against other writers) receives the array at
+/// checkpoints, and an unfinished table of the same puzzle at that path is resumed.
 ///
 /// ```
 /// use antipode::{Analyze, puzzles::SlidingPuzzle, store::Encoding};
@@ -122,7 +122,9 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
         self
     }
 
-    /// Writes the depths into the table file at [`default_table_path`].
+    /// Writes the depths into the table file at [`default_table_path`] (its folder,
+    /// `tables/`, is made if missing; a path given to [`Analyze::table`] must be in an
+    /// existing folder).
     pub fn default_table(mut self) -> Self {
         self.target = Target::DefaultTable;
         self

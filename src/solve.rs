@@ -36,6 +36,22 @@ pub trait SearchSpace: Sync {
         visit: impl FnMut(Self::Move, &mut Self::Node, u32) -> bool,
     ) -> bool;
 
+    /// Walks the tree below `node` (at `depth`; the moves to it in `walk`) up to the
+    /// depth `limit` with a walk of the space's own, visiting the nodes of the generic
+    /// walk in the same order and keeping `walk` as it would (nodes, solutions,
+    /// cancellation): returns whether the walk stops, or `None` if the space has no
+    /// walk of its own for this node (the generic one runs).
+    fn own_walk(
+        &self,
+        node: &Self::Node,
+        depth: u32,
+        limit: u32,
+        walk: &mut ida::WalkState<'_, Self::Move>,
+    ) -> Option<bool> {
+        let _ = (node, depth, limit, walk);
+        None
+    }
+
     /// The first depth limit tried (by default the start's bound).
     fn first_limit(&self, node: &Self::Node) -> u32 {
         self.bound(node)

@@ -10,6 +10,7 @@
 //! digits. `expand` uses this to expand runs of consecutive indices incrementally.
 
 mod expand;
+mod packed_walk;
 pub mod pdb_search;
 pub mod search;
 mod shape;

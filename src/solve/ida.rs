@@ -39,27 +39,80 @@ pub struct Found<M, N> {
 const SUBTREES_PER_THREAD: usize = 64;
 
 /// How often (in nodes) a subtree's walk asks whether an earlier subtree succeeded.
-const CANCEL_CHECK: u64 = 4096;
+pub const CANCEL_CHECK: u64 = 4096;
 
-struct Walk<'a, S: SearchSpace> {
-    space: &'a S,
+/// The bookkeeping of one depth-first walk: the moves from the search's start, the
+/// solutions found, the nodes counted, and whether it may stop early. A space's own
+/// walk ([`SearchSpace::own_walk`]) keeps it as the generic walk does.
+pub struct WalkState<'a, M> {
     all: bool,
-    path: Vec<S::Move>,
-    solutions: Vec<Vec<S::Move>>,
+    path: Vec<M>,
+    solutions: Vec<Vec<M>>,
     nodes: u64,
     /// Set when this walk may stop: an earlier subtree has a solution.
     cancel: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+impl<M: Copy> WalkState<'_, M> {
+    /// The moves from the search's start to the node the walk is at.
+    pub fn path(&self) -> &[M] {
+        &self.path
+    }
+
+    /// Nodes counted so far (over the iteration's walks that this one continues).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Sets the node count (a space's own walk counts in a register and writes back).
+    pub fn set_nodes(&mut self, nodes: u64) {
+        self.nodes = nodes;
+    }
+
+    /// Whether a walk that has counted `nodes` should stop: asked every
+    /// [`CANCEL_CHECK`] nodes (cheap otherwise), true once an earlier subtree of a
+    /// parallel iteration found a solution and only one is wanted.
+    #[inline(always)]
+    pub fn cancelled_at(&self, nodes: u64) -> bool {
+        nodes.is_multiple_of(CANCEL_CHECK) && self.cancel.is_some_and(|c| c())
+    }
+
+    /// Records the solution [`path`](Self::path) followed by `tail`; returns whether
+    /// the walk stops (one solution is wanted).
+    pub fn found(&mut self, tail: &[M]) -> bool {
+        let mut solution = self.path.clone();
+        solution.extend_from_slice(tail);
+        self.solutions.push(solution);
+        !self.all
+    }
+}
+
+struct Walk<'a, S: SearchSpace> {
+    space: &'a S,
+    state: WalkState<'a, S::Move>,
 }
 
 impl<'a, S: SearchSpace> Walk<'a, S> {
     fn new(space: &'a S, all: bool, path: Vec<S::Move>) -> Self {
         Walk {
             space,
-            all,
-            path,
-            solutions: Vec::new(),
-            nodes: 0,
-            cancel: None,
+            state: WalkState {
+                all,
+                path,
+                solutions: Vec::new(),
+                nodes: 0,
+                cancel: None,
+            },
+        }
+    }
+
+    /// The walk below `node` at `depth`: the space's own if it has one, else
+    /// [`Walk::dive`].
+    fn run(&mut self, node: &mut S::Node, depth: u32, limit: u32) -> bool {
+        let space = self.space;
+        match space.own_walk(node, depth, limit, &mut self.state) {
+            Some(done) => done,
+            None => self.dive(node, depth, limit),
         }
     }
 
@@ -67,26 +120,25 @@ impl<'a, S: SearchSpace> Walk<'a, S> {
     /// played in place; true once the walk should stop (a solution without `all`, or
     /// cancelled).
     fn dive(&mut self, node: &mut S::Node, depth: u32, limit: u32) -> bool {
-        self.nodes += 1;
+        self.state.nodes += 1;
         if depth == limit {
             if self.space.is_goal(node) {
-                self.solutions.push(self.path.clone());
-                return !self.all;
+                return self.state.found(&[]);
             }
             return false;
         }
-        if self.nodes.is_multiple_of(CANCEL_CHECK) && self.cancel.is_some_and(|c| c()) {
+        if self.state.cancelled_at(self.state.nodes) {
             return true;
         }
         let space = self.space;
-        let last = self.path.last().copied();
+        let last = self.state.path.last().copied();
         space.for_each_child(node, last, |moved, child, bound| {
             if depth + 1 + bound > limit {
                 return false;
             }
-            self.path.push(moved);
+            self.state.path.push(moved);
             let done = self.dive(child, depth + 1, limit);
-            self.path.pop();
+            self.state.path.pop();
             done
         })
     }
@@ -132,8 +184,8 @@ fn iteration<S: SearchSpace>(
     let mut node = start.clone();
     let threads = rayon::current_num_threads();
     if threads == 1 || limit <= 1 {
-        root.dive(&mut node, 0, limit);
-        return (root.solutions, root.nodes);
+        root.run(&mut node, 0, limit);
+        return (root.state.solutions, root.state.nodes);
     }
     // Deepen the cut until it has enough subtrees, or until one more level would
     // reach the limit (then the walk is short anyway). The nodes above the cut are
@@ -143,7 +195,7 @@ fn iteration<S: SearchSpace>(
     while frontier.len() < SUBTREES_PER_THREAD * threads && cut + 1 < limit {
         let mut next = Vec::new();
         for (path, mut node) in frontier {
-            root.nodes += 1;
+            root.state.nodes += 1;
             space.for_each_child(&mut node, path.last().copied(), |moved, child, bound| {
                 if cut + 1 + bound <= limit {
                     let mut below = path.clone();
@@ -156,7 +208,7 @@ fn iteration<S: SearchSpace>(
         frontier = next;
         cut += 1;
         if frontier.is_empty() {
-            return (Vec::new(), root.nodes);
+            return (Vec::new(), root.state.nodes);
         }
     }
     let next_subtree = AtomicUsize::new(0);
@@ -173,12 +225,12 @@ fn iteration<S: SearchSpace>(
                 let cancel = || !all && first_success.load(Ordering::Relaxed) < i;
                 let (path, node) = &frontier[i];
                 let mut walk = Walk::new(space, all, path.clone());
-                walk.cancel = Some(&cancel);
-                walk.dive(&mut node.clone(), cut, limit);
-                if !walk.solutions.is_empty() {
+                walk.state.cancel = Some(&cancel);
+                walk.run(&mut node.clone(), cut, limit);
+                if !walk.state.solutions.is_empty() {
                     first_success.fetch_min(i, Ordering::Relaxed);
                 }
-                walked.push((i, walk.solutions, walk.nodes));
+                walked.push((i, walk.state.solutions, walk.state.nodes));
             }
         })
         .collect();
@@ -192,7 +244,7 @@ fn iteration<S: SearchSpace>(
             results.truncate(first + 1);
         }
     }
-    let nodes = root.nodes + results.iter().map(|(_, _, n)| n).sum::<u64>();
+    let nodes = root.state.nodes + results.iter().map(|(_, _, n)| n).sum::<u64>();
     let mut solutions: Vec<Vec<S::Move>> = results.into_iter().flat_map(|(_, s, _)| s).collect();
     if !all {
         solutions.truncate(1);

@@ -2,8 +2,10 @@
 //! never moved straight back, and the depth limit stepped by 2, because the blank's
 //! colour on a chess-board colouring fixes the parity of every solution's length.
 
+use super::packed_walk::PackedBoard;
 use crate::grid::Grid;
 use crate::puzzles::sliding::{Board, BoardShape, MAX_CELLS, SlidingPuzzle};
+use crate::solve::ida::WalkState;
 use crate::solve::{SearchSpace, Solvable};
 
 /// A sliding board as a search space.
@@ -14,6 +16,8 @@ pub struct SlidingSpace {
     /// Fixed-size tables indexed by a cell or tile masked to `CELL_MASK`, so that the
     /// hot loop needs no bounds checks.
     distance: [[u8; MAX_CELLS]; MAX_CELLS],
+    /// The walk of boards of at most 16 cells.
+    packed: Option<PackedBoard>,
 }
 
 /// Masks a cell or tile number into the tables' range (a no-op on valid numbers).
@@ -125,9 +129,11 @@ impl SlidingSpace {
                 }
             }
         }
+        let packed = PackedBoard::new(rows, cols, goal.cells(), |tile| &distance[tile][..]);
         SlidingSpace {
             moves: BoardMoves::new(&BoardShape::of(puzzle)),
             distance,
+            packed,
         }
     }
 
@@ -206,6 +212,25 @@ impl SearchSpace for SlidingSpace {
             }
         }
         false
+    }
+
+    /// Boards of at most 16 cells walk packed into a `u64` (`packed_walk`).
+    fn own_walk(
+        &self,
+        node: &SlidingNode,
+        depth: u32,
+        limit: u32,
+        walk: &mut WalkState<'_, u8>,
+    ) -> Option<bool> {
+        let packed = self.packed.as_ref().filter(|_| limit < 256)?;
+        Some(packed.walk(
+            &node.cells[..self.cells()],
+            node.blank as usize,
+            node.bound as u32,
+            depth,
+            limit,
+            walk,
+        ))
     }
 
     fn first_limit(&self, node: &SlidingNode) -> u32 {

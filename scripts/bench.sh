@@ -6,6 +6,9 @@
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
 #        scripts/bench.sh korf100                (Korf's 100 fifteen-puzzles with the 7-8 databases)
+#        scripts/bench.sh seedc [RUNS]           (the seed page's C searches, built here, beside
+#            antipode on one thread and on all: median wall times of RUNS interleaved runs
+#            (default 5) and the ratios)
 #        scripts/bench.sh 24puzzle               (the 24-puzzle's 6-6-6-6 databases, then four
 #            published positions, 55-80 moves, and three scrambled ones)
 #        scripts/bench.sh 2x7 [TABLE]            (43.6 billion states into a 2-bit table: the
@@ -32,6 +35,59 @@ if [ "${1:-}" = korf100 ]; then
     awk -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
         END { printf "%d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
               n, length_sum, nodes, seconds, wall, rss / 1024 }' /tmp/antipode-korf.out
+    exit 0
+fi
+
+if [ "${1:-}" = seedc ]; then
+    # Seed 000's two C programs, taken from the page into a temporary folder and built
+    # with gcc -O2: eight3.c (plain iterative deepening of the 8-puzzle from 867254301,
+    # every solution) and eleven.c (IDA* with Manhattan distance, the 53-move 3x4
+    # position). Each is run beside antipode's same search, interleaved.
+    runs=${2:-5}
+    cargo build --release --quiet
+    bin=$PWD/target/release/antipode
+    page=$(ls ../shared/seeds/000_*.txt)
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    for program in eight3 eleven; do
+        awk -v name="$program.c" 'index($0, " * " name " :") == 1 { on = 1; print "/*" }
+            on && (/^●/ || /^初版/) { exit } on { print }' "$page" >"$dir/$program.c"
+        gcc -O2 -o "$dir/$program" "$dir/$program.c"
+    done
+    eleven=(solve 11puzzle "0 3 2 1/8 7 6 5/4 11 10 9")
+    eight=(solve 8puzzle 867254301 --method iddfs --all)
+    threads=$(nproc)
+    echo "nodes: IDA* $("$bin" "${eleven[@]}" --threads 1 --format json | awk -F'[:,]' '/"nodes"/ { print $2 + 0 }'),"\
+        "IDDFS $("$bin" "${eight[@]}" --threads 1 --format json | awk -F'[:,]' '/"nodes"/ { print $2 + 0 }')"
+    timed() { # timed LABEL COMMAND...: appends "LABEL seconds" to the log
+        local label=$1
+        shift
+        /usr/bin/time -f "$label %e" -a -o "$dir/times" "$@" >/dev/null
+    }
+    for _ in $(seq "$runs"); do
+        timed eleven.c "$dir/eleven"
+        timed ida-1 "$bin" "${eleven[@]}" --threads 1
+        timed ida-all "$bin" "${eleven[@]}"
+        timed eight3.c "$dir/eight3"
+        timed iddfs-1 "$bin" "${eight[@]}" --threads 1
+        timed iddfs-all "$bin" "${eight[@]}"
+    done
+    median() { awk -v l="$1" '$1 == l { print $2 }' "$dir/times" | sort -n |
+        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+    line() { # line LABEL WHAT C-LABEL
+        local m c
+        m=$(median "$1")
+        c=$(median "$3")
+        printf "%-48s %8.2f s  %s\n" "$2" "$m" \
+            "$(awk -v m="$m" -v c="$c" -v l="$1" 'BEGIN { if (l ~ /\.c$/) print ""; else printf "%.2f of the C", m / c }')"
+    }
+    echo "median of $runs interleaved runs each, wall time"
+    line eleven.c "eleven.c, gcc -O2 (IDA*, 3x4, 53 moves)" eleven.c
+    line ida-1 "antipode, 1 thread" eleven.c
+    line ida-all "antipode, $threads threads" eleven.c
+    line eight3.c "eight3.c, gcc -O2 (IDDFS, 8-puzzle, all 40)" eight3.c
+    line iddfs-1 "antipode --method iddfs --all, 1 thread" eight3.c
+    line iddfs-all "antipode --method iddfs --all, $threads threads" eight3.c
     exit 0
 fi
 

@@ -91,6 +91,13 @@
 //! - **Pattern databases.** Additive: per placement of a pattern's tiles, the fewest
 //!   moves of those tiles while the others move for free. IDA* sums them over a
 //!   partition and takes the larger of that and the reflected sum.
+//! - **IDA\*.** One generic walk ([`solve::ida`]) plays moves in place and cuts the
+//!   tree into subtrees for the threads; a space may walk on its own below a subtree's
+//!   root ([`solve::SearchSpace::own_walk`]) if it visits the same nodes in the same
+//!   order: boards of up to 16 cells walk packed into one `u64`
+//!   (`puzzles/sliding/packed_walk.rs`), pattern-database searches look up a child's
+//!   reflected entry only when its direct sum is within the limit. Property tests hold
+//!   both to the generic walk's nodes and solutions.
 //! - **Peg solitaire** is searched forward (jumps cannot be undone) over a bit set of
 //!   all `2^holes` boards, bucketed by high bits so levels run without locks.
 //! - **Safety.** `unsafe` is confined to the stores (atomic views of mapped bytes,

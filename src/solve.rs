@@ -36,6 +36,23 @@ pub trait SearchSpace: Sync {
         visit: impl FnMut(Self::Move, &mut Self::Node, u32) -> bool,
     ) -> bool;
 
+    /// [`for_each_child`](Self::for_each_child) for the children whose bound is at
+    /// most `max_bound` only (what a depth-limited walk keeps). A space that can tell
+    /// a child is beyond `max_bound` before working out its whole bound skips it
+    /// sooner; the default works out every child and filters.
+    #[inline(always)]
+    fn for_each_child_within(
+        &self,
+        node: &mut Self::Node,
+        last: Option<Self::Move>,
+        max_bound: u32,
+        mut visit: impl FnMut(Self::Move, &mut Self::Node, u32) -> bool,
+    ) -> bool {
+        self.for_each_child(node, last, |moved, child, bound| {
+            bound <= max_bound && visit(moved, child, bound)
+        })
+    }
+
     /// Walks the tree below `node` (at `depth`; the moves to it in `walk`) up to the
     /// depth `limit` with a walk of the space's own, visiting the nodes of the generic
     /// walk in the same order and keeping `walk` as it would (nodes, solutions,

@@ -132,10 +132,7 @@ impl<'a, S: SearchSpace> Walk<'a, S> {
         }
         let space = self.space;
         let last = self.state.path.last().copied();
-        space.for_each_child(node, last, |moved, child, bound| {
-            if depth + 1 + bound > limit {
-                return false;
-            }
+        space.for_each_child_within(node, last, limit - depth - 1, |moved, child, _| {
             self.state.path.push(moved);
             let done = self.dive(child, depth + 1, limit);
             self.state.path.pop();
@@ -196,12 +193,11 @@ fn iteration<S: SearchSpace>(
         let mut next = Vec::new();
         for (path, mut node) in frontier {
             root.state.nodes += 1;
-            space.for_each_child(&mut node, path.last().copied(), |moved, child, bound| {
-                if cut + 1 + bound <= limit {
-                    let mut below = path.clone();
-                    below.push(moved);
-                    next.push((below, child.clone()));
-                }
+            let last = path.last().copied();
+            space.for_each_child_within(&mut node, last, limit - cut - 1, |moved, child, _| {
+                let mut below = path.clone();
+                below.push(moved);
+                next.push((below, child.clone()));
                 false
             });
         }

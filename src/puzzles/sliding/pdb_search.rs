@@ -150,8 +150,84 @@ impl SearchSpace for PdbSpace<'_> {
         false
     }
 
-    /// The walk of `PdbWalk`: the generic walk's nodes, with a child's reflected
-    /// entry looked up only when its direct sum is within the limit, and POPCNT in the
+    /// A child's reflected entry is looked up only when its direct sum is within
+    /// `max_bound`.
+    #[inline(always)]
+    fn for_each_child_within(
+        &self,
+        node: &mut PdbNode,
+        last: Option<u8>,
+        max_bound: u32,
+        mut visit: impl FnMut(u8, &mut PdbNode, u32) -> bool,
+    ) -> bool {
+        let partition = self.partition;
+        let blank = node.blank as usize % PLACES;
+        for &from in self.moves.around(blank) {
+            let from = from as usize % PLACES;
+            let tile = node.cells[from];
+            if Some(tile) == last {
+                continue;
+            }
+            let slot = tile as usize % PLACES;
+            node.places[slot] = blank as u8;
+            let direct = partition.pattern_of(tile).map(|p| {
+                let entry = partition.part(p, &node.places) as u8;
+                (p, entry, node.direct_sum - node.direct[p] + entry)
+            });
+            let direct_sum = direct.map_or(node.direct_sum, |(_, _, sum)| sum);
+            if direct_sum as u32 > max_bound {
+                node.places[slot] = from as u8;
+                continue;
+            }
+            let reflected = partition
+                .pattern_of(partition.reflected_tile(tile))
+                .filter(|_| partition.reflects())
+                .map(|p| {
+                    let entry = partition.reflected_part(p, &node.places) as u8;
+                    (p, entry, node.reflected_sum - node.reflected[p] + entry)
+                });
+            let reflected_sum = reflected.map_or(node.reflected_sum, |(_, _, sum)| sum);
+            if reflected_sum as u32 > max_bound {
+                node.places[slot] = from as u8;
+                continue;
+            }
+            let saved = (
+                node.direct,
+                node.reflected,
+                node.direct_sum,
+                node.reflected_sum,
+            );
+            if let Some((p, entry, sum)) = direct {
+                node.direct[p] = entry;
+                node.direct_sum = sum;
+            }
+            if let Some((p, entry, sum)) = reflected {
+                node.reflected[p] = entry;
+                node.reflected_sum = sum;
+            }
+            node.cells[blank] = tile;
+            node.cells[from] = 0;
+            node.blank = from as u8;
+            let done = visit(tile, node, direct_sum.max(reflected_sum) as u32);
+            (
+                node.direct,
+                node.reflected,
+                node.direct_sum,
+                node.reflected_sum,
+            ) = saved;
+            node.places[slot] = from as u8;
+            node.cells[from] = tile;
+            node.cells[blank] = 0;
+            node.blank = blank as u8;
+            if done {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The walk of `PdbWalk`: the generic walk's nodes through
+    /// [`for_each_child_within`](Self::for_each_child_within), and POPCNT in the
     /// ranking where the CPU has it.
     fn own_walk(
         &self,
@@ -252,73 +328,11 @@ impl PdbWalk<'_, '_, '_> {
         if self.state.cancelled_at(self.nodes) {
             return true;
         }
-        let max_bound = self.limit - depth - 1;
-        let partition = self.space.partition;
-        let blank = node.blank as usize % PLACES;
-        for &from in self.space.moves.around(blank) {
-            let from = from as usize % PLACES;
-            let tile = node.cells[from];
-            if Some(tile) == last {
-                continue;
-            }
-            let slot = tile as usize % PLACES;
-            node.places[slot] = blank as u8;
-            // The direct side first: a child it prunes needs no reflected lookup.
-            let direct = partition.pattern_of(tile).map(|p| {
-                let entry = partition.part(p, &node.places) as u8;
-                (p, entry, node.direct_sum - node.direct[p] + entry)
-            });
-            let direct_sum = direct.map_or(node.direct_sum, |(_, _, sum)| sum);
-            if direct_sum as u32 > max_bound {
-                node.places[slot] = from as u8;
-                continue;
-            }
-            let reflected = partition
-                .pattern_of(partition.reflected_tile(tile))
-                .filter(|_| partition.reflects())
-                .map(|p| {
-                    let entry = partition.reflected_part(p, &node.places) as u8;
-                    (p, entry, node.reflected_sum - node.reflected[p] + entry)
-                });
-            let reflected_sum = reflected.map_or(node.reflected_sum, |(_, _, sum)| sum);
-            if reflected_sum as u32 > max_bound {
-                node.places[slot] = from as u8;
-                continue;
-            }
-            let saved = (
-                node.direct,
-                node.reflected,
-                node.direct_sum,
-                node.reflected_sum,
-            );
-            if let Some((p, entry, sum)) = direct {
-                node.direct[p] = entry;
-                node.direct_sum = sum;
-            }
-            if let Some((p, entry, sum)) = reflected {
-                node.reflected[p] = entry;
-                node.reflected_sum = sum;
-            }
-            node.cells[blank] = tile;
-            node.cells[from] = 0;
-            node.blank = from as u8;
+        let space = self.space;
+        space.for_each_child_within(node, last, self.limit - depth - 1, |tile, child, _| {
             self.tail[depth as usize % MAX_WALK] = tile;
-            let done = below(self, node, tile, depth + 1);
-            (
-                node.direct,
-                node.reflected,
-                node.direct_sum,
-                node.reflected_sum,
-            ) = saved;
-            node.places[slot] = from as u8;
-            node.cells[from] = tile;
-            node.cells[blank] = 0;
-            node.blank = blank as u8;
-            if done {
-                return true;
-            }
-        }
-        false
+            below(self, child, tile, depth + 1)
+        })
     }
 
     /// Records the solution that reached the goal at `depth`; whether the walk stops.

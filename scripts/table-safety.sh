@@ -32,7 +32,8 @@ fi
 bin=$ANTIPODE
 # Checkpoints after every level where the build offers it: the most moments to die in.
 every=()
-"$bin" analyze --help | grep -q -- --checkpoint-every && every=(--checkpoint-every 0)
+help=$("$bin" analyze --help)
+[[ $help == *--checkpoint-every* ]] && every=(--checkpoint-every 0)
 
 work=$(mktemp -d)
 mounts=()
@@ -59,6 +60,16 @@ fill() {
     dd if=/dev/zero of="$1" bs=1M status=none 2>/dev/null
     dd if=/dev/zero of="$1.small" bs=4K status=none 2>/dev/null
     sync -f "$(dirname "$1")"
+}
+# Keeps the file system holding DIR full while process PID runs: space the process
+# frees (a checkpoint renamed over the last one) is taken again at once.
+keep_full() {
+    local n=0
+    while kill -0 "$2" 2>/dev/null; do
+        n=$((n + 1))
+        dd if=/dev/zero of="$1/fill.$n" bs=64K status=none 2>/dev/null
+        sleep 0.005
+    done
 }
 # Waits (at most 60 s) until FILE exists.
 wait_for() {
@@ -193,7 +204,7 @@ full_disk() {
     build_pdb "$d/pdb/db" >/dev/null 2>"$d/e4" &
     pid=$!
     wait_for "$d/pdb/db/$ref_pdb.checkpoint"
-    fill "$d/pdb/fill"
+    keep_full "$d/pdb" "$pid"
     wait "$pid"
     status=$?
     local left
@@ -203,7 +214,7 @@ full_disk() {
     else
         fail "disk full at a database checkpoint: exit $status: $(cat "$d/e4"); left: $left"
     fi
-    rm -f "$d/pdb/fill" "$d/pdb/fill.small"
+    rm -f "$d/pdb"/fill*
     "$bin" pdb "${PDB[@]}" --dir "$d/pdb/db" "${every[@]}" >/dev/null 2>"$d/e4b"
     if grep -q resuming "$d/e4b" &&
         cmp -s "$d/pdb/db/$ref_pdb" "$work/ref/pdb/$ref_pdb" && [ "$(ls "$d/pdb/db")" = "$ref_pdb" ]; then
@@ -218,7 +229,7 @@ full_disk() {
     "$bin" pdb "${PDB[@]}" --dir "$d/pdb/db" "${none[@]}" -q >/dev/null 2>"$d/e5" &
     pid=$!
     wait_for "$d/pdb/db/$ref_pdb.partial"
-    fill "$d/pdb/fill"
+    keep_full "$d/pdb" "$pid"
     wait "$pid"
     status=$?
     left=$(ls "$d/pdb/db" | tr '\n' ' ')
@@ -229,12 +240,13 @@ full_disk() {
     fi
 }
 
-# kill_loop NAME COMMAND COMPARE SECONDS: runs the command (an array's name), killing
-# it with SIGKILL at a random moment up to SECONDS in, KILLS times; a run that finishes
-# first is compared (COMPARE STATUS) and the build starts over; the last one is run to
-# the end and compared.
+# kill_loop NAME COMMAND COMPARE SECONDS COMPLETE: runs the command (an array's name),
+# killing it with SIGKILL at a random moment up to SECONDS in, KILLS times; a run that
+# finishes first is compared (COMPARE STATUS) and the build starts over, and so is one
+# killed after its file was complete (COMPLETE says so) but before it exited; the last
+# one is run to the end and compared.
 kill_loop() {
-    local name=$1 compare=$3 seconds=$4 kills=0 completions=0 bad=0 n=0 pid status
+    local name=$1 compare=$3 seconds=$4 complete=$5 kills=0 completions=0 bad=0 n=0 pid status
     local -n command=$2
     while [ "$kills" -lt "$KILLS" ]; do
         n=$((n + 1))
@@ -244,6 +256,10 @@ kill_loop() {
         if kill -9 "$pid" 2>/dev/null; then
             wait "$pid" 2>/dev/null
             kills=$((kills + 1))
+            if $complete; then
+                completions=$((completions + 1))
+                $compare 0 || bad=$((bad + 1))
+            fi
         else
             wait "$pid"
             status=$?
@@ -273,17 +289,22 @@ kills() {
         rm -f "$d/t.table"
         return $same
     }
-    kill_loop "$TABLE_PUZZLE 2-bit table" table same_table "$table_seconds"
+    table_complete() { [[ $("$bin" info "$d/t.table" 2>/dev/null) =~ state\ +complete ]]; }
+    kill_loop "$TABLE_PUZZLE 2-bit table" table same_table "$table_seconds" table_complete
     # shellcheck disable=SC2034
     local database=("$bin" pdb "${PDB[@]}" --dir "$d/db" "${every[@]}" -q)
     same_pdb() {
         local same=1
+        # Killed between the database's rename and its checkpoint's removal: the next
+        # run opens the database and removes the checkpoint.
+        [ -e "$d/db/$ref_pdb.checkpoint" ] && "${database[@]}" >/dev/null 2>>"$work/kill.err"
         [ "$1" = 0 ] && [ "$(ls "$d/db")" = "$ref_pdb" ] &&
             cmp -s "$d/db/$ref_pdb" "$work/ref/pdb/$ref_pdb" && same=0
         rm -rf "$d/db"
         return $same
     }
-    kill_loop "${PDB[*]} database" database same_pdb "$pdb_seconds"
+    pdb_complete() { [ -e "$d/db/$ref_pdb" ]; }
+    kill_loop "${PDB[*]} database" database same_pdb "$pdb_seconds" pdb_complete
 }
 
 places() {

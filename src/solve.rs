@@ -84,6 +84,42 @@ pub trait SearchSpace: Sync {
 use crate::puzzle::Puzzle;
 pub use ida::{Found, SearchError};
 
+/// A space with the generic walk only: everything but [`SearchSpace::own_walk`] is
+/// the wrapped space's (tests hold a space's own walk to the generic one with it).
+#[cfg(test)]
+pub(crate) struct GenericWalk<'a, S>(pub &'a S);
+
+#[cfg(test)]
+impl<S: SearchSpace> SearchSpace for GenericWalk<'_, S> {
+    type Node = S::Node;
+    type Move = S::Move;
+
+    fn bound(&self, node: &S::Node) -> u32 {
+        self.0.bound(node)
+    }
+
+    fn is_goal(&self, node: &S::Node) -> bool {
+        self.0.is_goal(node)
+    }
+
+    fn for_each_child(
+        &self,
+        node: &mut S::Node,
+        last: Option<S::Move>,
+        visit: impl FnMut(S::Move, &mut S::Node, u32) -> bool,
+    ) -> bool {
+        self.0.for_each_child(node, last, visit)
+    }
+
+    fn first_limit(&self, node: &S::Node) -> u32 {
+        self.0.first_limit(node)
+    }
+
+    fn limit_step(&self) -> u32 {
+        self.0.limit_step()
+    }
+}
+
 /// The children of `node` as copies: move, child, bound (for replaying a solution and
 /// for tests; the search itself visits them in place).
 pub fn children<S: SearchSpace>(

@@ -224,6 +224,10 @@ impl Partition {
         for pattern in checked {
             let path = dir.join(Self::file_name(&board.name(), &pattern, goal));
             if path.exists() {
+                // A build killed between writing the database and removing its
+                // checkpoint leaves the checkpoint behind: it is of no more use.
+                let digest = header::definition_digest(&file::definition(&pattern, goal));
+                let _ = CheckpointFile::beside(&path, &digest).remove();
                 report(PartitionEvent::Opened { path: path.clone() });
             } else {
                 build_database(dir, &path, board, &pattern, settings, report)?;

@@ -94,3 +94,13 @@ pub fn python_read_table(
     let header = serde_json::from_str(&lines.next().unwrap()).unwrap();
     (header, lines.collect())
 }
+
+/// The names of the entries of a folder, sorted.
+pub fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

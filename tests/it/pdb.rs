@@ -477,15 +477,7 @@ fn an_interrupted_database_build_resumes() {
         "{:?}",
         result.err()
     );
-    let names = |dir: &Path| -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    };
-    let left = names(&tables);
+    let left = crate::common::listing(&tables);
     assert_eq!(left.len(), 1, "{left:?}");
     assert!(left[0].ends_with(".table.checkpoint"), "{left:?}");
     let args = ["pdb", "15puzzle", "--pattern", "1,2,3,5,6"];
@@ -494,8 +486,8 @@ fn an_interrupted_database_build_resumes() {
     assert!(stderr.contains("resuming from"), "{stderr}");
     assert!(stderr.contains("distances up to 12 done"), "{stderr}");
     antipode_in(whole.path(), &args, "");
-    let built = names(&tables);
-    assert_eq!(built, names(&whole.path().join("tables")));
+    let built = crate::common::listing(&tables);
+    assert_eq!(built, crate::common::listing(&whole.path().join("tables")));
     assert!(
         built.len() == 1 && built[0].ends_with(".table"),
         "{built:?}"

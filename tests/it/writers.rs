@@ -4,7 +4,7 @@
 //! table their file. (Full disks, read-only file systems and the kill loop need a file
 //! system made for the test: `scripts/table-safety.sh`.)
 
-use crate::common::{antipode, assert_error};
+use crate::common::{antipode, assert_error, listing};
 
 use std::path::Path;
 
@@ -14,15 +14,6 @@ use antipode::puzzles::SlidingPuzzle;
 use antipode::store::Encoding;
 use antipode::table::lock::WriteLock;
 use antipode::table::{self, BuildOptions, Table, TableError};
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 #[test]
 fn a_second_writer_of_a_table_is_refused_untouched() {

@@ -180,41 +180,8 @@ mod tests {
 
     use crate::puzzle::Puzzle;
     use crate::puzzles::sliding::SlidingPuzzle;
-    use crate::puzzles::sliding::search::{SlidingNode, SlidingSpace};
-    use crate::solve::{SearchSpace, ida};
-
-    /// The sliding space without its own walk: the generic walk runs.
-    struct Generic<'a>(&'a SlidingSpace);
-
-    impl SearchSpace for Generic<'_> {
-        type Node = SlidingNode;
-        type Move = u8;
-
-        fn bound(&self, node: &SlidingNode) -> u32 {
-            self.0.bound(node)
-        }
-
-        fn is_goal(&self, node: &SlidingNode) -> bool {
-            self.0.is_goal(node)
-        }
-
-        fn for_each_child(
-            &self,
-            node: &mut SlidingNode,
-            last: Option<u8>,
-            visit: impl FnMut(u8, &mut SlidingNode, u32) -> bool,
-        ) -> bool {
-            self.0.for_each_child(node, last, visit)
-        }
-
-        fn first_limit(&self, node: &SlidingNode) -> u32 {
-            self.0.first_limit(node)
-        }
-
-        fn limit_step(&self) -> u32 {
-            self.0.limit_step()
-        }
-    }
+    use crate::puzzles::sliding::search::SlidingSpace;
+    use crate::solve::{GenericWalk, ida};
 
     fn shapes() -> impl Strategy<Value = (usize, usize)> {
         prop::sample::select(vec![
@@ -257,7 +224,7 @@ mod tests {
                 let (packed, generic) = crate::pool::run_on(Some(threads), || {
                     (
                         ida::search(&space, &start, all, max),
-                        ida::search(&Generic(&space), &start, all, max),
+                        ida::search(&GenericWalk(&space), &start, all, max),
                     )
                 })
                 .unwrap();

@@ -96,58 +96,9 @@ impl SearchSpace for PdbSpace<'_> {
         &self,
         node: &mut PdbNode,
         last: Option<u8>,
-        mut visit: impl FnMut(u8, &mut PdbNode, u32) -> bool,
+        visit: impl FnMut(u8, &mut PdbNode, u32) -> bool,
     ) -> bool {
-        let blank = node.blank as usize % PLACES;
-        for &from in self.moves.around(blank) {
-            let from = from as usize % PLACES;
-            let tile = node.cells[from];
-            if Some(tile) == last {
-                continue;
-            }
-            // A move changes at most one entry per side; all of them are put back.
-            let saved = (
-                node.direct,
-                node.reflected,
-                node.direct_sum,
-                node.reflected_sum,
-            );
-            node.cells[blank] = tile;
-            node.cells[from] = 0;
-            node.blank = from as u8;
-            node.places[tile as usize % PLACES] = blank as u8;
-            if let Some(p) = self.partition.pattern_of(tile) {
-                let entry = self.partition.part(p, &node.places) as u8;
-                node.direct_sum = node.direct_sum - node.direct[p] + entry;
-                node.direct[p] = entry;
-            }
-            let mirrored = self.partition.reflected_tile(tile);
-            if let Some(p) = self
-                .partition
-                .pattern_of(mirrored)
-                .filter(|_| self.partition.reflects())
-            {
-                let entry = self.partition.reflected_part(p, &node.places) as u8;
-                node.reflected_sum = node.reflected_sum - node.reflected[p] + entry;
-                node.reflected[p] = entry;
-            }
-            let bound = node.bound();
-            let done = visit(tile, node, bound);
-            (
-                node.direct,
-                node.reflected,
-                node.direct_sum,
-                node.reflected_sum,
-            ) = saved;
-            node.places[tile as usize % PLACES] = from as u8;
-            node.cells[from] = tile;
-            node.cells[blank] = 0;
-            node.blank = blank as u8;
-            if done {
-                return true;
-            }
-        }
-        false
+        self.for_each_child_within(node, last, u32::MAX, visit)
     }
 
     /// A child's reflected entry is looked up only when its direct sum is within
@@ -349,40 +300,7 @@ mod tests {
 
     use super::*;
     use crate::pdb::BuildSettings;
-    use crate::solve::ida;
-
-    /// The pattern-database space without its own walk: the generic walk runs.
-    struct Generic<'a>(&'a PdbSpace<'a>);
-
-    impl SearchSpace for Generic<'_> {
-        type Node = PdbNode;
-        type Move = u8;
-
-        fn bound(&self, node: &PdbNode) -> u32 {
-            self.0.bound(node)
-        }
-
-        fn is_goal(&self, node: &PdbNode) -> bool {
-            self.0.is_goal(node)
-        }
-
-        fn for_each_child(
-            &self,
-            node: &mut PdbNode,
-            last: Option<u8>,
-            visit: impl FnMut(u8, &mut PdbNode, u32) -> bool,
-        ) -> bool {
-            self.0.for_each_child(node, last, visit)
-        }
-
-        fn first_limit(&self, node: &PdbNode) -> u32 {
-            self.0.first_limit(node)
-        }
-
-        fn limit_step(&self) -> u32 {
-            self.0.limit_step()
-        }
-    }
+    use crate::solve::{GenericWalk, ida};
 
     /// The 3x3 board with a symmetric goal (blank first: reflections too), and the
     /// 3x4 board (none), with their partitions' databases.
@@ -458,7 +376,7 @@ mod tests {
                 let (own, generic) = crate::pool::run_on(Some(threads), || {
                     (
                         ida::search(&space, &start, all, 60),
-                        ida::search(&Generic(&space), &start, all, 60),
+                        ida::search(&GenericWalk(&space), &start, all, 60),
                     )
                 })
                 .unwrap();

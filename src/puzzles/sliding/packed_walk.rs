@@ -22,6 +22,39 @@ pub(super) struct PackedBoard {
     goal: u64,
 }
 
+/// Depth limits the walks of their own take (longer searches walk generically).
+pub(super) const MAX_OWN_DEPTH: usize = 256;
+
+/// The tiles a walk of its own moved below its first node, by depth, for the
+/// solutions it records.
+pub(super) struct Tail {
+    start_depth: u32,
+    tiles: [u8; MAX_OWN_DEPTH],
+}
+
+impl Tail {
+    /// The tail of a walk whose first node is at `start_depth`.
+    pub(super) fn new(start_depth: u32) -> Tail {
+        Tail {
+            start_depth,
+            tiles: [0; MAX_OWN_DEPTH],
+        }
+    }
+
+    /// The tile moved from `depth` to `depth + 1`.
+    #[inline(always)]
+    pub(super) fn set(&mut self, depth: u32, tile: u8) {
+        self.tiles[depth as usize % MAX_OWN_DEPTH] = tile;
+    }
+
+    /// Records the solution that reached the goal at `depth` (the walk's path, then
+    /// these tiles); whether the walk stops.
+    #[cold]
+    pub(super) fn found(&self, state: &mut WalkState<'_, u8>, depth: u32) -> bool {
+        state.found(&self.tiles[self.start_depth as usize..depth as usize])
+    }
+}
+
 /// No cell: the previous blank of the walk's first node when no move led to it.
 const NO_CELL: usize = usize::MAX;
 
@@ -77,10 +110,9 @@ impl PackedBoard {
             .unwrap_or(NO_CELL);
         let mut walk = Walk {
             board: self.clone(),
-            start_depth: depth,
             limit,
             nodes: state.nodes(),
-            tail: [0; 256],
+            tail: Tail::new(depth),
             state,
         };
         // The width as a constant: a neighbour is the blank plus or minus a constant.
@@ -108,11 +140,9 @@ fn pack(cells: &[u8]) -> u64 {
 struct Walk<'s, 'a> {
     /// A copy, next to the walk's other fields (one base pointer for all).
     board: PackedBoard,
-    start_depth: u32,
     limit: u32,
     nodes: u64,
-    /// The tiles moved below the walk's first node, by depth.
-    tail: [u8; 256],
+    tail: Tail,
     state: &'s mut WalkState<'a, u8>,
 }
 
@@ -130,7 +160,7 @@ impl Walk<'_, '_> {
     ) -> bool {
         self.nodes += 1;
         if depth == self.limit {
-            return board == self.board.goal && self.found(depth);
+            return board == self.board.goal && self.tail.found(self.state, depth);
         }
         if self.state.cancelled_at(self.nodes) {
             return true;
@@ -148,7 +178,7 @@ impl Walk<'_, '_> {
                         let distance = &self.board.distance[tile];
                         let child_bound = bound + distance[blank] as u32 - distance[from] as u32;
                         if child_bound <= max_bound {
-                            self.tail[depth as usize % 256] = tile as u8;
+                            self.tail.set(depth, tile as u8);
                             let moved = tile as u64;
                             let child = board ^ moved << (4 * from) ^ moved << (4 * blank);
                             if self.dive::<COLS>(child, from, blank, child_bound, depth + 1) {
@@ -164,13 +194,6 @@ impl Walk<'_, '_> {
         slide!(4, blank + 1);
         slide!(8, blank + COLS);
         false
-    }
-
-    /// Records the solution that reached the goal at `depth`; whether the walk stops.
-    #[cold]
-    fn found(&mut self, depth: u32) -> bool {
-        let tail = &self.tail[self.start_depth as usize..depth as usize];
-        self.state.found(tail)
     }
 }
 

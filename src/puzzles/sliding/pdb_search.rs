@@ -4,6 +4,7 @@
 //! move changes one tile's place, so it changes one pattern's entry on each side: the
 //! node keeps every pattern's entry and looks up only those two again.
 
+use super::packed_walk::{MAX_OWN_DEPTH, Tail};
 use super::search::BoardMoves;
 use super::shape::{BoardShape, MAX_SHAPE_CELLS, blank_cell};
 use crate::pdb::Partition;
@@ -187,16 +188,15 @@ impl SearchSpace for PdbSpace<'_> {
         limit: u32,
         walk: &mut WalkState<'_, u8>,
     ) -> Option<bool> {
-        if limit as usize >= MAX_WALK {
+        if limit as usize >= MAX_OWN_DEPTH {
             return None;
         }
         let last = walk.path().last().copied();
         let mut pdb_walk = PdbWalk {
             space: self,
             limit,
-            start_depth: depth,
             nodes: walk.nodes(),
-            tail: [0; MAX_WALK],
+            tail: Tail::new(depth),
             state: walk,
         };
         let mut node = node.clone();
@@ -214,18 +214,13 @@ impl SearchSpace for PdbSpace<'_> {
     }
 }
 
-/// Depth limits a [`PdbWalk`] takes (longer searches walk generically).
-const MAX_WALK: usize = 256;
-
 /// IDA* below one node with a partition's databases: the generic walk's nodes in its
 /// order, and its bookkeeping ([`WalkState`]).
 struct PdbWalk<'p, 's, 'a> {
     space: &'p PdbSpace<'p>,
     limit: u32,
-    start_depth: u32,
     nodes: u64,
-    /// The tiles moved below the walk's first node, by depth.
-    tail: [u8; MAX_WALK],
+    tail: Tail,
     state: &'s mut WalkState<'a, u8>,
 }
 
@@ -274,23 +269,16 @@ impl PdbWalk<'_, '_, '_> {
     ) -> bool {
         self.nodes += 1;
         if depth == self.limit {
-            return self.space.is_goal(node) && self.found(depth);
+            return self.space.is_goal(node) && self.tail.found(self.state, depth);
         }
         if self.state.cancelled_at(self.nodes) {
             return true;
         }
         let space = self.space;
         space.for_each_child_within(node, last, self.limit - depth - 1, |tile, child, _| {
-            self.tail[depth as usize % MAX_WALK] = tile;
+            self.tail.set(depth, tile);
             below(self, child, tile, depth + 1)
         })
-    }
-
-    /// Records the solution that reached the goal at `depth`; whether the walk stops.
-    #[cold]
-    fn found(&mut self, depth: u32) -> bool {
-        let tail = &self.tail[self.start_depth as usize..depth as usize];
-        self.state.found(tail)
     }
 }
 

@@ -2,7 +2,7 @@
 //! never moved straight back, and the depth limit stepped by 2, because the blank's
 //! colour on a chess-board colouring fixes the parity of every solution's length.
 
-use super::packed_walk::PackedBoard;
+use super::packed_walk::{MAX_OWN_DEPTH, PackedBoard};
 use crate::grid::Grid;
 use crate::puzzles::sliding::{Board, BoardShape, MAX_CELLS, SlidingPuzzle};
 use crate::solve::ida::WalkState;
@@ -222,7 +222,10 @@ impl SearchSpace for SlidingSpace {
         limit: u32,
         walk: &mut WalkState<'_, u8>,
     ) -> Option<bool> {
-        let packed = self.packed.as_ref().filter(|_| limit < 256)?;
+        let packed = self
+            .packed
+            .as_ref()
+            .filter(|_| (limit as usize) < MAX_OWN_DEPTH)?;
         Some(packed.walk(
             &node.cells[..self.cells()],
             node.blank as usize,

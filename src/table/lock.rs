@@ -105,11 +105,6 @@ impl WriteLock {
         &self.file
     }
 
-    /// The locked file, for writing.
-    pub fn file_mut(&mut self) -> &mut File {
-        &mut self.file
-    }
-
     /// The path it was locked at.
     pub fn path(&self) -> &Path {
         &self.path

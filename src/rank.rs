@@ -3,13 +3,15 @@
 //! Every puzzle's minimal perfect hash is built from these pieces:
 //! [`permutation`] ranks orderings of distinct items (optionally only those of one parity,
 //! which is what halves a sliding-tile board's index space), [`combination`] ranks
-//! the set of places taken by identical items, and [`partial`] ranks where a few
+//! the set of places taken by identical items ([`subsets`] does it by tables for sets
+//! of up to 64 places: a peg solitaire board with k pegs), and [`partial`] ranks where a few
 //! distinct items stand (a pattern database's tiles).
 
 pub mod combination;
 pub mod multiset;
 pub mod partial;
 pub mod permutation;
+pub mod subsets;
 
 /// `FACTORIALS[n] = n!` for `n <= 20` (the largest factorial that fits in a `u64`).
 const FACTORIALS: [u64; 21] = {
@@ -47,11 +49,16 @@ static BINOMIALS: [[u64; 33]; BINOMIAL_ROWS + 1] = {
     table
 };
 
-/// The number of ways to choose `k` items out of `n` (`n <= 64`, `k <= 32`), or 0
-/// when `k > n`.
+/// The number of ways to choose `k` items out of `n` (`n <= 64`), or 0 when `k > n`.
 #[inline(always)]
 pub fn binomial(n: usize, k: usize) -> u64 {
-    if k > n { 0 } else { BINOMIALS[n][k] }
+    if k > n {
+        0
+    } else if k > 32 {
+        BINOMIALS[n][n - k]
+    } else {
+        BINOMIALS[n][k]
+    }
 }
 
 #[cfg(test)]
@@ -67,5 +74,7 @@ mod tests {
         assert_eq!(binomial(6, 3), 20);
         assert_eq!(binomial(3, 5), 0);
         assert_eq!(binomial(33, 16), 1_166_803_110);
+        assert_eq!(binomial(64, 40), binomial(64, 24));
+        assert_eq!(binomial(37, 36), 37);
     }
 }

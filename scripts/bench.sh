@@ -16,6 +16,9 @@
 #            per level; needs 22 GB free beside TABLE, default tables/sliding-2x7-2bit.table)
 #        scripts/bench.sh 1 oshidori:7           (the largest Oshidori analysis: ~13 min, 10 GiB)
 #        scripts/bench.sh 1 scripts/puzzles/block-3x5.toml   (159,667,200 layouts of the general hash)
+#        scripts/bench.sh peg [RUNS]             (peg solitaire by jumps: the English board, RUNS
+#            runs (default 3; interleaved with BASELINE's when given), its central game and its
+#            table; the French board from the centre and from the corner hole 0, ~5 min each)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
 #            and ends with the median wall time of each and their ratio per puzzle.
@@ -112,6 +115,43 @@ POSITIONS
     exit 0
 fi
 
+if [ "${1:-}" = peg ]; then
+    runs=${2:-3}
+    cargo build --release --quiet
+    bin=$PWD/target/release/antipode
+    timed() { # label, command...: one line of wall seconds and peak MiB
+        local label=$1
+        shift
+        /usr/bin/time -f '%e %M' -o /tmp/antipode-peg.time "$@" >/tmp/antipode-peg.out 2>/dev/null
+        read -r wall rss </tmp/antipode-peg.time
+        printf '%-52s %8s s %7d MiB\n' "$label" "$wall" "$((rss / 1024))"
+    }
+    json() { sed -n "s/^  \"$1\": \(.*\),\?$/\1/p" /tmp/antipode-peg.out | tr -d ','; }
+    holes() { awk -v key="\"$1\":" '$1 == key { on = 1 } on { printf "%s", $0 } on && /\]/ { exit }' \
+        /tmp/antipode-peg.out | tr -d ' ' | sed 's/.*:\[//; s/\].*//'; }
+    for ((run = 1; run <= runs; run++)); do
+        if [ -n "${BASELINE:-}" ]; then
+            timed "baseline: analyze english33" "$BASELINE" analyze english33
+        fi
+        timed "analyze english33" "$bin" analyze english33 -q --format json
+        echo "  reachable $(json reachable) (published: 187636299)"
+    done
+    timed "analyze english33 --symmetry" "$bin" analyze english33 -q --symmetry --format json
+    echo "  up to symmetry $(json reachable_up_to_symmetry) (published: 23475688)"
+    timed "solve english33" "$bin" solve english33 --format json
+    echo "  $(json length) moves (published: 18)"
+    table=$(mktemp -d)
+    timed "analyze english33 --table" "$bin" analyze english33 -q --table "$table/e.table"
+    ls -l "$table/e.table" | awk '{ print "  table", $5, "bytes" }'
+    rm -rf "$table"
+    timed "analyze french37 (centre empty)" "$bin" analyze french37 -q --format json
+    echo "  reachable $(json reachable), one peg left at holes: [$(holes one_peg_finishes)]"
+    timed "analyze french37 --from hole 0 empty" "$bin" analyze french37 -q --format json \
+        --from 0111111111111111111111111111111111111
+    echo "  reachable $(json reachable), one peg left at holes: [$(holes one_peg_finishes)]"
+    exit 0
+fi
+
 if [ "${1:-}" = 2x7 ]; then
     cargo build --release --quiet
     table=${2:-tables/sliding-2x7-2bit.table}
@@ -170,7 +210,6 @@ if [ "${1:-}" = solve ]; then
     run "oshidori:9 IDA*" "- (seed stops at 8)" solve oshidori:9
     run "hoppers --all --first 0-6" "-" solve hoppers --all --first 0-6
     run "english33 fewest moves (BFS over moves)" "18 (Bergholt 1912)" solve english33
-    run "english33 boards by jumps + fewest moves" "187,636,299 boards" analyze english33
     exit 0
 fi
 

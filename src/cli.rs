@@ -13,7 +13,7 @@ use anyhow::{Context, Result, bail};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
-use antipode::puzzles::{self, AnyPuzzle, Opened};
+use antipode::puzzles::{self, Opened};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -152,14 +152,6 @@ impl PuzzleArgs {
             self.goal.as_deref(),
             metric,
         )?)
-    }
-
-    /// The puzzle named, which must have a ranked state space (a table).
-    fn ranked(&self) -> Result<AnyPuzzle> {
-        match self.open()? {
-            Opened::Ranked(p) => Ok(p),
-            Opened::Peg(board) => Err(puzzles::CatalogError::NotRanked(board.name().into()).into()),
-        }
     }
 }
 

@@ -5,11 +5,11 @@
 //!
 //! | command | job |
 //! |---|---|
-//! | `analyze` | [`Analyze`] (and [`crate::components::components`], [`crate::puzzles::peg::PegBoard::analysis`]) |
-//! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`] |
+//! | `analyze` | [`Analyze`] (and [`crate::components::components`], [`crate::puzzles::peg::levels::analyze`], [`crate::puzzles::peg::table::build`]) |
+//! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`]; peg solitaire: [`crate::puzzles::peg::PegBoard::solutions`] |
 //! | `pdb` | [`Databases`] |
 //! | `verify` | [`verify_file`] |
-//! | `lookup` | [`lookup()`] |
+//! | `lookup` | [`lookup()`] (peg solitaire: [`crate::puzzles::peg::table::SolvableTable`]) |
 //! | `info` | [`crate::table::read_header_of`] |
 //! | `plot` | [`crate::plot::Histogram::read`], [`crate::plot::histogram_svg`] |
 //! | `list` | [`crate::puzzles::catalog`] |

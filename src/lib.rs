@@ -23,7 +23,7 @@
 //! |---|---|
 //! | what a command does, as a call | [`jobs`]: [`Analyze`], [`jobs::Solve`], [`jobs::Databases`], [`jobs::verify_file`], [`jobs::lookup()`] |
 //! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, notation, the hot path [`Puzzle::expand_sorted`]) |
-//! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] |
+//! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`) |
 //! | where ranking lives | [`rank`] (permutations, combinations, multisets, partial permutations) and each family's own index ([`puzzles::sliding`], [`puzzles::blocks`]) |
 //! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores) |
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
@@ -98,8 +98,12 @@
 //!   (`puzzles/sliding/packed_walk.rs`), pattern-database searches look up a child's
 //!   reflected entry only when its direct sum is within the limit. Property tests hold
 //!   both to the generic walk's nodes and solutions.
-//! - **Peg solitaire** is searched forward (jumps cannot be undone) over a bit set of
-//!   all `2^holes` boards, bucketed by high bits so levels run without locks.
+//! - **Peg solitaire** (boards from description files) goes one jump, one peg, per
+//!   level ([`puzzles::peg::levels`]): a board with k pegs is ranked among the k-subsets
+//!   of the holes by the two halves of its mask (two table lookups), each level a bit
+//!   set of `C(holes, k)` bits marked with atomic ORs; forward from the start for the
+//!   counts, backward from the goal for the boards that can still be solved (the
+//!   solver's pruning and the peg tables of [`puzzles::peg::table`]).
 //! - **Safety.** `unsafe` is confined to the stores (atomic views of mapped bytes,
 //!   scans whose callers own the range), the SIMD scans, the POPCNT paths (behind a
 //!   token only CPU detection creates) and the system calls; `Cargo.toml` denies

@@ -233,6 +233,29 @@ pub static FAMILIES: &[Family] = &[
         },
     },
     Family {
+        pattern: "hoppers, english33, ..., PEG.toml",
+        description: "peg solitaire boards from description files, searched by jumps from \
+                      the start: the shipped ones by name, any other by its path",
+        parameters: "a description file with `lattice` or `directions` (README: the format)",
+        open: open_peg,
+        entries: || {
+            peg::library::SHIPPED
+                .iter()
+                .map(|&(name, _, _)| {
+                    let board = PegBoard::shipped(name).expect("shipped descriptions are valid");
+                    CatalogEntry {
+                        name: name.into(),
+                        description: format!(
+                            "{} (peg solitaire; searched by jumps)",
+                            board.title()
+                        ),
+                        indices: None,
+                    }
+                })
+                .collect()
+        },
+    },
+    Family {
         pattern: "klotski, ..., FILE.toml",
         description: "sliding-block puzzles from description files: the shipped ones by \
                       name, any other by its path",
@@ -251,34 +274,6 @@ pub static FAMILIES: &[Family] = &[
                     )
                 })
                 .collect()
-        },
-    },
-    Family {
-        pattern: "hoppers, english33",
-        description: "peg solitaire, searched forward from the start (seed 004)",
-        parameters: "",
-        open: |name| {
-            let board = match name {
-                "hoppers" => PegBoard::hoppers(),
-                "english33" => PegBoard::english33(),
-                _ => return None,
-            };
-            Some(Ok(Opened::Peg(board)))
-        },
-        entries: || {
-            vec![
-                CatalogEntry {
-                    name: "hoppers".into(),
-                    description: "Hoppers peg solitaire, 13 holes (seed 004; searched forward)"
-                        .into(),
-                    indices: None,
-                },
-                CatalogEntry {
-                    name: "english33".into(),
-                    description: "English peg solitaire, 33 holes (searched forward)".into(),
-                    indices: None,
-                },
-            ]
         },
     },
 ];
@@ -358,6 +353,33 @@ fn open_blocks(name: &str) -> Option<Result<Opened, CatalogError>> {
     Some(
         BlockPuzzle::from_text(name, &text)
             .map(ranked)
+            .map_err(description),
+    )
+}
+
+/// A peg solitaire board: a shipped one by name, or a description file (a `.toml`
+/// with a `lattice` or `directions` key; other `.toml` files are sliding blocks').
+fn open_peg(name: &str) -> Option<Result<Opened, CatalogError>> {
+    let description =
+        |e: blocks::description::DescriptionError| CatalogError::Description(e.to_string());
+    if let Some((file, text)) = peg::library::shipped(name) {
+        return Some(
+            PegBoard::from_text(file, text)
+                .map(Opened::Peg)
+                .map_err(description),
+        );
+    }
+    if !name.ends_with(".toml") && !name.contains('/') {
+        return None;
+    }
+    let text = std::fs::read_to_string(name).ok()?;
+    let keys: toml::Table = toml::from_str(&text).ok()?;
+    if !keys.contains_key("lattice") && !keys.contains_key("directions") {
+        return None;
+    }
+    Some(
+        PegBoard::from_text(name, &text)
+            .map(Opened::Peg)
             .map_err(description),
     )
 }
@@ -450,10 +472,12 @@ pub fn open_with(
                 CatalogError::Option(format!("--goal: {e}"))
             })?))
         }
-        (Some(_), Opened::Peg(board)) => Err(CatalogError::Option(format!(
-            "--goal: another goal is only for sliding-tile boards, not {}",
-            board.name()
-        ))),
+        (Some(goal), Opened::Peg(board)) => {
+            let goal = board
+                .parse_goal(goal)
+                .map_err(|e| CatalogError::Option(format!("--goal: {e}")))?;
+            Ok(Opened::Peg(board.with_goal(goal)))
+        }
     }
 }
 

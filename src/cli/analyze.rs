@@ -7,7 +7,10 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use antipode::puzzle::Rooted;
-use antipode::puzzles::{CatalogError, Opened};
+use antipode::puzzles::Opened;
+use antipode::puzzles::peg::{
+    PegBoard, PegError, levels, report as peg_report, table as peg_table,
+};
 use antipode::report;
 use antipode::units::thousands;
 use antipode::{Analyze, Puzzle, analysis, components, with_puzzle};
@@ -32,9 +35,10 @@ pub struct Args {
     /// unfinished table of the same puzzle there is resumed.
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     table: Option<Option<PathBuf>>,
-    /// Bits per state in the table: 8 (exact depth) or 2 (depth mod 3).
-    #[arg(long, value_enum, default_value = "8", requires = "table")]
-    bits: Bits,
+    /// Bits per state in the table: 8 (exact depth) or 2 (depth mod 3); peg
+    /// solitaire tables have one bit per board.
+    #[arg(long, value_enum, requires = "table")]
+    bits: Option<Bits>,
     /// Overwrite a complete table (or another puzzle's file) at the table path.
     #[arg(long, requires = "table")]
     force: bool,
@@ -53,6 +57,10 @@ pub struct Args {
     /// one position of each.
     #[arg(long)]
     components: bool,
+    /// Peg solitaire: count the boards up to the board's symmetries (those that fix
+    /// the start) as well.
+    #[arg(long)]
+    symmetry: bool,
     /// Draw the depth histogram into an SVG file (linear and log scale).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
@@ -61,16 +69,7 @@ pub struct Args {
 pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     let puzzle = match args.puzzle.open()? {
         Opened::Ranked(puzzle) => puzzle,
-        Opened::Peg(board) => {
-            if args.table.is_some() || args.plot.is_some() {
-                bail!(CatalogError::NotRanked(board.name().into()));
-            }
-            let analysis = super::with_threads(args.threads, || board.analysis())?;
-            return super::print(&antipode::puzzles::peg::render(
-                &analysis,
-                args.format.report(),
-            ));
-        }
+        Opened::Peg(board) => return analyze_peg(board, &args, interrupt),
     };
     if let Some(path) = &args.plot {
         super::plot::check_writable(path)?;
@@ -120,8 +119,8 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
         .boards(args.show);
     match &args.table {
         None => return Ok(job.run()?),
-        Some(None) => job = job.encoding(args.bits.encoding()).default_table(),
-        Some(Some(path)) => job = job.encoding(args.bits.encoding()).table(path),
+        Some(None) => job = job.encoding(args.bits.unwrap_or(Bits::Eight).encoding()).default_table(),
+        Some(Some(path)) => job = job.encoding(args.bits.unwrap_or(Bits::Eight).encoding()).table(path),
     }
     if let Some(every) = args.checkpoint_every {
         job = job.checkpoint_every(every);
@@ -219,4 +218,73 @@ fn components_report<P: Puzzle>(puzzle: &P, format: Format) -> Result<String> {
             s
         }
     })
+}
+
+/// `analyze` on a peg solitaire board: the boards reachable by jumps, per peg count;
+/// with `--table`, also the file of the boards that can still reach the goal.
+fn analyze_peg(board: PegBoard, args: &Args, interrupt: &Interrupt) -> Result<()> {
+    if args.plot.is_some() || args.components {
+        bail!(
+            "{} is searched forward by jumps: no --plot or --components (the report lists \
+             the boards per jump)",
+            board.name()
+        );
+    }
+    if args.bits.is_some() {
+        bail!("a peg solitaire table has one bit per board: no --bits");
+    }
+    let board = match args.from.as_deref() {
+        None | Some("start") => board,
+        Some(position) => {
+            let start = board.parse(position).context("--from")?;
+            board.with_start(start)
+        }
+    };
+    let quiet = args.quiet;
+    let stop = interrupt.arm();
+    let table = match &args.table {
+        None => None,
+        Some(path) => {
+            let path = path
+                .clone()
+                .unwrap_or_else(|| peg_table::default_path(&board));
+            let built = super::with_threads(args.threads, || {
+                peg_table::build(&board, &path, args.force, Some(&stop), |pegs, count| {
+                    if !quiet {
+                        eprintln!("solvable with {pegs:>2} pegs: {} boards", thousands(count));
+                    }
+                })
+            })?;
+            let built = built.map_err(|e| match e {
+                peg_table::PegTableError::Search(PegError::Stopped) => anyhow::anyhow!(
+                    "interrupted: {}.partial keeps its finished levels; run the same command \
+                     again to resume",
+                    path.display()
+                ),
+                other => other.into(),
+            })?;
+            Some((path, built))
+        }
+    };
+    let analysis = super::with_threads(args.threads, || {
+        levels::analyze(&board, args.symmetry, Some(&stop), |pegs, count| {
+            if !quiet {
+                eprintln!("reachable with {pegs:>2} pegs: {} boards", thousands(count));
+            }
+        })
+    })?;
+    interrupt.disarm();
+    let analysis = analysis.map_err(|e| match e {
+        PegError::Stopped => anyhow::anyhow!("interrupted"),
+        other => other.into(),
+    })?;
+    let mut out = peg_report::render(&analysis, args.format.report());
+    if let (Some((path, solvable)), Format::Text) = (&table, args.format) {
+        out.push_str(&format!(
+            "\ntable           {} ({} boards can reach the goal)\n",
+            path.display(),
+            thousands(*solvable)
+        ));
+    }
+    super::print(&out)
 }

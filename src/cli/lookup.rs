@@ -5,6 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
+use antipode::puzzles::Opened;
+use antipode::puzzles::peg::PegBoard;
+use antipode::puzzles::peg::table::SolvableTable;
 use antipode::table::Table;
 use antipode::{jobs, with_puzzle};
 
@@ -26,8 +29,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let puzzle = args.puzzle.ranked()?;
-    let table = Table::open(&args.table)?;
+    let opened = args.puzzle.open()?;
     let from_stdin = args.positions.is_empty();
     let mut input = String::new();
     let lines: Vec<&str> = if from_stdin {
@@ -38,6 +40,11 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         args.positions.iter().map(String::as_str).collect()
     };
+    let puzzle = match opened {
+        Opened::Ranked(puzzle) => puzzle,
+        Opened::Peg(board) => return lookup_peg(&board, &args, &lines, from_stdin),
+    };
+    let table = Table::open(&args.table)?;
     let answers = with_puzzle!(&puzzle, p => jobs::lookup(p, &table, &lines))?;
     let place = |k: usize, line: &str| {
         if from_stdin {
@@ -95,4 +102,40 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `lookup` on a peg solitaire board: whether each board can still reach the goal,
+/// from the board's peg table.
+fn lookup_peg(board: &PegBoard, args: &Args, lines: &[&str], from_stdin: bool) -> Result<()> {
+    let table = SolvableTable::open(&args.table)?;
+    table.check_board(board)?;
+    let mut out = String::new();
+    if args.format == Format::Tsv {
+        out.push_str("position\tsolvable\n");
+    }
+    for (k, line) in lines.iter().enumerate() {
+        let position = board.parse(line).with_context(|| {
+            if from_stdin {
+                format!("line {}", k + 1)
+            } else {
+                format!("`{line}`")
+            }
+        })?;
+        let solvable = table.solvable(position);
+        let text = board.format(position);
+        match args.format {
+            Format::Json => {
+                out.push_str(
+                    &serde_json::json!({ "position": text, "solvable": solvable }).to_string(),
+                );
+                out.push('\n');
+            }
+            Format::Tsv => out.push_str(&format!("{text}\t{solvable}\n")),
+            _ => out.push_str(&format!(
+                "{} {text}\n",
+                if solvable { "solvable" } else { "unsolvable" }
+            )),
+        }
+    }
+    super::print(&out)
 }

@@ -240,9 +240,11 @@ struct PegSolved {
 /// Fewest-move solutions of a peg solitaire board, in the seed's notation.
 fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
     if args.table.is_some() {
-        bail!(antipode::puzzles::CatalogError::NotRanked(
-            board.name().into()
-        ));
+        bail!(
+            "{}: solve finds the boards that can still reach the goal itself (no --table; \
+             `lookup` reads a peg table)",
+            board.name()
+        );
     }
     if args.method.is_some() || args.boards {
         bail!("peg solitaire is solved by its own search: no --method or --boards");

@@ -41,7 +41,13 @@ pub struct VerifyArgs {
 }
 
 pub fn info(args: InfoArgs) -> Result<()> {
-    let header = table::read_header_of(&args.path)?;
+    let header = match table::read_header_of(&args.path) {
+        Err(table::TableError::Header {
+            cause: table::HeaderError::PegTable,
+            ..
+        }) => return peg_info(&args),
+        other => other?,
+    };
     let text = match args.format {
         Format::Json | Format::Csv | Format::Tsv => serde_json::to_string_pretty(&header)? + "\n",
         Format::Text => {
@@ -132,4 +138,36 @@ fn report(args: &VerifyArgs, checks: &[table::Check]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `info` on a peg solitaire table: its header.
+fn peg_info(args: &InfoArgs) -> Result<()> {
+    let header = antipode::puzzles::peg::table::read_header(&args.path)?;
+    let text = match args.format {
+        Format::Text => {
+            let mut s = format!(
+                "table           {}\nkind            peg solitaire: the boards that can still reach the goal\n\
+                 puzzle          {}\ngoal            {}\ndefinition      sha256 {}\n\
+                 holes           {}\nsolvable        {} boards{}\nstate           {}\n\
+                 crc32           {:08x}\n\n",
+                args.path.display(),
+                header.puzzle,
+                header.goal,
+                header.definition_sha256,
+                header.holes,
+                thousands(header.histogram.iter().sum()),
+                if header.complete { "" } else { " so far" },
+                if header.complete {
+                    "complete"
+                } else {
+                    "incomplete (resume with analyze --table)"
+                },
+                header.payload_crc32,
+            );
+            s.push_str(&depth_table("pegs  solvable boards", &header.histogram));
+            s
+        }
+        _ => serde_json::to_string_pretty(&header)? + "\n",
+    };
+    super::print(&text)
 }

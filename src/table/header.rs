@@ -16,21 +16,23 @@ pub const VERSION: u32 = 2;
 pub const OLDEST_VERSION: u32 = 1;
 /// Header size; the payload starts at this offset (page-aligned).
 pub const HEADER_BYTES: usize = 4096;
+/// The kind byte of a peg solitaire table (`crate::puzzles::peg::table`).
+pub const PEG_KIND: u8 = 2;
 /// Most depths the histogram area holds.
 pub const MAX_LEVELS: usize = 256;
 
-const NAME_AT: usize = 16;
-const GOAL_AT: usize = 80;
+pub(crate) const NAME_AT: usize = 16;
+pub(crate) const GOAL_AT: usize = 80;
 const TEXT_BYTES: usize = 64;
-const INDICES_AT: usize = 144;
-const BITS_AT: usize = 152;
-const COMPLETE_AT: usize = 153;
-const LEVELS_AT: usize = 156;
-const PAYLOAD_BYTES_AT: usize = 160;
-const PAYLOAD_CRC_AT: usize = 168;
-const HEADER_CRC_AT: usize = 176;
-const DIGEST_AT: usize = 184;
-const KIND_AT: usize = 154;
+pub(crate) const INDICES_AT: usize = 144;
+pub(crate) const BITS_AT: usize = 152;
+pub(crate) const COMPLETE_AT: usize = 153;
+pub(crate) const LEVELS_AT: usize = 156;
+pub(crate) const PAYLOAD_BYTES_AT: usize = 160;
+pub(crate) const PAYLOAD_CRC_AT: usize = 168;
+pub(crate) const HEADER_CRC_AT: usize = 176;
+pub(crate) const DIGEST_AT: usize = 184;
+pub(crate) const KIND_AT: usize = 154;
 const BASE_AT: usize = 155;
 const TILE_COUNT_AT: usize = 216;
 const TILES_AT: usize = 217;
@@ -41,7 +43,7 @@ pub const DIGEST_BYTES: usize = 32;
 const SLOT_AT: usize = 256;
 const RANGE_START_AT: usize = 264;
 const RANGE_END_AT: usize = 272;
-const HISTOGRAM_AT: usize = 2048;
+pub(crate) const HISTOGRAM_AT: usize = 2048;
 
 /// Why a header could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,6 +60,12 @@ pub enum HeaderError {
     /// The header's own checksum does not match.
     #[error("the header is corrupted (checksum mismatch)")]
     Checksum,
+    /// The file is a peg solitaire table (kind 2), which has a header of its own.
+    #[error(
+        "a peg solitaire table of the boards that can still be solved (read it with \
+         `antipode lookup BOARD --table FILE`)"
+    )]
+    PegTable,
     /// A field holds an impossible value.
     #[error("the header is corrupted: {0}")]
     Field(String),
@@ -119,28 +127,28 @@ pub enum EntryBase {
     Manhattan,
 }
 
-fn put_text(block: &mut [u8], at: usize, text: &str) {
+pub(crate) fn put_text(block: &mut [u8], at: usize, text: &str) {
     let bytes = text.as_bytes();
     block[at..at + bytes.len().min(TEXT_BYTES - 1)]
         .copy_from_slice(&bytes[..bytes.len().min(TEXT_BYTES - 1)]);
 }
 
-fn get_text(block: &[u8], at: usize) -> Result<String, HeaderError> {
+pub(crate) fn get_text(block: &[u8], at: usize) -> Result<String, HeaderError> {
     let raw = &block[at..at + TEXT_BYTES];
     let end = raw.iter().position(|&b| b == 0).unwrap_or(TEXT_BYTES);
     String::from_utf8(raw[..end].to_vec())
         .map_err(|_| HeaderError::Field("text is not UTF-8".into()))
 }
 
-fn u32_at(block: &[u8], at: usize) -> u32 {
+pub(crate) fn u32_at(block: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(block[at..at + 4].try_into().expect("4 bytes"))
 }
 
-fn u64_at(block: &[u8], at: usize) -> u64 {
+pub(crate) fn u64_at(block: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(block[at..at + 8].try_into().expect("8 bytes"))
 }
 
-fn header_crc(block: &[u8]) -> u32 {
+pub(crate) fn header_crc(block: &[u8]) -> u32 {
     let mut copy = block[..HEADER_BYTES].to_vec();
     copy[HEADER_CRC_AT..HEADER_CRC_AT + 8].fill(0);
     crc32fast::hash(&copy)
@@ -166,7 +174,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 }
 
 /// The 32 bytes of a 64-digit hex digest.
-fn from_hex(text: &str) -> Option<[u8; DIGEST_BYTES]> {
+pub(crate) fn from_hex(text: &str) -> Option<[u8; DIGEST_BYTES]> {
     let mut out = [0u8; DIGEST_BYTES];
     if text.len() != 2 * DIGEST_BYTES {
         return None;
@@ -292,6 +300,7 @@ impl Header {
                     base,
                 })
             }
+            PEG_KIND => return Err(HeaderError::PegTable),
             kind => return Err(HeaderError::Field(format!("table kind {kind}"))),
         };
         let encoding = match (block[BITS_AT], &pattern) {

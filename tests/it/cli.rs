@@ -177,11 +177,11 @@ fn bad_input_is_a_one_line_error() {
     );
     assert_error(
         &["analyze", "hoppers", "--goal", "x"],
-        "another goal is only for sliding-tile boards, not hoppers",
+        "--goal: wrong size: expected 13 holes",
     );
     assert_error(
-        &["analyze", "english33", "--table"],
-        "english33 is searched forward from its start: it has no depth table",
+        &["analyze", "hoppers", "--goal", "13"],
+        "hole 13: the board has 13 holes",
     );
     assert_error(
         &["solve", "english33", "111"],
@@ -189,11 +189,17 @@ fn bad_input_is_a_one_line_error() {
     );
     assert_error(
         &["solve", "english33", "--all"],
-        "english33 is solved by breadth-first search over moves: one solution",
+        "english33 has more than 20 holes: it is solved by breadth-first search over moves, one solution",
     );
     assert_error(
-        &["lookup", "hoppers", "--table", "t.table", "1"],
-        "hoppers is searched forward from its start: it has no depth table",
+        &[
+            "lookup",
+            "hoppers",
+            "--table",
+            "no-such.table",
+            "1111110111111",
+        ],
+        "no-such.table: No such file",
     );
     assert_error(
         &["analyze", "8puzzle", "--format", "xml"],

@@ -202,7 +202,7 @@ fn hoppers_solutions_match_the_seed() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_measured(&json["seconds"], wall);
     assert_eq!(json["goal_moves"], 7);
-    assert_eq!(json["solution"].as_str().unwrap().matches('[').count(), 7);
+    assert_eq!(json["goal_reachable"], true);
     let sum = |key: &str| {
         let levels = json[key].as_array().unwrap();
         assert_eq!(levels[0], 1);
@@ -212,6 +212,11 @@ fn hoppers_solutions_match_the_seed() {
     assert_eq!(sum("jumps_histogram"), json["reachable"].as_u64().unwrap());
     assert_eq!(sum("moves_histogram"), json["reachable"].as_u64().unwrap());
     assert_eq!(json["jumps_histogram"].as_array().unwrap().len(), 12);
+    // One peg can be left in the corners and the centre only.
+    assert_eq!(
+        json["one_peg_finishes"],
+        serde_json::json!([0, 2, 6, 10, 12])
+    );
 
     assert_error(
         &["solve", "hoppers", "--first", "0-5"],
@@ -228,30 +233,71 @@ const ENGLISH33_BY_JUMPS: [u64; 32] = [
     9_274_496, 4_792_664, 2_120_101, 800_152, 255_544, 68_236, 14_727, 2_529, 334, 32, 5,
 ];
 
-/// About a minute on two cores and 2.7 GiB: the whole 2^33-board bit set.
+/// The same counts up to the board's 8 symmetries (OEIS A112737): 23,475,688 in all.
+const ENGLISH33_BY_JUMPS_UP_TO_SYMMETRY: [u64; 32] = [
+    1, 1, 2, 8, 39, 171, 719, 2_757, 9_751, 31_312, 89_927, 229_614, 517_854, 1_022_224, 1_753_737,
+    2_598_215, 3_312_423, 3_626_632, 3_413_313, 2_765_623, 1_930_324, 1_160_977, 600_372, 265_865,
+    100_565, 32_250, 8_688, 1_917, 348, 50, 7, 2,
+];
+
+/// About 15 s on two cores and 0.3 GB (two levels of bit sets, one per peg count).
 #[test]
-fn english33_boards_by_jumps_and_the_18_move_solution() {
-    use antipode::puzzles::peg::PegBoard;
-    let output = antipode(&["analyze", "english33", "--format", "json"]);
+fn english33_boards_by_jumps_up_to_symmetry() {
+    let output = antipode(&[
+        "analyze",
+        "english33",
+        "--symmetry",
+        "-q",
+        "--format",
+        "json",
+    ]);
     assert!(output.status.success());
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let by_jumps: Vec<u64> = json["jumps_histogram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect();
-    assert_eq!(by_jumps, ENGLISH33_BY_JUMPS);
+    let column = |key: &str| -> Vec<u64> {
+        json[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(column("jumps_histogram"), ENGLISH33_BY_JUMPS);
     assert_eq!(json["reachable"], 187_636_299);
+    assert_eq!(
+        column("jumps_histogram_up_to_symmetry"),
+        ENGLISH33_BY_JUMPS_UP_TO_SYMMETRY
+    );
+    assert_eq!(json["reachable_up_to_symmetry"], 23_475_688);
+    assert_eq!(json["symmetries"], 8);
+    assert_eq!(json["goal_reachable"], true);
+    // The centre, and the four holes three steps from it (the rule of three).
+    assert_eq!(
+        json["one_peg_finishes"],
+        serde_json::json!([1, 13, 16, 19, 31])
+    );
+}
+
+/// About 25 s and 2 GB: the boards that can reach the centre, per peg count, then a
+/// breadth-first search over moves among them.
+#[test]
+fn english33_central_game_in_18_moves() {
+    use antipode::puzzles::peg::PegBoard;
+    let (out, _) = run_ok(&["solve", "english33", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     // Bergholt (1912), proved minimal by Beasley (1964).
-    assert_eq!(json["goal_moves"], 18);
+    assert_eq!(json["length"], 18);
     // The solution is legal, has 18 moves, and leaves one peg in the centre.
-    let board = PegBoard::english33();
-    let solution = json["solution"].as_str().unwrap();
+    let board = PegBoard::shipped("english33").unwrap();
+    let solution = &json["solutions"][0];
     let mut position = board.start();
     let mut moves = 0;
-    for chain in solution.trim_matches(['[', ']']).split("][") {
-        let holes: Vec<u8> = chain.split(',').map(|h| h.parse().unwrap()).collect();
+    for chain in solution.as_array().unwrap() {
+        let holes: Vec<u8> = chain
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap() as u8)
+            .collect();
         for pair in holes.windows(2) {
             position = board
                 .jump(position, pair[0], pair[1])
@@ -260,7 +306,7 @@ fn english33_boards_by_jumps_and_the_18_move_solution() {
         moves += 1;
     }
     assert_eq!(moves, 18);
-    assert_eq!(position, board.goal());
+    assert!(board.is_goal(position) && position == 1 << 16);
 }
 
 #[test]

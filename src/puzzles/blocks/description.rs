@@ -129,7 +129,7 @@ pub struct Description {
 }
 
 /// Line (1-based) of byte offset `at` in `text`.
-fn line_of(text: &str, at: usize) -> usize {
+pub(crate) fn line_of(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1
 }
 
@@ -159,8 +159,23 @@ impl Reader<'_> {
 /// The rows of a drawing with their line numbers in the file. A multi-line string
 /// starting right after `"""` begins on the line after the opening quotes.
 fn drawing_rows(reader: &Reader<'_>, text: &str, span: &Range<usize>) -> Vec<(usize, String)> {
-    let opening_line = line_of(reader.text, span.start);
-    let raw = &reader.text[span.clone()];
+    drawing_lines(reader.text, text, span)
+        .into_iter()
+        .map(|(line, row)| (line, row.trim_start().to_string()))
+        .collect()
+}
+
+/// The non-blank lines of the drawing `value` (a TOML string at `span` of the file
+/// `file_text`) with their line numbers in the file, trailing spaces cut, leading ones
+/// kept. A multi-line string starting right after `"""` begins on the line after the
+/// opening quotes.
+pub(crate) fn drawing_lines(
+    file_text: &str,
+    value: &str,
+    span: &Range<usize>,
+) -> Vec<(usize, String)> {
+    let opening_line = line_of(file_text, span.start);
+    let raw = &file_text[span.clone()];
     // Multi-line basic or literal strings drop a newline right after the delimiter.
     let first_line = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
         let after = &raw[3..];
@@ -172,11 +187,11 @@ fn drawing_rows(reader: &Reader<'_>, text: &str, span: &Range<usize>) -> Vec<(us
     } else {
         opening_line
     };
-    text.lines()
+    value
+        .lines()
         .enumerate()
         .map(|(k, row)| (first_line + k, row.trim_end().to_string()))
         .filter(|(_, row)| !row.trim().is_empty())
-        .map(|(line, row)| (line, row.trim_start().to_string()))
         .collect()
 }
 

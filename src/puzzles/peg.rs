@@ -1,0 +1,807 @@
+//! Peg solitaire on any board: a peg jumps over a neighbouring peg into the empty hole
+//! beyond, and the jumped peg is removed. A MOVE is one peg's chain of consecutive
+//! jumps, so `[10,0,2,6]` is one move of three jumps (the seeds' count).
+//!
+//! Boards come from description files ([`description`]: the board drawn in TOML, its
+//! lattice, start and goal); the shipped ones ([`library`]) run by name. A board is a
+//! bit mask of pegs (hole `i` is bit `i`, holes numbered row by row in the drawing).
+//!
+//! Jumps cannot be undone, so there is no single ranked state space: a board with k
+//! pegs is a k-subset of the holes, ranked among the boards with k pegs
+//! ([`crate::rank::subsets`]), and the searches go level by level, one level per jump,
+//! each level a bit set of `C(holes, k)` entries ([`levels`]). The same levels run
+//! backwards from the goal (a reversed jump puts two pegs back) give, per peg count,
+//! the boards that can still be solved: the pruning of [`PegBoard::solutions`] and
+//! the table files of [`table`].
+
+pub mod description;
+pub mod levels;
+pub mod library;
+pub mod report;
+pub mod symmetry;
+pub mod table;
+
+use crate::puzzle::PositionError;
+use levels::BoardSets;
+
+/// Boards up to this many holes are solved by iterative deepening over jumps (every
+/// solution with `--all`) and analysed by moves too; larger ones by a breadth-first
+/// search over moves (one solution).
+pub const MOVE_LEVELS_MAX_HOLES: usize = 20;
+
+/// What the puzzle asks for at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PegGoal {
+    /// One peg left, anywhere.
+    OnePeg,
+    /// One peg left, in this hole.
+    Hole(u8),
+    /// Exactly this board.
+    Board(u64),
+}
+
+/// A jump as masks: the pegs it needs (`from` and `over`) and the hole it lands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct JumpMask {
+    pegs: u64,
+    land: u64,
+}
+
+impl JumpMask {
+    /// The board after the jump if it is legal on `board`.
+    #[inline(always)]
+    fn forward(self, board: u64) -> Option<u64> {
+        (board & self.pegs == self.pegs && board & self.land == 0)
+            .then_some(board ^ (self.pegs | self.land))
+    }
+
+    /// The board before the jump if `board` can be its result.
+    #[inline(always)]
+    fn backward(self, board: u64) -> Option<u64> {
+        (board & self.land != 0 && board & self.pegs == 0)
+            .then_some(board ^ (self.pegs | self.land))
+    }
+}
+
+/// Why a peg solitaire board could not be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PegError {
+    /// Large boards are solved by breadth-first search over moves: one solution.
+    #[error(
+        "{0} has more than {MOVE_LEVELS_MAX_HOLES} holes: it is solved by breadth-first \
+         search over moves, one solution (no --all)"
+    )]
+    OneSolutionOnly(String),
+    /// The fixed first jump is not legal on the board.
+    #[error("--first {0}-{1} is not a legal jump on this board")]
+    IllegalFirst(u8, u8),
+    /// No solution within the limit (iterative deepening).
+    #[error("no solution of at most {0} moves from this board")]
+    TooDeep(u32),
+    /// The goal cannot be reached at all.
+    #[error("the goal ({0}) cannot be reached from this board")]
+    Unreachable(String),
+    /// The search was stopped.
+    #[error("stopped before the search finished")]
+    Stopped,
+    /// The level sets do not fit in memory.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// A jump sequence grouped into moves: each move is the holes its peg visits.
+pub type PegSolution = Vec<Vec<u8>>;
+
+/// A peg solitaire board: its holes and jumps, its start and its goal.
+#[derive(Debug, Clone)]
+pub struct PegBoard {
+    name: String,
+    title: String,
+    source: String,
+    /// (row, column) of every hole in the drawing.
+    places: Vec<(i32, i32)>,
+    /// The lattice's lines of jumps, one step each.
+    lines: Vec<(i32, i32)>,
+    /// For every hole, the jumps `(over, to)` from it.
+    jumps: Vec<Vec<(u8, u8)>>,
+    by_from: Vec<Vec<JumpMask>>,
+    by_land: Vec<Vec<JumpMask>>,
+    start: u64,
+    goal: PegGoal,
+}
+
+impl PegBoard {
+    /// A board from its parts (what [`description::parse`] reads).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        name: String,
+        title: String,
+        source: String,
+        places: Vec<(i32, i32)>,
+        lines: Vec<(i32, i32)>,
+        jumps: Vec<Vec<(u8, u8)>>,
+        start: u64,
+        goal: PegGoal,
+    ) -> PegBoard {
+        let holes = places.len();
+        let mut by_from = vec![Vec::new(); holes];
+        let mut by_land = vec![Vec::new(); holes];
+        for (from, list) in jumps.iter().enumerate() {
+            for &(over, to) in list {
+                let mask = JumpMask {
+                    pegs: 1 << from | 1 << over,
+                    land: 1 << to,
+                };
+                by_from[from].push(mask);
+                by_land[to as usize].push(mask);
+            }
+        }
+        PegBoard {
+            name,
+            title,
+            source,
+            places,
+            lines,
+            jumps,
+            by_from,
+            by_land,
+            start,
+            goal,
+        }
+    }
+
+    /// A board from a description's text; `file` names it in errors.
+    ///
+    /// ```
+    /// use antipode::puzzles::peg::PegBoard;
+    ///
+    /// let text = "name = \"row5\"\nlattice = \"square\"\nboard = \"oo.o.\"\n";
+    /// let board = PegBoard::from_text("row5.toml", text).unwrap();
+    /// assert_eq!(board.holes(), 5);
+    /// // One move: the peg on hole 0 jumps twice, to hole 4.
+    /// let (moves, solutions) = board.solutions(board.start(), None, false, 10).unwrap();
+    /// assert_eq!(moves, 1);
+    /// assert_eq!(solutions, [[[0, 2, 4]]]);
+    /// ```
+    pub fn from_text(
+        file: &str,
+        text: &str,
+    ) -> Result<PegBoard, crate::puzzles::blocks::description::DescriptionError> {
+        description::parse(file, text)
+    }
+
+    /// The shipped board named `name` ([`library::SHIPPED`]).
+    pub fn shipped(name: &str) -> Option<PegBoard> {
+        let (file, text) = library::shipped(name)?;
+        Some(description::parse(file, text).expect("shipped descriptions are valid"))
+    }
+
+    /// The board's command-line name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A readable title.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// Where the board comes from.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The number of holes.
+    pub fn holes(&self) -> usize {
+        self.places.len()
+    }
+
+    /// Where every hole is drawn: (row, column).
+    pub fn places(&self) -> &[(i32, i32)] {
+        &self.places
+    }
+
+    /// Every hole filled.
+    pub fn full(&self) -> u64 {
+        u64::MAX >> (64 - self.holes())
+    }
+
+    /// The start as drawn in the description.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> PegGoal {
+        self.goal
+    }
+
+    /// The same board with another goal.
+    pub fn with_goal(mut self, goal: PegGoal) -> PegBoard {
+        self.goal = goal;
+        self
+    }
+
+    /// The same board with another start.
+    pub fn with_start(mut self, start: u64) -> PegBoard {
+        self.start = start;
+        self
+    }
+
+    /// Whether `board` is a goal board.
+    #[inline]
+    pub fn is_goal(&self, board: u64) -> bool {
+        match self.goal {
+            PegGoal::OnePeg => board.count_ones() == 1,
+            PegGoal::Hole(hole) => board == 1 << hole,
+            PegGoal::Board(goal) => board == goal,
+        }
+    }
+
+    /// The pegs a goal board has.
+    pub fn goal_pegs(&self) -> u32 {
+        match self.goal {
+            PegGoal::OnePeg | PegGoal::Hole(_) => 1,
+            PegGoal::Board(goal) => goal.count_ones(),
+        }
+    }
+
+    /// Every goal board.
+    pub fn goal_boards(&self) -> Vec<u64> {
+        match self.goal {
+            PegGoal::OnePeg => (0..self.holes()).map(|h| 1u64 << h).collect(),
+            PegGoal::Hole(hole) => vec![1 << hole],
+            PegGoal::Board(goal) => vec![goal],
+        }
+    }
+
+    /// The goal in words: `one peg`, `one peg in hole 16`, or the board.
+    pub fn goal_text(&self) -> String {
+        match self.goal {
+            PegGoal::OnePeg => "one peg".into(),
+            PegGoal::Hole(hole) => format!("one peg in hole {hole}"),
+            PegGoal::Board(goal) => self.format(goal),
+        }
+    }
+
+    /// The canonical definition: what a table's digest is taken of.
+    pub fn definition(&self) -> String {
+        let places: Vec<String> = self
+            .places
+            .iter()
+            .map(|(r, c)| format!("{r},{c}"))
+            .collect();
+        let jumps: Vec<String> = self
+            .jumps
+            .iter()
+            .enumerate()
+            .flat_map(|(from, list)| {
+                list.iter()
+                    .map(move |(over, to)| format!("{from}-{over}-{to}"))
+            })
+            .collect();
+        format!(
+            "peg solitaire\nholes {}\njumps {}\ngoal {}\n",
+            places.join(" "),
+            jumps.join(" "),
+            self.goal_text()
+        )
+    }
+
+    /// Reads a goal: `one-peg`, a hole number, or a board.
+    pub fn parse_goal(&self, text: &str) -> Result<PegGoal, PositionError> {
+        let text = text.trim();
+        if text == "one-peg" {
+            return Ok(PegGoal::OnePeg);
+        }
+        if let Ok(hole) = text.parse::<usize>() {
+            return if hole < self.holes() {
+                Ok(PegGoal::Hole(hole as u8))
+            } else {
+                Err(PositionError::Malformed(format!(
+                    "hole {hole}: the board has {} holes, 0 to {}",
+                    self.holes(),
+                    self.holes() - 1
+                )))
+            };
+        }
+        let board = self.parse(text)?;
+        if board == 0 {
+            return Err(PositionError::Malformed("a goal needs a peg".into()));
+        }
+        Ok(PegGoal::Board(board))
+    }
+
+    /// Reads a board: one mark per hole in hole order, `1` or `o` a peg, `0` or `.`
+    /// empty; spaces and `/` are ignored.
+    pub fn parse(&self, text: &str) -> Result<u64, PositionError> {
+        let marks: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '/')
+            .collect();
+        if marks.len() != self.holes() {
+            return Err(PositionError::WrongSize {
+                expected: format!(
+                    "{} holes ({} of `1`/`o` for a peg, `0`/`.` for empty)",
+                    self.holes(),
+                    self.name
+                ),
+                found: marks.len().to_string(),
+            });
+        }
+        marks
+            .iter()
+            .enumerate()
+            .try_fold(0u64, |board, (hole, &mark)| match mark {
+                '1' | 'o' => Ok(board | 1 << hole),
+                '0' | '.' => Ok(board),
+                other => Err(PositionError::UnknownPiece(other.to_string())),
+            })
+    }
+
+    /// A board as [`PegBoard::parse`] reads it: `1` a peg, `0` empty, in hole order.
+    pub fn format(&self, board: u64) -> String {
+        (0..self.holes())
+            .map(|hole| if board >> hole & 1 == 1 { '1' } else { '0' })
+            .collect()
+    }
+
+    /// A board drawn as in its description (`o` a peg, `.` an empty hole).
+    pub fn draw(&self, board: u64) -> String {
+        let mut out = String::new();
+        let mut row = self.places.first().map_or(0, |p| p.0);
+        let mut col = 0;
+        for (hole, &(r, c)) in self.places.iter().enumerate() {
+            while row < r {
+                out.push('\n');
+                row += 1;
+                col = 0;
+            }
+            while col < c {
+                out.push(' ');
+                col += 1;
+            }
+            out.push(if board >> hole & 1 == 1 { 'o' } else { '.' });
+            col += 1;
+        }
+        out.push('\n');
+        out
+    }
+
+    /// Calls `f` with every board one jump after `board`.
+    #[inline]
+    pub fn for_each_jump(&self, board: u64, mut f: impl FnMut(u64)) {
+        let empty = self.full() & !board;
+        if board.count_ones() <= empty.count_ones() {
+            let mut pegs = board;
+            while pegs != 0 {
+                let from = pegs.trailing_zeros() as usize;
+                pegs &= pegs - 1;
+                for jump in &self.by_from[from] {
+                    if let Some(next) = jump.forward(board) {
+                        f(next);
+                    }
+                }
+            }
+        } else {
+            let mut holes = empty;
+            while holes != 0 {
+                let to = holes.trailing_zeros() as usize;
+                holes &= holes - 1;
+                for jump in &self.by_land[to] {
+                    if let Some(next) = jump.forward(board) {
+                        f(next);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with every board from which one jump leads to `board`.
+    #[inline]
+    pub fn for_each_unjump(&self, board: u64, mut f: impl FnMut(u64)) {
+        let mut pegs = board;
+        while pegs != 0 {
+            let to = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            for jump in &self.by_land[to] {
+                if let Some(before) = jump.backward(board) {
+                    f(before);
+                }
+            }
+        }
+    }
+
+    /// Whether a peg on `from` can jump to `to` on `board`.
+    pub fn can_jump(&self, board: u64, from: u8, to: u8) -> bool {
+        self.jump(board, from, to).is_some()
+    }
+
+    /// The board after a peg on `from` jumps to `to`, if that is a legal jump.
+    pub fn jump(&self, board: u64, from: u8, to: u8) -> Option<u64> {
+        let (list, masks) = (self.jumps.get(from as usize)?, &self.by_from[from as usize]);
+        list.iter()
+            .zip(masks)
+            .filter(|((_, t), _)| *t == to)
+            .find_map(|(_, jump)| jump.forward(board))
+    }
+
+    /// Appends every board one move (a chain of jumps by one peg) away to `out`,
+    /// following only boards `alive` accepts; a board reached by several chains may
+    /// come more than once.
+    fn each_move(&self, board: u64, alive: &impl Fn(u64) -> bool, out: &mut Vec<u64>) {
+        let mut pegs = board;
+        while pegs != 0 {
+            let from = pegs.trailing_zeros() as u8;
+            pegs &= pegs - 1;
+            self.continue_chain(board, from, alive, out);
+        }
+    }
+
+    fn continue_chain(&self, board: u64, at: u8, alive: &impl Fn(u64) -> bool, out: &mut Vec<u64>) {
+        for (&(_, to), jump) in self.jumps[at as usize]
+            .iter()
+            .zip(&self.by_from[at as usize])
+        {
+            if let Some(next) = jump.forward(board).filter(|&next| alive(next)) {
+                out.push(next);
+                self.continue_chain(next, to, alive, out);
+            }
+        }
+    }
+
+    /// A chain of jumps by one peg that turns `board` into `target`, if any.
+    fn chain_to(&self, board: u64, target: u64) -> Option<Vec<u8>> {
+        let mut pegs = board;
+        while pegs != 0 {
+            let from = pegs.trailing_zeros() as u8;
+            pegs &= pegs - 1;
+            let mut path = vec![from];
+            if self.search_chain(board, target, &mut path) {
+                return Some(path);
+            }
+        }
+        None
+    }
+
+    fn search_chain(&self, board: u64, target: u64, path: &mut Vec<u8>) -> bool {
+        let at = *path.last().expect("a chain starts somewhere");
+        if board.count_ones() <= target.count_ones() {
+            return false;
+        }
+        for (&(_, to), jump) in self.jumps[at as usize]
+            .iter()
+            .zip(&self.by_from[at as usize])
+        {
+            if let Some(next) = jump.forward(board) {
+                path.push(to);
+                if next == target || self.search_chain(next, target, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+
+    /// The fewest-move solutions from `start` (every one with `all`; `first` fixes the
+    /// first jump, `max_moves` bounds the search). Boards that cannot reach the goal
+    /// are never expanded: the boards that can are found first, level by level
+    /// backwards from the goal ([`levels::solvable_sets`]). Up to
+    /// [`MOVE_LEVELS_MAX_HOLES`] holes the search is iterative deepening over jumps
+    /// (the seed's method; solutions in ascending order of their holes), on larger
+    /// boards a breadth-first search over moves (one solution).
+    pub fn solutions(
+        &self,
+        start: u64,
+        first: Option<(u8, u8)>,
+        all: bool,
+        max_moves: u32,
+    ) -> Result<(u32, Vec<PegSolution>), PegError> {
+        let mut board = start;
+        let mut jumps: Vec<(u8, u8)> = Vec::new();
+        if let Some((from, to)) = first {
+            board = self
+                .jump(start, from, to)
+                .ok_or(PegError::IllegalFirst(from, to))?;
+            jumps.push((from, to));
+        }
+        if self.is_goal(board) {
+            let solution = group(&jumps);
+            return Ok((solution.len() as u32, vec![solution]));
+        }
+        if all && self.holes() > MOVE_LEVELS_MAX_HOLES {
+            return Err(PegError::OneSolutionOnly(self.name.clone()));
+        }
+        let unreachable = || PegError::Unreachable(self.goal_text());
+        let solvable = levels::solvable_sets(self, board.count_ones(), None)?;
+        if !solvable.contains(board) {
+            return Err(unreachable());
+        }
+        if self.holes() > MOVE_LEVELS_MAX_HOLES {
+            let mut solution = self
+                .fewest_moves(board, &solvable)
+                .ok_or_else(unreachable)?;
+            if let Some((from, to)) = first {
+                match solution.first_mut() {
+                    Some(chain) if chain[0] == to => chain.insert(0, from),
+                    _ => solution.insert(0, vec![from, to]),
+                }
+            }
+            return Ok((solution.len() as u32, vec![solution]));
+        }
+        let mut search = Search {
+            board: self,
+            solvable: &solvable,
+            all,
+            found: Vec::new(),
+        };
+        let moves_made = jumps.len() as u32;
+        for limit in 1..=max_moves {
+            search.dive(board, &mut jumps, moves_made, limit);
+            if !search.found.is_empty() {
+                let mut found = search.found;
+                found.sort();
+                return Ok((limit, found));
+            }
+        }
+        Err(PegError::TooDeep(max_moves))
+    }
+
+    /// One fewest-move solution from `from`, by breadth-first search over moves among
+    /// the boards of `solvable`, and a walk back through the levels.
+    fn fewest_moves(&self, from: u64, solvable: &BoardSets) -> Option<PegSolution> {
+        use rayon::prelude::*;
+        let levels = self.move_levels(from, |board| solvable.contains(board), true);
+        if !levels.last()?.iter().any(|&b| self.is_goal(b)) {
+            return None;
+        }
+        let mut target = *levels.last()?.iter().find(|&&b| self.is_goal(b))?;
+        let mut moves = Vec::new();
+        for level in levels.iter().rev().skip(1) {
+            let (board, chain) = level.par_iter().find_map_first(|&board| {
+                self.chain_to(board, target).map(|chain| (board, chain))
+            })?;
+            moves.push(chain);
+            target = board;
+        }
+        moves.reverse();
+        Some(moves)
+    }
+
+    /// The boards first reached from `from` after 0, 1, 2, ... moves, following only
+    /// boards `alive` accepts: up to the first level with a goal board when
+    /// `stop_at_goal`, else until no new board appears.
+    fn move_levels(
+        &self,
+        from: u64,
+        alive: impl Fn(u64) -> bool + Sync,
+        stop_at_goal: bool,
+    ) -> Vec<Vec<u64>> {
+        use rayon::prelude::*;
+        let mut seen = std::collections::HashSet::with_hasher(levels::BoardHash);
+        seen.insert(from);
+        let mut levels = vec![vec![from]];
+        loop {
+            let frontier = levels.last().expect("not empty");
+            if stop_at_goal && frontier.iter().any(|&b| self.is_goal(b)) {
+                return levels;
+            }
+            let mut children: Vec<u64> = frontier
+                .par_chunks(1 << 12)
+                .flat_map_iter(|piece| {
+                    let mut out = Vec::new();
+                    for &board in piece {
+                        self.each_move(board, &alive, &mut out);
+                    }
+                    out
+                })
+                .collect();
+            children.par_sort_unstable();
+            children.dedup();
+            children.retain(|board| seen.insert(*board));
+            if children.is_empty() {
+                return levels;
+            }
+            levels.push(children);
+        }
+    }
+
+    /// The number of boards per fewest number of moves from the start, and the goal's
+    /// moves (boards up to [`MOVE_LEVELS_MAX_HOLES`] holes).
+    pub fn moves_histogram(&self) -> (Vec<u64>, Option<u32>) {
+        let levels = self.move_levels(self.start, |_| true, false);
+        let goal = levels
+            .iter()
+            .position(|level| level.iter().any(|&b| self.is_goal(b)));
+        (
+            levels.iter().map(|level| level.len() as u64).collect(),
+            goal.map(|g| g as u32),
+        )
+    }
+}
+
+struct Search<'a> {
+    board: &'a PegBoard,
+    solvable: &'a BoardSets,
+    all: bool,
+    found: Vec<PegSolution>,
+}
+
+impl Search<'_> {
+    /// Jumps until the goal; `moves` counts the moves so far. Only boards that can
+    /// still reach the goal are entered.
+    fn dive(&mut self, board: u64, jumps: &mut Vec<(u8, u8)>, moves: u32, limit: u32) -> bool {
+        if moves > limit {
+            return false;
+        }
+        if self.board.is_goal(board) {
+            self.found.push(group(jumps));
+            return !self.all;
+        }
+        let last_to = jumps.last().map(|&(_, to)| to);
+        let mut pegs = board;
+        while pegs != 0 {
+            let from = pegs.trailing_zeros() as u8;
+            pegs &= pegs - 1;
+            let (list, masks) = (
+                &self.board.jumps[from as usize],
+                &self.board.by_from[from as usize],
+            );
+            for (&(_, to), jump) in list.iter().zip(masks) {
+                let Some(next) = jump.forward(board).filter(|&b| self.solvable.contains(b)) else {
+                    continue;
+                };
+                let cost = if Some(from) == last_to { 0 } else { 1 };
+                jumps.push((from, to));
+                let done = self.dive(next, jumps, moves + cost, limit);
+                jumps.pop();
+                if done {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Groups jumps into moves: a jump from where the previous one landed continues it.
+fn group(jumps: &[(u8, u8)]) -> PegSolution {
+    let mut moves: PegSolution = Vec::new();
+    for &(from, to) in jumps {
+        match moves.last_mut() {
+            Some(chain) if chain.last() == Some(&from) => chain.push(to),
+            _ => moves.push(vec![from, to]),
+        }
+    }
+    moves
+}
+
+/// A solution in the seed's notation: `[0,6][9,3][2,0,6]...`.
+pub fn notation(solution: &PegSolution) -> String {
+    solution
+        .iter()
+        .map(|chain| {
+            let holes: Vec<String> = chain.iter().map(u8::to_string).collect();
+            format!("[{}]", holes.join(","))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seed 004's jump table: from -> (over, to).
+    const SEED_HOPPERS: [&[(u8, u8)]; 13] = [
+        &[(1, 2), (3, 6), (5, 10)],
+        &[(3, 5), (6, 11), (4, 7)],
+        &[(1, 0), (4, 6), (7, 12)],
+        &[(6, 9)],
+        &[(6, 8)],
+        &[(3, 1), (6, 7), (8, 11)],
+        &[(3, 0), (4, 2), (8, 10), (9, 12)],
+        &[(4, 1), (6, 5), (9, 11)],
+        &[(6, 4)],
+        &[(6, 3)],
+        &[(5, 0), (8, 6), (11, 12)],
+        &[(8, 5), (6, 1), (9, 7)],
+        &[(11, 10), (9, 6), (7, 2)],
+    ];
+
+    fn sorted(list: &[(u8, u8)]) -> Vec<(u8, u8)> {
+        let mut v = list.to_vec();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn hoppers_description_has_the_seeds_jumps() {
+        let b = PegBoard::shipped("hoppers").unwrap();
+        assert_eq!(b.holes(), 13);
+        for (from, seed) in SEED_HOPPERS.iter().enumerate() {
+            assert_eq!(sorted(&b.jumps[from]), sorted(seed), "hole {from}");
+        }
+        assert_eq!(b.start(), b.full() & !(1 << 6));
+        assert!(b.is_goal(1 << 6) && !b.is_goal(1 << 5));
+    }
+
+    #[test]
+    fn english_board_geometry() {
+        let b = PegBoard::shipped("english33").unwrap();
+        assert_eq!(b.holes(), 33);
+        assert_eq!(b.jumps.iter().map(Vec::len).sum::<usize>(), 76);
+        let mut first = Vec::new();
+        b.for_each_jump(b.start(), |next| first.push(next));
+        assert_eq!(first.len(), 4);
+        assert!(first.iter().all(|&n| n & 1 << 16 != 0));
+    }
+
+    #[test]
+    fn every_shipped_board_has_reversible_jumps() {
+        for &(name, _, _) in library::SHIPPED {
+            let b = PegBoard::shipped(name).unwrap();
+            for (from, jumps) in b.jumps.iter().enumerate() {
+                for &(over, to) in jumps {
+                    assert!(b.jumps[to as usize].contains(&(over, from as u8)), "{name}");
+                }
+            }
+        }
+        let t = PegBoard::shipped("triangle15").unwrap();
+        // Six directions inside, two from a corner: 36 jumps on the 15-hole triangle.
+        assert_eq!(t.jumps.iter().map(Vec::len).sum::<usize>(), 36);
+        assert_eq!(t.jumps[0].len(), 2);
+        assert_eq!(PegBoard::shipped("french37").unwrap().holes(), 37);
+        assert_eq!(PegBoard::shipped("wiegleb45").unwrap().holes(), 45);
+    }
+
+    #[test]
+    fn jumps_and_unjumps_are_inverse() {
+        let b = PegBoard::shipped("english33").unwrap();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..500 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let board = (seed >> 7) & b.full();
+            b.for_each_jump(board, |next| {
+                let mut back = Vec::new();
+                b.for_each_unjump(next, |before| back.push(before));
+                assert!(back.contains(&board));
+            });
+            b.for_each_unjump(board, |before| {
+                let mut forward = Vec::new();
+                b.for_each_jump(before, |next| forward.push(next));
+                assert!(forward.contains(&board));
+            });
+        }
+    }
+
+    #[test]
+    fn positions_of_any_board() {
+        let hoppers = PegBoard::shipped("hoppers").unwrap();
+        assert_eq!(hoppers.parse("1111 11011 1111"), Ok(hoppers.start()));
+        assert_eq!(hoppers.format(hoppers.start()), "1111110111111");
+        assert_eq!(
+            hoppers.draw(hoppers.start()),
+            "o o o\n o o\no . o\n o o\no o o\n"
+        );
+        assert!(matches!(
+            hoppers.parse("1111"),
+            Err(PositionError::WrongSize { .. })
+        ));
+        assert!(matches!(
+            hoppers.parse("111111x111111"),
+            Err(PositionError::UnknownPiece(_))
+        ));
+        assert_eq!(hoppers.parse_goal("one-peg"), Ok(PegGoal::OnePeg));
+        assert_eq!(hoppers.parse_goal("12"), Ok(PegGoal::Hole(12)));
+        assert!(hoppers.parse_goal("13").is_err());
+    }
+
+    #[test]
+    fn grouping() {
+        let moves = group(&[(0, 6), (9, 3), (2, 0), (0, 6)]);
+        assert_eq!(notation(&moves), "[0,6][9,3][2,0,6]");
+    }
+}

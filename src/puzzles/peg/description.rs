@@ -1,0 +1,334 @@
+//! The description file of a peg solitaire board: TOML with the board drawn inside.
+//!
+//! ```toml
+//! name = "english33"
+//! title = "English peg solitaire, 33 holes"
+//! source = "where the board comes from"
+//! lattice = "square"     # square | square-diagonal | triangular
+//! board = """
+//!   ooo
+//!   ooo
+//! ooooooo
+//! ooo.ooo
+//! ooooooo
+//!   ooo
+//!   ooo
+//! """
+//! goal = { hole = 16 }   # or { row = 3, col = 3 }, "one-peg", or a drawing
+//! ```
+//!
+//! The board is drawn one character per place: `o` a hole with a peg, `.` an empty
+//! hole, a space or `#` no hole. The drawing is also the start. Holes are numbered
+//! row by row from 0 (the numbers solutions and `--first` use). A jump goes from a
+//! hole over a neighbour to the hole beyond, along the lattice's directions in the
+//! drawing: `square` along rows and columns, `square-diagonal` also along both
+//! diagonals, `triangular` along a row (holes drawn two columns apart, as `o o o`) and
+//! both diagonals (the next row drawn one column to the side). Any other lattice
+//! is given as `directions = [[rows, columns], ...]`, one step per line of jumps (its
+//! opposite is implied): Hoppers' holes are drawn on a 5 x 5 grid's alternate places,
+//! so its steps are `[1, 1]`, `[1, -1]`, `[0, 2]` and `[2, 0]`. Every problem found is
+//! reported with the line of the file it is on.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use serde::Deserialize;
+
+use super::{PegBoard, PegGoal};
+use crate::puzzles::blocks::description::{DescriptionError, drawing_lines, line_of};
+
+/// The most holes a board may have (a board is a 64-bit mask).
+pub const MAX_HOLES: usize = 64;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HoleRaw {
+    hole: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlaceRaw {
+    row: i64,
+    col: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum GoalRaw {
+    Text(String),
+    Hole(HoleRaw),
+    Place(PlaceRaw),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: toml::Spanned<String>,
+    title: Option<String>,
+    source: Option<String>,
+    lattice: Option<toml::Spanned<String>>,
+    directions: Option<toml::Spanned<Vec<Vec<i64>>>>,
+    board: toml::Spanned<String>,
+    goal: Option<toml::Spanned<GoalRaw>>,
+}
+
+/// The steps of a named lattice, in drawing coordinates (rows, columns).
+pub fn lattice_steps(lattice: &str) -> Option<Vec<(i32, i32)>> {
+    Some(match lattice {
+        "square" => vec![(0, 1), (1, 0)],
+        "square-diagonal" => vec![(0, 1), (1, 0), (1, 1), (1, -1)],
+        "triangular" => vec![(0, 2), (1, 1), (1, -1)],
+        _ => return None,
+    })
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Reader<'_> {
+    fn at_line(&self, line: usize, message: impl Into<String>) -> DescriptionError {
+        DescriptionError {
+            file: self.file.into(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    fn at(&self, span: Range<usize>, message: impl Into<String>) -> DescriptionError {
+        self.at_line(line_of(self.text, span.start), message)
+    }
+}
+
+/// A drawing read into its places: `(row, column, peg?)` of every hole, row by row.
+fn read_drawing(
+    reader: &Reader<'_>,
+    value: &str,
+    span: &Range<usize>,
+    what: &str,
+) -> Result<Vec<(i32, i32, bool)>, DescriptionError> {
+    let mut holes = Vec::new();
+    for (r, (line, row)) in drawing_lines(reader.text, value, span).iter().enumerate() {
+        for (c, mark) in row.chars().enumerate() {
+            let peg = match mark {
+                'o' => true,
+                '.' => false,
+                ' ' | '#' => continue,
+                other => {
+                    return Err(reader.at_line(
+                        *line,
+                        format!(
+                            "unknown character `{other}` in the {what}: `o` a peg, `.` an \
+                             empty hole, a space or `#` no hole"
+                        ),
+                    ));
+                }
+            };
+            holes.push((r as i32, c as i32, peg));
+        }
+    }
+    Ok(holes)
+}
+
+/// The lattice's steps: a named lattice's or the `directions` given.
+fn steps_of(reader: &Reader<'_>, raw: &Raw) -> Result<Vec<(i32, i32)>, DescriptionError> {
+    Ok(match (&raw.lattice, &raw.directions) {
+        (Some(_), Some(directions)) => {
+            return Err(reader.at(
+                directions.span(),
+                "give `lattice` or `directions`, not both",
+            ));
+        }
+        (Some(lattice), None) => lattice_steps(lattice.get_ref()).ok_or_else(|| {
+            reader.at(
+                lattice.span(),
+                format!(
+                    "unknown lattice `{}`: square, square-diagonal or triangular (or \
+                     `directions` for another)",
+                    lattice.get_ref()
+                ),
+            )
+        })?,
+        (None, Some(directions)) => {
+            let mut steps = Vec::new();
+            for step in directions.get_ref() {
+                match step[..] {
+                    [dr, dc] if (dr, dc) != (0, 0) && dr.abs() <= 16 && dc.abs() <= 16 => {
+                        steps.push((dr as i32, dc as i32))
+                    }
+                    _ => {
+                        return Err(reader.at(
+                            directions.span(),
+                            format!(
+                                "a direction is two steps [rows, columns], not both zero \
+                                 and at most 16 each; found {step:?}"
+                            ),
+                        ));
+                    }
+                }
+            }
+            steps
+        }
+        (None, None) => {
+            return Err(reader.at(
+                raw.name.span(),
+                "no `lattice` (square, square-diagonal or triangular) or `directions`",
+            ));
+        }
+    })
+}
+
+/// The goal: one peg anywhere (the default), in a hole, or a drawn board.
+fn goal_of(
+    reader: &Reader<'_>,
+    raw: &Raw,
+    places: &[(i32, i32)],
+) -> Result<PegGoal, DescriptionError> {
+    let hole_at = |r: i32, c: i32| places.iter().position(|&p| p == (r, c));
+    Ok(match &raw.goal {
+        None => PegGoal::OnePeg,
+        Some(goal) => {
+            let span = goal.span();
+            match goal.get_ref() {
+                GoalRaw::Text(text) if text.trim() == "one-peg" => PegGoal::OnePeg,
+                GoalRaw::Text(text) => {
+                    let drawing = read_drawing(reader, text, &span, "goal")?;
+                    let same: Vec<(i32, i32)> = drawing.iter().map(|&(r, c, _)| (r, c)).collect();
+                    if same != places {
+                        return Err(reader.at(
+                            span,
+                            "the goal drawing's holes are not the board's (draw the same \
+                             board with the goal's pegs, or write \"one-peg\" or { hole = N })",
+                        ));
+                    }
+                    let board = drawing
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (_, _, peg))| *peg)
+                        .fold(0u64, |b, (hole, _)| b | 1 << hole);
+                    if board == 0 {
+                        return Err(reader.at(span, "the goal drawing has no peg"));
+                    }
+                    PegGoal::Board(board)
+                }
+                GoalRaw::Hole(HoleRaw { hole }) => {
+                    if !(0..places.len() as i64).contains(hole) {
+                        return Err(reader.at(
+                            span,
+                            format!(
+                                "goal hole {hole} is not a hole: the board has {} holes, \
+                                 numbered 0 to {} row by row",
+                                places.len(),
+                                places.len() - 1
+                            ),
+                        ));
+                    }
+                    PegGoal::Hole(*hole as u8)
+                }
+                GoalRaw::Place(PlaceRaw { row, col }) => {
+                    let hole = i32::try_from(*row)
+                        .ok()
+                        .zip(i32::try_from(*col).ok())
+                        .and_then(|(r, c)| hole_at(r, c));
+                    match hole {
+                        Some(hole) => PegGoal::Hole(hole as u8),
+                        None => {
+                            return Err(reader.at(
+                                span,
+                                format!(
+                                    "goal place row {row}, col {col} (from 0) is not a hole \
+                                     of the board"
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Reads and checks a description; `file` names it in errors.
+pub fn parse(file: &str, text: &str) -> Result<PegBoard, DescriptionError> {
+    let reader = Reader { file, text };
+    let raw: Raw = toml::from_str(text).map_err(|e| {
+        let line = e.span().map_or(1, |s| line_of(text, s.start));
+        let message = e.message().lines().next().unwrap_or("not TOML").to_string();
+        reader.at_line(line, format!("not a valid description: {message}"))
+    })?;
+    let name = raw.name.get_ref().trim().to_string();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(reader.at(
+            raw.name.span(),
+            "the name must be letters, digits, `-` or `_` (it is typed on the command line)",
+        ));
+    }
+    let steps = steps_of(&reader, &raw)?;
+    let board_span = raw.board.span();
+    let drawn = read_drawing(&reader, raw.board.get_ref(), &board_span, "board")?;
+    if drawn.is_empty() {
+        return Err(reader.at(board_span, "the board has no hole"));
+    }
+    if drawn.len() > MAX_HOLES {
+        return Err(reader.at(
+            board_span,
+            format!(
+                "the board has {} holes; at most {MAX_HOLES} are supported",
+                drawn.len()
+            ),
+        ));
+    }
+    let places: Vec<(i32, i32)> = drawn.iter().map(|&(r, c, _)| (r, c)).collect();
+    let start = drawn
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, _, peg))| *peg)
+        .fold(0u64, |board, (hole, _)| board | 1 << hole);
+    if start == 0 {
+        return Err(reader.at(board_span, "the board has no peg (`o`) to start from"));
+    }
+    let hole_at = |r: i32, c: i32| places.iter().position(|&p| p == (r, c));
+    let goal = goal_of(&reader, &raw, &places)?;
+    let mut lines: BTreeSet<(i32, i32)> = BTreeSet::new();
+    for &(dr, dc) in &steps {
+        // One step per line of jumps: a step and its opposite are the same line.
+        let canonical = if (dr, dc) < (0, 0) {
+            (-dr, -dc)
+        } else {
+            (dr, dc)
+        };
+        lines.insert(canonical);
+    }
+    let mut jumps = vec![Vec::new(); places.len()];
+    for (from, &(r, c)) in places.iter().enumerate() {
+        for &(dr, dc) in &steps {
+            for sign in [1, -1] {
+                let (dr, dc) = (sign * dr, sign * dc);
+                if let (Some(over), Some(to)) =
+                    (hole_at(r + dr, c + dc), hole_at(r + 2 * dr, c + 2 * dc))
+                {
+                    let jump = (over as u8, to as u8);
+                    if !jumps[from].contains(&jump) {
+                        jumps[from].push(jump);
+                    }
+                }
+            }
+        }
+    }
+    Ok(PegBoard::new(
+        name.clone(),
+        raw.title.unwrap_or(name),
+        raw.source.unwrap_or_default(),
+        places,
+        lines.into_iter().collect(),
+        jumps,
+        start,
+        goal,
+    ))
+}

@@ -1,0 +1,595 @@
+//! The boards of a peg solitaire board level by level, one level per jump: each level
+//! is a bit set over the boards with its number of pegs, in the order of their ranks
+//! ([`SubsetRanker`]). Forward from the start the levels are the reachable boards;
+//! backward from the goal (reversed jumps) they are the boards that can still reach it.
+//!
+//! A level is expanded in parallel: tasks take runs of high halves of the boards
+//! ([`Halves`]: each high half is a run of consecutive ranks), turn each set bit back
+//! into a board by one table lookup, and mark the boards one jump away in the next
+//! level (ranked by two lookups) with an atomic OR, after a plain load has shown the
+//! bit clear (most children are found more than once). Two levels are in memory at a
+//! time.
+
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::symmetry::Symmetries;
+use super::{PegBoard, PegError};
+use crate::rank::subsets::SubsetRanker;
+
+/// The boards with `pegs` pegs that a search found, one bit per rank.
+#[derive(Debug)]
+pub struct LevelSet {
+    pegs: u32,
+    words: Vec<AtomicU64>,
+}
+
+impl LevelSet {
+    /// An empty level of boards with `pegs` pegs.
+    pub fn empty(ranker: &SubsetRanker, pegs: u32) -> LevelSet {
+        let count = ranker.count(pegs as usize).div_ceil(64) as usize;
+        let mut words = Vec::with_capacity(count);
+        crate::sys::advise_huge_pages(words.spare_capacity_mut());
+        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(count));
+        LevelSet { pegs, words }
+    }
+
+    /// The level's number of pegs.
+    pub fn pegs(&self) -> u32 {
+        self.pegs
+    }
+
+    /// Bytes of the bit set.
+    pub fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+
+    /// Marks the board of rank `index`.
+    #[inline(always)]
+    pub fn insert(&self, index: u64) {
+        let word = &self.words[(index / 64) as usize];
+        let bit = 1u64 << (index % 64);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the board of rank `index` is in the level.
+    #[inline(always)]
+    pub fn has(&self, index: u64) -> bool {
+        self.words[(index / 64) as usize].load(Ordering::Relaxed) >> (index % 64) & 1 == 1
+    }
+
+    /// The number of boards in the level.
+    pub fn count(&self) -> u64 {
+        self.words
+            .par_iter()
+            .map(|w| w.load(Ordering::Relaxed).count_ones() as u64)
+            .sum()
+    }
+
+    /// The words, lowest ranks first (bit `i % 64` of word `i / 64` is rank `i`).
+    pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        self.words.iter().map(|w| w.load(Ordering::Relaxed))
+    }
+
+    /// A level from its words (as [`LevelSet::words`] gives them).
+    pub fn from_words(ranker: &SubsetRanker, pegs: u32, words: &[u64]) -> LevelSet {
+        let level = LevelSet::empty(ranker, pegs);
+        for (slot, &w) in level.words.iter().zip(words) {
+            slot.store(w, Ordering::Relaxed);
+        }
+        level
+    }
+
+    /// Calls `visit` with every board of the level, in parallel: each task with its
+    /// own state `init()` makes.
+    pub fn for_each_board<S>(
+        &self,
+        halves: &Halves,
+        init: impl Fn() -> S + Sync,
+        visit: impl Fn(&mut S, u64) + Sync,
+    ) {
+        let base = halves.bases(self.pegs);
+        let highs = 1usize << halves.high_bits;
+        let per_task = (highs / 256).max(1);
+        (0..highs.div_ceil(per_task))
+            .into_par_iter()
+            .for_each(|task| {
+                let mut state = init();
+                let run = task * per_task..((task + 1) * per_task).min(highs);
+                for (high, &first) in run.clone().zip(&base[run]) {
+                    let Some(low_pegs) = halves.low_pegs(self.pegs, high as u64) else {
+                        continue;
+                    };
+                    let lows = &halves.low_unrank[low_pegs];
+                    let end = first + lows.len() as u64;
+                    let mut at = first;
+                    while at < end {
+                        let word_at = at / 64;
+                        let mut bits =
+                            self.words[word_at as usize].load(Ordering::Relaxed) >> (at % 64);
+                        let span = (64 - at % 64).min(end - at);
+                        if span < 64 {
+                            bits &= (1u64 << span) - 1;
+                        }
+                        while bits != 0 {
+                            let offset = at - first + bits.trailing_zeros() as u64;
+                            bits &= bits - 1;
+                            let board =
+                                (high as u64) << halves.low_bits | lows[offset as usize] as u64;
+                            visit(&mut state, board);
+                        }
+                        at += span;
+                    }
+                }
+            });
+    }
+}
+
+/// Ranks boards of one peg count by the two halves of their masks, two lookups each:
+/// with `c_0 < c_1 < ...` the pegs, the rank `sum C(c_i, i + 1)` is the low half's
+/// rank among the subsets of its places with as many members (the first terms), plus a
+/// term that depends only on the high half and the peg count. So the boards with one
+/// high half have consecutive ranks, and iterating a level is a walk over high halves,
+/// each a run of bits whose low halves come from a table.
+#[derive(Debug, Clone)]
+pub struct Halves {
+    low_bits: usize,
+    high_bits: usize,
+    /// The rank of a low half among the low halves with as many members.
+    low_rank: Vec<u32>,
+    /// `low_unrank[m][j]`: the low half with `m` members and rank `j`.
+    low_unrank: Vec<Vec<u32>>,
+}
+
+impl Halves {
+    /// The tables for boards of `holes` holes (at most 48: larger levels do not fit
+    /// any memory).
+    pub fn new(holes: usize) -> Halves {
+        assert!(holes <= 48, "at most 48 holes");
+        let low_bits = holes / 2;
+        let mut low_rank = vec![0u32; 1 << low_bits];
+        let mut low_unrank = vec![Vec::new(); low_bits + 1];
+        for low in 0u32..1 << low_bits {
+            let members = low.count_ones() as usize;
+            low_rank[low as usize] = low_unrank[members].len() as u32;
+            low_unrank[members].push(low);
+        }
+        Halves {
+            low_bits,
+            high_bits: holes - low_bits,
+            low_rank,
+            low_unrank,
+        }
+    }
+
+    /// The members of the low half of a board with `pegs` pegs and high half `high`,
+    /// if such a board exists.
+    #[inline(always)]
+    fn low_pegs(&self, pegs: u32, high: u64) -> Option<usize> {
+        let low = pegs.checked_sub(high.count_ones())? as usize;
+        (low <= self.low_bits).then_some(low)
+    }
+
+    /// For every high half, the rank of the first board with `pegs` pegs and that
+    /// high half (unused where there is none).
+    pub fn bases(&self, pegs: u32) -> Vec<u64> {
+        (0u64..1 << self.high_bits)
+            .map(|high| match self.low_pegs(pegs, high) {
+                None => 0,
+                Some(low) => {
+                    let mut total = 0;
+                    let mut rest = high;
+                    let mut i = low;
+                    while rest != 0 {
+                        let c = rest.trailing_zeros() as usize + self.low_bits;
+                        i += 1;
+                        total += crate::rank::binomial(c, i);
+                        rest &= rest - 1;
+                    }
+                    total
+                }
+            })
+            .collect()
+    }
+
+    /// The rank of `board` given the [`Halves::bases`] of its peg count.
+    #[inline(always)]
+    pub fn rank(&self, bases: &[u64], board: u64) -> u64 {
+        bases[(board >> self.low_bits) as usize]
+            + self.low_rank[(board & ((1 << self.low_bits) - 1)) as usize] as u64
+    }
+}
+
+/// Which way a level is expanded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// By jumps: the next level has one peg fewer.
+    Forward,
+    /// By reversed jumps: the next level has one peg more.
+    Backward,
+}
+
+/// The boards one jump (or one reversed jump) from the boards of `level`.
+pub fn expand(
+    board: &PegBoard,
+    ranker: &SubsetRanker,
+    halves: &Halves,
+    level: &LevelSet,
+    direction: Direction,
+) -> LevelSet {
+    let pegs = match direction {
+        Direction::Forward => level.pegs - 1,
+        Direction::Backward => level.pegs + 1,
+    };
+    let next = LevelSet::empty(ranker, pegs);
+    let bases = halves.bases(pegs);
+    level.for_each_board(
+        halves,
+        || (),
+        |_, b| match direction {
+            Direction::Forward => {
+                board.for_each_jump(b, |child| next.insert(halves.rank(&bases, child)))
+            }
+            Direction::Backward => {
+                board.for_each_unjump(b, |parent| next.insert(halves.rank(&bases, parent)))
+            }
+        },
+    );
+    next
+}
+
+/// Per peg count, the boards of a search: what pruning looks boards up in.
+#[derive(Debug)]
+pub struct BoardSets {
+    ranker: SubsetRanker,
+    /// `levels[p]`: the boards with `p` pegs, if that level was computed.
+    levels: Vec<Option<LevelSet>>,
+}
+
+impl BoardSets {
+    /// Whether `board` is in its level (false for a level not computed).
+    #[inline]
+    pub fn contains(&self, board: u64) -> bool {
+        match &self.levels[board.count_ones() as usize] {
+            Some(level) => level.has(self.ranker.rank(board)),
+            None => false,
+        }
+    }
+
+    /// The level of `pegs` pegs, if computed.
+    pub fn level(&self, pegs: u32) -> Option<&LevelSet> {
+        self.levels.get(pegs as usize)?.as_ref()
+    }
+
+    /// The ranker of the levels.
+    pub fn ranker(&self) -> &SubsetRanker {
+        &self.ranker
+    }
+}
+
+/// The largest bit sets of two adjacent levels between `low` and `high` pegs, in bytes.
+pub fn two_levels_bytes(holes: usize, low: u32, high: u32) -> u64 {
+    let ranker_count = |p: u32| crate::rank::binomial(holes, p as usize).div_ceil(64) * 8;
+    (low..high)
+        .map(|p| ranker_count(p) + ranker_count(p + 1))
+        .max()
+        .unwrap_or_else(|| ranker_count(low))
+}
+
+/// Refuses a search whose bit sets (`bytes`) would not fit in memory.
+fn check_memory(board: &PegBoard, bytes: u64, what: &str) -> Result<(), PegError> {
+    if let Some(available) = crate::sys::available_memory_bytes()
+        && bytes > available
+    {
+        return Err(PegError::TooLarge(format!(
+            "{}: {what} needs {:.1} GiB of bit sets; this machine has {:.1} GiB available",
+            board.name(),
+            bytes as f64 / (1u64 << 30) as f64,
+            available as f64 / (1u64 << 30) as f64
+        )));
+    }
+    Ok(())
+}
+
+/// The boards from which the goal can be reached, for every peg count from the goal's
+/// up to `up_to_pegs`: backward from the goal boards by reversed jumps, all levels
+/// kept. `stop` ends the search early ([`PegError::Stopped`]).
+pub fn solvable_sets(
+    board: &PegBoard,
+    up_to_pegs: u32,
+    stop: Option<&crate::StopToken>,
+) -> Result<BoardSets, PegError> {
+    let ranker = SubsetRanker::new(board.holes());
+    let halves = Halves::new(board.holes());
+    let low = board.goal_pegs();
+    let bytes: u64 = (low..=up_to_pegs.max(low))
+        .map(|p| ranker.count(p as usize).div_ceil(64) * 8)
+        .sum();
+    check_memory(board, bytes, "finding the boards that can still be solved")?;
+    let mut levels: Vec<Option<LevelSet>> = (0..=board.holes()).map(|_| None).collect();
+    let first = LevelSet::empty(&ranker, low);
+    for goal in board.goal_boards() {
+        first.insert(ranker.rank(goal));
+    }
+    levels[low as usize] = Some(first);
+    for pegs in low..up_to_pegs {
+        if stop.is_some_and(|s| s.is_stopped()) {
+            return Err(PegError::Stopped);
+        }
+        let next = expand(
+            board,
+            &ranker,
+            &halves,
+            levels[pegs as usize].as_ref().expect("computed"),
+            Direction::Backward,
+        );
+        levels[pegs as usize + 1] = Some(next);
+    }
+    Ok(BoardSets { ranker, levels })
+}
+
+/// What a forward analysis of a peg solitaire board finds.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PegAnalysis {
+    /// The board's name.
+    pub puzzle: String,
+    /// Its holes.
+    pub holes: usize,
+    /// The start, one mark per hole.
+    pub start: String,
+    /// The goal in words.
+    pub goal: String,
+    /// Boards reachable from the start.
+    pub reachable: u64,
+    /// Boards per number of jumps from the start (level k has k pegs fewer).
+    pub jumps_histogram: Vec<u64>,
+    /// With symmetry: the symmetries of the board that fix the start (what the
+    /// reachable boards are counted up to).
+    pub symmetries: Option<usize>,
+    /// With symmetry: reachable boards up to those symmetries.
+    pub reachable_up_to_symmetry: Option<u64>,
+    /// With symmetry: per number of jumps, boards up to those symmetries.
+    pub jumps_histogram_up_to_symmetry: Option<Vec<u64>>,
+    /// The holes where a single peg can be left.
+    pub one_peg_finishes: Vec<u8>,
+    /// Whether a goal board is reachable.
+    pub goal_reachable: bool,
+    /// Boards per fewest number of moves (boards up to
+    /// [`super::MOVE_LEVELS_MAX_HOLES`] holes).
+    pub moves_histogram: Option<Vec<u64>>,
+    /// The fewest moves to the goal (boards up to [`super::MOVE_LEVELS_MAX_HOLES`]
+    /// holes; `solve` finds them on larger boards).
+    pub goal_moves: Option<u32>,
+    /// The largest two levels' bit sets, in bytes (the search's memory).
+    pub level_bytes: u64,
+    /// Wall time.
+    pub seconds: f64,
+}
+
+/// Counts the boards reachable from the start, one level per jump, with two levels
+/// in memory; with `symmetry`, also up to the board's symmetries that fix the start.
+/// `progress` hears of every finished level (pegs, boards).
+///
+/// ```
+/// use antipode::puzzles::peg::{PegBoard, levels};
+///
+/// let hoppers = PegBoard::shipped("hoppers").unwrap();
+/// let a = levels::analyze(&hoppers, true, None, |_, _| {}).unwrap();
+/// assert_eq!(a.jumps_histogram[..3], [1, 4, 12]);
+/// assert!(a.goal_reachable);
+/// ```
+pub fn analyze(
+    board: &PegBoard,
+    symmetry: bool,
+    stop: Option<&crate::StopToken>,
+    mut progress: impl FnMut(u32, u64),
+) -> Result<PegAnalysis, PegError> {
+    let started = Instant::now();
+    let ranker = SubsetRanker::new(board.holes());
+    let halves = Halves::new(board.holes());
+    let start_pegs = board.start().count_ones();
+    let level_bytes = two_levels_bytes(board.holes(), 1, start_pegs);
+    check_memory(board, level_bytes, "counting the reachable boards")?;
+    let group = symmetry.then(|| Symmetries::of(board).fixing(board.start()));
+    let mut level = LevelSet::empty(&ranker, start_pegs);
+    level.insert(ranker.rank(board.start()));
+    let mut jumps = Vec::new();
+    let mut classes = Vec::new();
+    let mut finishes = Vec::new();
+    let mut goal_reachable = false;
+    loop {
+        let count = level.count();
+        if count == 0 {
+            break;
+        }
+        progress(level.pegs(), count);
+        jumps.push(count);
+        if let Some(group) = &group {
+            classes.push(count_classes(&halves, &level, group));
+        }
+        let goal_pegs = board.goal_pegs();
+        if level.pegs() == goal_pegs {
+            goal_reachable = board
+                .goal_boards()
+                .iter()
+                .any(|&g| level.has(ranker.rank(g)));
+        }
+        if level.pegs() == 1 {
+            finishes = (0..board.holes() as u8)
+                .filter(|&h| level.has(ranker.rank(1 << h)))
+                .collect();
+            break;
+        }
+        if stop.is_some_and(|s| s.is_stopped()) {
+            return Err(PegError::Stopped);
+        }
+        level = expand(board, &ranker, &halves, &level, Direction::Forward);
+    }
+    let small = board.holes() <= super::MOVE_LEVELS_MAX_HOLES;
+    let (moves_histogram, goal_moves) = if small {
+        let (histogram, goal) = board.moves_histogram();
+        (Some(histogram), goal)
+    } else {
+        (None, None)
+    };
+    Ok(PegAnalysis {
+        puzzle: board.name().into(),
+        holes: board.holes(),
+        start: board.format(board.start()),
+        goal: board.goal_text(),
+        reachable: jumps.iter().sum(),
+        jumps_histogram: jumps,
+        symmetries: group.as_ref().map(Symmetries::len),
+        reachable_up_to_symmetry: group.as_ref().map(|_| classes.iter().sum()),
+        jumps_histogram_up_to_symmetry: group.map(|_| classes),
+        one_peg_finishes: finishes,
+        goal_reachable,
+        moves_histogram,
+        goal_moves,
+        level_bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Boards of `level` up to the symmetries of `group` (the level is closed under
+/// them): the boards that are the least of their images.
+fn count_classes(halves: &Halves, level: &LevelSet, group: &Symmetries) -> u64 {
+    let total = AtomicU64::new(0);
+    level.for_each_board(
+        halves,
+        || Counter(0, &total),
+        |counter, b| {
+            if group.is_least(b) {
+                counter.0 += 1;
+            }
+        },
+    );
+    total.into_inner()
+}
+
+/// A task's count, added to the total when the task ends.
+struct Counter<'a>(u64, &'a AtomicU64);
+
+impl Drop for Counter<'_> {
+    fn drop(&mut self) {
+        self.1.fetch_add(self.0, Ordering::Relaxed);
+    }
+}
+
+/// A hasher for boards (already well mixed by one multiplication): the move search's
+/// set of boards seen.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BoardHash;
+
+/// The state of [`BoardHash`].
+#[derive(Debug, Default)]
+pub struct BoardHasher(u64);
+
+impl Hasher for BoardHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, board: u64) {
+        self.0 = (board ^ board >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+impl BuildHasher for BoardHash {
+    type Hasher = BoardHasher;
+
+    fn build_hasher(&self) -> BoardHasher {
+        BoardHasher(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn halves_rank_like_the_ranker(holes in 2usize..=40, seed in any::<u64>()) {
+            let ranker = SubsetRanker::new(holes);
+            let halves = Halves::new(holes);
+            let board = seed & (u64::MAX >> (64 - holes));
+            let pegs = board.count_ones();
+            prop_assert_eq!(halves.rank(&halves.bases(pegs), board), ranker.rank(board));
+        }
+    }
+
+    #[test]
+    fn a_level_lists_its_boards_in_rank_order_once() {
+        let ranker = SubsetRanker::new(14);
+        let halves = Halves::new(14);
+        let level = LevelSet::empty(&ranker, 5);
+        let picked: Vec<u64> = (0..ranker.count(5)).filter(|i| i % 7 == 3).collect();
+        for &i in &picked {
+            level.insert(i);
+        }
+        let found = std::sync::Mutex::new(Vec::new());
+        level.for_each_board(
+            &halves,
+            || (),
+            |_, b| found.lock().unwrap().push(ranker.rank(b)),
+        );
+        let mut found = found.into_inner().unwrap();
+        found.sort_unstable();
+        assert_eq!(found, picked);
+    }
+
+    #[test]
+    fn hoppers_levels_agree_with_a_plain_search() {
+        let b = PegBoard::shipped("hoppers").unwrap();
+        let a = analyze(&b, false, None, |_, _| {}).unwrap();
+        // A plain search over sets of boards.
+        let mut level = std::collections::BTreeSet::from([b.start()]);
+        let mut counts = Vec::new();
+        while !level.is_empty() {
+            counts.push(level.len() as u64);
+            let mut next = std::collections::BTreeSet::new();
+            for &board in &level {
+                b.for_each_jump(board, |c| {
+                    next.insert(c);
+                });
+            }
+            level = next;
+        }
+        assert_eq!(a.jumps_histogram, counts);
+        assert_eq!(a.reachable, a.moves_histogram.unwrap().iter().sum::<u64>());
+        assert_eq!(a.goal_moves, Some(7));
+    }
+
+    #[test]
+    fn solvable_boards_are_those_that_reach_the_goal() {
+        let b = PegBoard::shipped("hoppers").unwrap();
+        let sets = solvable_sets(&b, 12, None).unwrap();
+        // Brute force: a board can reach the goal if it is the goal or a jump leads to
+        // one that can.
+        let mut can = vec![false; 1 << 13];
+        // Boards by increasing peg count: a jump's result has one peg fewer.
+        let mut order: Vec<u64> = (0..1u64 << 13).collect();
+        order.sort_by_key(|b| b.count_ones());
+        for board in order {
+            let mut ok = b.is_goal(board);
+            b.for_each_jump(board, |c| ok |= can[c as usize]);
+            can[board as usize] = ok;
+        }
+        for board in 0u64..1 << 13 {
+            let expected = can[board as usize] && board.count_ones() <= 12;
+            assert_eq!(sets.contains(board), expected, "{board:013b}");
+        }
+    }
+}

@@ -1,0 +1,496 @@
+//! Peg solitaire tables: for every peg count, the bit set of the boards from which the
+//! goal can still be reached, so a player's program (or a solver's pruning) asks "can
+//! this board still be solved?" with one bit (format: `tables/README.md`, kind 2).
+//!
+//! The sets are found backwards from the goal boards by reversed jumps, one peg count
+//! at a time ([`super::levels`]). The file is built as `PATH.partial` under a write
+//! lock: each finished level is written and synced before the header that counts it,
+//! so a run stopped or killed anywhere resumes from its last level, and the complete
+//! file appears under `PATH` by one rename.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use super::levels::{Direction, Halves, LevelSet, expand};
+use super::{PegBoard, PegError};
+use crate::rank::subsets::SubsetRanker;
+use crate::table::TableError;
+use crate::table::header::{
+    self, BITS_AT, COMPLETE_AT, DIGEST_AT, DIGEST_BYTES, GOAL_AT, HEADER_BYTES, HEADER_CRC_AT,
+    HISTOGRAM_AT, INDICES_AT, KIND_AT, LEVELS_AT, MAGIC, NAME_AT, PAYLOAD_BYTES_AT, PAYLOAD_CRC_AT,
+    PEG_KIND, VERSION,
+};
+use crate::table::lock::WriteLock;
+
+/// Why a peg table could not be built or read.
+#[derive(Debug, thiserror::Error)]
+pub enum PegTableError {
+    /// The file (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The search.
+    #[error(transparent)]
+    Search(#[from] PegError),
+}
+
+/// What a peg table's header records.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PegHeader {
+    /// The board's command-line name.
+    pub puzzle: String,
+    /// The goal in words.
+    pub goal: String,
+    /// SHA-256 of the board's definition, as hex.
+    pub definition_sha256: String,
+    /// Holes of the board.
+    pub holes: usize,
+    /// True once every level is written and the checksum set.
+    pub complete: bool,
+    /// Solvable boards per peg count, for the levels written (0, 1, 2, ... pegs).
+    pub histogram: Vec<u64>,
+    /// CRC-32 of the payload (0 until complete).
+    pub payload_crc32: u32,
+}
+
+/// Byte offset in the payload of every peg count's bit set, and the payload's size:
+/// each level is `ceil(C(holes, pegs) / 64)` little-endian u64 words.
+pub fn level_offsets(holes: usize) -> (Vec<u64>, u64) {
+    let mut offsets = Vec::with_capacity(holes + 1);
+    let mut at = 0u64;
+    for pegs in 0..=holes {
+        offsets.push(at);
+        at += crate::rank::binomial(holes, pegs).div_ceil(64) * 8;
+    }
+    (offsets, at)
+}
+
+impl PegHeader {
+    fn encode(&self) -> Vec<u8> {
+        let mut block = vec![0u8; HEADER_BYTES];
+        block[..8].copy_from_slice(&MAGIC);
+        block[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        block[12..16].copy_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
+        header::put_text(&mut block, NAME_AT, &self.puzzle);
+        header::put_text(&mut block, GOAL_AT, &self.goal);
+        block[INDICES_AT..INDICES_AT + 8].copy_from_slice(&(1u64 << self.holes).to_le_bytes());
+        block[BITS_AT] = 1;
+        block[COMPLETE_AT] = self.complete as u8;
+        block[KIND_AT] = PEG_KIND;
+        block[LEVELS_AT..LEVELS_AT + 4]
+            .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
+        let payload = level_offsets(self.holes).1;
+        block[PAYLOAD_BYTES_AT..PAYLOAD_BYTES_AT + 8].copy_from_slice(&payload.to_le_bytes());
+        block[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 8]
+            .copy_from_slice(&(self.payload_crc32 as u64).to_le_bytes());
+        if let Some(digest) = header::from_hex(&self.definition_sha256) {
+            block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES].copy_from_slice(&digest);
+        }
+        for (p, &count) in self.histogram.iter().enumerate() {
+            let at = HISTOGRAM_AT + 8 * p;
+            block[at..at + 8].copy_from_slice(&count.to_le_bytes());
+        }
+        let crc = header::header_crc(&block) as u64;
+        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        block
+    }
+
+    /// Reads a peg table's header block.
+    pub fn decode(block: &[u8]) -> Result<PegHeader, header::HeaderError> {
+        use header::HeaderError;
+        if block.len() < HEADER_BYTES || block[..8] != MAGIC {
+            return Err(HeaderError::Magic);
+        }
+        if header::u64_at(block, HEADER_CRC_AT) != header::header_crc(block) as u64 {
+            return Err(HeaderError::Checksum);
+        }
+        if block[KIND_AT] != PEG_KIND || block[BITS_AT] != 1 {
+            return Err(HeaderError::Field(
+                "not a peg solitaire table (a depth table or pattern database)".into(),
+            ));
+        }
+        let indices = header::u64_at(block, INDICES_AT);
+        if !indices.is_power_of_two() || indices.trailing_zeros() > 63 {
+            return Err(HeaderError::Field(format!("{indices} boards")));
+        }
+        let holes = indices.trailing_zeros() as usize;
+        let levels = header::u32_at(block, LEVELS_AT) as usize;
+        if levels > holes + 1 {
+            return Err(HeaderError::Field(format!("{levels} levels")));
+        }
+        if header::u64_at(block, PAYLOAD_BYTES_AT) != level_offsets(holes).1 {
+            return Err(HeaderError::Field("payload size".into()));
+        }
+        Ok(PegHeader {
+            puzzle: header::get_text(block, NAME_AT)?,
+            goal: header::get_text(block, GOAL_AT)?,
+            definition_sha256: header::to_hex(&block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES]),
+            holes,
+            complete: block[COMPLETE_AT] == 1,
+            histogram: (0..levels)
+                .map(|p| header::u64_at(block, HISTOGRAM_AT + 8 * p))
+                .collect(),
+            payload_crc32: header::u64_at(block, PAYLOAD_CRC_AT) as u32,
+        })
+    }
+}
+
+/// `tables/NAME-solvable.table`.
+pub fn default_path(board: &PegBoard) -> PathBuf {
+    PathBuf::from("tables").join(format!("{}-solvable.table", board.name()))
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> TableError + '_ {
+    move |cause| TableError::Io {
+        path: path.to_owned(),
+        cause,
+    }
+}
+
+fn header_for(board: &PegBoard) -> PegHeader {
+    PegHeader {
+        puzzle: board.name().into(),
+        goal: header::fit_text(&board.goal_text()),
+        definition_sha256: header::definition_digest(&board.definition()),
+        holes: board.holes(),
+        complete: false,
+        histogram: Vec::new(),
+        payload_crc32: 0,
+    }
+}
+
+/// The header of the file at `path` if it is a peg table.
+pub fn read_header(path: &Path) -> Result<PegHeader, TableError> {
+    let mut block = vec![0u8; HEADER_BYTES];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut block))
+        .map_err(io(path))?;
+    PegHeader::decode(&block).map_err(|cause| TableError::Header {
+        path: path.to_owned(),
+        cause,
+    })
+}
+
+/// Builds (or resumes) the table of `board` at `path`: every peg count's boards that
+/// can reach the goal. Returns how many boards can. `progress` hears of every level
+/// found (pegs, boards); `stop` ends the run after a level, resumable.
+pub fn build(
+    board: &PegBoard,
+    path: &Path,
+    force: bool,
+    stop: Option<&crate::StopToken>,
+    mut progress: impl FnMut(u32, u64),
+) -> Result<u64, PegTableError> {
+    if board.holes() > 40 {
+        return Err(TableError::Place {
+            path: path.to_owned(),
+            reason: format!(
+                "a table of {} holes would take 2^{} bits; tables go up to 40 holes",
+                board.holes(),
+                board.holes()
+            ),
+        }
+        .into());
+    }
+    if path.exists() && !force {
+        match read_header(path) {
+            Ok(h) if h.complete => {
+                return Err(TableError::Exists {
+                    path: path.to_owned(),
+                    puzzle: h.puzzle,
+                }
+                .into());
+            }
+            _ => {
+                return Err(TableError::NotResumable {
+                    path: path.to_owned(),
+                    reason: "not a complete peg table".into(),
+                }
+                .into());
+            }
+        }
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+    }
+    let partial = PathBuf::from(format!("{}.partial", path.display()));
+    let lock = WriteLock::acquire(&partial)?;
+    let (offsets, payload) = level_offsets(board.holes());
+    if let Some(free) = crate::sys::available_bytes(&partial)
+        && free < payload + HEADER_BYTES as u64
+        && lock.created()
+    {
+        let _ = std::fs::remove_file(&partial);
+        return Err(TableError::NoSpace {
+            path: path.to_owned(),
+            needed: payload + HEADER_BYTES as u64,
+            available: free,
+        }
+        .into());
+    }
+    let file = lock.file();
+    let ranker = SubsetRanker::new(board.holes());
+    let halves = Halves::new(board.holes());
+    let (mut head, mut level) =
+        resume_or_start(board, &partial, file, &offsets, &ranker, &mut progress)?;
+    while (level.pegs() as usize) < board.holes() {
+        if stop.is_some_and(|s| s.is_stopped()) {
+            return Err(PegError::Stopped.into());
+        }
+        let next = expand(board, &ranker, &halves, &level, Direction::Backward);
+        write_level(&partial, file, &offsets, &next, &mut head)?;
+        progress(next.pegs(), *head.histogram.last().expect("written"));
+        level = next;
+    }
+    finish(path, &partial, file, payload, &mut head)?;
+    drop(lock);
+    Ok(head.histogram.iter().sum())
+}
+
+/// Sets the payload's checksum and the complete flag, syncs, and renames `partial` to
+/// `path`.
+fn finish(
+    path: &Path,
+    partial: &Path,
+    mut file: &File,
+    payload: u64,
+    head: &mut PegHeader,
+) -> Result<(), TableError> {
+    // The checksum of the payload, then the complete header, then the name.
+    let mut crc = crc32fast::Hasher::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    file.seek(SeekFrom::Start(HEADER_BYTES as u64))
+        .map_err(io(partial))?;
+    let mut left = payload;
+    while left > 0 {
+        let take = left.min(buffer.len() as u64) as usize;
+        file.read_exact(&mut buffer[..take]).map_err(io(partial))?;
+        crc.update(&buffer[..take]);
+        left -= take as u64;
+    }
+    head.payload_crc32 = crc.finalize();
+    head.complete = true;
+    write_header(partial, file, head, "the complete header")?;
+    std::fs::rename(partial, path).map_err(io(path))?;
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && let Ok(dir) = File::open(dir)
+    {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// The header and last level of a previous run of this board in `partial`, or (when
+/// there is none) a fresh file with the goal's level written.
+fn resume_or_start(
+    board: &PegBoard,
+    partial: &Path,
+    mut file: &File,
+    offsets: &[u64],
+    ranker: &SubsetRanker,
+    progress: &mut impl FnMut(u32, u64),
+) -> Result<(PegHeader, LevelSet), TableError> {
+    let wanted = header_for(board);
+    let payload = level_offsets(board.holes()).1;
+    let mut head = match read_header(partial) {
+        Ok(h) if h.definition_sha256 == wanted.definition_sha256 && !h.histogram.is_empty() => h,
+        _ => {
+            file.set_len(0).map_err(io(partial))?;
+            file.set_len(HEADER_BYTES as u64 + payload)
+                .map_err(io(partial))?;
+            wanted.clone()
+        }
+    };
+    let low = board.goal_pegs();
+    let level = if head.histogram.len() as u32 > low {
+        let pegs = head.histogram.len() as u32 - 1;
+        let mut bytes = vec![0u8; (offsets[pegs as usize + 1] - offsets[pegs as usize]) as usize];
+        file.seek(SeekFrom::Start(
+            HEADER_BYTES as u64 + offsets[pegs as usize],
+        ))
+        .and_then(|_| file.read_exact(&mut bytes))
+        .map_err(io(partial))?;
+        let words: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+            .collect();
+        LevelSet::from_words(ranker, pegs, &words)
+    } else {
+        head.histogram = vec![0; low as usize];
+        let first = LevelSet::empty(ranker, low);
+        for goal in board.goal_boards() {
+            first.insert(ranker.rank(goal));
+        }
+        write_level(partial, file, offsets, &first, &mut head)?;
+        progress(low, *head.histogram.last().expect("written"));
+        first
+    };
+    Ok((head, level))
+}
+
+fn write_failed(
+    path: &Path,
+    what: &'static str,
+    head: &PegHeader,
+) -> impl Fn(std::io::Error) -> TableError {
+    let (path, levels) = (path.to_owned(), head.histogram.len());
+    move |cause| TableError::WriteFailed {
+        path: path.clone(),
+        what,
+        levels,
+        cause,
+    }
+}
+
+fn write_header(
+    path: &Path,
+    mut file: &File,
+    head: &PegHeader,
+    what: &'static str,
+) -> Result<(), TableError> {
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.write_all(&head.encode()))
+        .and_then(|_| file.sync_data())
+        .map_err(write_failed(path, what, head))
+}
+
+/// Writes a level's bits at its offset and syncs them, then the header that counts it.
+fn write_level(
+    path: &Path,
+    mut file: &File,
+    offsets: &[u64],
+    level: &LevelSet,
+    head: &mut PegHeader,
+) -> Result<(), TableError> {
+    let pegs = level.pegs() as usize;
+    let mut bytes = Vec::with_capacity(level.bytes() as usize);
+    for word in level.words() {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    file.seek(SeekFrom::Start(HEADER_BYTES as u64 + offsets[pegs]))
+        .and_then(|_| file.write_all(&bytes))
+        .and_then(|_| file.sync_data())
+        .map_err(write_failed(path, "a level", head))?;
+    head.histogram.truncate(pegs);
+    head.histogram.resize(pegs, 0);
+    head.histogram.push(level.count());
+    write_header(path, file, head, "the header")
+}
+
+/// A complete peg table, mapped: one bit per board.
+#[derive(Debug)]
+pub struct SolvableTable {
+    path: PathBuf,
+    header: PegHeader,
+    map: Mmap,
+    offsets: Vec<u64>,
+    ranker: SubsetRanker,
+}
+
+impl SolvableTable {
+    /// Opens and checks a complete peg table (its header, size and checksum).
+    pub fn open(path: impl AsRef<Path>) -> Result<SolvableTable, TableError> {
+        let path = path.as_ref();
+        let header = read_header(path)?;
+        if !header.complete {
+            return Err(TableError::Incomplete {
+                path: path.to_owned(),
+                levels: header.histogram.len(),
+            });
+        }
+        let file = File::open(path).map_err(io(path))?;
+        // SAFETY: the map is read-only; a writer replaces a table by renaming a new
+        // file over it (never by writing into it), so the mapped bytes do not change.
+        let map = unsafe { Mmap::map(&file) }.map_err(io(path))?;
+        let (offsets, payload) = level_offsets(header.holes);
+        let expected = HEADER_BYTES as u64 + payload;
+        if map.len() as u64 != expected {
+            return Err(TableError::Size {
+                path: path.to_owned(),
+                expected,
+                found: map.len() as u64,
+            });
+        }
+        let found = crc32fast::hash(&map[HEADER_BYTES..]);
+        if found != header.payload_crc32 {
+            return Err(TableError::Checksum {
+                path: path.to_owned(),
+                expected: header.payload_crc32,
+                found,
+            });
+        }
+        Ok(SolvableTable {
+            path: path.to_owned(),
+            ranker: SubsetRanker::new(header.holes),
+            header,
+            map,
+            offsets,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &PegHeader {
+        &self.header
+    }
+
+    /// Refuses a table of another board or goal.
+    pub fn check_board(&self, board: &PegBoard) -> Result<(), TableError> {
+        if self.header.definition_sha256 == header::definition_digest(&board.definition()) {
+            Ok(())
+        } else {
+            Err(TableError::OtherPuzzle {
+                path: self.path.clone(),
+                table: format!("{} (goal: {})", self.header.puzzle, self.header.goal),
+                wanted: format!("{} (goal: {})", board.name(), board.goal_text()),
+            })
+        }
+    }
+
+    /// Whether the goal can be reached from `board`.
+    pub fn solvable(&self, board: u64) -> bool {
+        let pegs = board.count_ones() as usize;
+        let bit = self.ranker.rank(board);
+        let byte = HEADER_BYTES as u64 + self.offsets[pegs] + bit / 8;
+        self.map[byte as usize] >> (bit % 8) & 1 == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_answers_like_the_search_and_resumes() {
+        let board = PegBoard::shipped("hoppers").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hoppers.table");
+        // A stop after the first level leaves a resumable partial file.
+        let stop = crate::StopToken::new();
+        stop.stop();
+        assert!(matches!(
+            build(&board, &path, false, Some(&stop), |_, _| {}),
+            Err(PegTableError::Search(PegError::Stopped))
+        ));
+        assert!(!path.exists());
+        let solvable = build(&board, &path, false, None, |_, _| {}).unwrap();
+        let table = SolvableTable::open(&path).unwrap();
+        table.check_board(&board).unwrap();
+        let sets = super::super::levels::solvable_sets(&board, 13, None).unwrap();
+        let mut count = 0;
+        for b in 0u64..1 << 13 {
+            assert_eq!(table.solvable(b), sets.contains(b), "{b:013b}");
+            count += table.solvable(b) as u64;
+        }
+        assert_eq!(count, solvable);
+        assert_eq!(table.header().histogram.iter().sum::<u64>(), solvable);
+        // A second build refuses to overwrite; another goal is another board.
+        assert!(matches!(
+            build(&board, &path, false, None, |_, _| {}),
+            Err(PegTableError::Table(TableError::Exists { .. }))
+        ));
+        let other = board.clone().with_goal(super::super::PegGoal::OnePeg);
+        assert!(table.check_board(&other).is_err());
+    }
+}

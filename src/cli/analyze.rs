@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 
 use antipode::puzzle::Rooted;
 use antipode::puzzles::Opened;
+use antipode::puzzles::peg::checkpoint::Checkpoint;
 use antipode::puzzles::peg::{
     PegBoard, PegError, levels, report as peg_report, table as peg_table,
 };
@@ -119,8 +120,16 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
         .boards(args.show);
     match &args.table {
         None => return Ok(job.run()?),
-        Some(None) => job = job.encoding(args.bits.unwrap_or(Bits::Eight).encoding()).default_table(),
-        Some(Some(path)) => job = job.encoding(args.bits.unwrap_or(Bits::Eight).encoding()).table(path),
+        Some(None) => {
+            job = job
+                .encoding(args.bits.unwrap_or(Bits::Eight).encoding())
+                .default_table()
+        }
+        Some(Some(path)) => {
+            job = job
+                .encoding(args.bits.unwrap_or(Bits::Eight).encoding())
+                .table(path)
+        }
     }
     if let Some(every) = args.checkpoint_every {
         job = job.checkpoint_every(every);
@@ -266,16 +275,30 @@ fn analyze_peg(board: PegBoard, args: &Args, interrupt: &Interrupt) -> Result<()
             Some((path, built))
         }
     };
+    let checkpoint = Checkpoint::new(
+        PathBuf::from("tables").join(format!("{}-reachable.checkpoint", board.name())),
+        &board,
+        args.symmetry,
+    );
     let analysis = super::with_threads(args.threads, || {
-        levels::analyze(&board, args.symmetry, Some(&stop), |pegs, count| {
-            if !quiet {
-                eprintln!("reachable with {pegs:>2} pegs: {} boards", thousands(count));
-            }
-        })
+        levels::analyze(
+            &board,
+            args.symmetry,
+            Some(&stop),
+            Some(&checkpoint),
+            |pegs, count| {
+                if !quiet {
+                    eprintln!("reachable with {pegs:>2} pegs: {} boards", thousands(count));
+                }
+            },
+        )
     })?;
     interrupt.disarm();
     let analysis = analysis.map_err(|e| match e {
-        PegError::Stopped => anyhow::anyhow!("interrupted"),
+        PegError::Stopped => anyhow::anyhow!(
+            "interrupted: {} holds the last level; the same command goes on from it",
+            checkpoint.path().display()
+        ),
         other => other.into(),
     })?;
     let mut out = peg_report::render(&analysis, args.format.report());

@@ -14,6 +14,7 @@
 //! the boards that can still be solved: the pruning of [`PegBoard::solutions`] and
 //! the table files of [`table`].
 
+pub mod checkpoint;
 pub mod description;
 pub mod levels;
 pub mod library;
@@ -84,6 +85,9 @@ pub enum PegError {
     /// The search was stopped.
     #[error("stopped before the search finished")]
     Stopped,
+    /// A checkpoint could not be written.
+    #[error("{0}")]
+    Checkpoint(String),
     /// The level sets do not fit in memory.
     #[error("{0}")]
     TooLarge(String),

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::checkpoint::{Checkpoint, Progress};
 use super::symmetry::Symmetries;
 use super::{PegBoard, PegError};
 use crate::rank::subsets::SubsetRanker;
@@ -205,6 +206,10 @@ impl Halves {
     }
 }
 
+/// A forward analysis saves its checkpoint (when it has one) this often, and when
+/// stopped.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Which way a level is expanded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -373,13 +378,15 @@ pub struct PegAnalysis {
 
 /// Counts the boards reachable from the start, one level per jump, with two levels
 /// in memory; with `symmetry`, also up to the board's symmetries that fix the start.
-/// `progress` hears of every finished level (pegs, boards).
+/// `progress` hears of every finished level (pegs, boards). With a `checkpoint`, the
+/// level about to be expanded is saved every minute and when `stop` ends the run,
+/// and a saved one of the same analysis is resumed (the file goes when it completes).
 ///
 /// ```
 /// use antipode::puzzles::peg::{PegBoard, levels};
 ///
 /// let hoppers = PegBoard::shipped("hoppers").unwrap();
-/// let a = levels::analyze(&hoppers, true, None, |_, _| {}).unwrap();
+/// let a = levels::analyze(&hoppers, true, None, None, |_, _| {}).unwrap();
 /// assert_eq!(a.jumps_histogram[..3], [1, 4, 12]);
 /// assert!(a.goal_reachable);
 /// ```
@@ -387,6 +394,7 @@ pub fn analyze(
     board: &PegBoard,
     symmetry: bool,
     stop: Option<&crate::StopToken>,
+    checkpoint: Option<&Checkpoint>,
     mut progress: impl FnMut(u32, u64),
 ) -> Result<PegAnalysis, PegError> {
     let started = Instant::now();
@@ -396,13 +404,39 @@ pub fn analyze(
     let level_bytes = two_levels_bytes(board.holes(), 1, start_pegs);
     check_memory(board, level_bytes, "counting the reachable boards")?;
     let group = symmetry.then(|| Symmetries::of(board).fixing(board.start()));
-    let mut level = LevelSet::empty(&ranker, start_pegs);
-    level.insert(ranker.rank(board.start()));
-    let mut jumps = Vec::new();
-    let mut classes = Vec::new();
+    let (mut level, saved) = match checkpoint.and_then(|c| c.load(&ranker)) {
+        Some(resumed) => resumed,
+        None => {
+            let level = LevelSet::empty(&ranker, start_pegs);
+            level.insert(ranker.rank(board.start()));
+            (level, Progress::default())
+        }
+    };
+    let Progress {
+        mut jumps,
+        mut classes,
+        mut goal_reachable,
+    } = saved;
     let mut finishes = Vec::new();
-    let mut goal_reachable = false;
+    let mut saved_at = Instant::now();
     loop {
+        let stopped = stop.is_some_and(|s| s.is_stopped());
+        if let Some(checkpoint) = checkpoint
+            && (stopped || saved_at.elapsed() >= CHECKPOINT_EVERY)
+        {
+            let progress = Progress {
+                jumps: jumps.clone(),
+                classes: classes.clone(),
+                goal_reachable,
+            };
+            checkpoint
+                .save(&level, &progress)
+                .map_err(|e| PegError::Checkpoint(e.to_string()))?;
+            saved_at = Instant::now();
+        }
+        if stopped {
+            return Err(PegError::Stopped);
+        }
         let count = level.count();
         if count == 0 {
             break;
@@ -425,10 +459,10 @@ pub fn analyze(
                 .collect();
             break;
         }
-        if stop.is_some_and(|s| s.is_stopped()) {
-            return Err(PegError::Stopped);
-        }
         level = expand(board, &ranker, &halves, &level, Direction::Forward);
+    }
+    if let Some(checkpoint) = checkpoint {
+        checkpoint.remove();
     }
     let small = board.holes() <= super::MOVE_LEVELS_MAX_HOLES;
     let (moves_histogram, goal_moves) = if small {
@@ -553,7 +587,7 @@ mod tests {
     #[test]
     fn hoppers_levels_agree_with_a_plain_search() {
         let b = PegBoard::shipped("hoppers").unwrap();
-        let a = analyze(&b, false, None, |_, _| {}).unwrap();
+        let a = analyze(&b, false, None, None, |_, _| {}).unwrap();
         // A plain search over sets of boards.
         let mut level = std::collections::BTreeSet::from([b.start()]);
         let mut counts = Vec::new();

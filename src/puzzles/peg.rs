@@ -115,43 +115,23 @@ pub struct PegBoard {
 }
 
 impl PegBoard {
-    /// A board from its parts (what [`description::parse`] reads).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        name: String,
-        title: String,
-        source: String,
-        places: Vec<(i32, i32)>,
-        lines: Vec<(i32, i32)>,
-        jumps: Vec<Vec<(u8, u8)>>,
-        start: u64,
-        goal: PegGoal,
-    ) -> PegBoard {
-        let holes = places.len();
-        let mut by_from = vec![Vec::new(); holes];
-        let mut by_land = vec![Vec::new(); holes];
-        for (from, list) in jumps.iter().enumerate() {
+    /// The board with its jump masks indexed (by the hole a jump leaves and the hole
+    /// it lands in) from its jump lists: the last step of [`description::parse`].
+    fn with_jump_masks(mut self) -> PegBoard {
+        let holes = self.places.len();
+        self.by_from = vec![Vec::new(); holes];
+        self.by_land = vec![Vec::new(); holes];
+        for (from, list) in self.jumps.iter().enumerate() {
             for &(over, to) in list {
                 let mask = JumpMask {
                     pegs: 1 << from | 1 << over,
                     land: 1 << to,
                 };
-                by_from[from].push(mask);
-                by_land[to as usize].push(mask);
+                self.by_from[from].push(mask);
+                self.by_land[to as usize].push(mask);
             }
         }
-        PegBoard {
-            name,
-            title,
-            source,
-            places,
-            lines,
-            jumps,
-            by_from,
-            by_land,
-            start,
-            goal,
-        }
+        self
     }
 
     /// A board from a description's text; `file` names it in errors.
@@ -372,32 +352,15 @@ impl PegBoard {
         out
     }
 
-    /// Calls `f` with every board one jump after `board`.
+    /// Calls `f` with every board one jump after `board`: the jumps from its pegs or
+    /// the jumps into its empty holes, whichever are fewer.
     #[inline]
     pub fn for_each_jump(&self, board: u64, mut f: impl FnMut(u64)) {
         let empty = self.full() & !board;
         if board.count_ones() <= empty.count_ones() {
-            let mut pegs = board;
-            while pegs != 0 {
-                let from = pegs.trailing_zeros() as usize;
-                pegs &= pegs - 1;
-                for jump in &self.by_from[from] {
-                    if let Some(next) = jump.forward(board) {
-                        f(next);
-                    }
-                }
-            }
+            legal_jumps(&self.by_from, board, board, &mut f);
         } else {
-            let mut holes = empty;
-            while holes != 0 {
-                let to = holes.trailing_zeros() as usize;
-                holes &= holes - 1;
-                for jump in &self.by_land[to] {
-                    if let Some(next) = jump.forward(board) {
-                        f(next);
-                    }
-                }
-            }
+            legal_jumps(&self.by_land, empty, board, &mut f);
         }
     }
 
@@ -666,6 +629,23 @@ impl Search<'_> {
             }
         }
         false
+    }
+}
+
+/// Calls `f` with the board after every jump of `lists[h]`, for the holes `h` of
+/// `holes`, that is legal on `board`. Inlined into each caller, so each of
+/// [`PegBoard::for_each_jump`]'s two cases gets its own loop.
+#[inline(always)]
+fn legal_jumps(lists: &[Vec<JumpMask>], holes: u64, board: u64, f: &mut impl FnMut(u64)) {
+    let mut rest = holes;
+    while rest != 0 {
+        let hole = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        for jump in &lists[hole] {
+            if let Some(next) = jump.forward(board) {
+                f(next);
+            }
+        }
     }
 }
 

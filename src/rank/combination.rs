@@ -21,21 +21,8 @@ pub fn rank(places: u32) -> u64 {
 }
 
 /// Inverse of [`rank`]: the `k`-subset of `0..n` with the given rank, as a bit mask.
-pub fn unrank(mut index: u64, n: usize, k: usize) -> u32 {
-    debug_assert!(index < binomial(n, k));
-    let mut mask = 0u32;
-    let mut top = n;
-    for i in (1..=k).rev() {
-        // The largest c with C(c, i) <= index.
-        let mut c = top - 1;
-        while binomial(c, i) > index {
-            c -= 1;
-        }
-        index -= binomial(c, i);
-        mask |= 1 << c;
-        top = c;
-    }
-    mask
+pub fn unrank(index: u64, n: usize, k: usize) -> u32 {
+    super::subsets::unrank(index, n, k) as u32
 }
 
 #[cfg(test)]

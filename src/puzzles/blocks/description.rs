@@ -323,25 +323,47 @@ pub fn corner_of(cells: &[usize], cols: usize) -> (usize, usize) {
     )
 }
 
+/// The TOML of a description file read into `T`; a syntax error or an unknown key
+/// names its line.
+pub(crate) fn read_toml<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+) -> Result<T, DescriptionError> {
+    toml::from_str(text).map_err(|e| DescriptionError {
+        file: file.into(),
+        line: e.span().map_or(1, |s| line_of(text, s.start)),
+        message: format!(
+            "not a valid description: {}",
+            e.message().lines().next().unwrap_or("not TOML")
+        ),
+    })
+}
+
+/// A description's `name`, which is typed on the command line.
+pub(crate) fn checked_name(
+    file: &str,
+    text: &str,
+    name: &toml::Spanned<String>,
+) -> Result<String, DescriptionError> {
+    let trimmed = name.get_ref().trim();
+    let typeable = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if trimmed.is_empty() || !trimmed.chars().all(typeable) {
+        return Err(DescriptionError {
+            file: file.into(),
+            line: line_of(text, name.span().start),
+            message: "the name must be letters, digits, `-` or `_` (it is typed on the \
+                      command line)"
+                .into(),
+        });
+    }
+    Ok(trimmed.to_string())
+}
+
 /// Reads and checks a description; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Description, DescriptionError> {
     let reader = Reader { file, text };
-    let raw: Raw = toml::from_str(text).map_err(|e| {
-        let line = e.span().map_or(1, |s| line_of(text, s.start));
-        let message = e.message().lines().next().unwrap_or("not TOML").to_string();
-        reader.error_at_line(line, format!("not a valid description: {message}"))
-    })?;
-    let name = raw.name.get_ref().trim().to_string();
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        return Err(reader.error(
-            raw.name.span(),
-            "the name must be letters, digits, `-` or `_` (it is typed on the command line)",
-        ));
-    }
+    let raw: Raw = read_toml(file, text)?;
+    let name = checked_name(file, text, &raw.name)?;
     let board_span = raw.board.span();
     let board_rows = drawing_rows(&reader, raw.board.get_ref(), &board_span);
     let (rows, cols, walls, pieces) = read_drawing(

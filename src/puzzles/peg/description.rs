@@ -35,7 +35,9 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use super::{PegBoard, PegGoal};
-use crate::puzzles::blocks::description::{DescriptionError, drawing_lines, line_of};
+use crate::puzzles::blocks::description::{
+    DescriptionError, checked_name, drawing_lines, line_of, read_toml,
+};
 
 /// The most holes a board may have (a board is a 64-bit mask).
 pub const MAX_HOLES: usize = 64;
@@ -253,22 +255,8 @@ fn goal_of(
 /// Reads and checks a description; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<PegBoard, DescriptionError> {
     let reader = Reader { file, text };
-    let raw: Raw = toml::from_str(text).map_err(|e| {
-        let line = e.span().map_or(1, |s| line_of(text, s.start));
-        let message = e.message().lines().next().unwrap_or("not TOML").to_string();
-        reader.at_line(line, format!("not a valid description: {message}"))
-    })?;
-    let name = raw.name.get_ref().trim().to_string();
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        return Err(reader.at(
-            raw.name.span(),
-            "the name must be letters, digits, `-` or `_` (it is typed on the command line)",
-        ));
-    }
+    let raw: Raw = read_toml(file, text)?;
+    let name = checked_name(file, text, &raw.name)?;
     let steps = steps_of(&reader, &raw)?;
     let board_span = raw.board.span();
     let drawn = read_drawing(&reader, raw.board.get_ref(), &board_span, "board")?;
@@ -321,14 +309,17 @@ pub fn parse(file: &str, text: &str) -> Result<PegBoard, DescriptionError> {
             }
         }
     }
-    Ok(PegBoard::new(
-        name.clone(),
-        raw.title.unwrap_or(name),
-        raw.source.unwrap_or_default(),
+    Ok(PegBoard {
+        title: raw.title.unwrap_or_else(|| name.clone()),
+        name,
+        source: raw.source.unwrap_or_default(),
         places,
-        lines.into_iter().collect(),
+        lines: lines.into_iter().collect(),
         jumps,
+        by_from: Vec::new(),
+        by_land: Vec::new(),
         start,
         goal,
-    ))
+    }
+    .with_jump_masks())
 }

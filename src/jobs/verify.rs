@@ -61,7 +61,13 @@ pub enum VerifyError {
 /// assert!(checks.iter().all(|check| check.ok));
 /// ```
 pub fn verify_file(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, VerifyError> {
-    let header = table::read_header_of(path)?;
+    let header = match table::read_header_of(path) {
+        Err(TableError::Header {
+            cause: table::HeaderError::PegTable,
+            ..
+        }) => return pool::run_on(options.threads, || verify_peg(path, options))?,
+        other => other?,
+    };
     if header.pattern.is_some() {
         return pool::run_on(options.threads, || verify_pdb(path, &header, options))?;
     }
@@ -95,6 +101,29 @@ pub fn verify_file(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, V
         options.threads,
         || with_puzzle!(&puzzle, p => table::verify(&table, p)),
     )?)
+}
+
+/// Checks a peg solitaire table ([`crate::puzzles::peg::table::verify`]) of the board
+/// its header names (or `--puzzle`, with `--goal` if it was built for another goal).
+fn verify_peg(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, VerifyError> {
+    use crate::puzzles::peg::table::{SolvableTable, verify};
+    let table = SolvableTable::open(path)?;
+    let refuse = |cause: String| VerifyError::Puzzle {
+        path: path.to_owned(),
+        cause,
+    };
+    let name = options.puzzle.as_deref().unwrap_or(&table.header().puzzle);
+    let board = match puzzles::open_with(name, options.goal.as_deref(), options.metric) {
+        Ok(puzzles::Opened::Peg(board)) => board,
+        Ok(_) => return Err(refuse(format!("{name} is not a peg solitaire board"))),
+        Err(e) => {
+            return Err(refuse(format!(
+                "cannot find the board `{name}` (give its description with --puzzle FILE): {e}"
+            )));
+        }
+    };
+    table.check_board(&board)?;
+    Ok(verify(&table, &board))
 }
 
 /// Checks a pattern database: opening it checks its payload and definition (a

@@ -17,13 +17,13 @@ use memmap2::Mmap;
 use super::levels::{Direction, Halves, LevelSet, expand};
 use super::{PegBoard, PegError};
 use crate::rank::subsets::SubsetRanker;
-use crate::table::TableError;
 use crate::table::header::{
     self, BITS_AT, COMPLETE_AT, DIGEST_AT, DIGEST_BYTES, GOAL_AT, HEADER_BYTES, HEADER_CRC_AT,
     HISTOGRAM_AT, INDICES_AT, KIND_AT, LEVELS_AT, MAGIC, NAME_AT, PAYLOAD_BYTES_AT, PAYLOAD_CRC_AT,
     PEG_KIND, VERSION,
 };
 use crate::table::lock::WriteLock;
+use crate::table::{Check, TableError};
 
 /// Why a peg table could not be built or read.
 #[derive(Debug, thiserror::Error)]
@@ -457,6 +457,76 @@ impl SolvableTable {
     }
 }
 
+/// Checks a peg table against the definition of its boards, independently of how it
+/// was built: its goal boards are marked; every marked board that is not a goal has a
+/// marked board one jump on (so every marked board can reach the goal); every board
+/// one reversed jump before a marked board is marked (so, the goal boards being
+/// marked, every board that can reach the goal is); the header's counts are the
+/// levels'. Opening it has checked the header, the size and the checksum.
+pub fn verify(table: &SolvableTable, board: &PegBoard) -> Vec<Check> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let holes = board.holes();
+    let halves = Halves::new(holes);
+    let goals_marked = board.goal_boards().iter().all(|&g| table.solvable(g));
+    let (unproven, missing) = (AtomicU64::new(0), AtomicU64::new(0));
+    let mut counts = Vec::with_capacity(holes + 1);
+    for pegs in 0..=holes as u32 {
+        let start = HEADER_BYTES + table.offsets[pegs as usize] as usize;
+        let words: Vec<u64> = table.map[start..]
+            .chunks_exact(8)
+            .take(table.ranker.count(pegs as usize).div_ceil(64) as usize)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+            .collect();
+        let level = LevelSet::from_words(&table.ranker, pegs, &words);
+        counts.push(level.count());
+        level.for_each_board(
+            &halves,
+            || (),
+            |_, b| {
+                let mut next = board.is_goal(b);
+                board.for_each_jump(b, |child| next |= table.solvable(child));
+                if !next {
+                    unproven.fetch_add(1, Ordering::Relaxed);
+                }
+                board.for_each_unjump(b, |parent| {
+                    if !table.solvable(parent) {
+                        missing.fetch_add(1, Ordering::Relaxed);
+                    }
+                });
+            },
+        );
+    }
+    let (unproven, missing) = (unproven.into_inner(), missing.into_inner());
+    let check = |name: &str, ok: bool, detail: String| Check {
+        name: name.into(),
+        ok,
+        detail,
+    };
+    vec![
+        check(
+            "header, size and checksum",
+            true,
+            format!("crc32 {:08x}", table.header.payload_crc32),
+        ),
+        check("goal boards marked", goals_marked, board.goal_text()),
+        check(
+            "every marked board has a marked board one jump on",
+            unproven == 0,
+            format!("{unproven} without"),
+        ),
+        check(
+            "every board a reversed jump before a marked one is marked",
+            missing == 0,
+            format!("{missing} missing"),
+        ),
+        check(
+            "counts per peg count",
+            counts == table.header.histogram,
+            format!("{} boards can reach the goal", counts.iter().sum::<u64>()),
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -492,5 +562,30 @@ mod tests {
         ));
         let other = board.clone().with_goal(super::super::PegGoal::OnePeg);
         assert!(table.check_board(&other).is_err());
+        assert!(verify(&table, &board).iter().all(|c| c.ok));
+        // A table that misses a solvable board, with its checksum made to match, fails.
+        drop(table);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let (offsets, _) = level_offsets(13);
+        let at = HEADER_BYTES + offsets[12] as usize;
+        let rank = SubsetRanker::new(13).rank(board.start()) as usize;
+        bytes[at + rank / 8] &= !(1 << (rank % 8));
+        let mut head = PegHeader::decode(&bytes).unwrap();
+        head.payload_crc32 = crc32fast::hash(&bytes[HEADER_BYTES..]);
+        bytes[..HEADER_BYTES].copy_from_slice(&head.encode());
+        std::fs::write(&path, &bytes).unwrap();
+        let table = SolvableTable::open(&path).unwrap();
+        let failed: Vec<String> = verify(&table, &board)
+            .into_iter()
+            .filter(|c| !c.ok)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(
+            failed,
+            [
+                "every board a reversed jump before a marked one is marked",
+                "counts per peg count"
+            ]
+        );
     }
 }

@@ -54,9 +54,10 @@ pub enum CatalogError {
     /// An option the puzzle does not take.
     #[error("{0}")]
     Option(String),
-    /// The puzzle is searched forward, not over a ranked state space.
+    /// A peg solitaire board: searched by jumps, not over one ranked state space.
     #[error(
-        "{0} is searched forward from its start: it has no depth table (its moves cannot be undone)"
+        "{0} is a peg solitaire board: it has no depth table (its moves cannot be undone); \
+         `analyze {0} --table` writes its table of the boards that can still be solved"
     )]
     NotRanked(String),
     /// Not a sliding board (what pattern databases are built for).
@@ -138,7 +139,7 @@ impl AnyPuzzle {
 }
 
 /// What a name opens: a ranked puzzle for the engine, or a peg solitaire board that
-/// is searched forward.
+/// is searched by jumps.
 #[derive(Debug, Clone)]
 pub enum Opened {
     /// A puzzle with a ranked state space.

@@ -286,8 +286,19 @@ pub fn two_levels_bytes(holes: usize, low: u32, high: u32) -> u64 {
         .unwrap_or_else(|| ranker_count(low))
 }
 
-/// Refuses a search whose bit sets (`bytes`) would not fit in memory.
+/// The most holes a board searched level by level may have ([`Halves`]' tables).
+pub const MAX_SEARCH_HOLES: usize = 48;
+
+/// Refuses a search whose bit sets (`bytes`) would not fit in memory, or whose board
+/// has more holes than the rank tables take.
 fn check_memory(board: &PegBoard, bytes: u64, what: &str) -> Result<(), PegError> {
+    if board.holes() > MAX_SEARCH_HOLES {
+        return Err(PegError::TooLarge(format!(
+            "{}: {what} is for boards of at most {MAX_SEARCH_HOLES} holes, not {}",
+            board.name(),
+            board.holes()
+        )));
+    }
     if let Some(available) = crate::sys::available_memory_bytes()
         && bytes > available
     {
@@ -310,12 +321,12 @@ pub fn solvable_sets(
     stop: Option<&crate::StopToken>,
 ) -> Result<BoardSets, PegError> {
     let ranker = SubsetRanker::new(board.holes());
-    let halves = Halves::new(board.holes());
     let low = board.goal_pegs();
     let bytes: u64 = (low..=up_to_pegs.max(low))
         .map(|p| ranker.count(p as usize).div_ceil(64) * 8)
         .sum();
     check_memory(board, bytes, "finding the boards that can still be solved")?;
+    let halves = Halves::new(board.holes());
     let mut levels: Vec<Option<LevelSet>> = (0..=board.holes()).map(|_| None).collect();
     let first = LevelSet::empty(&ranker, low);
     for goal in board.goal_boards() {
@@ -399,10 +410,10 @@ pub fn analyze(
 ) -> Result<PegAnalysis, PegError> {
     let started = Instant::now();
     let ranker = SubsetRanker::new(board.holes());
-    let halves = Halves::new(board.holes());
     let start_pegs = board.start().count_ones();
     let level_bytes = two_levels_bytes(board.holes(), 1, start_pegs);
     check_memory(board, level_bytes, "counting the reachable boards")?;
+    let halves = Halves::new(board.holes());
     let group = symmetry.then(|| Symmetries::of(board).fixing(board.start()));
     let (mut level, saved) = match checkpoint.and_then(|c| c.load(&ranker)) {
         Some(resumed) => resumed,
@@ -562,6 +573,23 @@ mod tests {
             let pegs = board.count_ones();
             prop_assert_eq!(halves.rank(&halves.bases(pegs), board), ranker.rank(board));
         }
+    }
+
+    #[test]
+    fn a_board_beyond_the_rank_tables_is_refused() {
+        let text = format!(
+            "name = \"wide\"\nlattice = \"square\"\nboard = \"oo.{}\"\n",
+            ".".repeat(47)
+        );
+        let wide = PegBoard::from_text("wide.toml", &text).unwrap();
+        assert!(matches!(
+            analyze(&wide, false, None, None, |_, _| {}),
+            Err(PegError::TooLarge(_))
+        ));
+        assert!(matches!(
+            wide.solutions(wide.start(), None, false, 5),
+            Err(PegError::TooLarge(_))
+        ));
     }
 
     #[test]

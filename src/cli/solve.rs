@@ -13,6 +13,7 @@ use antipode::jobs::{
 };
 use antipode::puzzle::Notation;
 use antipode::puzzles::Opened;
+use antipode::puzzles::peg::table::SolvableTable;
 use antipode::puzzles::peg::{self, PegBoard};
 use antipode::puzzles::sliding::BoardShape;
 use antipode::table::Table;
@@ -239,13 +240,6 @@ struct PegSolved {
 
 /// Fewest-move solutions of a peg solitaire board, in the seed's notation.
 fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
-    if args.table.is_some() {
-        bail!(
-            "{}: solve finds the boards that can still reach the goal itself (no --table; \
-             `lookup` reads a peg table)",
-            board.name()
-        );
-    }
     if args.method.is_some() || args.boards {
         bail!("peg solitaire is solved by its own search: no --method or --boards");
     }
@@ -256,7 +250,15 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
     };
     let first = args.first.as_deref().map(parse_jump).transpose()?;
     let max_length = args.max_length.unwrap_or(MAX_LENGTH);
-    let (length, solutions) = board.solutions(start, first, args.all, max_length)?;
+    let (length, solutions) = match &args.table {
+        // The table says which boards can still reach the goal.
+        Some(path) => {
+            let table = SolvableTable::open(path)?;
+            table.check_board(board)?;
+            board.solutions_among(start, first, args.all, max_length, &table)?
+        }
+        None => board.solutions(start, first, args.all, max_length)?,
+    };
     Ok(match args.format {
         Format::Json | Format::Csv | Format::Tsv => {
             let solved = PegSolved {

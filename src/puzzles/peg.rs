@@ -23,7 +23,14 @@ pub mod symmetry;
 pub mod table;
 
 use crate::puzzle::PositionError;
-use levels::BoardSets;
+
+/// The boards from which the goal can still be reached, as a search asks for them:
+/// computed ([`levels::BoardSets`]) or read from a table
+/// ([`table::SolvableTable`]).
+pub trait SolvableBoards: Sync {
+    /// Whether the goal can be reached from `board`.
+    fn can_reach_goal(&self, board: u64) -> bool;
+}
 
 /// Boards up to this many holes are solved by iterative deepening over jumps (every
 /// solution with `--all`) and analysed by moves too; larger ones by a breadth-first
@@ -454,16 +461,31 @@ impl PegBoard {
     /// The fewest-move solutions from `start` (every one with `all`; `first` fixes the
     /// first jump, `max_moves` bounds the search). Boards that cannot reach the goal
     /// are never expanded: the boards that can are found first, level by level
-    /// backwards from the goal ([`levels::solvable_sets`]). Up to
-    /// [`MOVE_LEVELS_MAX_HOLES`] holes the search is iterative deepening over jumps
-    /// (the seed's method; solutions in ascending order of their holes), on larger
-    /// boards a breadth-first search over moves (one solution).
+    /// backwards from the goal ([`levels::solvable_sets`]); [`PegBoard::solutions_among`]
+    /// takes them from elsewhere (a peg table).
     pub fn solutions(
         &self,
         start: u64,
         first: Option<(u8, u8)>,
         all: bool,
         max_moves: u32,
+    ) -> Result<(u32, Vec<PegSolution>), PegError> {
+        let solvable = levels::solvable_sets(self, start.count_ones(), None)?;
+        self.solutions_among(start, first, all, max_moves, &solvable)
+    }
+
+    /// [`PegBoard::solutions`] with the boards that can still reach the goal given:
+    /// only they are expanded. Up to [`MOVE_LEVELS_MAX_HOLES`] holes the search is
+    /// iterative deepening over jumps (the seed's method; solutions in ascending order
+    /// of their holes), on larger boards a breadth-first search over moves (one
+    /// solution).
+    pub fn solutions_among(
+        &self,
+        start: u64,
+        first: Option<(u8, u8)>,
+        all: bool,
+        max_moves: u32,
+        solvable: &impl SolvableBoards,
     ) -> Result<(u32, Vec<PegSolution>), PegError> {
         let mut board = start;
         let mut jumps: Vec<(u8, u8)> = Vec::new();
@@ -481,14 +503,11 @@ impl PegBoard {
             return Err(PegError::OneSolutionOnly(self.name.clone()));
         }
         let unreachable = || PegError::Unreachable(self.goal_text());
-        let solvable = levels::solvable_sets(self, board.count_ones(), None)?;
-        if !solvable.contains(board) {
+        if !solvable.can_reach_goal(board) {
             return Err(unreachable());
         }
         if self.holes() > MOVE_LEVELS_MAX_HOLES {
-            let mut solution = self
-                .fewest_moves(board, &solvable)
-                .ok_or_else(unreachable)?;
+            let mut solution = self.fewest_moves(board, solvable).ok_or_else(unreachable)?;
             if let Some((from, to)) = first {
                 match solution.first_mut() {
                     Some(chain) if chain[0] == to => chain.insert(0, from),
@@ -499,7 +518,7 @@ impl PegBoard {
         }
         let mut search = Search {
             board: self,
-            solvable: &solvable,
+            solvable,
             all,
             found: Vec::new(),
         };
@@ -517,9 +536,9 @@ impl PegBoard {
 
     /// One fewest-move solution from `from`, by breadth-first search over moves among
     /// the boards of `solvable`, and a walk back through the levels.
-    fn fewest_moves(&self, from: u64, solvable: &BoardSets) -> Option<PegSolution> {
+    fn fewest_moves(&self, from: u64, solvable: &impl SolvableBoards) -> Option<PegSolution> {
         use rayon::prelude::*;
-        let levels = self.move_levels(from, |board| solvable.contains(board), true);
+        let levels = self.move_levels(from, |board| solvable.can_reach_goal(board), true);
         if !levels.last()?.iter().any(|&b| self.is_goal(b)) {
             return None;
         }
@@ -588,14 +607,14 @@ impl PegBoard {
     }
 }
 
-struct Search<'a> {
+struct Search<'a, S> {
     board: &'a PegBoard,
-    solvable: &'a BoardSets,
+    solvable: &'a S,
     all: bool,
     found: Vec<PegSolution>,
 }
 
-impl Search<'_> {
+impl<S: SolvableBoards> Search<'_, S> {
     /// Jumps until the goal; `moves` counts the moves so far. Only boards that can
     /// still reach the goal are entered.
     fn dive(&mut self, board: u64, jumps: &mut Vec<(u8, u8)>, moves: u32, limit: u32) -> bool {
@@ -616,7 +635,10 @@ impl Search<'_> {
                 &self.board.by_from[from as usize],
             );
             for (&(_, to), jump) in list.iter().zip(masks) {
-                let Some(next) = jump.forward(board).filter(|&b| self.solvable.contains(b)) else {
+                let Some(next) = jump
+                    .forward(board)
+                    .filter(|&b| self.solvable.can_reach_goal(b))
+                else {
                     continue;
                 };
                 let cost = if Some(from) == last_to { 0 } else { 1 };

@@ -196,6 +196,14 @@ fn a_table_says_which_boards_can_still_be_solved() {
         "solvable 1111110111111\nunsolvable 0000000000001\nsolvable 0000001000000\n\
          solvable 1001000000000\n"
     );
+    // solve takes the boards that can still be solved from the table: the same
+    // solutions as when it finds them itself.
+    let (own, _) = run_ok(&["solve", "hoppers", "--all", "--first", "0-6"]);
+    let (with_table, _) = run_ok(&[
+        "solve", "hoppers", "--all", "--first", "0-6", "--table", table,
+    ]);
+    assert_eq!(with_table, own);
+    assert_eq!(own.lines().count(), 18);
     // Another goal is another table.
     assert_error(
         &[
@@ -212,6 +220,10 @@ fn a_table_says_which_boards_can_still_be_solved() {
     assert_error(
         &["analyze", "hoppers", "-q", "--table", table],
         "a complete table of hoppers is already there",
+    );
+    assert_error(
+        &["solve", "hoppers", "--goal", "one-peg", "--table", table],
+        "this table is for hoppers (goal: one peg in hole 6)",
     );
     let (out, _) = run_ok(&["info", table]);
     assert!(out.contains("kind            peg solitaire"), "{out}");

@@ -277,6 +277,12 @@ impl BoardSets {
     }
 }
 
+impl super::SolvableBoards for BoardSets {
+    fn can_reach_goal(&self, board: u64) -> bool {
+        self.contains(board)
+    }
+}
+
 /// The largest bit sets of two adjacent levels between `low` and `high` pegs, in bytes.
 pub fn two_levels_bytes(holes: usize, low: u32, high: u32) -> u64 {
     let ranker_count = |p: u32| crate::rank::binomial(holes, p as usize).div_ceil(64) * 8;

@@ -457,6 +457,12 @@ impl SolvableTable {
     }
 }
 
+impl super::SolvableBoards for SolvableTable {
+    fn can_reach_goal(&self, board: u64) -> bool {
+        self.solvable(board)
+    }
+}
+
 /// Checks a peg table against the definition of its boards, independently of how it
 /// was built: its goal boards are marked; every marked board that is not a goal has a
 /// marked board one jump on (so every marked board can reach the goal); every board

@@ -130,7 +130,8 @@ struct PuzzleArgs {
     /// Puzzle name (see `antipode list`), e.g. `8puzzle`, `goat`, `sliding:2x5`,
     /// `klotski`, or the path of a description file (`my-puzzle.toml`).
     puzzle: String,
-    /// Another goal for sliding boards, e.g. `0 1 2/3 4 5/6 7 8` (blank first).
+    /// Another goal for sliding boards, e.g. `0 1 2/3 4 5/6 7 8` (blank first); for
+    /// peg solitaire `one-peg`, a hole number or a board.
     #[arg(long, value_name = "POSITION")]
     goal: Option<String>,
     /// Move metric of a sliding-block puzzle, overriding its description: step (one

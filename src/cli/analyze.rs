@@ -33,7 +33,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 8)]
     show: usize,
     /// Write the depth table to a file (default path: tables/PUZZLE-BITSbit.table). An
-    /// unfinished table of the same puzzle there is resumed.
+    /// unfinished table of the same puzzle there is resumed. Peg solitaire: the table
+    /// of the boards that can still reach the goal (tables/BOARD-solvable.table).
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     table: Option<Option<PathBuf>>,
     /// Bits per state in the table: 8 (exact depth) or 2 (depth mod 3); peg
@@ -52,6 +53,7 @@ pub struct Args {
     quiet: bool,
     /// Search from one position instead of the goal set: `start` (the puzzle's own)
     /// or a POSITION. Reports its component's size and the positions farthest from it.
+    /// Peg solitaire: another start.
     #[arg(long, value_name = "start|POSITION")]
     from: Option<String>,
     /// Count the connected components of the whole index space, with their sizes and

@@ -49,7 +49,8 @@ pub struct Args {
     puzzle: PuzzleArgs,
     /// The start position (default: the puzzle's own start, where it has one).
     position: Option<String>,
-    /// Descend this table instead of searching.
+    /// Descend this table instead of searching (peg solitaire: search only the boards
+    /// its table marks as still solvable).
     #[arg(long, value_name = "PATH")]
     table: Option<PathBuf>,
     /// Search method when no table is given.

@@ -104,14 +104,17 @@ impl Reader<'_> {
     }
 }
 
-/// A drawing read into its places: `(row, column, peg?)` of every hole, row by row.
+/// A drawing read into the (row, column) of every hole, row by row, and the board of
+/// its pegs (hole `i` is bit `i`; holes past the 64th carry no bit, the caller refuses
+/// such a board).
 fn read_drawing(
     reader: &Reader<'_>,
     value: &str,
     span: &Range<usize>,
     what: &str,
-) -> Result<Vec<(i32, i32, bool)>, DescriptionError> {
+) -> Result<(Vec<(i32, i32)>, u64), DescriptionError> {
     let mut holes = Vec::new();
+    let mut pegs = 0u64;
     for (r, (line, row)) in drawing_lines(reader.text, value, span).iter().enumerate() {
         for (c, mark) in row.chars().enumerate() {
             let peg = match mark {
@@ -128,10 +131,13 @@ fn read_drawing(
                     ));
                 }
             };
-            holes.push((r as i32, c as i32, peg));
+            if peg && holes.len() < MAX_HOLES {
+                pegs |= 1 << holes.len();
+            }
+            holes.push((r as i32, c as i32));
         }
     }
-    Ok(holes)
+    Ok((holes, pegs))
 }
 
 /// The lattice's steps: a named lattice's or the `directions` given.
@@ -196,20 +202,14 @@ fn goal_of(
             match goal.get_ref() {
                 GoalRaw::Text(text) if text.trim() == "one-peg" => PegGoal::OnePeg,
                 GoalRaw::Text(text) => {
-                    let drawing = read_drawing(reader, text, &span, "goal")?;
-                    let same: Vec<(i32, i32)> = drawing.iter().map(|&(r, c, _)| (r, c)).collect();
-                    if same != places {
+                    let (holes, board) = read_drawing(reader, text, &span, "goal")?;
+                    if holes != places {
                         return Err(reader.at(
                             span,
                             "the goal drawing's holes are not the board's (draw the same \
                              board with the goal's pegs, or write \"one-peg\" or { hole = N })",
                         ));
                     }
-                    let board = drawing
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, (_, _, peg))| *peg)
-                        .fold(0u64, |b, (hole, _)| b | 1 << hole);
                     if board == 0 {
                         return Err(reader.at(span, "the goal drawing has no peg"));
                     }
@@ -259,25 +259,19 @@ pub fn parse(file: &str, text: &str) -> Result<PegBoard, DescriptionError> {
     let name = checked_name(file, text, &raw.name)?;
     let steps = steps_of(&reader, &raw)?;
     let board_span = raw.board.span();
-    let drawn = read_drawing(&reader, raw.board.get_ref(), &board_span, "board")?;
-    if drawn.is_empty() {
+    let (places, start) = read_drawing(&reader, raw.board.get_ref(), &board_span, "board")?;
+    if places.is_empty() {
         return Err(reader.at(board_span, "the board has no hole"));
     }
-    if drawn.len() > MAX_HOLES {
+    if places.len() > MAX_HOLES {
         return Err(reader.at(
             board_span,
             format!(
                 "the board has {} holes; at most {MAX_HOLES} are supported",
-                drawn.len()
+                places.len()
             ),
         ));
     }
-    let places: Vec<(i32, i32)> = drawn.iter().map(|&(r, c, _)| (r, c)).collect();
-    let start = drawn
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, _, peg))| *peg)
-        .fold(0u64, |board, (hole, _)| board | 1 << hole);
     if start == 0 {
         return Err(reader.at(board_span, "the board has no peg (`o`) to start from"));
     }

@@ -265,16 +265,6 @@ impl BoardSets {
             None => false,
         }
     }
-
-    /// The level of `pegs` pegs, if computed.
-    pub fn level(&self, pegs: u32) -> Option<&LevelSet> {
-        self.levels.get(pegs as usize)?.as_ref()
-    }
-
-    /// The ranker of the levels.
-    pub fn ranker(&self) -> &SubsetRanker {
-        &self.ranker
-    }
 }
 
 impl super::SolvableBoards for BoardSets {
@@ -285,11 +275,11 @@ impl super::SolvableBoards for BoardSets {
 
 /// The largest bit sets of two adjacent levels between `low` and `high` pegs, in bytes.
 pub fn two_levels_bytes(holes: usize, low: u32, high: u32) -> u64 {
-    let ranker_count = |p: u32| crate::rank::binomial(holes, p as usize).div_ceil(64) * 8;
+    let level_bytes = |p: u32| crate::rank::binomial(holes, p as usize).div_ceil(64) * 8;
     (low..high)
-        .map(|p| ranker_count(p) + ranker_count(p + 1))
+        .map(|p| level_bytes(p) + level_bytes(p + 1))
         .max()
-        .unwrap_or_else(|| ranker_count(low))
+        .unwrap_or_else(|| level_bytes(low))
 }
 
 /// The most holes a board searched level by level may have ([`Halves`]' tables).

@@ -46,6 +46,10 @@ pub struct Analysis {
     pub threads: usize,
     /// Peak resident memory of the process, in bytes (0 if unknown).
     pub peak_rss_bytes: u64,
+    /// The order of the group the moves generate, where the puzzle knows it
+    /// ([`Puzzle::group_order`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_order: Option<u128>,
 }
 
 /// Why an analysis could not run.
@@ -161,6 +165,7 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
         seconds,
         threads: rayon::current_num_threads(),
         peak_rss_bytes: sys::peak_rss_bytes().unwrap_or(0),
+        group_order: puzzle.group_order(),
     }
 }
 

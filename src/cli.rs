@@ -134,25 +134,58 @@ struct PuzzleArgs {
     /// peg solitaire `one-peg`, a hole number or a board.
     #[arg(long, value_name = "POSITION")]
     goal: Option<String>,
-    /// Move metric of a sliding-block puzzle, overriding its description: step (one
+    /// Move metric: of a sliding-block puzzle, overriding its description, step (one
     /// piece, one cell), line (one piece, any distance in one direction) or path
-    /// (one piece, anywhere in one motion).
-    #[arg(long, value_name = "METRIC", value_parser = ["step", "line", "path"])]
+    /// (one piece, anywhere in one motion); of a twisty puzzle, half (every power of
+    /// a move is one move, the default) or quarter (only quarter turns).
+    #[arg(long, value_name = "METRIC", value_parser = ["step", "line", "path", "half", "quarter"])]
     metric: Option<String>,
+    /// Twisty puzzles: the moves that generate the puzzle, e.g. `U,R,F` (default:
+    /// the definition's).
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
 }
 
 impl PuzzleArgs {
     /// The puzzle named, with its goal and metric.
     fn open(&self) -> Result<Opened> {
-        let metric = self
+        Ok(puzzles::open_with(
+            &self.name()?,
+            self.goal.as_deref(),
+            self.blocks_metric(),
+        )?)
+    }
+
+    /// The sliding-block metric asked for, if any.
+    fn blocks_metric(&self) -> Option<puzzles::Metric> {
+        self.metric.as_deref().and_then(puzzles::Metric::from_name)
+    }
+
+    /// The puzzle's name, with the twisty puzzles' options (`--moves`, `--metric
+    /// half|quarter`) written into it as their names carry them.
+    fn name(&self) -> Result<String> {
+        let twisty_metric = self
             .metric
             .as_deref()
-            .map(|m| puzzles::Metric::from_name(m).expect("clap checked the name"));
-        Ok(puzzles::open_with(
-            &self.puzzle,
-            self.goal.as_deref(),
-            metric,
-        )?)
+            .and_then(puzzles::kpuzzle::TurnMetric::from_name);
+        if self.moves.is_none() && twisty_metric.is_none() {
+            return Ok(self.puzzle.clone());
+        }
+        let (base, mut variant) = puzzles::kpuzzle::Variant::parse(&self.puzzle)?;
+        if !puzzles::kpuzzle::library::is_kpuzzle_name(base) {
+            bail!(
+                "--moves and --metric {} are for twisty puzzles (KPuzzle definitions), not {}",
+                self.metric.as_deref().unwrap_or("half"),
+                self.puzzle
+            );
+        }
+        if let Some(moves) = &self.moves {
+            variant.moves = Some(moves.split(',').map(|m| m.trim().to_string()).collect());
+        }
+        if let Some(metric) = twisty_metric {
+            variant.metric = metric;
+        }
+        Ok(format!("{base}{}", variant.suffix()))
     }
 }
 

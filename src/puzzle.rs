@@ -106,6 +106,13 @@ pub trait Puzzle: Sync {
         "one line, rows separated by `/`".into()
     }
 
+    /// The order of the permutation group the moves generate, where the puzzle is a
+    /// group and knows it (twisty puzzles: Schreier-Sims); reports show it beside the
+    /// states reached.
+    fn group_order(&self) -> Option<u128> {
+        None
+    }
+
     /// The number of indices: every reachable state has exactly one in `0..index_count()`.
     fn index_count(&self) -> u64;
 
@@ -343,6 +350,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn max_neighbours(&self) -> usize {
         self.puzzle.max_neighbours()
+    }
+    fn group_order(&self) -> Option<u128> {
+        self.puzzle.group_order()
     }
     fn goals(&self) -> Vec<P::State> {
         vec![self.root.clone()]

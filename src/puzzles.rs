@@ -9,6 +9,7 @@
 //! [`crate::solve::Solvable`].
 
 pub mod blocks;
+pub mod kpuzzle;
 pub mod notation;
 pub mod oshidori;
 pub mod peg;
@@ -16,6 +17,7 @@ pub mod sliding;
 
 use crate::puzzle::Puzzle;
 pub use blocks::{BlockPuzzle, Metric};
+pub use kpuzzle::KPuzzle;
 pub use oshidori::Oshidori;
 use peg::PegBoard;
 pub use sliding::SlidingPuzzle;
@@ -74,6 +76,8 @@ pub enum AnyPuzzle {
     Oshidori(Oshidori),
     /// A sliding-block puzzle from a description file.
     Blocks(Box<BlockPuzzle>),
+    /// A twisty puzzle from a KPuzzle definition.
+    KPuzzle(Box<KPuzzle>),
 }
 
 /// Runs `$body` with `$p` bound to (a reference to) the concrete puzzle inside a
@@ -85,6 +89,10 @@ macro_rules! with_puzzle {
             $crate::puzzles::AnyPuzzle::Sliding($p) => $body,
             $crate::puzzles::AnyPuzzle::Oshidori($p) => $body,
             $crate::puzzles::AnyPuzzle::Blocks($p) => {
+                let $p = &**$p;
+                $body
+            }
+            $crate::puzzles::AnyPuzzle::KPuzzle($p) => {
                 let $p = &**$p;
                 $body
             }
@@ -257,6 +265,30 @@ pub static FAMILIES: &[Family] = &[
         },
     },
     Family {
+        pattern: "2x2x2, ..., FILE.kpuzzle.json",
+        description: "twisty puzzles from KPuzzle definitions (cubing.js's JSON): the shipped \
+                      ones by name, any other by its path; --moves, --metric quarter",
+        parameters: "a KPuzzle definition (README: twisty puzzles)",
+        open: open_kpuzzle,
+        entries: || {
+            kpuzzle::library::SHIPPED
+                .iter()
+                .map(|&(name, _, _)| {
+                    let p = kpuzzle::library::open(name).expect("shipped definitions are valid");
+                    CatalogEntry {
+                        name: name.into(),
+                        description: format!(
+                            "{} (moves {})",
+                            p.title(),
+                            p.generator_names().join(", ")
+                        ),
+                        indices: p.layout().ok().and_then(|l| l.index_count()),
+                    }
+                })
+                .collect()
+        },
+    },
+    Family {
         pattern: "klotski, ..., FILE.toml",
         description: "sliding-block puzzles from description files: the shipped ones by \
                       name, any other by its path",
@@ -383,6 +415,33 @@ fn open_peg(name: &str) -> Option<Result<Opened, CatalogError>> {
             .map(Opened::Peg)
             .map_err(description),
     )
+}
+
+/// A twisty puzzle: a shipped KPuzzle definition or a `.json` file, with options
+/// (`3x3x3 --orbits CORNERS`, `2x2x2 --metric quarter`).
+fn open_kpuzzle(name: &str) -> Option<Result<Opened, CatalogError>> {
+    let base = name.split(" --").next().unwrap_or_default();
+    if !kpuzzle::library::is_kpuzzle_name(base) {
+        return None;
+    }
+    Some(open_ranked_kpuzzle(name))
+}
+
+/// Opens a KPuzzle whose states can be numbered in 64 bits.
+fn open_ranked_kpuzzle(name: &str) -> Result<Opened, CatalogError> {
+    let p = kpuzzle::library::open(name).map_err(|e| CatalogError::Description(e.to_string()))?;
+    match p.layout() {
+        Err(e) => Err(CatalogError::Description(e.to_string())),
+        Ok(layout) if layout.index_count().is_none() => Err(CatalogError::Description(format!(
+            "{} has {} indices, more than a table can number (2^64): solve it with \
+             pattern databases of its projections (`solve {} --pdb ...`, `pdb {} --orbits ...`)",
+            p.base_name(),
+            crate::units::thousands_wide(layout.count()),
+            p.base_name(),
+            p.base_name(),
+        ))),
+        Ok(_) => Ok(Opened::Ranked(AnyPuzzle::KPuzzle(Box::new(p)))),
+    }
 }
 
 fn open_oshidori(name: &str) -> Option<Result<Opened, CatalogError>> {

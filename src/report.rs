@@ -34,6 +34,18 @@ fn text(a: &Analysis) -> String {
     let _ = writeln!(s, "puzzle          {}", a.puzzle);
     let _ = writeln!(s, "indices         {}", thousands(a.indices));
     let _ = writeln!(s, "reachable       {}", thousands(a.reachable));
+    if let Some(order) = a.group_order {
+        let _ = writeln!(
+            s,
+            "group order     {} (Schreier-Sims: the states the moves reach{})",
+            crate::units::thousands_wide(order),
+            if order == a.reachable as u128 {
+                ""
+            } else {
+                " with every piece told apart"
+            }
+        );
+    }
     if a.reachable < a.indices {
         let _ = writeln!(
             s,

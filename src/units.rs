@@ -6,6 +6,11 @@
 /// assert_eq!(antipode::units::thousands(239_500_800), "239,500,800");
 /// ```
 pub fn thousands(n: u64) -> String {
+    thousands_wide(n as u128)
+}
+
+/// [`thousands`] for numbers beyond 64 bits (a twisty puzzle's group order).
+pub fn thousands_wide(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Writes the KPuzzle definitions antipode ships (src/puzzles/kpuzzle/library/) from the
+puzzles' geometry, so that no permutation is typed by hand.
+
+Every puzzle is a set of pieces in space: a piece is its position (an integer vector)
+and its stickers (the outward normals of the faces it shows). A move turns the pieces
+on one side of a plane about an axis through the centre; the KPuzzle move follows:
+the piece that arrives at slot i comes from slot permutation[i], and its reference
+sticker lands on sticker orientationDelta[i] of slot i. Every slot lists its stickers
+reference first, then in one turning sense, so that orientations add up as KPuzzle
+orientations do.
+
+    scripts/kpuzzle-geometry.py [OUTPUT_DIR]   (default: src/puzzles/kpuzzle/library)
+"""
+
+import json
+import math
+import os
+import sys
+
+FACES = {  # outward normals of a cube's faces
+    "U": (0, 1, 0),
+    "D": (0, -1, 0),
+    "R": (1, 0, 0),
+    "L": (-1, 0, 0),
+    "F": (0, 0, 1),
+    "B": (0, 0, -1),
+}
+
+
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def cross(a, b):
+    return (
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    )
+
+
+def scale(v, k):
+    return tuple(x * k for x in v)
+
+
+def rotate(v, axis, degrees):
+    """v turned by `degrees` counterclockwise about `axis` (seen from its tip): Rodrigues'
+    formula, rounded back to the integer lattice every puzzle here lives on."""
+    theta = math.radians(degrees)
+    norm = math.sqrt(dot(axis, axis))
+    k = scale(axis, 1 / norm)
+    c, s = math.cos(theta), math.sin(theta)
+    kxv = cross(k, v)
+    kdv = dot(k, v)
+    out = tuple(v[i] * c + kxv[i] * s + k[i] * kdv * (1 - c) for i in range(3))
+    rounded = tuple(round(x) for x in out)
+    assert all(abs(x - r) < 1e-9 for x, r in zip(out, rounded)), (v, axis, degrees)
+    return rounded
+
+
+def det(a, b, c):
+    return dot(a, cross(b, c))
+
+
+class Slot:
+    """A piece's place: where it sits and the stickers it shows, reference first."""
+
+    def __init__(self, position, stickers, reference):
+        stickers = sorted(stickers, key=lambda n: n != reference)
+        if len(stickers) == 3 and det(*stickers) > 0:
+            stickers = [stickers[0], stickers[2], stickers[1]]
+        self.position = position
+        self.stickers = stickers
+
+
+def orbit_moves(slots, layer, axis, degrees):
+    """The permutation and orientation delta of one orbit under a layer turn."""
+    where = {s.position: i for i, s in enumerate(slots)}
+    permutation = list(range(len(slots)))
+    delta = [0] * len(slots)
+    for j, slot in enumerate(slots):
+        if not layer(slot.position):
+            continue
+        i = where[rotate(slot.position, axis, degrees)]
+        permutation[i] = j
+        landed = rotate(slot.stickers[0], axis, degrees)
+        delta[i] = slots[i].stickers.index(landed)
+    return permutation, delta
+
+
+def definition(name, orbits, turns, extension, pieces=None):
+    """A KPuzzle definition: `orbits` is [(name, slots)], `turns` is
+    [(move, layer, axis, degrees)]; `pieces` gives an orbit's default pieces (identical
+    pieces share a number) where they are not 0..n-1."""
+    pieces = pieces or {}
+    out = {
+        "name": name,
+        "orbits": [
+            {
+                "orbitName": orbit,
+                "numPieces": len(slots),
+                "numOrientations": max(len(s.stickers) for s in slots)
+                if len(slots[0].stickers) > 1
+                else 1,
+            }
+            for orbit, slots in orbits
+        ],
+        "defaultPattern": {
+            orbit: {
+                "pieces": pieces.get(orbit, list(range(len(slots)))),
+                "orientation": [0] * len(slots),
+            }
+            for orbit, slots in orbits
+        },
+        "moves": {},
+        "derivedMoves": None,
+        "antipode": extension,
+    }
+    for move, layer, axis, degrees in turns:
+        out["moves"][move] = {}
+        for orbit, slots in orbits:
+            permutation, delta = orbit_moves(slots, layer, axis, degrees)
+            if len(slots[0].stickers) == 1:
+                delta = [0] * len(slots)
+            out["moves"][move][orbit] = {
+                "permutation": permutation,
+                "orientationDelta": delta,
+            }
+    return out
+
+
+def cube_slot(n, name):
+    """The slot named by its faces on an n x n x n cube (`UFR`, `UF`)."""
+    position = tuple(sum(FACES[f][i] * (n - 1) for f in name) for i in range(3))
+    stickers = [FACES[f] for f in name]
+    reference = next(FACES[f] for f in sorted(name, key="UDFBRL".index))
+    return Slot(position, stickers, reference)
+
+
+CORNERS = ["UFR", "URB", "UBL", "ULF", "DRF", "DFL", "DLB", "DBR"]
+EDGES = ["UF", "UR", "UB", "UL", "DF", "DR", "DB", "DL", "FR", "FL", "BR", "BL"]
+
+
+def face_turns(n, depth=None):
+    """Clockwise turns of every face's outer layer (or of the layer `depth` in, as `2R`)."""
+    turns = []
+    for face, normal in FACES.items():
+        level = n - 1 if depth is None else n - 1 - 2 * depth
+        name = face if depth is None else f"{depth + 1}{face}"
+        turns.append(
+            (name, lambda p, nrm=normal, lv=level: dot(p, nrm) == lv, normal, -90)
+        )
+    return turns
+
+
+def cube(name, n, orbits, extension, pieces=None, slices=False):
+    slots = {
+        "CORNERS": lambda: [cube_slot(n, c) for c in CORNERS],
+        "EDGES": lambda: [cube_slot(n, e) for e in EDGES],
+        "CENTERS": lambda: centres(n),
+    }
+    turns = face_turns(n) + (face_turns(n, 1) if slices else [])
+    return definition(name, [(o, slots[o]()) for o in orbits], turns, extension, pieces)
+
+
+def centres(n):
+    """The centre stickers of an n x n x n cube, face by face in the order U L F R B D,
+    each face row by row as seen from outside (top-left first)."""
+    out = []
+    # (face, right, down) as seen from outside, the usual net orientation.
+    frames = [
+        ("U", (1, 0, 0), (0, 0, 1)),
+        ("L", (0, 0, 1), (0, -1, 0)),
+        ("F", (1, 0, 0), (0, -1, 0)),
+        ("R", (0, 0, -1), (0, -1, 0)),
+        ("B", (-1, 0, 0), (0, -1, 0)),
+        ("D", (1, 0, 0), (0, 0, -1)),
+    ]
+    inner = range(-(n - 3), n - 2, 2)
+    for face, right, down in frames:
+        normal = FACES[face]
+        for row in inner:
+            for col in inner:
+                position = tuple(
+                    normal[i] * (n - 1) + right[i] * col + down[i] * row for i in range(3)
+                )
+                out.append(Slot(position, [normal], normal))
+    return out
+
+
+def pyraminx():
+    """The Pyraminx without its tips: four vertex turns, each the tip's layer down to the
+    middle: a 3-cycle of edges and a twist of the vertex's axial piece."""
+    vertices = {"U": (1, 1, 1), "L": (-1, -1, 1), "R": (1, -1, -1), "B": (-1, 1, -1)}
+    names = list(vertices)
+    face = {v: scale(vertices[v], -1) for v in names}  # the face opposite each vertex
+    edges = []
+    for a in range(4):
+        for b in range(a + 1, 4):
+            va, vb = names[a], names[b]
+            others = [v for v in names if v not in (va, vb)]
+            position = tuple(x + y for x, y in zip(vertices[va], vertices[vb]))
+            stickers = [face[v] for v in others]
+            edges.append(Slot(position, stickers, stickers[0]))
+    axial = []
+    for v in names:
+        stickers = [face[w] for w in names if w != v]
+        axial.append(Slot(scale(vertices[v], 2), stickers, stickers[0]))
+    turns = [
+        (v, lambda p, a=vertices[v]: dot(p, a) > 0, vertices[v], -120) for v in names
+    ]
+    return definition(
+        "pyraminx",
+        [("EDGES", edges), ("CENTERS", axial)],
+        turns,
+        {"title": "Pyraminx without its tips (vertex turns)"},
+    )
+
+
+def skewb():
+    """The Skewb: turns of half the cube about a corner; U, L, R and B (the WCA's
+    notation) turn about the corners UBL, DLF, DRB and DBL and keep UFR fixed."""
+    corners = [cube_slot(2, c) for c in CORNERS]
+    centre_slots = [Slot(FACES[f], [FACES[f]], FACES[f]) for f in "ULFRBD"]
+    axes = {"U": "UBL", "L": "DLF", "R": "DRB", "B": "DBL"}
+    turns = []
+    for move, corner in axes.items():
+        axis = tuple(sum(FACES[f][i] for f in corner) for i in range(3))
+        turns.append((move, lambda p, a=axis: dot(p, a) > 0, axis, -120))
+    return definition(
+        "skewb",
+        [("CORNERS", corners), ("CENTERS", centre_slots)],
+        turns,
+        {"title": "Skewb (corner turns, one corner fixed)"},
+    )
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else "src/puzzles/kpuzzle/library"
+    puzzles = {
+        "2x2x2": cube(
+            "2x2x2",
+            2,
+            ["CORNERS"],
+            {"title": "2x2x2 cube", "moves": ["U", "R", "F"]},
+        ),
+        "3x3x3": cube(
+            "3x3x3",
+            3,
+            ["EDGES", "CORNERS"],
+            {
+                "title": "3x3x3 cube (Rubik's cube)",
+                "projections": {
+                    "corners": "CORNERS",
+                    "edges6a": "EDGES:0-5",
+                    "edges6b": "EDGES:6-11",
+                    "edges7a": "EDGES:0-6",
+                    "edges7b": "EDGES:5-11",
+                },
+            },
+        ),
+        "3x3x3-corners": cube(
+            "3x3x3-corners", 3, ["CORNERS"], {"title": "the 3x3x3's corners"}
+        ),
+        "3x3x3-edges": cube(
+            "3x3x3-edges", 3, ["EDGES"], {"title": "the 3x3x3's edges"}
+        ),
+        "pyraminx": pyraminx(),
+        "skewb": skewb(),
+        "4x4x4-centres": cube(
+            "4x4x4-centres",
+            4,
+            ["CENTERS"],
+            {"title": "4x4x4 centres, U and D one colour, the others another"},
+            pieces={
+                "CENTERS": [0 if f in "UD" else 1 for f in "ULFRBD" for _ in range(4)]
+            },
+            slices=True,
+        ),
+    }
+    os.makedirs(out_dir, exist_ok=True)
+    for name, data in puzzles.items():
+        path = os.path.join(out_dir, f"{name}.kpuzzle.json")
+        with open(path, "w") as f:
+            f.write(compact(data))
+        print(path)
+
+
+def compact(data):
+    """JSON with one line per orbit transformation: readable, and diffs stay small."""
+    text = json.dumps(data, indent=2)
+    out = []
+    buffer = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if buffer is not None:
+            buffer += stripped if stripped.startswith("]") else stripped + " "
+            if stripped.startswith("]"):
+                out.append(buffer.replace(" ]", "]"))
+                buffer = None
+            continue
+        if stripped.endswith("[") and not stripped.startswith('"orbits"'):
+            buffer = line
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,923 @@
+//! Twisty puzzles from KPuzzle definitions (the cubing community's JSON, see
+//! [`definition`]): the 2x2x2, the Pyraminx, the Skewb, the 3x3x3 and its corners and
+//! edges are shipped ([`library`]); any other definition is opened by its path.
+//!
+//! A [`KPuzzle`] is a definition under one move set: the generators (`--moves`, by
+//! default the definition's `antipode.moves` or all its moves), each of whose powers
+//! is one move in the half-turn metric, or only the quarter turns and their inverses
+//! in the quarter-turn metric; optionally a *projection* (`--orbits CORNERS`,
+//! `EDGES:0-5`), which keeps some pieces and makes the others identical blanks whose
+//! orientation is not seen: the abstraction a pattern database stores.
+//! [`ranking`] numbers its states, [`group`] finds how many the moves reach, and
+//! [`search`] solves positions with IDA* over pattern databases of projections.
+//!
+//! Positions are written as a move sequence from the solved state (`R U R' U'`,
+//! `R2`) or as the pattern itself, orbit by orbit: `CORNERS: 0 1 2 3 4 5 6 7 / 0 0 0
+//! 0 0 0 0 0` (pieces, then orientations; `_` for a blank).
+
+pub mod definition;
+pub mod group;
+pub mod library;
+pub mod ranking;
+pub mod search;
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use definition::{Definition, DefinitionError, Pattern, Transformation, power, split_amount};
+use ranking::{BLANK, Coordinate, Layout, RankingError};
+
+use crate::puzzle::{PositionError, Puzzle, Successor};
+
+/// How moves are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TurnMetric {
+    /// Every power of a generator is one move (HTM for face-turning cubes).
+    #[default]
+    Half,
+    /// Only a generator and its inverse are moves (QTM).
+    Quarter,
+}
+
+impl TurnMetric {
+    /// `half` or `quarter`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TurnMetric::Half => "half",
+            TurnMetric::Quarter => "quarter",
+        }
+    }
+
+    /// The metric named `name`.
+    pub fn from_name(name: &str) -> Option<TurnMetric> {
+        match name {
+            "half" | "htm" => Some(TurnMetric::Half),
+            "quarter" | "qtm" => Some(TurnMetric::Quarter),
+            _ => None,
+        }
+    }
+}
+
+/// What is chosen of a definition: the move set, the metric and a projection.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Variant {
+    /// The generators (default: the definition's).
+    pub moves: Option<Vec<String>>,
+    /// How moves are counted.
+    pub metric: TurnMetric,
+    /// The pieces kept (`CORNERS`, `EDGES:0-5`, `CORNERS+EDGES:0-3`, or a name from
+    /// the definition's `antipode.projections`); the others become blanks.
+    pub projection: Option<String>,
+}
+
+impl Variant {
+    /// The variant a name's options ask for (`2x2x2 --metric quarter --moves U,R`),
+    /// and the name without them.
+    pub fn parse(name: &str) -> Result<(&str, Variant), KPuzzleError> {
+        let mut parts = name.split(" --");
+        let base = parts.next().unwrap_or_default();
+        let mut variant = Variant::default();
+        for option in parts {
+            let (key, value) = option.split_once(' ').unwrap_or((option, ""));
+            match key {
+                "moves" => variant.moves = Some(value.split(',').map(str::to_string).collect()),
+                "metric" => {
+                    variant.metric = TurnMetric::from_name(value).ok_or_else(|| {
+                        KPuzzleError::Option(format!("unknown metric `{value}` (half or quarter)"))
+                    })?
+                }
+                "orbits" => variant.projection = Some(value.to_string()),
+                _ => return Err(KPuzzleError::Option(format!("unknown option `--{key}`"))),
+            }
+        }
+        Ok((base, variant))
+    }
+
+    /// The options as a name's suffix (empty for the defaults).
+    pub fn suffix(&self) -> String {
+        let mut out = String::new();
+        if let Some(moves) = &self.moves {
+            out.push_str(&format!(" --moves {}", moves.join(",")));
+        }
+        if self.metric != TurnMetric::Half {
+            out.push_str(&format!(" --metric {}", self.metric.name()));
+        }
+        if let Some(projection) = &self.projection {
+            out.push_str(&format!(" --orbits {projection}"));
+        }
+        out
+    }
+}
+
+/// Why a KPuzzle could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KPuzzleError {
+    /// The definition file.
+    #[error(transparent)]
+    Definition(#[from] DefinitionError),
+    /// A move set, metric or projection that does not fit the definition.
+    #[error("{0}")]
+    Option(String),
+    /// The states cannot be numbered (a table is impossible; a search may still work).
+    #[error("{name}: {cause}")]
+    Ranking {
+        /// The puzzle.
+        name: String,
+        /// Why.
+        cause: RankingError,
+    },
+}
+
+/// One move of a move set: a generator to a power.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Turn {
+    /// The generator's number in the move set.
+    pub generator: u8,
+    /// The power (1 to the generator's order - 1).
+    pub amount: u8,
+    label: &'static str,
+}
+
+impl std::fmt::Display for Turn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label)
+    }
+}
+
+/// Move labels live as long as the program: each distinct text is kept once.
+fn intern(text: String) -> &'static str {
+    static LABELS: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    let mut labels = LABELS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&label) = labels.get(text.as_str()) {
+        return label;
+    }
+    let label: &'static str = Box::leak(text.into_boxed_str());
+    labels.insert(label);
+    label
+}
+
+/// The cubing notation of `amount` turns of a move of order `order` (`R`, `R2`, `R'`).
+fn turn_label(name: &str, amount: u32, order: u32) -> String {
+    if amount == 1 {
+        name.to_string()
+    } else if amount + 1 == order {
+        format!("{name}'")
+    } else if 2 * amount <= order {
+        format!("{name}{amount}")
+    } else {
+        format!("{name}{}'", order - amount)
+    }
+}
+
+/// A generator of the move set.
+#[derive(Debug, Clone)]
+struct Generator {
+    name: String,
+    transformation: Transformation,
+    order: u32,
+}
+
+/// A twisty puzzle: a KPuzzle definition under one move set.
+#[derive(Debug, Clone)]
+pub struct KPuzzle {
+    base: String,
+    definition: Arc<Definition>,
+    variant: Variant,
+    generators: Vec<Generator>,
+    turns: Vec<Turn>,
+    turn_moves: Vec<Transformation>,
+    /// Bit `h` of `commutes[g]`: generators `g` and `h` commute.
+    commutes: Vec<u64>,
+    goal: Pattern,
+    /// Positions whose piece is a blank in the goal (orientation not seen).
+    layout: Result<Layout, RankingError>,
+    /// Per orbit, which piece numbers the goal keeps (not blanks).
+    kept: Vec<[bool; 256]>,
+    /// The orbit of each position.
+    orbit_index: Vec<u8>,
+    tables: Arc<OnceLock<Option<MoveTables>>>,
+}
+
+/// The breadth-first search's move tables: per coordinate, its stride in the index
+/// and its value after each move.
+#[derive(Debug)]
+struct MoveTables {
+    coordinates: Vec<(Coordinate, u64, Vec<u32>)>,
+}
+
+/// Coordinates with more values than this are not tabled (the search ranks instead).
+const MAX_TABLED_VALUES: u64 = 1 << 22;
+
+impl KPuzzle {
+    /// The puzzle a definition describes under `variant`; `base` is the name it is
+    /// opened by (a shipped name or a path).
+    pub fn new(
+        base: &str,
+        definition: Arc<Definition>,
+        variant: Variant,
+    ) -> Result<KPuzzle, KPuzzleError> {
+        let option = |m: String| KPuzzleError::Option(m);
+        let names: Vec<String> = match (&variant.moves, &definition.default_moves) {
+            (Some(names), _) | (None, Some(names)) => names.clone(),
+            (None, None) => definition
+                .moves
+                .iter()
+                .take_while(|_| true)
+                .map(|(n, _)| n.clone())
+                .collect(),
+        };
+        let known = || {
+            definition
+                .moves
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut generators: Vec<Generator> = Vec::new();
+        for name in &names {
+            let Some(t) = definition.find_move(name) else {
+                return Err(option(format!(
+                    "--moves: {} has no move `{name}` (its moves: {})",
+                    definition.name,
+                    known()
+                )));
+            };
+            if generators.iter().any(|g| g.name == *name) {
+                return Err(option(format!("--moves: `{name}` is named twice")));
+            }
+            if t.is_identity() {
+                return Err(option(format!("--moves: `{name}` moves nothing")));
+            }
+            let mut order = 1;
+            let mut p = t.clone();
+            while !p.is_identity() {
+                p = p.then(t, &definition.moduli);
+                order += 1;
+                if order > 256 {
+                    return Err(option(format!("move `{name}` has an order above 256")));
+                }
+            }
+            generators.push(Generator {
+                name: name.clone(),
+                transformation: t.clone(),
+                order,
+            });
+        }
+        if generators.is_empty() || generators.len() > 64 {
+            return Err(option("--moves: give 1 to 64 moves".into()));
+        }
+        let mut turns = Vec::new();
+        let mut turn_moves = Vec::new();
+        for (g, generator) in generators.iter().enumerate() {
+            let amounts: Vec<u32> = match variant.metric {
+                TurnMetric::Half => (1..generator.order).collect(),
+                TurnMetric::Quarter => {
+                    let mut a = vec![1, generator.order - 1];
+                    a.dedup();
+                    a
+                }
+            };
+            for amount in amounts {
+                turns.push(Turn {
+                    generator: g as u8,
+                    amount: amount as u8,
+                    label: intern(turn_label(&generator.name, amount, generator.order)),
+                });
+                turn_moves.push(power(
+                    &generator.transformation,
+                    amount as i64,
+                    &definition.moduli,
+                ));
+            }
+        }
+        let commutes = generators
+            .iter()
+            .map(|a| {
+                generators
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| {
+                        let m = &definition.moduli;
+                        a.transformation.then(&b.transformation, m)
+                            == b.transformation.then(&a.transformation, m)
+                    })
+                    .map(|(h, _)| 1u64 << h)
+                    .sum()
+            })
+            .collect();
+        let goal = match &variant.projection {
+            None => definition.default.clone(),
+            Some(spec) => project(&definition, spec)?,
+        };
+        let moves: Vec<&Transformation> = generators.iter().map(|g| &g.transformation).collect();
+        let orbit_of = |p: usize| {
+            definition
+                .orbits
+                .iter()
+                .find(|o| (o.offset..o.offset + o.pieces).contains(&p))
+                .map_or(String::new(), |o| o.name.clone())
+        };
+        let layout = Layout::new(&goal, &moves, &definition.moduli, orbit_of);
+        let mut kept = vec![[false; 256]; definition.orbits.len()];
+        let mut orbit_index = vec![0u8; definition.positions()];
+        for (k, orbit) in definition.orbits.iter().enumerate() {
+            for p in orbit.offset..orbit.offset + orbit.pieces {
+                orbit_index[p] = k as u8;
+                if goal.pieces[p] != BLANK {
+                    kept[k][goal.pieces[p] as usize] = true;
+                }
+            }
+        }
+        Ok(KPuzzle {
+            kept,
+            orbit_index,
+            base: base.to_string(),
+            definition,
+            variant,
+            generators,
+            turns,
+            turn_moves,
+            commutes,
+            goal,
+            layout,
+            tables: Arc::new(OnceLock::new()),
+        })
+    }
+
+    /// The definition.
+    pub fn kdefinition(&self) -> &Definition {
+        &self.definition
+    }
+
+    /// The variant (move set, metric, projection).
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The name without options.
+    pub fn base_name(&self) -> &str {
+        &self.base
+    }
+
+    /// The title.
+    pub fn title(&self) -> &str {
+        &self.definition.title
+    }
+
+    /// The moves of the move set.
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+
+    /// The generators' names.
+    pub fn generator_names(&self) -> Vec<&str> {
+        self.generators.iter().map(|g| g.name.as_str()).collect()
+    }
+
+    /// The solved state (blanks where a projection drops pieces).
+    pub fn goal(&self) -> &Pattern {
+        &self.goal
+    }
+
+    /// The ranking, or why there is none.
+    pub fn layout(&self) -> Result<&Layout, KPuzzleError> {
+        self.layout.as_ref().map_err(|cause| KPuzzleError::Ranking {
+            name: self.name(),
+            cause: cause.clone(),
+        })
+    }
+
+    /// The number of indices of the ranking (beyond 64 bits for the 3x3x3).
+    pub fn index_count_wide(&self) -> Option<u128> {
+        self.layout.as_ref().ok().map(Layout::count)
+    }
+
+    /// The order of the group the generators generate (Schreier-Sims): the number
+    /// of states they reach when all pieces are distinct.
+    pub fn group_order(&self) -> u128 {
+        let moves: Vec<&Transformation> =
+            self.generators.iter().map(|g| &g.transformation).collect();
+        group::order(&moves, &self.definition.moduli)
+    }
+
+    /// Whether generators `g` and `h` commute.
+    pub fn commute(&self, g: u8, h: u8) -> bool {
+        self.commutes[g as usize] >> h & 1 == 1
+    }
+
+    /// The transformation of each turn.
+    pub fn turn_transformations(&self) -> &[Transformation] {
+        &self.turn_moves
+    }
+
+    /// `pattern` after `turn` (blanks' orientations stay 0).
+    pub fn apply(&self, pattern: &Pattern, turn: usize) -> Pattern {
+        let mut after = self.turn_moves[turn].apply(pattern, &self.definition.moduli);
+        self.normalize(&mut after);
+        after
+    }
+
+    fn normalize(&self, pattern: &mut Pattern) {
+        for (o, &piece) in pattern.orientation.iter_mut().zip(&pattern.pieces) {
+            if piece == BLANK {
+                *o = 0;
+            }
+        }
+    }
+
+    /// The pattern after a move sequence from the solved state (`R U R' U2`); any
+    /// move of the definition may appear, with any amount.
+    pub fn scramble(&self, alg: &str) -> Result<Pattern, PositionError> {
+        let mut pattern = self.goal.clone();
+        for token in alg.split_whitespace() {
+            let (name, amount) = split_amount(token).map_err(PositionError::Malformed)?;
+            let Some(t) = self.definition.find_move(name) else {
+                return Err(PositionError::Malformed(format!(
+                    "unknown move `{name}` (the moves of {}: {})",
+                    self.definition.name,
+                    self.definition
+                        .moves
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            };
+            pattern =
+                power(t, amount, &self.definition.moduli).apply(&pattern, &self.definition.moduli);
+        }
+        self.normalize(&mut pattern);
+        Ok(pattern)
+    }
+
+    /// The same puzzle seen through a projection (`CORNERS`, `EDGES:0-5`, or a name
+    /// from the definition): the puzzle a pattern database stores.
+    pub fn projection(&self, spec: &str) -> Result<KPuzzle, KPuzzleError> {
+        let mut variant = self.variant.clone();
+        variant.projection = Some(spec.to_string());
+        KPuzzle::new(&self.base, self.definition.clone(), variant)
+    }
+
+    /// `pattern` as this puzzle (a projection) sees it: dropped pieces become blanks.
+    pub fn project_pattern(&self, pattern: &Pattern) -> Pattern {
+        let mut out = pattern.clone();
+        self.project_into(pattern, &mut out);
+        out
+    }
+
+    /// [`KPuzzle::project_pattern`] into `out` (no allocation).
+    pub fn project_into(&self, pattern: &Pattern, out: &mut Pattern) {
+        for p in 0..pattern.pieces.len() {
+            let piece = pattern.pieces[p];
+            if self.kept[self.orbit_index[p] as usize][piece as usize] {
+                out.pieces[p] = piece;
+                out.orientation[p] = pattern.orientation[p];
+            } else {
+                out.pieces[p] = BLANK;
+                out.orientation[p] = 0;
+            }
+        }
+    }
+}
+
+/// The goal of a projection: the pieces `spec` names kept, the others blanks.
+/// `spec` is `ORBIT` (all its pieces) or `ORBIT:PIECES` (`0-5`, `0,2,4`), joined by
+/// `+`, or a name from the definition's `antipode.projections`.
+fn project(definition: &Definition, spec: &str) -> Result<Pattern, KPuzzleError> {
+    let named = definition
+        .projections
+        .iter()
+        .find(|(name, _)| name == spec)
+        .map(|(_, s)| s.as_str());
+    let text = named.unwrap_or(spec);
+    let bad = |m: String| KPuzzleError::Option(format!("--orbits {spec}: {m}"));
+    let mut keep = vec![false; definition.positions()];
+    for item in text.split('+') {
+        let (orbit_name, pieces) = match item.split_once(':') {
+            Some((o, p)) => (o, Some(p)),
+            None => (item, None),
+        };
+        let Some(orbit) = definition.orbit(orbit_name) else {
+            let names: Vec<&str> = definition.orbits.iter().map(|o| o.name.as_str()).collect();
+            let projections: Vec<&str> = definition
+                .projections
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect();
+            return Err(bad(format!(
+                "no orbit `{orbit_name}` (orbits: {}{})",
+                names.join(", "),
+                if projections.is_empty() {
+                    String::new()
+                } else {
+                    format!("; projections: {}", projections.join(", "))
+                }
+            )));
+        };
+        let mut wanted = vec![pieces.is_none(); orbit.pieces];
+        if let Some(pieces) = pieces {
+            for range in pieces.split(',') {
+                let (a, b) = range.split_once('-').unwrap_or((range, range));
+                let parse = |x: &str| {
+                    x.trim()
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&n| n < orbit.pieces)
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "`{x}` is not a piece of {} (0 to {})",
+                                orbit.name,
+                                orbit.pieces - 1
+                            ))
+                        })
+                };
+                let (a, b) = (parse(a)?, parse(b)?);
+                if a > b {
+                    return Err(bad(format!("`{range}` is an empty range")));
+                }
+                wanted[a..=b].iter_mut().for_each(|w| *w = true);
+            }
+        }
+        for p in orbit.offset..orbit.offset + orbit.pieces {
+            keep[p] |= wanted[definition.default.pieces[p] as usize];
+        }
+    }
+    let mut goal = definition.default.clone();
+    for (p, &k) in keep.iter().enumerate() {
+        if !k {
+            goal.pieces[p] = BLANK;
+            goal.orientation[p] = 0;
+        }
+    }
+    Ok(goal)
+}
+
+impl KPuzzle {
+    /// The pattern form of a state: `ORBIT: pieces / orientations; ...`.
+    fn pattern_text(&self, pattern: &Pattern, separator: &str) -> String {
+        let piece = |x: u8| {
+            if x == BLANK {
+                "_".to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        self.definition
+            .orbits
+            .iter()
+            .map(|orbit| {
+                let range = orbit.offset..orbit.offset + orbit.pieces;
+                let pieces: Vec<String> = pattern.pieces[range.clone()]
+                    .iter()
+                    .map(|&x| piece(x))
+                    .collect();
+                if orbit.orientations == 1 {
+                    format!("{}: {}", orbit.name, pieces.join(" "))
+                } else {
+                    let twists: Vec<String> = pattern.orientation[range]
+                        .iter()
+                        .map(|o| o.to_string())
+                        .collect();
+                    format!(
+                        "{}: {} / {}",
+                        orbit.name,
+                        pieces.join(" "),
+                        twists.join(" ")
+                    )
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(separator)
+    }
+
+    /// Reads the pattern form.
+    fn parse_pattern(&self, text: &str) -> Result<Pattern, PositionError> {
+        let mut pattern = self.goal.clone();
+        let mut seen = vec![false; self.definition.orbits.len()];
+        for block in text
+            .split([';', '\n'])
+            .map(str::trim)
+            .filter(|b| !b.is_empty())
+        {
+            let Some((name, body)) = block.split_once(':') else {
+                return Err(PositionError::Malformed(format!(
+                    "`{block}`: expected ORBIT: pieces / orientations"
+                )));
+            };
+            let name = name.trim();
+            let Some(k) = self.definition.orbits.iter().position(|o| o.name == name) else {
+                return Err(PositionError::UnknownPiece(name.to_string()));
+            };
+            seen[k] = true;
+            let orbit = &self.definition.orbits[k];
+            let (pieces, twists) = match body.split_once('/') {
+                Some((p, t)) => (p, Some(t)),
+                None => (body, None),
+            };
+            let size = |found: usize, what: &str| PositionError::WrongSize {
+                expected: format!("{} {what} in {}", orbit.pieces, orbit.name),
+                found: found.to_string(),
+            };
+            let pieces: Vec<&str> = pieces.split_whitespace().collect();
+            if pieces.len() != orbit.pieces {
+                return Err(size(pieces.len(), "pieces"));
+            }
+            for (i, token) in pieces.iter().enumerate() {
+                pattern.pieces[orbit.offset + i] = match *token {
+                    "_" => BLANK,
+                    t => t
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|&x| (x as usize) < orbit.pieces)
+                        .ok_or_else(|| PositionError::UnknownPiece(t.to_string()))?,
+                };
+            }
+            match twists {
+                None if orbit.orientations > 1 => {
+                    return Err(PositionError::Malformed(format!(
+                        "{name}: give the orientations after `/`"
+                    )));
+                }
+                None => {}
+                Some(twists) => {
+                    let twists: Vec<&str> = twists.split_whitespace().collect();
+                    if twists.len() != orbit.pieces {
+                        return Err(size(twists.len(), "orientations"));
+                    }
+                    for (i, token) in twists.iter().enumerate() {
+                        pattern.orientation[orbit.offset + i] = token
+                            .parse::<u8>()
+                            .ok()
+                            .filter(|&o| o < orbit.orientations.max(1))
+                            .ok_or_else(|| {
+                                PositionError::Malformed(format!(
+                                    "{name}: orientation `{token}` is not 0 to {}",
+                                    orbit.orientations - 1
+                                ))
+                            })?;
+                    }
+                }
+            }
+        }
+        if let Some(k) = seen.iter().position(|&s| !s) {
+            return Err(PositionError::Missing(
+                self.definition.orbits[k].name.clone(),
+            ));
+        }
+        self.normalize(&mut pattern);
+        Ok(pattern)
+    }
+
+    fn move_tables(&self) -> Option<&MoveTables> {
+        self.tables
+            .get_or_init(|| {
+                let layout = self.layout.as_ref().ok()?;
+                let coordinates = layout.coordinates()?;
+                // Tables pay when they are much smaller than the index space (a
+                // coordinate that is the whole index costs a search to build).
+                let values: u64 = coordinates.iter().map(|c| c.size).sum();
+                if coordinates.iter().any(|c| c.size > MAX_TABLED_VALUES)
+                    || values > layout.count().min(u64::MAX as u128) as u64 / 4
+                {
+                    return None;
+                }
+                let mut stride = 1u64;
+                let mut out: Vec<(Coordinate, u64, Vec<u32>)> = Vec::new();
+                for c in coordinates.into_iter().rev() {
+                    let table = layout.move_table(
+                        &c,
+                        &self.turn_moves,
+                        &self.goal,
+                        &self.definition.moduli,
+                    );
+                    let size = c.size;
+                    out.push((c, stride, table));
+                    stride *= size;
+                }
+                out.reverse();
+                Some(MoveTables { coordinates: out })
+            })
+            .as_ref()
+    }
+}
+
+impl Puzzle for KPuzzle {
+    type State = Pattern;
+    type Move = Turn;
+
+    fn name(&self) -> String {
+        format!("{}{}", self.base, self.variant.suffix())
+    }
+
+    fn definition(&self) -> String {
+        let mut text = format!("kpuzzle {}\n", self.definition.name);
+        for orbit in &self.definition.orbits {
+            text.push_str(&format!(
+                "orbit {} {} {}\n",
+                orbit.name, orbit.pieces, orbit.orientations
+            ));
+        }
+        text.push_str(&format!("goal {}\n", self.pattern_text(&self.goal, "; ")));
+        for (turn, t) in self.turns.iter().zip(&self.turn_moves) {
+            text.push_str(&format!("move {turn} {:?} {:?}\n", t.permutation, t.delta));
+        }
+        text
+    }
+
+    fn metric_override(&self) -> Option<&'static str> {
+        (self.variant.metric == TurnMetric::Quarter).then_some("quarter")
+    }
+
+    fn notation(&self) -> String {
+        "a move sequence from the solved state (`R U R' U2`), or the pattern: \
+         `ORBIT: pieces / orientations; ...` (`_` a blank)"
+            .into()
+    }
+
+    fn index_count(&self) -> u64 {
+        self.layout
+            .as_ref()
+            .ok()
+            .and_then(Layout::index_count)
+            .expect("a ranked KPuzzle is opened only when its indices fit in 64 bits")
+    }
+
+    fn max_neighbours(&self) -> usize {
+        self.turns.len()
+    }
+
+    fn group_order(&self) -> Option<u128> {
+        Some(KPuzzle::group_order(self))
+    }
+
+    fn goals(&self) -> Vec<Pattern> {
+        vec![self.goal.clone()]
+    }
+
+    fn is_goal(&self, state: &Pattern) -> bool {
+        *state == self.goal
+    }
+
+    fn goal_summary(&self) -> String {
+        "solved".into()
+    }
+
+    fn rank(&self, state: &Pattern) -> u64 {
+        self.layout.as_ref().expect("ranked").rank(state)
+    }
+
+    fn unrank(&self, index: u64) -> Pattern {
+        let mut pattern = self.goal.clone();
+        self.layout
+            .as_ref()
+            .expect("ranked")
+            .unrank(index, &mut pattern);
+        pattern
+    }
+
+    fn successors(&self, state: &Pattern, out: &mut Vec<Successor<Pattern, Turn>>) {
+        for (k, &turn) in self.turns.iter().enumerate() {
+            out.push(Successor {
+                moved: turn,
+                state: self.apply(state, k),
+            });
+        }
+    }
+
+    fn parse(&self, text: &str) -> Result<Pattern, PositionError> {
+        let text = text.trim();
+        let pattern = if text.contains(':') {
+            self.parse_pattern(text)?
+        } else {
+            self.scramble(text)?
+        };
+        if let Ok(layout) = &self.layout {
+            layout.check(&pattern, &self.goal).map_err(|why| {
+                PositionError::Unsolvable(format!(
+                    "with moves {}: {why}",
+                    self.generator_names().join(", ")
+                ))
+            })?;
+        }
+        Ok(pattern)
+    }
+
+    fn format_line(&self, state: &Pattern) -> String {
+        self.pattern_text(state, "; ")
+    }
+
+    fn render_board(&self, state: &Pattern) -> String {
+        let mut out = String::new();
+        for orbit in &self.definition.orbits {
+            let range = orbit.offset..orbit.offset + orbit.pieces;
+            let width = orbit.pieces.to_string().len().max(1);
+            let row = |values: &mut dyn Iterator<Item = String>| {
+                values
+                    .map(|v| format!("{v:>width$}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let pad = " ".repeat(orbit.name.len());
+            out.push_str(&format!(
+                "{}  position {}\n",
+                orbit.name,
+                row(&mut range.clone().map(|p| (p - orbit.offset).to_string()))
+            ));
+            out.push_str(&format!(
+                "{pad}  piece    {}\n",
+                row(
+                    &mut state.pieces[range.clone()].iter().map(|&x| if x == BLANK {
+                        "_".into()
+                    } else {
+                        x.to_string()
+                    })
+                )
+            ));
+            if orbit.orientations > 1 {
+                out.push_str(&format!(
+                    "{pad}  twist    {}\n",
+                    row(&mut state.orientation[range].iter().map(|o| o.to_string()))
+                ));
+            }
+        }
+        out
+    }
+
+    fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        let Some(tables) = self.move_tables() else {
+            return crate::puzzle::expand_each(self, indices, visit);
+        };
+        let moves = self.turns.len();
+        let mut neighbours = vec![0u64; moves];
+        let mut values = [0usize; 64];
+        for &index in indices {
+            let mut rest = index;
+            for (k, (c, _, _)) in tables.coordinates.iter().enumerate().rev() {
+                values[k] = (rest % c.size) as usize * moves;
+                rest /= c.size;
+            }
+            neighbours.fill(0);
+            for (k, (_, stride, table)) in tables.coordinates.iter().enumerate() {
+                let row = &table[values[k]..values[k] + moves];
+                for (n, &v) in neighbours.iter_mut().zip(row) {
+                    *n += v as u64 * stride;
+                }
+            }
+            visit(index, &neighbours);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::library::{SHIPPED, open};
+    use super::*;
+    use crate::puzzle::assert_consistent_at;
+    use proptest::prelude::*;
+
+    #[test]
+    fn shipped_counts() {
+        for (name, _, _) in SHIPPED {
+            let p = open(name).unwrap();
+            eprintln!(
+                "{name}: indices {:?} group {} turns {}",
+                p.index_count_wide(),
+                p.group_order(),
+                p.turns().len()
+            );
+        }
+    }
+
+    /// Every shipped definition under its default moves, and variants.
+    static PUZZLES: std::sync::LazyLock<Vec<KPuzzle>> = std::sync::LazyLock::new(|| {
+        let mut names: Vec<String> = SHIPPED
+            .iter()
+            .filter(|(n, _, _)| !matches!(*n, "3x3x3" | "3x3x3-edges"))
+            .map(|(n, _, _)| n.to_string())
+            .collect();
+        names.extend(
+            [
+                "2x2x2 --metric quarter",
+                "3x3x3 --orbits edges6a",
+                "3x3x3 --orbits CORNERS+EDGES:0-1",
+                "3x3x3-edges --orbits EDGES:3,5,7",
+            ]
+            .map(String::from),
+        );
+        names.iter().map(|n| open(n).unwrap()).collect()
+    });
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn rankings_are_bijections_and_moves_reversible(seed: u64) {
+            for p in PUZZLES.iter() {
+                assert_consistent_at(p, seed % p.index_count());
+            }
+        }
+    }
+}

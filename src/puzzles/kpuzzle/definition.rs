@@ -1,0 +1,655 @@
+//! KPuzzle definitions, the cubing community's JSON for twisty puzzles (cubing.js):
+//! read, checked, and flattened into transformations of one array of positions.
+//!
+//! ```json
+//! {
+//!   "name": "2x2x2",
+//!   "orbits": [{ "orbitName": "CORNERS", "numPieces": 8, "numOrientations": 3 }],
+//!   "defaultPattern": { "CORNERS": { "pieces": [0, 1, 2, 3, 4, 5, 6, 7],
+//!                                    "orientation": [0, 0, 0, 0, 0, 0, 0, 0] } },
+//!   "moves": { "U": { "CORNERS": { "permutation": [1, 2, 3, 0, 4, 5, 6, 7],
+//!                                  "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] } } },
+//!   "derivedMoves": { "U2": "U U" },
+//!   "antipode": { "moves": ["U", "R", "F"], "projections": { "corners": "CORNERS" } }
+//! }
+//! ```
+//!
+//! A move sends the piece at `permutation[i]` to position `i` and adds
+//! `orientationDelta[i]` to its orientation (mod `numOrientations`); an orbit a move
+//! leaves out is left alone. Pieces with the same number in `defaultPattern` are
+//! identical; `orientationMod` 1 for every piece of an orbit means its orientation is
+//! not seen. The optional `antipode` object (other readers ignore it) names the move
+//! set published figures count (`moves`) and projections for pattern databases. Every
+//! problem is reported with the file and the key it is under.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{MapAccess, Visitor};
+
+/// Why a definition was refused: the file and the key, and what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {key}{}{message}", if key.is_empty() { "" } else { ": " })]
+pub struct DefinitionError {
+    /// The file (or shipped name).
+    pub file: String,
+    /// The JSON key, dotted (`moves.R.CORNERS.permutation`); empty for the whole file.
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The most positions over all orbits (positions are bytes).
+pub const MAX_POSITIONS: usize = 255;
+
+/// One orbit: a kind of piece, its number of places and of orientations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Orbit {
+    /// `orbitName`.
+    pub name: String,
+    /// `numPieces`.
+    pub pieces: usize,
+    /// `numOrientations` (1 where `orientationMod` hides it).
+    pub orientations: u8,
+    /// Its first position in the flat arrays.
+    pub offset: usize,
+}
+
+/// A position of every orbit, flattened: `pieces[p]` and `orientation[p]` for every
+/// position `p` (orbit by orbit).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Pattern {
+    /// The piece at each position.
+    pub pieces: Vec<u8>,
+    /// Its orientation.
+    pub orientation: Vec<u8>,
+}
+
+/// A move as a transformation of the flat positions: the piece at `permutation[p]`
+/// comes to `p`, its orientation plus `delta[p]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Transformation {
+    /// Where each position's piece comes from (flat indices).
+    pub permutation: Vec<u8>,
+    /// The orientation added at each position.
+    pub delta: Vec<u8>,
+}
+
+impl Transformation {
+    /// The transformation that moves nothing.
+    pub fn identity(positions: usize) -> Transformation {
+        Transformation {
+            permutation: (0..positions as u8).collect(),
+            delta: vec![0; positions],
+        }
+    }
+
+    /// `self` then `next`.
+    pub fn then(&self, next: &Transformation, moduli: &[u8]) -> Transformation {
+        let permutation = next
+            .permutation
+            .iter()
+            .map(|&from| self.permutation[from as usize])
+            .collect();
+        let delta = next
+            .permutation
+            .iter()
+            .zip(&next.delta)
+            .zip(moduli)
+            .map(|((&from, &d), &m)| (self.delta[from as usize] + d) % m)
+            .collect();
+        Transformation { permutation, delta }
+    }
+
+    /// The inverse transformation.
+    pub fn inverse(&self, moduli: &[u8]) -> Transformation {
+        let mut permutation = vec![0u8; self.permutation.len()];
+        let mut delta = vec![0u8; self.permutation.len()];
+        for (to, &from) in self.permutation.iter().enumerate() {
+            permutation[from as usize] = to as u8;
+            let m = moduli[from as usize];
+            delta[from as usize] = (m - self.delta[to] % m) % m;
+        }
+        Transformation { permutation, delta }
+    }
+
+    /// Whether it moves nothing.
+    pub fn is_identity(&self) -> bool {
+        self.permutation
+            .iter()
+            .enumerate()
+            .all(|(p, &from)| from as usize == p)
+            && self.delta.iter().all(|&d| d == 0)
+    }
+
+    /// Whether position `p` is moved or twisted.
+    pub fn moves(&self, p: usize) -> bool {
+        self.permutation[p] as usize != p || self.delta[p] != 0
+    }
+
+    /// `pattern` after this transformation.
+    pub fn apply(&self, pattern: &Pattern, moduli: &[u8]) -> Pattern {
+        let pieces = self
+            .permutation
+            .iter()
+            .map(|&from| pattern.pieces[from as usize])
+            .collect();
+        let orientation = self
+            .permutation
+            .iter()
+            .zip(&self.delta)
+            .zip(moduli)
+            .map(|((&from, &d), &m)| (pattern.orientation[from as usize] + d) % m)
+            .collect();
+        Pattern {
+            pieces,
+            orientation,
+        }
+    }
+}
+
+/// A checked KPuzzle definition.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// `name`.
+    pub name: String,
+    /// `antipode.title`, or the name.
+    pub title: String,
+    /// The orbits, in the file's order.
+    pub orbits: Vec<Orbit>,
+    /// `defaultPattern`, the solved state.
+    pub default: Pattern,
+    /// Every move, the file's `moves` in order then `derivedMoves`.
+    pub moves: Vec<(String, Transformation)>,
+    /// `antipode.moves`: the move set published figures count, if given.
+    pub default_moves: Option<Vec<String>>,
+    /// `antipode.projections`: names for projections (`corners` = `CORNERS`).
+    pub projections: Vec<(String, String)>,
+    /// The orientations of each flat position's orbit.
+    pub moduli: Vec<u8>,
+}
+
+impl Definition {
+    /// Reads and checks the JSON text of a definition; `file` names it in errors.
+    pub fn from_json(file: &str, text: &str) -> Result<Definition, DefinitionError> {
+        let error = |key: &str, message: String| DefinitionError {
+            file: file.into(),
+            key: key.into(),
+            message,
+        };
+        let raw: RawDefinition = serde_json::from_str(text).map_err(|e| {
+            let line = e.line();
+            let message = e.to_string();
+            // serde_json ends its messages with " at line L column C".
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(m, _)| m)
+                .to_string();
+            error(&format!("line {line}"), message)
+        })?;
+        let mut orbits = Vec::new();
+        let mut offset = 0;
+        for (i, orbit) in raw.orbits.iter().enumerate() {
+            let key = format!("orbits[{i}]");
+            if orbit.num_pieces == 0 {
+                return Err(error(&key, "numPieces is 0".into()));
+            }
+            if !(1..=u8::MAX as u64).contains(&orbit.num_orientations) {
+                return Err(error(
+                    &key,
+                    format!(
+                        "numOrientations {} is out of range 1..255",
+                        orbit.num_orientations
+                    ),
+                ));
+            }
+            if orbits.iter().any(|o: &Orbit| o.name == orbit.orbit_name) {
+                return Err(error(
+                    &key,
+                    format!("orbit `{}` is named twice", orbit.orbit_name),
+                ));
+            }
+            orbits.push(Orbit {
+                name: orbit.orbit_name.clone(),
+                pieces: orbit.num_pieces as usize,
+                orientations: orbit.num_orientations as u8,
+                offset,
+            });
+            offset += orbit.num_pieces as usize;
+            if offset > MAX_POSITIONS {
+                return Err(error(
+                    "orbits",
+                    format!("more than {MAX_POSITIONS} pieces in all orbits"),
+                ));
+            }
+        }
+        if orbits.is_empty() {
+            return Err(error("orbits", "no orbit".into()));
+        }
+        let positions = offset;
+
+        // The solved state, and which orbits hide their orientation.
+        let mut default = Pattern {
+            pieces: vec![0; positions],
+            orientation: vec![0; positions],
+        };
+        for name in raw.default_pattern.keys() {
+            if !orbits.iter().any(|o| o.name == *name) {
+                return Err(error(
+                    &format!("defaultPattern.{name}"),
+                    format!("no orbit is named `{name}`"),
+                ));
+            }
+        }
+        for orbit in &mut orbits {
+            let key = format!("defaultPattern.{}", orbit.name);
+            let Some(data) = raw.default_pattern.get(&orbit.name) else {
+                return Err(error(&key, "missing".into()));
+            };
+            check_length(&data.pieces, orbit.pieces, &format!("{key}.pieces"), &error)?;
+            check_length(
+                &data.orientation,
+                orbit.pieces,
+                &format!("{key}.orientation"),
+                &error,
+            )?;
+            if let Some(modulus) = &data.orientation_mod {
+                check_length(
+                    modulus,
+                    orbit.pieces,
+                    &format!("{key}.orientationMod"),
+                    &error,
+                )?;
+                if modulus.iter().all(|&m| m == 1) {
+                    orbit.orientations = 1;
+                } else if !modulus.iter().all(|&m| m == 0) {
+                    return Err(error(
+                        &format!("{key}.orientationMod"),
+                        "only all 0 (orientations seen) or all 1 (not seen) is supported".into(),
+                    ));
+                }
+            }
+            for (i, (&piece, &twist)) in data.pieces.iter().zip(&data.orientation).enumerate() {
+                if piece >= orbit.pieces as u64 {
+                    return Err(error(
+                        &format!("{key}.pieces[{i}]"),
+                        format!("piece {piece} is out of range 0..{}", orbit.pieces),
+                    ));
+                }
+                if twist >= orbit.orientations as u64 && orbit.orientations > 1 {
+                    return Err(error(
+                        &format!("{key}.orientation[{i}]"),
+                        format!(
+                            "orientation {twist} is out of range 0..{}",
+                            orbit.orientations
+                        ),
+                    ));
+                }
+                default.pieces[orbit.offset + i] = piece as u8;
+                default.orientation[orbit.offset + i] = if orbit.orientations == 1 {
+                    0
+                } else {
+                    twist as u8
+                };
+            }
+        }
+        let moduli: Vec<u8> = orbits
+            .iter()
+            .flat_map(|o| std::iter::repeat_n(o.orientations, o.pieces))
+            .collect();
+        for orbit in &orbits {
+            let range = orbit.offset..orbit.offset + orbit.pieces;
+            let mut counts = BTreeMap::new();
+            for &piece in &default.pieces[range] {
+                *counts.entry(piece).or_insert(0) += 1;
+            }
+            if orbit.orientations > 1 && counts.values().any(|&c| c > 1) {
+                return Err(error(
+                    &format!("defaultPattern.{}", orbit.name),
+                    "identical pieces with orientations are not supported (set \
+                     orientationMod to 1 if their orientation is not seen)"
+                        .into(),
+                ));
+            }
+        }
+
+        let orbit_named = |name: &str| orbits.iter().position(|o| o.name == name);
+        // The moves.
+        let mut moves: Vec<(String, Transformation)> = Vec::new();
+        for (name, orbits_moved) in &raw.moves.0 {
+            let key = format!("moves.{name}");
+            check_move_name(name).map_err(|m| error(&key, m))?;
+            let mut t = Transformation::identity(positions);
+            for (orbit_name, data) in &orbits_moved.0 {
+                let key = format!("{key}.{orbit_name}");
+                let Some(k) = orbit_named(orbit_name) else {
+                    return Err(error(&key, format!("no orbit is named `{orbit_name}`")));
+                };
+                let orbit = &orbits[k];
+                if data.permutation.len() != orbit.pieces {
+                    return Err(error(
+                        &format!("{key}.permutation"),
+                        format!(
+                            "{} entries for an orbit of {} pieces",
+                            data.permutation.len(),
+                            orbit.pieces
+                        ),
+                    ));
+                }
+                check_length(
+                    &data.orientation_delta,
+                    orbit.pieces,
+                    &format!("{key}.orientationDelta"),
+                    &error,
+                )?;
+                let mut seen = vec![false; orbit.pieces];
+                for &from in &data.permutation {
+                    if from >= orbit.pieces as u64
+                        || std::mem::replace(&mut seen[from as usize], true)
+                    {
+                        return Err(error(
+                            &format!("{key}.permutation"),
+                            format!(
+                                "{:?} is not a permutation of 0..{}",
+                                data.permutation, orbit.pieces
+                            ),
+                        ));
+                    }
+                }
+                for (i, (&from, &d)) in data
+                    .permutation
+                    .iter()
+                    .zip(&data.orientation_delta)
+                    .enumerate()
+                {
+                    let declared = raw.orbits[k].num_orientations;
+                    if d >= declared {
+                        return Err(error(
+                            &format!("{key}.orientationDelta[{i}]"),
+                            format!("{d} is out of range 0..{declared}"),
+                        ));
+                    }
+                    t.permutation[orbit.offset + i] = (orbit.offset + from as usize) as u8;
+                    t.delta[orbit.offset + i] = (d % orbit.orientations as u64) as u8;
+                }
+            }
+            moves.push((name.clone(), t));
+        }
+        if moves.is_empty() {
+            return Err(error("moves", "no move".into()));
+        }
+
+        // Derived moves: move sequences over the moves (and other derived moves).
+        let derived = raw.derived_moves.map(|d| d.0).unwrap_or_default();
+        let mut pending: Vec<&(String, String)> = derived.iter().collect();
+        while !pending.is_empty() {
+            let before = pending.len();
+            let mut still = Vec::new();
+            for entry @ (name, alg) in pending {
+                let key = format!("derivedMoves.{name}");
+                check_move_name(name).map_err(|m| error(&key, m))?;
+                if moves.iter().any(|(n, _)| n == name) {
+                    return Err(error(&key, format!("`{name}` is already a move")));
+                }
+                let mut t = Transformation::identity(positions);
+                let mut ready = true;
+                for token in alg.split_whitespace() {
+                    let (base, amount) = split_amount(token).map_err(|m| error(&key, m))?;
+                    match moves.iter().find(|(n, _)| n == base) {
+                        Some((_, m)) => t = t.then(&power(m, amount, &moduli), &moduli),
+                        None if derived.iter().any(|(n, _)| n == base) => ready = false,
+                        None => {
+                            return Err(error(&key, format!("unknown move `{base}` in `{alg}`")));
+                        }
+                    }
+                }
+                if ready {
+                    moves.push((name.clone(), t));
+                } else {
+                    still.push(entry);
+                }
+            }
+            if still.len() == before {
+                return Err(error(
+                    &format!("derivedMoves.{}", still[0].0),
+                    "derived moves refer to each other in a circle".into(),
+                ));
+            }
+            pending = still;
+        }
+
+        let extension = raw.antipode.unwrap_or_default();
+        if let Some(names) = &extension.moves {
+            for name in names {
+                if !moves.iter().any(|(n, _)| n == name) {
+                    return Err(error("antipode.moves", format!("unknown move `{name}`")));
+                }
+            }
+        }
+        Ok(Definition {
+            title: extension.title.unwrap_or_else(|| raw.name.clone()),
+            name: raw.name,
+            orbits,
+            default,
+            moves,
+            default_moves: extension.moves,
+            projections: extension.projections.map(|p| p.0).unwrap_or_default(),
+            moduli,
+        })
+    }
+
+    /// The number of flat positions.
+    pub fn positions(&self) -> usize {
+        self.default.pieces.len()
+    }
+
+    /// The move named `name`.
+    pub fn find_move(&self, name: &str) -> Option<&Transformation> {
+        self.moves.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    /// The orbit named `name`.
+    pub fn orbit(&self, name: &str) -> Option<&Orbit> {
+        self.orbits.iter().find(|o| o.name == name)
+    }
+}
+
+/// `t` applied `amount` times (`amount` may be negative: the inverse).
+pub fn power(t: &Transformation, amount: i64, moduli: &[u8]) -> Transformation {
+    let base = if amount < 0 {
+        t.inverse(moduli)
+    } else {
+        t.clone()
+    };
+    let mut out = Transformation::identity(t.permutation.len());
+    for _ in 0..amount.unsigned_abs() {
+        out = out.then(&base, moduli);
+    }
+    out
+}
+
+/// A move token of the cubing notation split into its move and amount: `R` 1, `R2`
+/// 2, `R'` -1, `R2'` -2, `2R` (a move whose name starts with a digit) 1.
+pub fn split_amount(token: &str) -> Result<(&str, i64), String> {
+    let (body, sign) = match token.strip_suffix('\'') {
+        Some(body) => (body, -1),
+        None => (token, 1),
+    };
+    let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (name, amount) = body.split_at(body.len() - digits);
+    if name.is_empty() {
+        return Err(format!("`{token}` names no move"));
+    }
+    let amount: i64 = if amount.is_empty() {
+        1
+    } else {
+        amount
+            .parse()
+            .ok()
+            .filter(|&a: &i64| a <= 1000)
+            .ok_or_else(|| format!("`{token}`: amount out of range"))?
+    };
+    Ok((name, sign * amount))
+}
+
+/// A move's name must survive being written as a token.
+fn check_move_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.ends_with(|c: char| c.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "move name `{name}`: letters, digits and `_`, not ending in a digit (R2 is R twice)"
+        ))
+    }
+}
+
+fn check_length(
+    values: &[u64],
+    pieces: usize,
+    key: &str,
+    error: &impl Fn(&str, String) -> DefinitionError,
+) -> Result<(), DefinitionError> {
+    if values.len() == pieces {
+        Ok(())
+    } else {
+        Err(error(
+            key,
+            format!("{} entries for an orbit of {pieces} pieces", values.len()),
+        ))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawDefinition {
+    name: String,
+    orbits: Vec<RawOrbit>,
+    default_pattern: BTreeMap<String, RawOrbitPattern>,
+    moves: Ordered<Ordered<RawOrbitTransformation>>,
+    #[serde(default)]
+    derived_moves: Option<Ordered<String>>,
+    #[serde(default)]
+    antipode: Option<RawExtension>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawOrbit {
+    orbit_name: String,
+    num_pieces: u64,
+    num_orientations: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawOrbitPattern {
+    pieces: Vec<u64>,
+    orientation: Vec<u64>,
+    #[serde(default)]
+    orientation_mod: Option<Vec<u64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawOrbitTransformation {
+    permutation: Vec<u64>,
+    orientation_delta: Vec<u64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawExtension {
+    title: Option<String>,
+    moves: Option<Vec<String>>,
+    projections: Option<Ordered<String>>,
+}
+
+/// A JSON object read in the file's order (moves keep the order they are written in).
+struct Ordered<T>(Vec<(String, T)>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Ordered<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OrderedVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for OrderedVisitor<T> {
+            type Value = Ordered<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered<T>, A::Error> {
+                let mut entries: Vec<(String, T)> = Vec::new();
+                while let Some((key, value)) = map.next_entry::<String, T>()? {
+                    if entries.iter().any(|(k, _)| *k == key) {
+                        return Err(serde::de::Error::custom(format!("`{key}` appears twice")));
+                    }
+                    entries.push((key, value));
+                }
+                Ok(Ordered(entries))
+            }
+        }
+        deserializer.deserialize_map(OrderedVisitor(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO: &str = r#"{
+      "name": "swap",
+      "orbits": [{ "orbitName": "P", "numPieces": 3, "numOrientations": 2 }],
+      "defaultPattern": { "P": { "pieces": [0, 1, 2], "orientation": [0, 0, 0] } },
+      "moves": { "A": { "P": { "permutation": [1, 0, 2], "orientationDelta": [1, 1, 0] } } },
+      "derivedMoves": { "B": "A A'" }
+    }"#;
+
+    #[test]
+    fn reads_moves_and_derived_moves() {
+        let d = Definition::from_json("swap.json", TWO).unwrap();
+        assert_eq!(d.positions(), 3);
+        let a = d.find_move("A").unwrap();
+        assert!(!a.is_identity());
+        assert!(d.find_move("B").unwrap().is_identity());
+        let after = a.apply(&d.default, &d.moduli);
+        assert_eq!(after.pieces, [1, 0, 2]);
+        assert_eq!(after.orientation, [1, 1, 0]);
+        assert_eq!(
+            a.then(&a.inverse(&d.moduli), &d.moduli),
+            Transformation::identity(3)
+        );
+    }
+
+    fn refused(text: &str) -> String {
+        Definition::from_json("bad.json", text)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let bad = TWO.replace("[1, 0, 2]", "[1, 1, 2]");
+        assert_eq!(
+            refused(&bad),
+            "bad.json: moves.A.P.permutation: [1, 1, 2] is not a permutation of 0..3"
+        );
+        let bad = TWO.replace("[1, 1, 0]", "[1, 2, 0]");
+        assert_eq!(
+            refused(&bad),
+            "bad.json: moves.A.P.orientationDelta[1]: 2 is out of range 0..2"
+        );
+        let bad = TWO.replace("\"A A'\"", "\"A C\"");
+        assert_eq!(
+            refused(&bad),
+            "bad.json: derivedMoves.B: unknown move `C` in `A C`"
+        );
+        let bad = TWO.replace("[1, 0, 2], \"o", "[1, 0], \"o");
+        assert_eq!(
+            refused(&bad),
+            "bad.json: moves.A.P.permutation: 2 entries for an orbit of 3 pieces"
+        );
+        assert!(refused("{").starts_with("bad.json: line 1: EOF"));
+    }
+}

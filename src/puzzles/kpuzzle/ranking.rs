@@ -1,0 +1,712 @@
+//! The minimal perfect hash of a KPuzzle's states under one move set.
+//!
+//! Positions that no move touches are left out. The others fall into *parts*: the
+//! places one piece can travel between (a twisty puzzle's orbit, or a piece that only
+//! turns in place). A part of distinct pieces ranks the permutation of its pieces
+//! (Lehmer code) times their orientations read position by position in mixed radix;
+//! where every move keeps the orientation sum of the part, the last orientation is
+//! implied, and where every move's permutation parity on the part is fixed by the
+//! parities of earlier parts (even on its own, or equal to another part's, as the
+//! 3x3x3's corners and edges), only that parity is numbered (`n!/2`). A part with
+//! identical pieces (and a projection's untracked pieces, which are identical blanks)
+//! ranks which places each kind of piece takes, kind by kind as combinations, times
+//! the orientations of the distinct pieces in position order. The index is the parts'
+//! ranks in mixed radix, the first part most significant.
+
+use super::definition::{Pattern, Transformation};
+use crate::rank::{binomial, combination, permutation};
+
+/// A piece number no definition uses: the untracked pieces of a projection.
+pub const BLANK: u8 = u8::MAX;
+
+/// The most places of one part (ranking masks are 32 bits, combinations fewer).
+pub const MAX_PART_PLACES: usize = 31;
+
+/// The parity rule of a part of distinct pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Parity {
+    /// Either parity.
+    Free,
+    /// The XOR of the parities of the parts in the mask (0: always even).
+    Fixed(u64),
+}
+
+#[derive(Debug, Clone)]
+enum Kind {
+    /// Distinct pieces: `local[label]` numbers them `0..n` (`u8::MAX`: not here).
+    Distinct {
+        local: Box<[u8; 256]>,
+        labels: Vec<u8>,
+        parity: Parity,
+        /// The orientation sum every state keeps, if the moves keep it.
+        sum: Option<u8>,
+    },
+    /// Kinds of identical pieces: `class[label]` (`u8::MAX`: not here), `counts` per
+    /// kind, and which kinds are one oriented piece.
+    Classes {
+        class: Box<[u8; 256]>,
+        labels: Vec<u8>,
+        counts: Vec<u8>,
+        oriented: Vec<bool>,
+    },
+}
+
+/// One part: places that exchange pieces.
+#[derive(Debug, Clone)]
+struct Part {
+    places: Vec<u8>,
+    modulus: u8,
+    kind: Kind,
+    /// Arrangements of the pieces.
+    arrangements: u64,
+    /// Orientation digits ranked.
+    digits: u32,
+    /// `modulus ^ digits`.
+    twists: u64,
+}
+
+impl Part {
+    fn size(&self) -> u64 {
+        self.arrangements * self.twists
+    }
+}
+
+/// Why a move set's states cannot be ranked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RankingError {
+    /// A part is too large for the ranking functions.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// The ranking of one move set's states.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    parts: Vec<Part>,
+    /// The number of indices, if it fits in 64 bits.
+    count: u128,
+    /// Positions no move touches.
+    fixed: Vec<u8>,
+}
+
+impl Layout {
+    /// The ranking of the states `moves` reach from `goal` (orientations mod `moduli`).
+    pub fn new(
+        goal: &Pattern,
+        moves: &[&Transformation],
+        moduli: &[u8],
+        orbit_of: impl Fn(usize) -> String,
+    ) -> Result<Layout, RankingError> {
+        let positions = goal.pieces.len();
+        let moved: Vec<bool> = (0..positions)
+            .map(|p| moves.iter().any(|t| t.moves(p)))
+            .collect();
+        // Parts: the components of the moves' permutations.
+        let mut root: Vec<usize> = (0..positions).collect();
+        fn find(root: &mut [usize], mut x: usize) -> usize {
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        }
+        for t in moves {
+            for (to, &from) in t.permutation.iter().enumerate() {
+                let (a, b) = (find(&mut root, to), find(&mut root, from as usize));
+                root[a.max(b)] = a.min(b);
+            }
+        }
+        let mut places_of: Vec<Vec<u8>> = Vec::new();
+        let mut part_of_root = vec![usize::MAX; positions];
+        for p in (0..positions).filter(|&p| moved[p]) {
+            let r = find(&mut root, p);
+            if part_of_root[r] == usize::MAX {
+                part_of_root[r] = places_of.len();
+                places_of.push(Vec::new());
+            }
+            places_of[part_of_root[r]].push(p as u8);
+        }
+
+        let mut parts: Vec<Part> = Vec::new();
+        for places in places_of {
+            let n = places.len();
+            let modulus = moduli[places[0] as usize];
+            let labels: Vec<u8> = places.iter().map(|&p| goal.pieces[p as usize]).collect();
+            if n > MAX_PART_PLACES {
+                return Err(RankingError::TooLarge(format!(
+                    "orbit {}: {n} places exchange pieces; at most {MAX_PART_PLACES} can be ranked",
+                    orbit_of(places[0] as usize)
+                )));
+            }
+            let mut sorted = labels.clone();
+            sorted.sort_unstable();
+            let distinct = sorted.windows(2).all(|w| w[0] != w[1]) && !sorted.contains(&BLANK);
+            let part = if distinct {
+                if n > permutation::MAX_ITEMS {
+                    return Err(RankingError::TooLarge(format!(
+                        "orbit {}: {n} distinct pieces exchange places; at most {} can be ranked",
+                        orbit_of(places[0] as usize),
+                        permutation::MAX_ITEMS
+                    )));
+                }
+                // Numbered in the goal's order: the goal is the identity, even.
+                let mut local = Box::new([u8::MAX; 256]);
+                for (i, &label) in labels.iter().enumerate() {
+                    local[label as usize] = i as u8;
+                }
+                let keeps_sum = modulus > 1
+                    && moves.iter().all(|t| {
+                        places
+                            .iter()
+                            .map(|&p| t.delta[p as usize] as u32)
+                            .sum::<u32>()
+                            .is_multiple_of(modulus as u32)
+                    });
+                let sum = keeps_sum.then(|| {
+                    (places
+                        .iter()
+                        .map(|&p| goal.orientation[p as usize] as u32)
+                        .sum::<u32>()
+                        % modulus as u32) as u8
+                });
+                let digits = if modulus == 1 {
+                    0
+                } else if keeps_sum {
+                    n as u32 - 1
+                } else {
+                    n as u32
+                };
+                Part {
+                    arrangements: crate::rank::factorial(n),
+                    twists: (modulus as u64).pow(digits),
+                    places,
+                    modulus,
+                    kind: Kind::Distinct {
+                        local,
+                        labels,
+                        parity: Parity::Free,
+                        sum,
+                    },
+                    digits,
+                }
+            } else {
+                sorted.dedup();
+                let mut class = Box::new([u8::MAX; 256]);
+                for (i, &label) in sorted.iter().enumerate() {
+                    class[label as usize] = i as u8;
+                }
+                let counts: Vec<u8> = sorted
+                    .iter()
+                    .map(|&l| labels.iter().filter(|&&x| x == l).count() as u8)
+                    .collect();
+                let oriented: Vec<bool> = sorted
+                    .iter()
+                    .zip(&counts)
+                    .map(|(&l, &c)| modulus > 1 && l != BLANK && c == 1)
+                    .collect();
+                let digits = oriented.iter().filter(|&&o| o).count() as u32;
+                let mut arrangements: u128 = 1;
+                let mut left = n;
+                for &c in &counts {
+                    arrangements *= binomial(left, c as usize) as u128;
+                    left -= c as usize;
+                }
+                let arrangements = u64::try_from(arrangements).map_err(|_| {
+                    RankingError::TooLarge(format!(
+                        "orbit {}: too many arrangements to rank",
+                        orbit_of(places[0] as usize)
+                    ))
+                })?;
+                Part {
+                    arrangements,
+                    twists: (modulus as u64).pow(digits),
+                    places,
+                    modulus,
+                    kind: Kind::Classes {
+                        class,
+                        labels: sorted,
+                        counts,
+                        oriented,
+                    },
+                    digits,
+                }
+            };
+            parts.push(part);
+        }
+
+        // Parity rules: a part's parity under every move, as a function of the parities
+        // of the distinct parts before it.
+        let parity_of = |t: &Transformation, part: &Part| -> u64 {
+            if !matches!(part.kind, Kind::Distinct { .. }) {
+                return 0;
+            }
+            // The permutation of the part's places the move makes.
+            let index_of = |p: u8| part.places.iter().position(|&q| q == p).expect("closed");
+            let items: Vec<u8> = part
+                .places
+                .iter()
+                .map(|&p| index_of(t.permutation[p as usize]) as u8)
+                .collect();
+            permutation::parity(&items) as u64
+        };
+        let vectors: Vec<u64> = moves
+            .iter()
+            .map(|t| {
+                parts
+                    .iter()
+                    .enumerate()
+                    .map(|(j, part)| parity_of(t, part) << j)
+                    .fold(0, |a, b| a | b)
+            })
+            .collect();
+        let distinct_parts: Vec<usize> = (0..parts.len())
+            .filter(|&j| {
+                matches!(parts[j].kind, Kind::Distinct { .. }) && parts[j].places.len() >= 2
+            })
+            .collect();
+        for (k, &j) in distinct_parts.iter().enumerate().take(64) {
+            let earlier = &distinct_parts[..k];
+            if earlier.len() > 12 {
+                break;
+            }
+            let rule = (0u64..1 << earlier.len()).find_map(|choice| {
+                let mask: u64 = earlier
+                    .iter()
+                    .enumerate()
+                    .filter(|(bit, _)| choice >> bit & 1 == 1)
+                    .map(|(_, &part)| 1u64 << part)
+                    .sum();
+                vectors
+                    .iter()
+                    .all(|&v| (v >> j & 1) == (v & mask).count_ones() as u64 & 1)
+                    .then_some(mask)
+            });
+            if let (Some(mask), Kind::Distinct { parity, .. }) = (rule, &mut parts[j].kind) {
+                *parity = Parity::Fixed(mask);
+                parts[j].arrangements /= 2;
+            }
+        }
+
+        let count = parts
+            .iter()
+            .try_fold(1u128, |acc, part| acc.checked_mul(part.size() as u128))
+            .ok_or_else(|| RankingError::TooLarge("more than 2^128 indices".into()))?;
+        let fixed = (0..positions)
+            .filter(|&p| !moved[p])
+            .map(|p| p as u8)
+            .collect();
+        Ok(Layout {
+            parts,
+            count,
+            fixed,
+        })
+    }
+
+    /// The number of indices (possibly beyond 64 bits).
+    pub fn count(&self) -> u128 {
+        self.count
+    }
+
+    /// The number of indices, if a 64-bit index holds them.
+    pub fn index_count(&self) -> Option<u64> {
+        u64::try_from(self.count).ok()
+    }
+
+    /// Positions that no move touches.
+    pub fn fixed(&self) -> &[u8] {
+        &self.fixed
+    }
+
+    /// Why `pattern` is not one of the ranked states (of a puzzle solved at `goal`),
+    /// if it is not.
+    pub fn check(&self, pattern: &Pattern, goal: &Pattern) -> Result<(), String> {
+        for &p in &self.fixed {
+            let p = p as usize;
+            if pattern.pieces[p] != goal.pieces[p] || pattern.orientation[p] != goal.orientation[p]
+            {
+                return Err(format!("position {p} is one the moves never change"));
+            }
+        }
+        let mut parities = 0u64;
+        for (j, part) in self.parts.iter().enumerate() {
+            let mut here: Vec<u8> = part
+                .places
+                .iter()
+                .map(|&p| pattern.pieces[p as usize])
+                .collect();
+            let mut want: Vec<u8> = part
+                .places
+                .iter()
+                .map(|&p| goal.pieces[p as usize])
+                .collect();
+            here.sort_unstable();
+            want.sort_unstable();
+            if here != want {
+                return Err(format!(
+                    "the pieces at positions {:?} cannot get there from the goal",
+                    part.places
+                ));
+            }
+            if let Kind::Distinct {
+                local, parity, sum, ..
+            } = &part.kind
+            {
+                let items = self.items(part, local, pattern);
+                let p = permutation::parity(&items[..part.places.len()]) as u64;
+                if let Parity::Fixed(mask) = parity
+                    && p != (parities & mask).count_ones() as u64 & 1
+                {
+                    return Err(format!(
+                        "the permutation of positions {:?} has the wrong parity",
+                        part.places
+                    ));
+                }
+                parities |= p << j;
+                if let Some(sum) = sum {
+                    let total: u32 = part
+                        .places
+                        .iter()
+                        .map(|&q| pattern.orientation[q as usize] as u32)
+                        .sum();
+                    if total % part.modulus as u32 != *sum as u32 {
+                        return Err(format!(
+                            "the orientations at positions {:?} add up wrong (a twisted piece)",
+                            part.places
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn items(&self, part: &Part, local: &[u8; 256], pattern: &Pattern) -> [u8; 32] {
+        let mut items = [0u8; 32];
+        for (slot, &p) in items.iter_mut().zip(&part.places) {
+            *slot = local[pattern.pieces[p as usize] as usize];
+        }
+        items
+    }
+
+    /// The index of a ranked state (one [`Layout::check`] accepts).
+    pub fn rank(&self, pattern: &Pattern) -> u64 {
+        let mut index = 0u64;
+        for part in &self.parts {
+            let (rank, _) = self.rank_part(part, pattern);
+            index = index * part.size() + rank;
+        }
+        index
+    }
+
+    /// A part's rank and (for distinct pieces) its permutation's parity.
+    #[inline]
+    fn rank_part(&self, part: &Part, pattern: &Pattern) -> (u64, u8) {
+        let n = part.places.len();
+        let m = part.modulus as u64;
+        match &part.kind {
+            Kind::Distinct { local, parity, .. } => {
+                let items = self.items(part, local, pattern);
+                let items = &items[..n];
+                let (arrangement, p) = match parity {
+                    Parity::Free => (permutation::rank(items), 0),
+                    Parity::Fixed(_) => (
+                        permutation::rank_within_parity(items),
+                        permutation::parity(items),
+                    ),
+                };
+                let mut twist = 0u64;
+                for &q in &part.places[..part.digits as usize] {
+                    twist = twist * m + pattern.orientation[q as usize] as u64;
+                }
+                (arrangement * part.twists + twist, p)
+            }
+            Kind::Classes {
+                class,
+                counts,
+                oriented,
+                ..
+            } => {
+                let mut classes = [0u8; 32];
+                for (slot, &p) in classes.iter_mut().zip(&part.places) {
+                    *slot = class[pattern.pieces[p as usize] as usize];
+                }
+                let arrangement = rank_classes(&classes[..n], counts);
+                let mut twist = 0u64;
+                for (i, &q) in part.places.iter().enumerate() {
+                    if oriented[classes[i] as usize] {
+                        twist = twist * m + pattern.orientation[q as usize] as u64;
+                    }
+                }
+                (arrangement * part.twists + twist, 0)
+            }
+        }
+    }
+
+    /// The state with index `index` (`index < count`), written over `pattern` (whose
+    /// fixed positions must hold the goal's).
+    pub fn unrank(&self, mut index: u64, pattern: &mut Pattern) {
+        let mut ranks = [0u64; 64];
+        for (j, part) in self.parts.iter().enumerate().rev() {
+            ranks[j] = index % part.size();
+            index /= part.size();
+        }
+        let mut parities = 0u64;
+        for (j, part) in self.parts.iter().enumerate() {
+            let p = self.unrank_part(part, ranks[j], parities, pattern);
+            parities |= (p as u64) << j;
+        }
+    }
+
+    fn unrank_part(&self, part: &Part, rank: u64, parities: u64, pattern: &mut Pattern) -> u8 {
+        let n = part.places.len();
+        let m = part.modulus as u64;
+        let (arrangement, mut twist) = (rank / part.twists, rank % part.twists);
+        match &part.kind {
+            Kind::Distinct {
+                labels,
+                parity,
+                sum,
+                ..
+            } => {
+                let mut items = [0u8; 32];
+                let p = match parity {
+                    Parity::Free => {
+                        permutation::unrank(arrangement, &mut items[..n]);
+                        0
+                    }
+                    Parity::Fixed(mask) => {
+                        let p = (parities & mask).count_ones() as u8 & 1;
+                        permutation::unrank_within_parity(arrangement, p, &mut items[..n]);
+                        p
+                    }
+                };
+                for (i, &q) in part.places.iter().enumerate() {
+                    pattern.pieces[q as usize] = labels[items[i] as usize];
+                }
+                let digits = part.digits as usize;
+                let mut total = 0u64;
+                for &q in part.places[..digits].iter().rev() {
+                    let o = twist % m;
+                    twist /= m;
+                    total += o;
+                    pattern.orientation[q as usize] = o as u8;
+                }
+                if m > 1 && digits < n {
+                    let last = part.places[n - 1] as usize;
+                    let want = sum.expect("an implied orientation has a sum") as u64;
+                    pattern.orientation[last] = ((want + m * n as u64 - total % m) % m) as u8;
+                } else if m == 1 {
+                    for &q in &part.places {
+                        pattern.orientation[q as usize] = 0;
+                    }
+                }
+                p
+            }
+            Kind::Classes {
+                labels,
+                counts,
+                oriented,
+                ..
+            } => {
+                let mut classes = [0u8; 32];
+                unrank_classes(arrangement, counts, &mut classes[..n]);
+                for i in (0..n).rev() {
+                    let q = part.places[i] as usize;
+                    pattern.pieces[q] = labels[classes[i] as usize];
+                    pattern.orientation[q] = if oriented[classes[i] as usize] {
+                        let o = twist % m;
+                        twist /= m;
+                        o as u8
+                    } else {
+                        0
+                    };
+                }
+                0
+            }
+        }
+    }
+
+    /// The coordinates the breadth-first search can move by table: one per part (two
+    /// for a part of distinct pieces: arrangement and orientations), or `None` if a
+    /// part's parity depends on another part's (then the whole index moves together).
+    pub fn coordinates(&self) -> Option<Vec<Coordinate>> {
+        let mut out = Vec::new();
+        for (j, part) in self.parts.iter().enumerate() {
+            match &part.kind {
+                Kind::Distinct { parity, .. } => {
+                    if matches!(parity, Parity::Fixed(mask) if *mask != 0) {
+                        return None;
+                    }
+                    out.push(Coordinate {
+                        part: j,
+                        what: Split::Arrangement,
+                        size: part.arrangements,
+                    });
+                    if part.twists > 1 {
+                        out.push(Coordinate {
+                            part: j,
+                            what: Split::Twist,
+                            size: part.twists,
+                        });
+                    }
+                }
+                Kind::Classes { .. } => out.push(Coordinate {
+                    part: j,
+                    what: Split::Whole,
+                    size: part.size(),
+                }),
+            }
+        }
+        Some(out)
+    }
+
+    /// The value of coordinate `c` after each move in `moves`, for every value of `c`:
+    /// `table[value * moves.len() + move]`.
+    pub fn move_table(
+        &self,
+        c: &Coordinate,
+        moves: &[Transformation],
+        goal: &Pattern,
+        moduli: &[u8],
+    ) -> Vec<u32> {
+        let part = &self.parts[c.part];
+        let mut table = vec![0u32; c.size as usize * moves.len()];
+        let mut pattern = goal.clone();
+        let stride = match c.what {
+            Split::Arrangement => part.twists,
+            Split::Twist | Split::Whole => 1,
+        };
+        for value in 0..c.size {
+            self.unrank_part(part, value * stride, 0, &mut pattern);
+            for (k, t) in moves.iter().enumerate() {
+                let after = t.apply(&pattern, moduli);
+                let (rank, _) = self.rank_part(part, &after);
+                table[value as usize * moves.len() + k] = match c.what {
+                    Split::Arrangement => rank / part.twists,
+                    Split::Twist => rank % part.twists,
+                    Split::Whole => rank,
+                } as u32;
+            }
+        }
+        table
+    }
+}
+
+/// Which part of a part's rank a coordinate is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// The arrangement of distinct pieces.
+    Arrangement,
+    /// Their orientations.
+    Twist,
+    /// The whole rank.
+    Whole,
+}
+
+/// A coordinate of the index: a part's rank or one factor of it.
+#[derive(Debug, Clone)]
+pub struct Coordinate {
+    part: usize,
+    what: Split,
+    /// Its number of values.
+    pub size: u64,
+}
+
+/// Rank of a sequence of kinds (`counts[k]` of kind `k`): kind by kind, the places
+/// it takes among the places left, as a combination, in mixed radix.
+fn rank_classes(classes: &[u8], counts: &[u8]) -> u64 {
+    let mut rank = 0u64;
+    let mut left: u32 = if classes.len() == 32 {
+        u32::MAX
+    } else {
+        (1u32 << classes.len()) - 1
+    };
+    let mut places_left = classes.len();
+    for (kind, &count) in counts
+        .iter()
+        .enumerate()
+        .take(counts.len().saturating_sub(1))
+    {
+        // The places of `kind`, numbered among the places left.
+        let mut mask = 0u32;
+        let mut i = 0;
+        let mut rest = left;
+        while rest != 0 {
+            let p = rest.trailing_zeros();
+            rest &= rest - 1;
+            if classes[p as usize] == kind as u8 {
+                mask |= 1 << i;
+                left &= !(1 << p);
+            }
+            i += 1;
+        }
+        rank = rank * binomial(places_left, count as usize) + combination::rank(mask);
+        places_left -= count as usize;
+    }
+    rank
+}
+
+/// Inverse of [`rank_classes`].
+fn unrank_classes(mut rank: u64, counts: &[u8], out: &mut [u8]) {
+    let kinds = counts.len();
+    let mut sizes = [0u64; 33];
+    let mut places_left = out.len();
+    for (k, &c) in counts.iter().enumerate().take(kinds.saturating_sub(1)) {
+        sizes[k] = binomial(places_left, c as usize);
+        places_left -= c as usize;
+    }
+    let mut digits = [0u64; 33];
+    for k in (0..kinds.saturating_sub(1)).rev() {
+        digits[k] = rank % sizes[k];
+        rank /= sizes[k];
+    }
+    let last = kinds.saturating_sub(1) as u8;
+    out.fill(last);
+    let mut left: u32 = if out.len() == 32 {
+        u32::MAX
+    } else {
+        (1u32 << out.len()) - 1
+    };
+    places_left = out.len();
+    for (k, &c) in counts.iter().enumerate().take(kinds.saturating_sub(1)) {
+        let mask = combination::unrank(digits[k], places_left, c as usize);
+        let mut i = 0;
+        let mut rest = left;
+        while rest != 0 {
+            let p = rest.trailing_zeros();
+            rest &= rest - 1;
+            if mask >> i & 1 == 1 {
+                out[p as usize] = k as u8;
+                left &= !(1 << p);
+            }
+            i += 1;
+        }
+        places_left -= c as usize;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn classes_rank_is_a_bijection(counts in proptest::collection::vec(1u8..4, 1..5), seed: u64) {
+            let n: usize = counts.iter().map(|&c| c as usize).sum();
+            let mut total = 1u64;
+            let mut left = n;
+            for &c in &counts {
+                total *= binomial(left, c as usize);
+                left -= c as usize;
+            }
+            let rank = seed % total;
+            let mut out = vec![0u8; n];
+            unrank_classes(rank, &counts, &mut out);
+            for (k, &c) in counts.iter().enumerate() {
+                prop_assert_eq!(out.iter().filter(|&&x| x == k as u8).count(), c as usize);
+            }
+            prop_assert_eq!(rank_classes(&out, &counts), rank);
+        }
+    }
+}

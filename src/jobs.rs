@@ -6,8 +6,8 @@
 //! | command | job |
 //! |---|---|
 //! | `analyze` | [`Analyze`] (and [`crate::components::components`], [`crate::puzzles::peg::levels::analyze`], [`crate::puzzles::peg::table::build`]) |
-//! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`]; peg solitaire: [`crate::puzzles::peg::PegBoard::solutions`] |
-//! | `pdb` | [`Databases`] |
+//! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`]; twisty puzzles with databases: [`Projections`] and [`crate::puzzles::kpuzzle::search::KSearch`]; peg solitaire: [`crate::puzzles::peg::PegBoard::solutions`] |
+//! | `pdb` | [`Databases`]; twisty puzzles: [`Projections`] |
 //! | `verify` | [`verify_file`] |
 //! | `lookup` | [`lookup()`] (peg solitaire: [`crate::puzzles::peg::table::SolvableTable`]) |
 //! | `info` | [`crate::table::read_header_of`] |
@@ -19,14 +19,16 @@
 mod analyze;
 mod databases;
 mod lookup;
+mod projections;
 mod solve;
 mod verify;
 
 pub use analyze::{Analyze, AnalyzeJobError, TABLES_DIR, TableWritten, default_table_path};
 pub use databases::{Databases, DatabasesError};
 pub use lookup::{Lookup, lookup};
+pub use projections::{Projections, ProjectionsError};
 pub use solve::{
     Limits, MAX_LENGTH, MAX_LENGTH_BIG_BOARDS, Method, PositionsError, Solution, Solve, SolveError,
-    SolvePdb, read_positions,
+    SolvePdb, SolveTwisty, read_positions,
 };
 pub use verify::{VerifyError, VerifyOptions, verify_file};

@@ -325,6 +325,11 @@ impl Table {
         })
     }
 
+    /// The file it was opened from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The header.
     pub fn header(&self) -> &Header {
         &self.header

@@ -6,12 +6,15 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::jobs::{Databases, TABLES_DIR};
+use antipode::jobs::{Databases, Projections, TABLES_DIR};
 use antipode::pdb::{Partition, PartitionEvent, tile_list};
+use antipode::puzzles::kpuzzle::KPuzzle;
+use antipode::puzzles::kpuzzle::search::Database;
 use antipode::puzzles::{self, CatalogError, sliding::BoardShape};
 use antipode::table::header::HEADER_BYTES;
 use antipode::units::{human_bytes, thousands};
 
+use super::progress::LevelPrinter;
 use super::{Interrupt, PuzzleArgs};
 
 #[derive(Debug, clap::Args)]
@@ -25,6 +28,12 @@ pub struct Args {
     /// One pattern's tiles, e.g. 1,2,3,4,5,6,7 (repeat for several).
     #[arg(long, value_name = "TILES")]
     pattern: Vec<String>,
+    /// Twisty puzzles: the projections to build, comma-separated: a name from the
+    /// definition (3x3x3: corners, edges6a, edges6b, edges7a, edges7b), an orbit
+    /// (CORNERS), some of its pieces (EDGES:0-5, EDGES:0,2,4), joined by + (repeat
+    /// for several).
+    #[arg(long, value_name = "PROJECTIONS", conflicts_with_all = ["partition", "pattern"])]
+    orbits: Vec<String>,
     /// Folder of the database files.
     #[arg(long, value_name = "DIR", default_value = TABLES_DIR)]
     dir: PathBuf,
@@ -42,6 +51,15 @@ pub struct Args {
 }
 
 pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
+    if let Some(puzzle) = twisty_puzzle(&args.puzzle)? {
+        return run_twisty(&puzzle, &args, interrupt);
+    }
+    if !args.orbits.is_empty() {
+        bail!(
+            "--orbits is for twisty puzzles (KPuzzle definitions), not {}",
+            args.puzzle.puzzle
+        );
+    }
     let board = sliding_board(&args.puzzle, "pattern databases are")?;
     let job = match &args.partition {
         Some(sizes) => Databases::partition(&board, sizes)?,
@@ -71,6 +89,106 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     text.push_str(&format!(
         "{} database(s) ready in {:.1} s\n",
         partition.databases().len(),
+        started.elapsed().as_secs_f64()
+    ));
+    super::print(&text)
+}
+
+/// The twisty puzzle a command names (with `--moves` and `--metric`), if it names one;
+/// projections' databases are built for it even when it is too large for a table.
+pub(super) fn twisty_puzzle(puzzle: &PuzzleArgs) -> Result<Option<KPuzzle>> {
+    let name = puzzle.name()?;
+    let base = name.split(" --").next().unwrap_or_default();
+    if !puzzles::kpuzzle::library::is_kpuzzle_name(base) {
+        return Ok(None);
+    }
+    if puzzle.goal.is_some() {
+        bail!("--goal is not for twisty puzzles: their goal is the solved state");
+    }
+    Ok(Some(puzzles::kpuzzle::library::open(&name)?))
+}
+
+/// Opens (or builds, reporting on stderr unless `quiet`) the projections' databases
+/// of a twisty puzzle; Ctrl-C stops a build, which the same command resumes.
+pub(super) fn open_twisty(
+    puzzle: &KPuzzle,
+    specs: &str,
+    threads: Option<usize>,
+    dir: &std::path::Path,
+    quiet: bool,
+    interrupt: &Interrupt,
+) -> Result<Vec<Database>> {
+    let plan = Projections::new(puzzle, specs).plan()?;
+    let indices = plan
+        .iter()
+        .map(|(p, _)| p.layout().ok().and_then(|l| l.index_count()).unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    let printer = LevelPrinter::new(quiet, indices);
+    let stop = interrupt.arm();
+    let opened = Projections::new(puzzle, specs)
+        .dir(dir)
+        .threads_or_all(threads)
+        .observer(&printer)
+        .stop(&stop)
+        .open_with(|projection, path| {
+            if !quiet {
+                eprintln!(
+                    "building the pattern database of {} ({} states) into {}",
+                    antipode::Puzzle::name(projection),
+                    thousands(
+                        projection
+                            .layout()
+                            .ok()
+                            .and_then(|l| l.index_count())
+                            .unwrap_or(0)
+                    ),
+                    path.display()
+                );
+            }
+        });
+    interrupt.disarm();
+    Ok(opened?)
+}
+
+/// `pdb PUZZLE --orbits ...` on a twisty puzzle.
+fn run_twisty(puzzle: &KPuzzle, args: &Args, interrupt: &Interrupt) -> Result<()> {
+    if args.orbits.is_empty() {
+        bail!(
+            "name the projections of {} with --orbits, e.g. --orbits {}",
+            puzzle.base_name(),
+            puzzle.kdefinition().projections.first().map_or_else(
+                || puzzle.kdefinition().orbits[0].name.clone(),
+                |(n, _)| n.clone()
+            )
+        );
+    }
+    let started = Instant::now();
+    let specs = args.orbits.join(",");
+    let databases = open_twisty(
+        puzzle,
+        &specs,
+        args.threads,
+        &args.dir,
+        args.quiet,
+        interrupt,
+    )?;
+    let mut text = String::new();
+    for db in &databases {
+        let header = db.table().header();
+        text.push_str(&format!(
+            "{:<36} {:>13} states  max {:>2}  {} bits  {:>10}  {}\n",
+            header.puzzle,
+            thousands(header.indices),
+            header.histogram.len().saturating_sub(1),
+            header.encoding.bits(),
+            human_bytes((HEADER_BYTES as u64 + header.payload_bytes) as f64),
+            db.table().path().display()
+        ));
+    }
+    text.push_str(&format!(
+        "{} database(s) ready in {:.1} s\n",
+        databases.len(),
         started.elapsed().as_secs_f64()
     ));
     super::print(&text)

@@ -9,10 +9,12 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use antipode::jobs::{
-    Databases, Limits, MAX_LENGTH, PositionsError, Solution, Solve, SolvePdb, read_positions,
+    Databases, Limits, MAX_LENGTH, PositionsError, Solution, Solve, SolvePdb, SolveTwisty,
+    read_positions,
 };
 use antipode::puzzle::Notation;
 use antipode::puzzles::Opened;
+use antipode::puzzles::kpuzzle::KPuzzle;
 use antipode::puzzles::peg::table::SolvableTable;
 use antipode::puzzles::peg::{self, PegBoard};
 use antipode::puzzles::sliding::BoardShape;
@@ -97,6 +99,17 @@ struct Solved {
 }
 
 pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
+    if let Some(specs) = &args.pdb
+        && let Some(puzzle) = super::pdb::twisty_puzzle(&args.puzzle)?
+    {
+        if args.table.is_some() {
+            bail!("--pdb searches; --table descends a table: give one of them");
+        }
+        if args.first.is_some() || args.method.is_some() {
+            bail!("--pdb runs IDA*: no --first or --method");
+        }
+        return solve_twisty(&puzzle, specs, &args, interrupt);
+    }
     if let Some(sizes) = &args.pdb {
         if args.table.is_some() {
             bail!("--pdb searches; --table descends a table: give one of them");
@@ -226,6 +239,36 @@ fn solve_with_pdb(
         let started = Instant::now();
         let solution = job.solve(&start)?;
         print_solution(board, &start, solution, args, batch, started)?;
+    }
+    Ok(())
+}
+
+/// `solve PUZZLE --pdb PROJECTIONS` on a twisty puzzle: IDA* bounded by the
+/// projections' databases (built into tables/ first when missing).
+fn solve_twisty(puzzle: &KPuzzle, specs: &str, args: &Args, interrupt: &Interrupt) -> Result<()> {
+    let batch = wants_batch(args.position.as_deref(), false);
+    let starts = read_starts(puzzle, args, batch)?;
+    let databases = super::pdb::open_twisty(
+        puzzle,
+        specs,
+        args.threads,
+        std::path::Path::new(antipode::jobs::TABLES_DIR),
+        false,
+        interrupt,
+    )?;
+    let job = SolveTwisty::new(puzzle, databases)?.limits(limits(args));
+    for start in starts {
+        let started = Instant::now();
+        let solution = job.solve(&start)?;
+        let (length, nodes) = (solution.length(), solution.nodes);
+        print_solution(puzzle, &start, solution, args, batch, started)?;
+        if !batch && args.format == Format::Text {
+            super::print(&format!(
+                "{length} moves, {} nodes, {:.3} s\n",
+                antipode::units::thousands(nodes),
+                started.elapsed().as_secs_f64()
+            ))?;
+        }
     }
     Ok(())
 }

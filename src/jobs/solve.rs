@@ -8,6 +8,9 @@ use crate::PositionError;
 use crate::pdb::Partition;
 use crate::pool::{self, PoolError};
 use crate::puzzle::Notation;
+use crate::puzzles::kpuzzle::KPuzzle;
+use crate::puzzles::kpuzzle::definition::Pattern;
+use crate::puzzles::kpuzzle::search::{Database, KSearch, KSearchError};
 use crate::puzzles::sliding::BoardShape;
 use crate::puzzles::sliding::pdb_search::PdbSpace;
 use crate::solve::{self, Found, SearchError, Solvable, ida};
@@ -316,4 +319,45 @@ pub fn read_positions<N: Notation>(
         return Err(PositionsError::Empty);
     }
     Ok(positions)
+}
+
+/// `solve PUZZLE --pdb PROJECTIONS` on a twisty puzzle: IDA* bounded by the largest
+/// distance its projections' databases give ([`crate::jobs::Projections`]), with the
+/// cubing solvers' move pruning.
+pub struct SolveTwisty<'a> {
+    puzzle: &'a KPuzzle,
+    space: KSearch,
+    limits: Limits,
+}
+
+impl<'a> SolveTwisty<'a> {
+    /// One optimal solution, up to [`MAX_LENGTH`] moves, on all cores.
+    pub fn new(puzzle: &'a KPuzzle, databases: Vec<Database>) -> Result<Self, KSearchError> {
+        Ok(SolveTwisty {
+            puzzle,
+            space: KSearch::new(puzzle, databases)?,
+            limits: Limits::default(),
+        })
+    }
+
+    /// What to look for, and with how many threads.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The puzzle.
+    pub fn puzzle(&self) -> &KPuzzle {
+        self.puzzle
+    }
+
+    /// The optimal solutions from `start`.
+    pub fn solve(&self, start: &Pattern) -> Result<Solution<Pattern>, SolveError> {
+        let node = self.space.node_of(start);
+        let max_length = self.limits.max_length.unwrap_or(MAX_LENGTH);
+        let found = pool::run_on(self.limits.threads, || {
+            ida::search(&self.space, &node, self.limits.all, max_length)
+        })??;
+        Ok(Solution::found(found, |node| self.space.pattern_of(node)))
+    }
 }

@@ -714,7 +714,8 @@ impl Puzzle for KPuzzle {
     }
 
     fn definition(&self) -> String {
-        let mut text = format!("kpuzzle {}\n", self.definition.name);
+        // The ranking's version: tables of an older numbering do not match.
+        let mut text = format!("kpuzzle {}\nranking 1\n", self.definition.name);
         for orbit in &self.definition.orbits {
             text.push_str(&format!(
                 "orbit {} {} {}\n",
@@ -767,7 +768,7 @@ impl Puzzle for KPuzzle {
     }
 
     fn rank(&self, state: &Pattern) -> u64 {
-        self.layout.as_ref().expect("ranked").rank(state)
+        self.layout.as_ref().expect("ranked").rank(state.view())
     }
 
     fn unrank(&self, index: u64) -> Pattern {

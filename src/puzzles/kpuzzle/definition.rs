@@ -40,8 +40,8 @@ pub struct DefinitionError {
     pub message: String,
 }
 
-/// The most positions over all orbits (positions are bytes).
-pub const MAX_POSITIONS: usize = 255;
+/// The most positions over all orbits (a search node holds them in fixed arrays).
+pub const MAX_POSITIONS: usize = 64;
 
 /// One orbit: a kind of piece, its number of places and of orientations.
 #[derive(Debug, Clone, PartialEq, Eq)]

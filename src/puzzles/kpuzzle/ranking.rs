@@ -14,7 +14,27 @@
 //! ranks in mixed radix, the first part most significant.
 
 use super::definition::{Pattern, Transformation};
+use crate::rank::partial::Placements;
 use crate::rank::{binomial, combination, permutation};
+
+/// The pieces and orientations of a state, borrowed (a [`Pattern`], or a search node).
+#[derive(Debug, Clone, Copy)]
+pub struct View<'a> {
+    /// The piece at each position.
+    pub pieces: &'a [u8],
+    /// Its orientation.
+    pub orientation: &'a [u8],
+}
+
+impl Pattern {
+    /// The pattern borrowed as a [`View`].
+    pub fn view(&self) -> View<'_> {
+        View {
+            pieces: &self.pieces,
+            orientation: &self.orientation,
+        }
+    }
+}
 
 /// A piece number no definition uses: the untracked pieces of a projection.
 pub const BLANK: u8 = u8::MAX;
@@ -40,6 +60,14 @@ enum Kind {
         parity: Parity,
         /// The orientation sum every state keeps, if the moves keep it.
         sum: Option<u8>,
+    },
+    /// A few distinct pieces among blanks (a projection's): where each stands, as a
+    /// partial permutation (`item[label]` numbers them, `u8::MAX` for blanks), and
+    /// their orientations in item order.
+    Partial {
+        item: Box<[u8; 256]>,
+        labels: Vec<u8>,
+        placements: Box<Placements>,
     },
     /// Kinds of identical pieces: `class[label]` (`u8::MAX`: not here), `counts` per
     /// kind, and which kinds are one oriented piece.
@@ -189,9 +217,31 @@ impl Layout {
                     },
                     digits,
                 }
+            } else if let Some(tracked) = partial_items(&labels) {
+                let k = tracked.len();
+                let mut item = Box::new([u8::MAX; 256]);
+                for (i, &label) in tracked.iter().enumerate() {
+                    item[label as usize] = i as u8;
+                }
+                let digits = if modulus > 1 { k as u32 } else { 0 };
+                let placements = Box::new(Placements::new(n, k));
+                Part {
+                    arrangements: placements.count(),
+                    twists: (modulus as u64).pow(digits),
+                    places,
+                    modulus,
+                    kind: Kind::Partial {
+                        item,
+                        labels: tracked,
+                        placements,
+                    },
+                    digits,
+                }
             } else {
                 sorted.dedup();
-                let mut class = Box::new([u8::MAX; 256]);
+                // Pieces a projection does not keep are its blanks, wherever they are.
+                let blank = sorted.iter().position(|&l| l == BLANK);
+                let mut class = Box::new([blank.map_or(u8::MAX, |b| b as u8); 256]);
                 for (i, &label) in sorted.iter().enumerate() {
                     class[label as usize] = i as u8;
                 }
@@ -351,7 +401,7 @@ impl Layout {
                 local, parity, sum, ..
             } = &part.kind
             {
-                let items = self.items(part, local, pattern);
+                let items = self.items(part, local, pattern.view());
                 let p = permutation::parity(&items[..part.places.len()]) as u64;
                 if let Parity::Fixed(mask) = parity
                     && p != (parities & mask).count_ones() as u64 & 1
@@ -380,7 +430,7 @@ impl Layout {
         Ok(())
     }
 
-    fn items(&self, part: &Part, local: &[u8; 256], pattern: &Pattern) -> [u8; 32] {
+    fn items(&self, part: &Part, local: &[u8; 256], pattern: View<'_>) -> [u8; 32] {
         let mut items = [0u8; 32];
         for (slot, &p) in items.iter_mut().zip(&part.places) {
             *slot = local[pattern.pieces[p as usize] as usize];
@@ -389,9 +439,13 @@ impl Layout {
     }
 
     /// The index of a ranked state (one [`Layout::check`] accepts).
-    pub fn rank(&self, pattern: &Pattern) -> u64 {
+    ///
+    /// A projection's layout ranks a whole state as its projection would be: pieces
+    /// it does not keep count as blanks.
+    #[inline]
+    pub fn rank(&self, pattern: View<'_>) -> u64 {
         let mut index = 0u64;
-        for part in &self.parts {
+        for part in self.parts.iter().filter(|p| p.size() > 1) {
             let (rank, _) = self.rank_part(part, pattern);
             index = index * part.size() + rank;
         }
@@ -400,7 +454,7 @@ impl Layout {
 
     /// A part's rank and (for distinct pieces) its permutation's parity.
     #[inline]
-    fn rank_part(&self, part: &Part, pattern: &Pattern) -> (u64, u8) {
+    fn rank_part(&self, part: &Part, pattern: View<'_>) -> (u64, u8) {
         let n = part.places.len();
         let m = part.modulus as u64;
         match &part.kind {
@@ -419,6 +473,26 @@ impl Layout {
                     twist = twist * m + pattern.orientation[q as usize] as u64;
                 }
                 (arrangement * part.twists + twist, p)
+            }
+            Kind::Partial {
+                item, placements, ..
+            } => {
+                let mut at = [0u8; 32];
+                for (j, &p) in part.places.iter().enumerate() {
+                    let i = item[pattern.pieces[p as usize] as usize];
+                    if i != u8::MAX {
+                        at[i as usize] = j as u8;
+                    }
+                }
+                let k = placements.items();
+                let mut twist = 0u64;
+                if m > 1 {
+                    for &j in &at[..k] {
+                        twist = twist * m
+                            + pattern.orientation[part.places[j as usize] as usize] as u64;
+                    }
+                }
+                (placements.rank(&at[..k]) * part.twists + twist, 0)
             }
             Kind::Classes {
                 class,
@@ -502,6 +576,26 @@ impl Layout {
                 }
                 p
             }
+            Kind::Partial {
+                labels, placements, ..
+            } => {
+                for &q in &part.places {
+                    pattern.pieces[q as usize] = BLANK;
+                    pattern.orientation[q as usize] = 0;
+                }
+                let k = placements.items();
+                let mut at = [0u8; 32];
+                placements.unrank(arrangement, &mut at[..k]);
+                for i in (0..k).rev() {
+                    let q = part.places[at[i] as usize] as usize;
+                    pattern.pieces[q] = labels[i];
+                    if m > 1 {
+                        pattern.orientation[q] = (twist % m) as u8;
+                        twist /= m;
+                    }
+                }
+                0
+            }
             Kind::Classes {
                 labels,
                 counts,
@@ -550,7 +644,7 @@ impl Layout {
                         });
                     }
                 }
-                Kind::Classes { .. } => out.push(Coordinate {
+                Kind::Classes { .. } | Kind::Partial { .. } => out.push(Coordinate {
                     part: j,
                     what: Split::Whole,
                     size: part.size(),
@@ -580,7 +674,7 @@ impl Layout {
             self.unrank_part(part, value * stride, 0, &mut pattern);
             for (k, t) in moves.iter().enumerate() {
                 let after = t.apply(&pattern, moduli);
-                let (rank, _) = self.rank_part(part, &after);
+                let (rank, _) = self.rank_part(part, after.view());
                 table[value as usize * moves.len() + k] = match c.what {
                     Split::Arrangement => rank / part.twists,
                     Split::Twist => rank % part.twists,
@@ -610,6 +704,16 @@ pub struct Coordinate {
     what: Split,
     /// Its number of values.
     pub size: u64,
+}
+
+/// The distinct pieces of a part that holds them among blanks (and at least one of
+/// each), in label order; `None` for any other part.
+fn partial_items(labels: &[u8]) -> Option<Vec<u8>> {
+    let mut tracked: Vec<u8> = labels.iter().copied().filter(|&l| l != BLANK).collect();
+    tracked.sort_unstable();
+    let distinct = tracked.windows(2).all(|w| w[0] != w[1]);
+    let blanks = labels.len() - tracked.len();
+    (distinct && blanks > 0 && !tracked.is_empty()).then_some(tracked)
 }
 
 /// Rank of a sequence of kinds (`counts[k]` of kind `k`): kind by kind, the places

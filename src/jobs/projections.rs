@@ -45,7 +45,7 @@ pub enum ProjectionsError {
 /// let cube = open("2x2x2").unwrap();
 /// let dir = tempfile::tempdir().unwrap();
 /// let databases = Projections::new(&cube, "CORNERS:0-3").dir(dir.path()).open().unwrap();
-/// assert_eq!(databases[0].table().header().indices, 7 * 6 * 5 * 4 * 27);
+/// assert_eq!(databases[0].table().header().indices, 7 * 6 * 5 * 4 * 81);
 /// ```
 pub struct Projections<'a> {
     puzzle: &'a KPuzzle,

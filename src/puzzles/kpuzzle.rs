@@ -3,7 +3,7 @@
 //! edges are shipped ([`library`]); any other definition is opened by its path.
 //!
 //! A [`KPuzzle`] is a definition under one move set: the generators (`--moves`, by
-//! default the definition's `antipode.moves` or all its moves), each of whose powers
+//! default the definition's `antipode.moves`, else its `moves`), each of whose powers
 //! is one move in the half-turn metric, or only the quarter turns and their inverses
 //! in the quarter-turn metric; optionally a *projection* (`--orbits CORNERS`,
 //! `EDGES:0-5`), which keeps some pieces and makes the others identical blanks whose
@@ -61,7 +61,8 @@ impl TurnMetric {
 /// What is chosen of a definition: the move set, the metric and a projection.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Variant {
-    /// The generators (default: the definition's).
+    /// The generators (default: the definition's `antipode.moves`, else its `moves`,
+    /// not the derived ones).
     pub moves: Option<Vec<String>>,
     /// How moves are counted.
     pub metric: TurnMetric,
@@ -225,7 +226,7 @@ impl KPuzzle {
             (None, None) => definition
                 .moves
                 .iter()
-                .take_while(|_| true)
+                .take(definition.base_moves)
                 .map(|(n, _)| n.clone())
                 .collect(),
         };
@@ -797,6 +798,21 @@ impl Puzzle for KPuzzle {
             self.scramble(text)?
         };
         if let Ok(layout) = &self.layout {
+            let moves = self.generator_names().join(", ");
+            for &p in layout.fixed() {
+                let p = p as usize;
+                if pattern.pieces[p] != self.goal.pieces[p]
+                    || pattern.orientation[p] != self.goal.orientation[p]
+                {
+                    let orbit = &self.definition.orbits[self.orbit_index[p] as usize];
+                    return Err(PositionError::Unsolvable(format!(
+                        "{} position {} is not as solved, and none of the moves {moves} \
+                         changes it",
+                        orbit.name,
+                        p - orbit.offset
+                    )));
+                }
+            }
             layout.check(&pattern, &self.goal).map_err(|why| {
                 PositionError::Unsolvable(format!(
                     "with moves {}: {why}",

@@ -9,6 +9,7 @@ mod executors;
 mod figures;
 mod goal_sets;
 mod house;
+mod kpuzzle;
 mod pdb;
 mod peg;
 mod plots;

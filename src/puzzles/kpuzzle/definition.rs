@@ -162,6 +162,8 @@ pub struct Definition {
     pub default: Pattern,
     /// Every move, the file's `moves` in order then `derivedMoves`.
     pub moves: Vec<(String, Transformation)>,
+    /// How many of `moves` are the file's `moves` (the others are derived).
+    pub base_moves: usize,
     /// `antipode.moves`: the move set published figures count, if given.
     pub default_moves: Option<Vec<String>>,
     /// `antipode.projections`: names for projections (`corners` = `CORNERS`).
@@ -380,6 +382,7 @@ impl Definition {
             return Err(error("moves", "no move".into()));
         }
 
+        let base_moves = moves.len();
         // Derived moves: move sequences over the moves (and other derived moves).
         let derived = raw.derived_moves.map(|d| d.0).unwrap_or_default();
         let mut pending: Vec<&(String, String)> = derived.iter().collect();
@@ -433,6 +436,7 @@ impl Definition {
             orbits,
             default,
             moves,
+            base_moves,
             default_moves: extension.moves,
             projections: extension.projections.map(|p| p.0).unwrap_or_default(),
             moduli,

@@ -19,11 +19,48 @@
 #        scripts/bench.sh peg [RUNS]             (peg solitaire by jumps: the English board, RUNS
 #            runs (default 3; interleaved with BASELINE's when given), its central game and its
 #            table; the French board from the centre and from the corner hole 0, ~5 min each)
+#        scripts/bench.sh twisty [RUNS]          (twisty puzzles: analyze 2x2x2 and the 3x3x3's
+#            corners RUNS times (default 3), the 3x3x3's corners and six-edge databases built,
+#            the ten 14-move scrambles of tests/data and one 18-move scramble (optimal: 16
+#            moves) solved with them)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
 #            and ends with the median wall time of each and their ratio per puzzle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = twisty ]; then
+    runs="${2:-3}"
+    cargo build --release --quiet
+    bin=target/release/antipode
+    timed() { # label, command...: one line of wall seconds and peak RSS
+        local label="$1"
+        shift
+        /usr/bin/time -f '%e %M' -o /tmp/antipode-twisty.time "$@" >/tmp/antipode-twisty.out
+        read -r wall rss </tmp/antipode-twisty.time
+        printf '%-58s %8s s %8d MiB\n' "$label" "$wall" $((rss / 1024))
+    }
+    for run in $(seq "$runs"); do
+        timed "analyze 2x2x2 (run $run)" "$bin" analyze 2x2x2 -q
+        grep -q "god's number    11" /tmp/antipode-twisty.out
+        timed "analyze 3x3x3-corners (run $run)" "$bin" analyze 3x3x3-corners -q
+        grep -q "reachable       88,179,840" /tmp/antipode-twisty.out
+    done
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    timed "pdb 3x3x3 --orbits corners,edges6a,edges6b (built)" \
+        "$bin" pdb 3x3x3 --orbits corners,edges6a,edges6b --dir "$dir" -q
+    # solve --pdb reads its databases from tables/: build them there once.
+    "$bin" pdb 3x3x3 --orbits corners,edges6a,edges6b -q >/dev/null
+    grep -v '^#' tests/data/3x3x3-scrambles-14.txt >"$dir/scrambles"
+    timed "solve 3x3x3 --pdb ... (ten 14-move scrambles)" \
+        "$bin" solve 3x3x3 --pdb corners,edges6a,edges6b - <"$dir/scrambles"
+    cat /tmp/antipode-twisty.out
+    timed "solve 3x3x3 --pdb ... (18-move scramble, 16 moves)" "$bin" solve 3x3x3 \
+        --pdb corners,edges6a,edges6b "D B2 R D2 B2 D2 R2 D2 B R' B D B2 D' L B2 R L"
+    cat /tmp/antipode-twisty.out
+    exit 0
+fi
 
 if [ "${1:-}" = korf100 ]; then
     # Korf's 100 fifteen-puzzles by IDA* with the 7-8 databases and their reflection

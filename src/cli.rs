@@ -40,8 +40,9 @@ enum Command {
     /// Optimal solutions from a position: by search (IDA*; bidirectional BFS for
     /// sliding blocks; BFS for peg solitaire) or, with --table, by descending a table.
     Solve(solve::Args),
-    /// Build the pattern databases of a partition of a sliding board's tiles as table
-    /// files (what `solve --pdb` uses); an interrupted build resumes when run again.
+    /// Build pattern databases as table files (what `solve --pdb` uses): a partition
+    /// of a sliding board's tiles, or a twisty puzzle's projections; an interrupted
+    /// build resumes.
     Pdb(pdb::Args),
     /// Check a table file: descent property, level counts, checksum.
     Verify(table_files::VerifyArgs),

@@ -23,12 +23,12 @@
 //! |---|---|
 //! | what a command does, as a call | [`jobs`]: [`Analyze`], [`jobs::Solve`], [`jobs::Databases`], [`jobs::verify_file`], [`jobs::lookup()`] |
 //! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, notation, the hot path [`Puzzle::expand_sorted`]) |
-//! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`) |
-//! | where ranking lives | [`rank`] (permutations, combinations, multisets, partial permutations) and each family's own index ([`puzzles::sliding`], [`puzzles::blocks`]) |
+//! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`), [`puzzles::kpuzzle`] (KPuzzle JSON definitions; the shipped ones in `src/puzzles/kpuzzle/library/`, written by `scripts/kpuzzle-geometry.py`) |
+//! | where ranking lives | [`rank`] (permutations, combinations, multisets, partial permutations) and each family's own index ([`puzzles::sliding`], [`puzzles::blocks`], [`puzzles::kpuzzle::ranking`]) |
 //! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores) |
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
 //! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`] |
-//! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`] |
+//! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`puzzles::kpuzzle::search`] |
 //! | searches without a table | [`solve`]: IDA*, IDDFS, bidirectional BFS |
 //!
 //! # How data flows
@@ -69,11 +69,17 @@
 //!   mixed radix). Oshidori's is `blank place * M` + the rank of the stones' order
 //!   among the `M = (2K)!/2^K` arrangements of the multiset. Every index is a legal
 //!   state ([`Puzzle::unrank`] is total); legal states need not be reachable, and
-//!   reports keep `indices` and `reachable` apart.
+//!   reports keep `indices` and `reachable` apart. A twisty puzzle's index is its parts'
+//!   ranks in mixed radix ([`puzzles::kpuzzle::ranking`]): per part of places that
+//!   exchange pieces, a Lehmer code (halved where the moves fix its parity, alone or
+//!   with another part's) times the orientations, the last implied where every move
+//!   keeps their sum; identical pieces and a projection's blanks as combinations or a
+//!   partial permutation.
 //! - **Hot path inside the puzzle.** The engine hands a puzzle ascending indices;
 //!   sliding boards walk them with a shared prefix of Lehmer digits and tables for the
 //!   rest, so a neighbour costs a few table reads, no unranking; sliding-block puzzles
-//!   walk one arrangement of the big pieces at a time.
+//!   walk one arrangement of the big pieces at a time; twisty puzzles move each
+//!   coordinate (an arrangement, the orientations) by table.
 //! - **Engine.** Direction-optimizing BFS (Beamer et al. 2012): top-down levels mark
 //!   the frontier's unseen neighbours, bottom-up levels look for a neighbour in the
 //!   frontier once the frontier outgrows the unseen states. Bipartite puzzles scan

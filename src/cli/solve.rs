@@ -82,7 +82,9 @@ pub struct Args {
     threads: Option<usize>,
     /// Sliding boards (up to 32 cells, the 24-puzzle too): IDA* bounded by the
     /// pattern databases of this partition of the tiles (sizes in goal order, e.g.
-    /// 7-8, 6-6-3, 5-5-5, 6-6-6-6), read from tables/ or built there first.
+    /// 7-8, 6-6-3, 5-5-5, 6-6-6-6); twisty puzzles: by the databases of these
+    /// projections (e.g. corners,edges6a,edges6b); read from tables/ or built there
+    /// first.
     #[arg(long, value_name = "SIZES")]
     pdb: Option<String>,
 }

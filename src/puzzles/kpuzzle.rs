@@ -897,15 +897,29 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn shipped_counts() {
-        for (name, _, _) in SHIPPED {
+    fn shipped_index_counts_and_group_orders() {
+        // (name, indices, group order): the 3x3x3's corners 8! 3^7, edges 12! 2^11,
+        // the whole cube their product halved (one parity for both); the 2x2x2 with a
+        // corner fixed 7! 3^6; the Pyraminx 6!/2 2^5 3^4; the 4x4x4's labelled
+        // centres all 24! (two colours rank C(24, 8) arrangements).
+        let expected: [(&str, u128, u128); 7] = [
+            ("2x2x2", 3_674_160, 3_674_160),
+            ("pyraminx", 933_120, 933_120),
+            ("skewb", 28_343_520, 3_149_280),
+            (
+                "3x3x3",
+                43_252_003_274_489_856_000,
+                43_252_003_274_489_856_000,
+            ),
+            ("3x3x3-corners", 88_179_840, 88_179_840),
+            ("3x3x3-edges", 980_995_276_800, 980_995_276_800),
+            ("4x4x4-centres", 735_471, 620_448_401_733_239_439_360_000),
+        ];
+        assert_eq!(SHIPPED.len(), expected.len());
+        for (name, indices, order) in expected {
             let p = open(name).unwrap();
-            eprintln!(
-                "{name}: indices {:?} group {} turns {}",
-                p.index_count_wide(),
-                p.group_order(),
-                p.turns().len()
-            );
+            assert_eq!(p.index_count_wide(), Some(indices), "{name}");
+            assert_eq!(p.group_order(), order, "{name}");
         }
     }
 
@@ -913,7 +927,7 @@ mod tests {
     static PUZZLES: std::sync::LazyLock<Vec<KPuzzle>> = std::sync::LazyLock::new(|| {
         let mut names: Vec<String> = SHIPPED
             .iter()
-            .filter(|(n, _, _)| !matches!(*n, "3x3x3" | "3x3x3-edges"))
+            .filter(|(n, _, _)| *n != "3x3x3")
             .map(|(n, _, _)| n.to_string())
             .collect();
         names.extend(
@@ -927,6 +941,37 @@ mod tests {
         );
         names.iter().map(|n| open(n).unwrap()).collect()
     });
+
+    proptest! {
+        /// The whole cube (indices beyond 64 bits): every move is undone by its
+        /// inverse, scrambles parse back from their pattern, and the search node
+        /// turns as the pattern does.
+        #[test]
+        fn cube_moves_are_reversible(turns in proptest::collection::vec(0usize..18, 0..30)) {
+            use crate::solve::{SearchSpace, Solvable};
+            let cube = open("3x3x3").unwrap();
+            let space = cube.search_space(false);
+            let mut pattern = cube.goal().clone();
+            for &t in &turns {
+                pattern = cube.apply(&pattern, t);
+            }
+            prop_assert_eq!(&cube.parse(&cube.format_line(&pattern)).unwrap(), &pattern);
+            let node = space.node_of(&pattern);
+            for (k, turn) in cube.turns().iter().enumerate() {
+                let after = cube.apply(&pattern, k);
+                let inverse = cube
+                    .turns()
+                    .iter()
+                    .position(|u| u.generator == turn.generator
+                        && (u.amount as u32 + turn.amount as u32) % 4 == 0)
+                    .unwrap();
+                prop_assert_eq!(&cube.apply(&after, inverse), &pattern);
+                let children = crate::solve::children(&space, &node, None);
+                prop_assert_eq!(space.pattern_of(&children[k].1), after);
+            }
+            prop_assert_eq!(space.is_goal(&node), cube.is_goal(&pattern));
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]

@@ -963,7 +963,7 @@ mod tests {
                     .turns()
                     .iter()
                     .position(|u| u.generator == turn.generator
-                        && (u.amount as u32 + turn.amount as u32) % 4 == 0)
+                        && (u.amount as u32 + turn.amount as u32).is_multiple_of(4))
                     .unwrap();
                 prop_assert_eq!(&cube.apply(&after, inverse), &pattern);
                 let children = crate::solve::children(&space, &node, None);

@@ -115,6 +115,12 @@ impl AnyPuzzle {
     pub fn with_metric(self, metric: Metric) -> Result<AnyPuzzle, CatalogError> {
         match self {
             AnyPuzzle::Blocks(p) => Ok(AnyPuzzle::Blocks(Box::new(p.with_metric(metric)))),
+            AnyPuzzle::KPuzzle(p) => Err(CatalogError::Option(format!(
+                "--metric {} is for sliding-block puzzles; {} is a twisty puzzle: \
+                 --metric half or quarter",
+                metric.name(),
+                p.base_name()
+            ))),
             other => Err(CatalogError::Option(format!(
                 "--metric is for sliding-block puzzles from description files, not {}",
                 other.name()
@@ -610,6 +616,13 @@ mod tests {
     #[test]
     fn every_listed_name_opens() {
         for entry in catalog().iter().filter(|e| !e.name.contains("..")) {
+            if entry.indices.is_none() && kpuzzle::library::is_kpuzzle_name(&entry.name) {
+                // Too large to number (the 3x3x3): solved by its projections.
+                let p = kpuzzle::library::open(&entry.name).unwrap();
+                assert!(p.index_count_wide().is_some_and(|n| n > u64::MAX as u128));
+                assert!(open(&entry.name).is_err());
+                continue;
+            }
             let opened = open(&entry.name).unwrap_or_else(|e| panic!("{}: {e}", entry.name));
             if let (Opened::Ranked(p), Some(indices)) = (opened, entry.indices) {
                 assert_eq!(p.index_count(), indices, "{}", entry.name);

@@ -251,7 +251,9 @@ impl KPuzzle {
                 return Err(option(format!("--moves: `{name}` is named twice")));
             }
             if t.is_identity() {
-                return Err(option(format!("--moves: `{name}` moves nothing")));
+                return Err(option(format!(
+                    "move `{name}` moves nothing: a generator must change the puzzle"
+                )));
             }
             let mut order = 1;
             let mut p = t.clone();

@@ -220,7 +220,6 @@ impl KPuzzle {
         definition: Arc<Definition>,
         variant: Variant,
     ) -> Result<KPuzzle, KPuzzleError> {
-        let option = |m: String| KPuzzleError::Option(m);
         let names: Vec<String> = match (&variant.moves, &definition.default_moves) {
             (Some(names), _) | (None, Some(names)) => names.clone(),
             (None, None) => definition
@@ -230,73 +229,8 @@ impl KPuzzle {
                 .map(|(n, _)| n.clone())
                 .collect(),
         };
-        let known = || {
-            definition
-                .moves
-                .iter()
-                .map(|(n, _)| n.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut generators: Vec<Generator> = Vec::new();
-        for name in &names {
-            let Some(t) = definition.find_move(name) else {
-                return Err(option(format!(
-                    "--moves: {} has no move `{name}` (its moves: {})",
-                    definition.name,
-                    known()
-                )));
-            };
-            if generators.iter().any(|g| g.name == *name) {
-                return Err(option(format!("--moves: `{name}` is named twice")));
-            }
-            if t.is_identity() {
-                return Err(option(format!(
-                    "move `{name}` moves nothing: a generator must change the puzzle"
-                )));
-            }
-            let mut order = 1;
-            let mut p = t.clone();
-            while !p.is_identity() {
-                p = p.then(t, &definition.moduli);
-                order += 1;
-                if order > 256 {
-                    return Err(option(format!("move `{name}` has an order above 256")));
-                }
-            }
-            generators.push(Generator {
-                name: name.clone(),
-                transformation: t.clone(),
-                order,
-            });
-        }
-        if generators.is_empty() || generators.len() > 64 {
-            return Err(option("--moves: give 1 to 64 moves".into()));
-        }
-        let mut turns = Vec::new();
-        let mut turn_moves = Vec::new();
-        for (g, generator) in generators.iter().enumerate() {
-            let amounts: Vec<u32> = match variant.metric {
-                TurnMetric::Half => (1..generator.order).collect(),
-                TurnMetric::Quarter => {
-                    let mut a = vec![1, generator.order - 1];
-                    a.dedup();
-                    a
-                }
-            };
-            for amount in amounts {
-                turns.push(Turn {
-                    generator: g as u8,
-                    amount: amount as u8,
-                    label: intern(turn_label(&generator.name, amount, generator.order)),
-                });
-                turn_moves.push(power(
-                    &generator.transformation,
-                    amount as i64,
-                    &definition.moduli,
-                ));
-            }
-        }
+        let generators = generators(&definition, &names)?;
+        let (turns, turn_moves) = turns(&generators, variant.metric, &definition.moduli);
         let commutes = generators
             .iter()
             .map(|a| {
@@ -485,6 +419,85 @@ impl KPuzzle {
             }
         }
     }
+}
+
+/// The generators `names` names, each with its order.
+fn generators(definition: &Definition, names: &[String]) -> Result<Vec<Generator>, KPuzzleError> {
+    let option = |m: String| KPuzzleError::Option(m);
+    let known = || {
+        definition
+            .moves
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut generators: Vec<Generator> = Vec::new();
+    for name in names {
+        let Some(t) = definition.find_move(name) else {
+            return Err(option(format!(
+                "--moves: {} has no move `{name}` (its moves: {})",
+                definition.name,
+                known()
+            )));
+        };
+        if generators.iter().any(|g| g.name == *name) {
+            return Err(option(format!("--moves: `{name}` is named twice")));
+        }
+        if t.is_identity() {
+            return Err(option(format!(
+                "move `{name}` moves nothing: a generator must change the puzzle"
+            )));
+        }
+        let mut order = 1;
+        let mut p = t.clone();
+        while !p.is_identity() {
+            p = p.then(t, &definition.moduli);
+            order += 1;
+            if order > 256 {
+                return Err(option(format!("move `{name}` has an order above 256")));
+            }
+        }
+        generators.push(Generator {
+            name: name.clone(),
+            transformation: t.clone(),
+            order,
+        });
+    }
+    if generators.is_empty() || generators.len() > 64 {
+        return Err(option("--moves: give 1 to 64 moves".into()));
+    }
+    Ok(generators)
+}
+
+/// The moves of a move set: every power of each generator (half-turn metric), or
+/// only its first and its inverse (quarter-turn), with their transformations.
+fn turns(
+    generators: &[Generator],
+    metric: TurnMetric,
+    moduli: &[u8],
+) -> (Vec<Turn>, Vec<Transformation>) {
+    let mut turns = Vec::new();
+    let mut turn_moves = Vec::new();
+    for (g, generator) in generators.iter().enumerate() {
+        let amounts: Vec<u32> = match metric {
+            TurnMetric::Half => (1..generator.order).collect(),
+            TurnMetric::Quarter => {
+                let mut a = vec![1, generator.order - 1];
+                a.dedup();
+                a
+            }
+        };
+        for amount in amounts {
+            turns.push(Turn {
+                generator: g as u8,
+                amount: amount as u8,
+                label: intern(turn_label(&generator.name, amount, generator.order)),
+            });
+            turn_moves.push(power(&generator.transformation, amount as i64, moduli));
+        }
+    }
+    (turns, turn_moves)
 }
 
 /// The goal of a projection: the pieces `spec` names kept, the others blanks.

@@ -73,8 +73,9 @@ pub fn assert_measured(seconds: &serde_json::Value, wall: f64) {
     );
 }
 
-/// Runs the stdlib-only Python reader `scripts/read_table.py` on a table with these
-/// indices and returns its header (JSON) and one line per index.
+/// Runs the stdlib-only Python reader `scripts/read_table.py` (with `--verify`: the
+/// payload's checksum too) on a table with these indices and returns its header
+/// (JSON) and one line per index.
 pub fn python_read_table(
     path: &std::path::Path,
     indices: &[String],
@@ -84,6 +85,7 @@ pub fn python_read_table(
             env!("CARGO_MANIFEST_DIR"),
             "/scripts/read_table.py"
         ))
+        .arg("--verify")
         .arg(path)
         .args(indices)
         .output()

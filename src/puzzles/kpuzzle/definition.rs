@@ -175,258 +175,31 @@ pub struct Definition {
 impl Definition {
     /// Reads and checks the JSON text of a definition; `file` names it in errors.
     pub fn from_json(file: &str, text: &str) -> Result<Definition, DefinitionError> {
-        let error = |key: &str, message: String| DefinitionError {
-            file: file.into(),
-            key: key.into(),
-            message,
-        };
+        let reader = Reader { file };
         let raw: RawDefinition = serde_json::from_str(text).map_err(|e| {
-            let line = e.line();
             let message = e.to_string();
             // serde_json ends its messages with " at line L column C".
             let message = message
                 .rsplit_once(" at line ")
                 .map_or(message.as_str(), |(m, _)| m)
                 .to_string();
-            error(&format!("line {line}"), message)
+            reader.error(&format!("line {}", e.line()), message)
         })?;
-        let mut orbits = Vec::new();
-        let mut offset = 0;
-        for (i, orbit) in raw.orbits.iter().enumerate() {
-            let key = format!("orbits[{i}]");
-            if orbit.num_pieces == 0 {
-                return Err(error(&key, "numPieces is 0".into()));
-            }
-            if !(1..=u8::MAX as u64).contains(&orbit.num_orientations) {
-                return Err(error(
-                    &key,
-                    format!(
-                        "numOrientations {} is out of range 1..255",
-                        orbit.num_orientations
-                    ),
-                ));
-            }
-            if orbits.iter().any(|o: &Orbit| o.name == orbit.orbit_name) {
-                return Err(error(
-                    &key,
-                    format!("orbit `{}` is named twice", orbit.orbit_name),
-                ));
-            }
-            orbits.push(Orbit {
-                name: orbit.orbit_name.clone(),
-                pieces: orbit.num_pieces as usize,
-                orientations: orbit.num_orientations as u8,
-                offset,
-            });
-            offset += orbit.num_pieces as usize;
-            if offset > MAX_POSITIONS {
-                return Err(error(
-                    "orbits",
-                    format!("more than {MAX_POSITIONS} pieces in all orbits"),
-                ));
-            }
-        }
-        if orbits.is_empty() {
-            return Err(error("orbits", "no orbit".into()));
-        }
-        let positions = offset;
-
-        // The solved state, and which orbits hide their orientation.
-        let mut default = Pattern {
-            pieces: vec![0; positions],
-            orientation: vec![0; positions],
-        };
-        for name in raw.default_pattern.keys() {
-            if !orbits.iter().any(|o| o.name == *name) {
-                return Err(error(
-                    &format!("defaultPattern.{name}"),
-                    format!("no orbit is named `{name}`"),
-                ));
-            }
-        }
-        for orbit in &mut orbits {
-            let key = format!("defaultPattern.{}", orbit.name);
-            let Some(data) = raw.default_pattern.get(&orbit.name) else {
-                return Err(error(&key, "missing".into()));
-            };
-            check_length(&data.pieces, orbit.pieces, &format!("{key}.pieces"), &error)?;
-            check_length(
-                &data.orientation,
-                orbit.pieces,
-                &format!("{key}.orientation"),
-                &error,
-            )?;
-            if let Some(modulus) = &data.orientation_mod {
-                check_length(
-                    modulus,
-                    orbit.pieces,
-                    &format!("{key}.orientationMod"),
-                    &error,
-                )?;
-                if modulus.iter().all(|&m| m == 1) {
-                    orbit.orientations = 1;
-                } else if !modulus.iter().all(|&m| m == 0) {
-                    return Err(error(
-                        &format!("{key}.orientationMod"),
-                        "only all 0 (orientations seen) or all 1 (not seen) is supported".into(),
-                    ));
-                }
-            }
-            for (i, (&piece, &twist)) in data.pieces.iter().zip(&data.orientation).enumerate() {
-                if piece >= orbit.pieces as u64 {
-                    return Err(error(
-                        &format!("{key}.pieces[{i}]"),
-                        format!("piece {piece} is out of range 0..{}", orbit.pieces),
-                    ));
-                }
-                if twist >= orbit.orientations as u64 && orbit.orientations > 1 {
-                    return Err(error(
-                        &format!("{key}.orientation[{i}]"),
-                        format!(
-                            "orientation {twist} is out of range 0..{}",
-                            orbit.orientations
-                        ),
-                    ));
-                }
-                default.pieces[orbit.offset + i] = piece as u8;
-                default.orientation[orbit.offset + i] = if orbit.orientations == 1 {
-                    0
-                } else {
-                    twist as u8
-                };
-            }
-        }
+        let mut orbits = reader.orbits(&raw.orbits)?;
+        let default = reader.default_pattern(&raw.default_pattern, &mut orbits)?;
         let moduli: Vec<u8> = orbits
             .iter()
             .flat_map(|o| std::iter::repeat_n(o.orientations, o.pieces))
             .collect();
-        for orbit in &orbits {
-            let range = orbit.offset..orbit.offset + orbit.pieces;
-            let mut counts = BTreeMap::new();
-            for &piece in &default.pieces[range] {
-                *counts.entry(piece).or_insert(0) += 1;
-            }
-            if orbit.orientations > 1 && counts.values().any(|&c| c > 1) {
-                return Err(error(
-                    &format!("defaultPattern.{}", orbit.name),
-                    "identical pieces with orientations are not supported (set \
-                     orientationMod to 1 if their orientation is not seen)"
-                        .into(),
-                ));
-            }
-        }
-
-        let orbit_named = |name: &str| orbits.iter().position(|o| o.name == name);
-        // The moves.
-        let mut moves: Vec<(String, Transformation)> = Vec::new();
-        for (name, orbits_moved) in &raw.moves.0 {
-            let key = format!("moves.{name}");
-            check_move_name(name).map_err(|m| error(&key, m))?;
-            let mut t = Transformation::identity(positions);
-            for (orbit_name, data) in &orbits_moved.0 {
-                let key = format!("{key}.{orbit_name}");
-                let Some(k) = orbit_named(orbit_name) else {
-                    return Err(error(&key, format!("no orbit is named `{orbit_name}`")));
-                };
-                let orbit = &orbits[k];
-                if data.permutation.len() != orbit.pieces {
-                    return Err(error(
-                        &format!("{key}.permutation"),
-                        format!(
-                            "{} entries for an orbit of {} pieces",
-                            data.permutation.len(),
-                            orbit.pieces
-                        ),
-                    ));
-                }
-                check_length(
-                    &data.orientation_delta,
-                    orbit.pieces,
-                    &format!("{key}.orientationDelta"),
-                    &error,
-                )?;
-                let mut seen = vec![false; orbit.pieces];
-                for &from in &data.permutation {
-                    if from >= orbit.pieces as u64
-                        || std::mem::replace(&mut seen[from as usize], true)
-                    {
-                        return Err(error(
-                            &format!("{key}.permutation"),
-                            format!(
-                                "{:?} is not a permutation of 0..{}",
-                                data.permutation, orbit.pieces
-                            ),
-                        ));
-                    }
-                }
-                for (i, (&from, &d)) in data
-                    .permutation
-                    .iter()
-                    .zip(&data.orientation_delta)
-                    .enumerate()
-                {
-                    let declared = raw.orbits[k].num_orientations;
-                    if d >= declared {
-                        return Err(error(
-                            &format!("{key}.orientationDelta[{i}]"),
-                            format!("{d} is out of range 0..{declared}"),
-                        ));
-                    }
-                    t.permutation[orbit.offset + i] = (orbit.offset + from as usize) as u8;
-                    t.delta[orbit.offset + i] = (d % orbit.orientations as u64) as u8;
-                }
-            }
-            moves.push((name.clone(), t));
-        }
-        if moves.is_empty() {
-            return Err(error("moves", "no move".into()));
-        }
-
+        let mut moves = reader.moves(&raw, &orbits, default.pieces.len())?;
         let base_moves = moves.len();
-        // Derived moves: move sequences over the moves (and other derived moves).
         let derived = raw.derived_moves.map(|d| d.0).unwrap_or_default();
-        let mut pending: Vec<&(String, String)> = derived.iter().collect();
-        while !pending.is_empty() {
-            let before = pending.len();
-            let mut still = Vec::new();
-            for entry @ (name, alg) in pending {
-                let key = format!("derivedMoves.{name}");
-                check_move_name(name).map_err(|m| error(&key, m))?;
-                if moves.iter().any(|(n, _)| n == name) {
-                    return Err(error(&key, format!("`{name}` is already a move")));
-                }
-                let mut t = Transformation::identity(positions);
-                let mut ready = true;
-                for token in alg.split_whitespace() {
-                    let (base, amount) = split_amount(token).map_err(|m| error(&key, m))?;
-                    match moves.iter().find(|(n, _)| n == base) {
-                        Some((_, m)) => t = t.then(&power(m, amount, &moduli), &moduli),
-                        None if derived.iter().any(|(n, _)| n == base) => ready = false,
-                        None => {
-                            return Err(error(&key, format!("unknown move `{base}` in `{alg}`")));
-                        }
-                    }
-                }
-                if ready {
-                    moves.push((name.clone(), t));
-                } else {
-                    still.push(entry);
-                }
-            }
-            if still.len() == before {
-                return Err(error(
-                    &format!("derivedMoves.{}", still[0].0),
-                    "derived moves refer to each other in a circle".into(),
-                ));
-            }
-            pending = still;
-        }
-
+        reader.derived_moves(&derived, &mut moves, &moduli)?;
         let extension = raw.antipode.unwrap_or_default();
         if let Some(names) = &extension.moves {
             for name in names {
                 if !moves.iter().any(|(n, _)| n == name) {
-                    return Err(error("antipode.moves", format!("unknown move `{name}`")));
+                    return Err(reader.error("antipode.moves", format!("unknown move `{name}`")));
                 }
             }
         }
@@ -456,6 +229,296 @@ impl Definition {
     /// The orbit named `name`.
     pub fn orbit(&self, name: &str) -> Option<&Orbit> {
         self.orbits.iter().find(|o| o.name == name)
+    }
+}
+
+/// Checks a definition's parts, naming the file and key of what is wrong.
+struct Reader<'a> {
+    file: &'a str,
+}
+
+impl Reader<'_> {
+    fn error(&self, key: &str, message: String) -> DefinitionError {
+        DefinitionError {
+            file: self.file.into(),
+            key: key.into(),
+            message,
+        }
+    }
+
+    fn check_length(
+        &self,
+        values: &[u64],
+        pieces: usize,
+        key: &str,
+    ) -> Result<(), DefinitionError> {
+        if values.len() == pieces {
+            Ok(())
+        } else {
+            Err(self.error(
+                key,
+                format!("{} entries for an orbit of {pieces} pieces", values.len()),
+            ))
+        }
+    }
+
+    /// The orbits, numbered into flat positions.
+    fn orbits(&self, raw: &[RawOrbit]) -> Result<Vec<Orbit>, DefinitionError> {
+        let mut orbits: Vec<Orbit> = Vec::new();
+        let mut offset = 0;
+        for (i, orbit) in raw.iter().enumerate() {
+            let key = format!("orbits[{i}]");
+            if orbit.num_pieces == 0 {
+                return Err(self.error(&key, "numPieces is 0".into()));
+            }
+            if !(1..=u8::MAX as u64).contains(&orbit.num_orientations) {
+                return Err(self.error(
+                    &key,
+                    format!(
+                        "numOrientations {} is out of range 1..255",
+                        orbit.num_orientations
+                    ),
+                ));
+            }
+            if orbits.iter().any(|o| o.name == orbit.orbit_name) {
+                return Err(
+                    self.error(&key, format!("orbit `{}` is named twice", orbit.orbit_name))
+                );
+            }
+            orbits.push(Orbit {
+                name: orbit.orbit_name.clone(),
+                pieces: orbit.num_pieces as usize,
+                orientations: orbit.num_orientations as u8,
+                offset,
+            });
+            offset += orbit.num_pieces as usize;
+            if offset > MAX_POSITIONS {
+                return Err(self.error(
+                    "orbits",
+                    format!("more than {MAX_POSITIONS} pieces in all orbits"),
+                ));
+            }
+        }
+        if orbits.is_empty() {
+            return Err(self.error("orbits", "no orbit".into()));
+        }
+        Ok(orbits)
+    }
+
+    /// The solved state; an orbit whose `orientationMod` hides orientations gets 1.
+    fn default_pattern(
+        &self,
+        raw: &BTreeMap<String, RawOrbitPattern>,
+        orbits: &mut [Orbit],
+    ) -> Result<Pattern, DefinitionError> {
+        let positions: usize = orbits.iter().map(|o| o.pieces).sum();
+        let mut default = Pattern {
+            pieces: vec![0; positions],
+            orientation: vec![0; positions],
+        };
+        for name in raw.keys() {
+            if !orbits.iter().any(|o| o.name == *name) {
+                return Err(self.error(
+                    &format!("defaultPattern.{name}"),
+                    format!("no orbit is named `{name}`"),
+                ));
+            }
+        }
+        for orbit in orbits.iter_mut() {
+            let key = format!("defaultPattern.{}", orbit.name);
+            let Some(data) = raw.get(&orbit.name) else {
+                return Err(self.error(&key, "missing".into()));
+            };
+            self.orbit_pattern(&key, data, orbit, &mut default)?;
+        }
+        Ok(default)
+    }
+
+    /// One orbit of the solved state, into `default`.
+    fn orbit_pattern(
+        &self,
+        key: &str,
+        data: &RawOrbitPattern,
+        orbit: &mut Orbit,
+        default: &mut Pattern,
+    ) -> Result<(), DefinitionError> {
+        self.check_length(&data.pieces, orbit.pieces, &format!("{key}.pieces"))?;
+        self.check_length(
+            &data.orientation,
+            orbit.pieces,
+            &format!("{key}.orientation"),
+        )?;
+        if let Some(modulus) = &data.orientation_mod {
+            self.check_length(modulus, orbit.pieces, &format!("{key}.orientationMod"))?;
+            if modulus.iter().all(|&m| m == 1) {
+                orbit.orientations = 1;
+            } else if !modulus.iter().all(|&m| m == 0) {
+                return Err(self.error(
+                    &format!("{key}.orientationMod"),
+                    "only all 0 (orientations seen) or all 1 (not seen) is supported".into(),
+                ));
+            }
+        }
+        for (i, (&piece, &twist)) in data.pieces.iter().zip(&data.orientation).enumerate() {
+            if piece >= orbit.pieces as u64 {
+                return Err(self.error(
+                    &format!("{key}.pieces[{i}]"),
+                    format!("piece {piece} is out of range 0..{}", orbit.pieces),
+                ));
+            }
+            if twist >= orbit.orientations as u64 && orbit.orientations > 1 {
+                return Err(self.error(
+                    &format!("{key}.orientation[{i}]"),
+                    format!(
+                        "orientation {twist} is out of range 0..{}",
+                        orbit.orientations
+                    ),
+                ));
+            }
+            default.pieces[orbit.offset + i] = piece as u8;
+            default.orientation[orbit.offset + i] = if orbit.orientations == 1 {
+                0
+            } else {
+                twist as u8
+            };
+        }
+        let mut sorted = data.pieces.clone();
+        sorted.sort_unstable();
+        if orbit.orientations > 1 && sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err(self.error(
+                key,
+                "identical pieces with orientations are not supported (set \
+                 orientationMod to 1 if their orientation is not seen)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The file's `moves`, in its order.
+    fn moves(
+        &self,
+        raw: &RawDefinition,
+        orbits: &[Orbit],
+        positions: usize,
+    ) -> Result<Vec<(String, Transformation)>, DefinitionError> {
+        let mut moves: Vec<(String, Transformation)> = Vec::new();
+        for (name, orbits_moved) in &raw.moves.0 {
+            let key = format!("moves.{name}");
+            check_move_name(name).map_err(|m| self.error(&key, m))?;
+            let mut t = Transformation::identity(positions);
+            for (orbit_name, data) in &orbits_moved.0 {
+                let key = format!("{key}.{orbit_name}");
+                let Some(k) = orbits.iter().position(|o| o.name == *orbit_name) else {
+                    return Err(self.error(&key, format!("no orbit is named `{orbit_name}`")));
+                };
+                let declared = raw.orbits[k].num_orientations;
+                self.orbit_move(&key, data, &orbits[k], declared, &mut t)?;
+            }
+            moves.push((name.clone(), t));
+        }
+        if moves.is_empty() {
+            return Err(self.error("moves", "no move".into()));
+        }
+        Ok(moves)
+    }
+
+    /// One orbit of a move, into `t`; `declared` is the orbit's `numOrientations`.
+    fn orbit_move(
+        &self,
+        key: &str,
+        data: &RawOrbitTransformation,
+        orbit: &Orbit,
+        declared: u64,
+        t: &mut Transformation,
+    ) -> Result<(), DefinitionError> {
+        self.check_length(
+            &data.permutation,
+            orbit.pieces,
+            &format!("{key}.permutation"),
+        )?;
+        self.check_length(
+            &data.orientation_delta,
+            orbit.pieces,
+            &format!("{key}.orientationDelta"),
+        )?;
+        let mut seen = vec![false; orbit.pieces];
+        for &from in &data.permutation {
+            if from >= orbit.pieces as u64 || std::mem::replace(&mut seen[from as usize], true) {
+                return Err(self.error(
+                    &format!("{key}.permutation"),
+                    format!(
+                        "{:?} is not a permutation of 0..{}",
+                        data.permutation, orbit.pieces
+                    ),
+                ));
+            }
+        }
+        for (i, (&from, &d)) in data
+            .permutation
+            .iter()
+            .zip(&data.orientation_delta)
+            .enumerate()
+        {
+            if d >= declared {
+                return Err(self.error(
+                    &format!("{key}.orientationDelta[{i}]"),
+                    format!("{d} is out of range 0..{declared}"),
+                ));
+            }
+            t.permutation[orbit.offset + i] = (orbit.offset + from as usize) as u8;
+            t.delta[orbit.offset + i] = (d % orbit.orientations as u64) as u8;
+        }
+        Ok(())
+    }
+
+    /// `derivedMoves`: move sequences over the moves (and other derived moves),
+    /// appended to `moves` once every move they name is known.
+    fn derived_moves(
+        &self,
+        derived: &[(String, String)],
+        moves: &mut Vec<(String, Transformation)>,
+        moduli: &[u8],
+    ) -> Result<(), DefinitionError> {
+        let mut pending: Vec<&(String, String)> = derived.iter().collect();
+        while !pending.is_empty() {
+            let before = pending.len();
+            let mut still = Vec::new();
+            for entry @ (name, alg) in pending {
+                let key = format!("derivedMoves.{name}");
+                check_move_name(name).map_err(|m| self.error(&key, m))?;
+                if moves.iter().any(|(n, _)| n == name) {
+                    return Err(self.error(&key, format!("`{name}` is already a move")));
+                }
+                let mut t = Transformation::identity(moduli.len());
+                let mut ready = true;
+                for token in alg.split_whitespace() {
+                    let (base, amount) = split_amount(token).map_err(|m| self.error(&key, m))?;
+                    match moves.iter().find(|(n, _)| n == base) {
+                        Some((_, m)) => t = t.then(&power(m, amount, moduli), moduli),
+                        None if derived.iter().any(|(n, _)| n == base) => ready = false,
+                        None => {
+                            return Err(
+                                self.error(&key, format!("unknown move `{base}` in `{alg}`"))
+                            );
+                        }
+                    }
+                }
+                if ready {
+                    moves.push((name.clone(), t));
+                } else {
+                    still.push(entry);
+                }
+            }
+            if still.len() == before {
+                return Err(self.error(
+                    &format!("derivedMoves.{}", still[0].0),
+                    "derived moves refer to each other in a circle".into(),
+                ));
+            }
+            pending = still;
+        }
+        Ok(())
     }
 }
 
@@ -507,22 +570,6 @@ fn check_move_name(name: &str) -> Result<(), String> {
     } else {
         Err(format!(
             "move name `{name}`: letters, digits and `_`, not ending in a digit (R2 is R twice)"
-        ))
-    }
-}
-
-fn check_length(
-    values: &[u64],
-    pieces: usize,
-    key: &str,
-    error: &impl Fn(&str, String) -> DefinitionError,
-) -> Result<(), DefinitionError> {
-    if values.len() == pieces {
-        Ok(())
-    } else {
-        Err(error(
-            key,
-            format!("{} entries for an orbit of {pieces} pieces", values.len()),
         ))
     }
 }

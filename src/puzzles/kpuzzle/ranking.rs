@@ -129,213 +129,11 @@ impl Layout {
         let moved: Vec<bool> = (0..positions)
             .map(|p| moves.iter().any(|t| t.moves(p)))
             .collect();
-        // Parts: the components of the moves' permutations.
-        let mut root: Vec<usize> = (0..positions).collect();
-        fn find(root: &mut [usize], mut x: usize) -> usize {
-            while root[x] != x {
-                root[x] = root[root[x]];
-                x = root[x];
-            }
-            x
-        }
-        for t in moves {
-            for (to, &from) in t.permutation.iter().enumerate() {
-                let (a, b) = (find(&mut root, to), find(&mut root, from as usize));
-                root[a.max(b)] = a.min(b);
-            }
-        }
-        let mut places_of: Vec<Vec<u8>> = Vec::new();
-        let mut part_of_root = vec![usize::MAX; positions];
-        for p in (0..positions).filter(|&p| moved[p]) {
-            let r = find(&mut root, p);
-            if part_of_root[r] == usize::MAX {
-                part_of_root[r] = places_of.len();
-                places_of.push(Vec::new());
-            }
-            places_of[part_of_root[r]].push(p as u8);
-        }
-
         let mut parts: Vec<Part> = Vec::new();
-        for places in places_of {
-            let n = places.len();
-            let modulus = moduli[places[0] as usize];
-            let labels: Vec<u8> = places.iter().map(|&p| goal.pieces[p as usize]).collect();
-            if n > MAX_PART_PLACES {
-                return Err(RankingError::TooLarge(format!(
-                    "orbit {}: {n} places exchange pieces; at most {MAX_PART_PLACES} can be ranked",
-                    orbit_of(places[0] as usize)
-                )));
-            }
-            let mut sorted = labels.clone();
-            sorted.sort_unstable();
-            let distinct = sorted.windows(2).all(|w| w[0] != w[1]) && !sorted.contains(&BLANK);
-            let part = if distinct {
-                if n > permutation::MAX_ITEMS {
-                    return Err(RankingError::TooLarge(format!(
-                        "orbit {}: {n} distinct pieces exchange places; at most {} can be ranked",
-                        orbit_of(places[0] as usize),
-                        permutation::MAX_ITEMS
-                    )));
-                }
-                // Numbered in the goal's order: the goal is the identity, even.
-                let mut local = Box::new([u8::MAX; 256]);
-                for (i, &label) in labels.iter().enumerate() {
-                    local[label as usize] = i as u8;
-                }
-                let keeps_sum = modulus > 1
-                    && moves.iter().all(|t| {
-                        places
-                            .iter()
-                            .map(|&p| t.delta[p as usize] as u32)
-                            .sum::<u32>()
-                            .is_multiple_of(modulus as u32)
-                    });
-                let sum = keeps_sum.then(|| {
-                    (places
-                        .iter()
-                        .map(|&p| goal.orientation[p as usize] as u32)
-                        .sum::<u32>()
-                        % modulus as u32) as u8
-                });
-                let digits = if modulus == 1 {
-                    0
-                } else if keeps_sum {
-                    n as u32 - 1
-                } else {
-                    n as u32
-                };
-                Part {
-                    arrangements: crate::rank::factorial(n),
-                    twists: (modulus as u64).pow(digits),
-                    places,
-                    modulus,
-                    kind: Kind::Distinct {
-                        local,
-                        labels,
-                        parity: Parity::Free,
-                        sum,
-                    },
-                    digits,
-                }
-            } else if let Some(tracked) = partial_items(&labels) {
-                let k = tracked.len();
-                let mut item = Box::new([u8::MAX; 256]);
-                for (i, &label) in tracked.iter().enumerate() {
-                    item[label as usize] = i as u8;
-                }
-                let digits = if modulus > 1 { k as u32 } else { 0 };
-                let placements = Box::new(Placements::new(n, k));
-                Part {
-                    arrangements: placements.count(),
-                    twists: (modulus as u64).pow(digits),
-                    places,
-                    modulus,
-                    kind: Kind::Partial {
-                        item,
-                        labels: tracked,
-                        placements,
-                    },
-                    digits,
-                }
-            } else {
-                sorted.dedup();
-                // Pieces a projection does not keep are its blanks, wherever they are.
-                let blank = sorted.iter().position(|&l| l == BLANK);
-                let mut class = Box::new([blank.map_or(u8::MAX, |b| b as u8); 256]);
-                for (i, &label) in sorted.iter().enumerate() {
-                    class[label as usize] = i as u8;
-                }
-                let counts: Vec<u8> = sorted
-                    .iter()
-                    .map(|&l| labels.iter().filter(|&&x| x == l).count() as u8)
-                    .collect();
-                let oriented: Vec<bool> = sorted
-                    .iter()
-                    .zip(&counts)
-                    .map(|(&l, &c)| modulus > 1 && l != BLANK && c == 1)
-                    .collect();
-                let digits = oriented.iter().filter(|&&o| o).count() as u32;
-                let mut arrangements: u128 = 1;
-                let mut left = n;
-                for &c in &counts {
-                    arrangements *= binomial(left, c as usize) as u128;
-                    left -= c as usize;
-                }
-                let arrangements = u64::try_from(arrangements).map_err(|_| {
-                    RankingError::TooLarge(format!(
-                        "orbit {}: too many arrangements to rank",
-                        orbit_of(places[0] as usize)
-                    ))
-                })?;
-                Part {
-                    arrangements,
-                    twists: (modulus as u64).pow(digits),
-                    places,
-                    modulus,
-                    kind: Kind::Classes {
-                        class,
-                        labels: sorted,
-                        counts,
-                        oriented,
-                    },
-                    digits,
-                }
-            };
-            parts.push(part);
+        for places in components(moves, &moved) {
+            parts.push(Part::new(places, goal, moves, moduli, &orbit_of)?);
         }
-
-        // Parity rules: a part's parity under every move, as a function of the parities
-        // of the distinct parts before it.
-        let parity_of = |t: &Transformation, part: &Part| -> u64 {
-            if !matches!(part.kind, Kind::Distinct { .. }) {
-                return 0;
-            }
-            // The permutation of the part's places the move makes.
-            let index_of = |p: u8| part.places.iter().position(|&q| q == p).expect("closed");
-            let items: Vec<u8> = part
-                .places
-                .iter()
-                .map(|&p| index_of(t.permutation[p as usize]) as u8)
-                .collect();
-            permutation::parity(&items) as u64
-        };
-        let vectors: Vec<u64> = moves
-            .iter()
-            .map(|t| {
-                parts
-                    .iter()
-                    .enumerate()
-                    .map(|(j, part)| parity_of(t, part) << j)
-                    .fold(0, |a, b| a | b)
-            })
-            .collect();
-        let distinct_parts: Vec<usize> = (0..parts.len())
-            .filter(|&j| {
-                matches!(parts[j].kind, Kind::Distinct { .. }) && parts[j].places.len() >= 2
-            })
-            .collect();
-        for (k, &j) in distinct_parts.iter().enumerate().take(64) {
-            let earlier = &distinct_parts[..k];
-            if earlier.len() > 12 {
-                break;
-            }
-            let rule = (0u64..1 << earlier.len()).find_map(|choice| {
-                let mask: u64 = earlier
-                    .iter()
-                    .enumerate()
-                    .filter(|(bit, _)| choice >> bit & 1 == 1)
-                    .map(|(_, &part)| 1u64 << part)
-                    .sum();
-                vectors
-                    .iter()
-                    .all(|&v| (v >> j & 1) == (v & mask).count_ones() as u64 & 1)
-                    .then_some(mask)
-            });
-            if let (Some(mask), Kind::Distinct { parity, .. }) = (rule, &mut parts[j].kind) {
-                *parity = Parity::Fixed(mask);
-                parts[j].arrangements /= 2;
-            }
-        }
+        set_parity_rules(&mut parts, moves);
 
         let count = parts
             .iter()
@@ -704,6 +502,249 @@ pub struct Coordinate {
     what: Split,
     /// Its number of values.
     pub size: u64,
+}
+
+impl Part {
+    /// The part of `places`: distinct pieces, a few among blanks, or kinds of
+    /// identical pieces, as the goal holds them.
+    fn new(
+        places: Vec<u8>,
+        goal: &Pattern,
+        moves: &[&Transformation],
+        moduli: &[u8],
+        orbit_of: &impl Fn(usize) -> String,
+    ) -> Result<Part, RankingError> {
+        let n = places.len();
+        let places_first = places[0];
+        let modulus = moduli[places[0] as usize];
+        let labels: Vec<u8> = places.iter().map(|&p| goal.pieces[p as usize]).collect();
+        if n > MAX_PART_PLACES {
+            return Err(RankingError::TooLarge(format!(
+                "orbit {}: {n} places exchange pieces; at most {MAX_PART_PLACES} can be ranked",
+                orbit_of(places[0] as usize)
+            )));
+        }
+        let mut sorted = labels.clone();
+        sorted.sort_unstable();
+        let distinct = sorted.windows(2).all(|w| w[0] != w[1]) && !sorted.contains(&BLANK);
+        let part = if distinct {
+            if n > permutation::MAX_ITEMS {
+                return Err(RankingError::TooLarge(format!(
+                    "orbit {}: {n} distinct pieces exchange places; at most {} can be ranked",
+                    orbit_of(places[0] as usize),
+                    permutation::MAX_ITEMS
+                )));
+            }
+            Part::distinct(places, labels, modulus, goal, moves)
+        } else if let Some(tracked) = partial_items(&labels) {
+            let k = tracked.len();
+            let mut item = Box::new([u8::MAX; 256]);
+            for (i, &label) in tracked.iter().enumerate() {
+                item[label as usize] = i as u8;
+            }
+            let digits = if modulus > 1 { k as u32 } else { 0 };
+            let placements = Box::new(Placements::new(n, k));
+            Part {
+                arrangements: placements.count(),
+                twists: (modulus as u64).pow(digits),
+                places,
+                modulus,
+                kind: Kind::Partial {
+                    item,
+                    labels: tracked,
+                    placements,
+                },
+                digits,
+            }
+        } else {
+            Part::classes(places, &labels, sorted, modulus).ok_or_else(|| {
+                RankingError::TooLarge(format!(
+                    "orbit {}: too many arrangements to rank",
+                    orbit_of(places_first as usize)
+                ))
+            })?
+        };
+        Ok(part)
+    }
+    /// Distinct pieces, numbered in the goal's order (the goal is the identity, even);
+    /// the last orientation implied where every move keeps the orientation sum.
+    fn distinct(
+        places: Vec<u8>,
+        labels: Vec<u8>,
+        modulus: u8,
+        goal: &Pattern,
+        moves: &[&Transformation],
+    ) -> Part {
+        let n = places.len();
+        let mut local = Box::new([u8::MAX; 256]);
+        for (i, &label) in labels.iter().enumerate() {
+            local[label as usize] = i as u8;
+        }
+        let keeps_sum = modulus > 1
+            && moves.iter().all(|t| {
+                places
+                    .iter()
+                    .map(|&p| t.delta[p as usize] as u32)
+                    .sum::<u32>()
+                    .is_multiple_of(modulus as u32)
+            });
+        let sum = keeps_sum.then(|| {
+            (places
+                .iter()
+                .map(|&p| goal.orientation[p as usize] as u32)
+                .sum::<u32>()
+                % modulus as u32) as u8
+        });
+        let digits = if modulus == 1 {
+            0
+        } else if keeps_sum {
+            n as u32 - 1
+        } else {
+            n as u32
+        };
+        Part {
+            arrangements: crate::rank::factorial(n),
+            twists: (modulus as u64).pow(digits),
+            places,
+            modulus,
+            kind: Kind::Distinct {
+                local,
+                labels,
+                parity: Parity::Free,
+                sum,
+            },
+            digits,
+        }
+    }
+
+    /// Kinds of identical pieces (`sorted`: the labels, ascending), `None` if their
+    /// arrangements do not fit 64 bits.
+    fn classes(places: Vec<u8>, labels: &[u8], mut sorted: Vec<u8>, modulus: u8) -> Option<Part> {
+        let n = places.len();
+        sorted.dedup();
+        // Pieces a projection does not keep are its blanks, wherever they are.
+        let blank = sorted.iter().position(|&l| l == BLANK);
+        let mut class = Box::new([blank.map_or(u8::MAX, |b| b as u8); 256]);
+        for (i, &label) in sorted.iter().enumerate() {
+            class[label as usize] = i as u8;
+        }
+        let counts: Vec<u8> = sorted
+            .iter()
+            .map(|&l| labels.iter().filter(|&&x| x == l).count() as u8)
+            .collect();
+        let oriented: Vec<bool> = sorted
+            .iter()
+            .zip(&counts)
+            .map(|(&l, &c)| modulus > 1 && l != BLANK && c == 1)
+            .collect();
+        let digits = oriented.iter().filter(|&&o| o).count() as u32;
+        let mut arrangements: u128 = 1;
+        let mut left = n;
+        for &c in &counts {
+            arrangements *= binomial(left, c as usize) as u128;
+            left -= c as usize;
+        }
+        let arrangements = u64::try_from(arrangements).ok()?;
+        Some(Part {
+            arrangements,
+            twists: (modulus as u64).pow(digits),
+            places,
+            modulus,
+            kind: Kind::Classes {
+                class,
+                labels: sorted,
+                counts,
+                oriented,
+            },
+            digits,
+        })
+    }
+}
+
+/// The places moved, grouped into the components of the moves' permutations (places
+/// that exchange pieces), each ascending, in the order of their first place.
+fn components(moves: &[&Transformation], moved: &[bool]) -> Vec<Vec<u8>> {
+    let positions = moved.len();
+    let mut root: Vec<usize> = (0..positions).collect();
+    fn find(root: &mut [usize], mut x: usize) -> usize {
+        while root[x] != x {
+            root[x] = root[root[x]];
+            x = root[x];
+        }
+        x
+    }
+    for t in moves {
+        for (to, &from) in t.permutation.iter().enumerate() {
+            let (a, b) = (find(&mut root, to), find(&mut root, from as usize));
+            root[a.max(b)] = a.min(b);
+        }
+    }
+    let mut places_of: Vec<Vec<u8>> = Vec::new();
+    let mut part_of_root = vec![usize::MAX; positions];
+    for p in (0..positions).filter(|&p| moved[p]) {
+        let r = find(&mut root, p);
+        if part_of_root[r] == usize::MAX {
+            part_of_root[r] = places_of.len();
+            places_of.push(Vec::new());
+        }
+        places_of[part_of_root[r]].push(p as u8);
+    }
+
+    places_of
+}
+
+/// Parity rules: a part's parity under every move, as a function of the parities of
+/// the distinct parts before it; where there is one, the part numbers half its
+/// arrangements.
+fn set_parity_rules(parts: &mut [Part], moves: &[&Transformation]) {
+    let parity_of = |t: &Transformation, part: &Part| -> u64 {
+        if !matches!(part.kind, Kind::Distinct { .. }) {
+            return 0;
+        }
+        // The permutation of the part's places the move makes.
+        let index_of = |p: u8| part.places.iter().position(|&q| q == p).expect("closed");
+        let items: Vec<u8> = part
+            .places
+            .iter()
+            .map(|&p| index_of(t.permutation[p as usize]) as u8)
+            .collect();
+        permutation::parity(&items) as u64
+    };
+    let vectors: Vec<u64> = moves
+        .iter()
+        .map(|t| {
+            parts
+                .iter()
+                .enumerate()
+                .map(|(j, part)| parity_of(t, part) << j)
+                .fold(0, |a, b| a | b)
+        })
+        .collect();
+    let distinct_parts: Vec<usize> = (0..parts.len())
+        .filter(|&j| matches!(parts[j].kind, Kind::Distinct { .. }) && parts[j].places.len() >= 2)
+        .collect();
+    for (k, &j) in distinct_parts.iter().enumerate().take(64) {
+        let earlier = &distinct_parts[..k];
+        if earlier.len() > 12 {
+            break;
+        }
+        let rule = (0u64..1 << earlier.len()).find_map(|choice| {
+            let mask: u64 = earlier
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| choice >> bit & 1 == 1)
+                .map(|(_, &part)| 1u64 << part)
+                .sum();
+            vectors
+                .iter()
+                .all(|&v| (v >> j & 1) == (v & mask).count_ones() as u64 & 1)
+                .then_some(mask)
+        });
+        if let (Some(mask), Kind::Distinct { parity, .. }) = (rule, &mut parts[j].kind) {
+            *parity = Parity::Fixed(mask);
+            parts[j].arrangements /= 2;
+        }
+    }
 }
 
 /// The distinct pieces of a part that holds them among blanks (and at least one of

@@ -1,0 +1,431 @@
+//! The Python package `antipode`: a puzzle's ranking (`antipode.puzzle`), depth tables
+//! (`antipode.Table`) with numpy arrays, and analyses (`antipode.analyze`), over the
+//! library. Errors are `antipode.Error` and its subclasses, carrying the library's
+//! one-line message; long calls release the GIL.
+
+use numpy::ndarray::ArrayView1;
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+use ::antipode::puzzles::{self, AnyPuzzle};
+use ::antipode::store::{Depths, Encoding};
+use ::antipode::table::Table as DepthTable;
+use ::antipode::{Puzzle as _, with_depths, with_puzzle};
+
+create_exception!(
+    antipode,
+    Error,
+    PyException,
+    "An error of the antipode library."
+);
+create_exception!(
+    antipode,
+    BadPosition,
+    Error,
+    "A position that is malformed or unsolvable."
+);
+create_exception!(
+    antipode,
+    TableMismatch,
+    Error,
+    "A table of another puzzle, or no puzzle by that name."
+);
+create_exception!(
+    antipode,
+    CorruptFile,
+    Error,
+    "A table file that cannot be read: truncated, incomplete, a bad checksum."
+);
+
+fn bad_position(e: impl ToString) -> PyErr {
+    BadPosition::new_err(e.to_string())
+}
+
+fn mismatch(e: impl ToString) -> PyErr {
+    TableMismatch::new_err(e.to_string())
+}
+
+/// A puzzle: its ranking, positions and moves.
+#[pyclass(frozen, module = "antipode")]
+struct Puzzle {
+    inner: AnyPuzzle,
+}
+
+#[pymethods]
+impl Puzzle {
+    /// The puzzle's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    /// The number of indices: every state has one in `0..index_count`.
+    #[getter]
+    fn index_count(&self) -> u64 {
+        self.inner.index_count()
+    }
+
+    /// The index of a position (text, as the command line takes it).
+    fn rank(&self, position: &str) -> PyResult<u64> {
+        with_puzzle!(&self.inner, p => Ok(p.rank(&p.parse(position).map_err(bad_position)?)))
+    }
+
+    /// The position with index `index`, in its one-line form.
+    fn unrank(&self, index: u64) -> PyResult<String> {
+        self.check_index(index)?;
+        Ok(with_puzzle!(&self.inner, p => p.format_line(&p.unrank(index))))
+    }
+
+    /// A position's one-line form, checked (raises BadPosition).
+    fn parse(&self, text: &str) -> PyResult<String> {
+        with_puzzle!(&self.inner, p => Ok(p.format_line(&p.parse(text).map_err(bad_position)?)))
+    }
+
+    /// The same as `parse`: the canonical one-line form of a position.
+    fn format(&self, text: &str) -> PyResult<String> {
+        self.parse(text)
+    }
+
+    /// The positions one move away, as (move, position) pairs.
+    fn neighbours(&self, position: &str) -> PyResult<Vec<(String, String)>> {
+        with_puzzle!(&self.inner, p => {
+            let state = p.parse(position).map_err(bad_position)?;
+            let mut out = Vec::new();
+            p.successors(&state, &mut out);
+            Ok(out
+                .iter()
+                .map(|s| (s.moved.to_string(), p.format_line(&s.state)))
+                .collect())
+        })
+    }
+
+    /// The indices of many positions, as a numpy array of uint64 (on all cores).
+    fn rank_many<'py>(
+        &self,
+        py: Python<'py>,
+        positions: Vec<String>,
+    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let ranks = py.detach(|| {
+            with_puzzle!(&self.inner, p => positions
+                .par_iter()
+                .map(|text| p.parse(text).map(|s| p.rank(&s)))
+                .collect::<Result<Vec<u64>, _>>())
+        });
+        Ok(PyArray1::from_vec(py, ranks.map_err(bad_position)?))
+    }
+
+    /// The positions of many indices (a numpy array or a list), one-line forms.
+    fn unrank_many(&self, py: Python<'_>, indices: Vec<u64>) -> PyResult<Vec<String>> {
+        if let Some(&bad) = indices.iter().find(|&&i| i >= self.inner.index_count()) {
+            self.check_index(bad)?;
+        }
+        Ok(py.detach(|| {
+            with_puzzle!(&self.inner, p => indices
+                .par_iter()
+                .map(|&i| p.format_line(&p.unrank(i)))
+                .collect())
+        }))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("antipode.puzzle({:?})", self.inner.name())
+    }
+}
+
+impl Puzzle {
+    fn check_index(&self, index: u64) -> PyResult<()> {
+        if index < self.inner.index_count() {
+            Ok(())
+        } else {
+            Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "index {index} is not below {}",
+                self.inner.index_count()
+            )))
+        }
+    }
+}
+
+/// The puzzle `name` names (`antipode list`), or a description file's path.
+#[pyfunction]
+fn puzzle(name: &str) -> PyResult<Puzzle> {
+    Ok(Puzzle {
+        inner: puzzles::lookup(name).map_err(mismatch)?,
+    })
+}
+
+/// A depth table, mapped (opening it reads the header only).
+#[pyclass(frozen, module = "antipode")]
+struct Table {
+    puzzle: AnyPuzzle,
+    table: DepthTable,
+}
+
+#[pymethods]
+impl Table {
+    /// Opens the table at `path`; its puzzle comes from its header. `verify=True`
+    /// also checks the payload's checksum (reading all of it).
+    #[staticmethod]
+    #[pyo3(signature = (path, verify = false))]
+    fn open(py: Python<'_>, path: std::path::PathBuf, verify: bool) -> PyResult<Table> {
+        py.detach(|| {
+            let table = if verify {
+                DepthTable::open(&path)
+            } else {
+                DepthTable::open_unverified(&path)
+            }
+            .map_err(|e| CorruptFile::new_err(e.to_string()))?;
+            let header = table.header();
+            let puzzle = puzzles::from_identity(&header.puzzle, &header.goal).map_err(mismatch)?;
+            with_puzzle!(&puzzle, p => table.check_puzzle(p)).map_err(mismatch)?;
+            Ok(Table { puzzle, table })
+        })
+    }
+
+    /// The table's puzzle.
+    #[getter]
+    fn puzzle(&self) -> Puzzle {
+        Puzzle {
+            inner: self.puzzle.clone(),
+        }
+    }
+
+    /// The exact distance of a position (text) from the goal.
+    fn distance(&self, position: &str) -> PyResult<u32> {
+        self.distance_of_text(position)
+    }
+
+    /// The distances of many positions: a numpy array of indices (uint64) or a
+    /// list of position texts; a numpy array of uint32 (on all cores, the GIL
+    /// released). An unreached state gets 2**32 - 1.
+    fn distances<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        if let Ok(indices) = positions.extract::<PyReadonlyArray1<'py, u64>>() {
+            let indices = indices.as_slice()?;
+            let count = self.table.header().indices;
+            if let Some(bad) = indices.iter().find(|&&i| i >= count) {
+                return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "index {bad} is not below {count}"
+                )));
+            }
+            let out = py.detach(|| {
+                indices
+                    .par_iter()
+                    .map(|&i| self.distance_of_index(i).unwrap_or(u32::MAX))
+                    .collect()
+            });
+            return Ok(PyArray1::from_vec(py, out));
+        }
+        let texts: Vec<String> = positions.extract()?;
+        let out = py.detach(|| {
+            texts
+                .par_iter()
+                .map(|t| self.distance_of_text(t))
+                .collect::<PyResult<Vec<u32>>>()
+        })?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Positions per distance, as a numpy array.
+    #[getter]
+    fn histogram<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        PyArray1::from_vec(py, self.table.header().histogram.clone())
+    }
+
+    /// The header's fields.
+    #[getter]
+    fn header<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let h = self.table.header();
+        let d = PyDict::new(py);
+        d.set_item("version", h.version)?;
+        d.set_item("puzzle", &h.puzzle)?;
+        d.set_item("goal", &h.goal)?;
+        d.set_item("definition_sha256", &h.definition_sha256)?;
+        d.set_item("indices", h.indices)?;
+        d.set_item("bits", h.encoding.bits())?;
+        d.set_item("complete", h.complete)?;
+        d.set_item("histogram", h.histogram.clone())?;
+        d.set_item("payload_bytes", h.payload_bytes)?;
+        d.set_item("payload_crc32", h.payload_crc32)?;
+        Ok(d)
+    }
+
+    /// 8-bit tables: the entries themselves, a read-only numpy view of the mapped
+    /// file (no copy): `distance + 1`, 0 for unreached.
+    #[getter]
+    fn entries<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let this = slf.get();
+        let Depths::Byte(bytes) = this.table.depths() else {
+            return Err(Error::new_err(
+                "entries are for 8-bit tables; a 2-bit table's distances come from distances()",
+            ));
+        };
+        let view = ArrayView1::from(bytes.as_bytes());
+        // SAFETY: the view borrows the table's mapping, which lives as long as the
+        // Table object the array keeps as its base; nothing writes the mapping.
+        let array = unsafe { PyArray1::borrow_from_array(&view, slf.clone().into_any()) };
+        let flags = PyDict::new(slf.py());
+        flags.set_item("write", false)?;
+        array.call_method("setflags", (), Some(&flags))?;
+        Ok(array)
+    }
+
+    /// An optimal solution by descent: the moves, in the puzzle's notation.
+    fn solve(&self, py: Python<'_>, position: &str) -> PyResult<Vec<String>> {
+        py.detach(|| {
+            with_puzzle!(&self.puzzle, p => {
+                let state = p.parse(position).map_err(bad_position)?;
+                let steps = self.table.solve(p, &state).map_err(|e| Error::new_err(e.to_string()))?;
+                Ok(steps.iter().map(|s| s.moved.to_string()).collect())
+            })
+        })
+    }
+}
+
+impl Table {
+    fn distance_of_index(&self, index: u64) -> Option<u32> {
+        with_puzzle!(&self.puzzle, p => {
+            with_depths!(self.table.depths(), s => ::antipode::descent::distance(p, s, index)).ok()
+        })
+    }
+
+    fn distance_of_text(&self, position: &str) -> PyResult<u32> {
+        with_puzzle!(&self.puzzle, p => {
+            let state = p.parse(position).map_err(bad_position)?;
+            let index = p.rank(&state);
+            with_depths!(self.table.depths(), s => ::antipode::descent::distance(p, s, index))
+                .map_err(|e| Error::new_err(e.to_string()))
+        })
+    }
+}
+
+/// The pattern databases of a partition of a sliding board's tiles (`7-8` for the
+/// 15-puzzle), built into `dir` first if missing: an admissible estimate of a
+/// position's distance, the one `antipode solve --pdb` searches with.
+#[pyclass(frozen, module = "antipode")]
+struct Partition {
+    board: ::antipode::puzzles::sliding::BoardShape,
+    partition: ::antipode::pdb::Partition,
+}
+
+#[pymethods]
+impl Partition {
+    /// Opens (or builds) the databases of `board` split into patterns of `sizes`.
+    #[staticmethod]
+    #[pyo3(signature = (board, sizes, goal = None, dir = std::path::PathBuf::from("tables")))]
+    fn open(
+        py: Python<'_>,
+        board: &str,
+        sizes: &str,
+        goal: Option<&str>,
+        dir: std::path::PathBuf,
+    ) -> PyResult<Partition> {
+        let shape = puzzles::sliding_board(board, goal).map_err(mismatch)?;
+        let partition = py
+            .detach(|| {
+                ::antipode::jobs::Databases::partition(&shape, sizes)
+                    .map(|job| job.dir(&dir).open())
+            })
+            .map_err(|e| Error::new_err(e.to_string()))?
+            .map_err(|e| CorruptFile::new_err(e.to_string()))?;
+        Ok(Partition {
+            board: shape,
+            partition,
+        })
+    }
+
+    /// The board's cells, row by row: the goal's tile in each (0 the blank).
+    #[getter]
+    fn goal(&self) -> Vec<u8> {
+        self.board.goal().to_vec()
+    }
+
+    /// The cells of a position given as text (`0 1 2 3/4 5 6 7/...`).
+    fn cells(&self, position: &str) -> PyResult<Vec<u8>> {
+        self.board.parse_position(position).map_err(bad_position)
+    }
+
+    /// A lower bound on the distance of a position: its text, or its cells (a list
+    /// or bytes, row by row, 0 the blank).
+    fn estimate(&self, position: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let cells: Vec<u8> = match position.extract::<String>() {
+            Ok(text) => self.cells(&text)?,
+            Err(_) => position.extract()?,
+        };
+        let mut sorted = cells.clone();
+        sorted.sort_unstable();
+        if !sorted.iter().enumerate().all(|(i, &c)| c as usize == i) {
+            return Err(BadPosition::new_err(format!(
+                "the cells must hold the tiles 0 to {} once each",
+                self.board.cells() - 1
+            )));
+        }
+        Ok(self.partition.estimate(&cells))
+    }
+}
+
+/// Analyzes the puzzle `name` (the GIL released): a dict with `gods_number`,
+/// `antipodes` (their one-line forms, the first ones), `antipode_count`,
+/// `reachable`, `indices` and `histogram` (numpy). With `table`, the depths go to
+/// that file (`bits` 8 or 2), resuming an unfinished one.
+#[pyfunction]
+#[pyo3(signature = (name, table = None, bits = 8, threads = None))]
+fn analyze<'py>(
+    py: Python<'py>,
+    name: &str,
+    table: Option<std::path::PathBuf>,
+    bits: u32,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let encoding = match bits {
+        8 => Encoding::Byte,
+        2 => Encoding::Mod3,
+        _ => return Err(Error::new_err(format!("bits is 8 or 2, not {bits}"))),
+    };
+    let puzzle = puzzles::lookup(name).map_err(mismatch)?;
+    let analysis = py
+        .detach(|| {
+            with_puzzle!(&puzzle, p => {
+                let mut job = ::antipode::Analyze::new(p).threads_or_all(threads).encoding(encoding);
+                if let Some(path) = &table {
+                    job = job.table(path);
+                }
+                job.run()
+            })
+        })
+        .map_err(|e| Error::new_err(e.to_string()))?;
+    let d = PyDict::new(py);
+    d.set_item("puzzle", &analysis.puzzle)?;
+    d.set_item("indices", analysis.indices)?;
+    d.set_item("reachable", analysis.reachable)?;
+    d.set_item("gods_number", analysis.gods_number)?;
+    d.set_item("antipode_count", analysis.antipode_count)?;
+    d.set_item("antipodes", analysis.antipodes.clone())?;
+    d.set_item(
+        "histogram",
+        PyArray1::from_vec(py, analysis.histogram.clone()),
+    )?;
+    Ok(d)
+}
+
+/// Exhaustive state-space analysis of puzzles: ranking, depth tables, analyses.
+#[pymodule]
+#[pyo3(name = "antipode")]
+fn antipode_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(puzzle, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_class::<Puzzle>()?;
+    m.add_class::<Table>()?;
+    m.add_class::<Partition>()?;
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add("BadPosition", m.py().get_type::<BadPosition>())?;
+    m.add("TableMismatch", m.py().get_type::<TableMismatch>())?;
+    m.add("CorruptFile", m.py().get_type::<CorruptFile>())?;
+    Ok(())
+}

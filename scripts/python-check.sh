@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The Python package (bindings/python): formats and lints its Rust, builds the wheel
+# with maturin in a virtual environment (target/python-venv; maturin, numpy and pytest
+# installed with pip when missing), installs it and runs its pytest tests. CI runs it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=target/python-venv
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/python" -c 'import maturin, numpy, pytest' 2>/dev/null ||
+    "$venv/bin/pip" install --quiet 'maturin>=1.9,<2' numpy pytest
+cargo fmt --manifest-path bindings/python/Cargo.toml -- --check
+cargo clippy --quiet --release --manifest-path bindings/python/Cargo.toml -- -D warnings
+wheels=$(mktemp -d)
+trap 'rm -rf "$wheels"' EXIT
+(cd bindings/python && "../../$venv/bin/maturin" build --quiet --release --out "$wheels")
+"$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/antipode-*.whl
+# pytest's exit code 5 means no test ran: that is a failure here too.
+status=0
+(cd "$wheels" && "$OLDPWD/$venv/bin/python" -m pytest -q "$OLDPWD/bindings/python/tests") || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "pytest collected no test"
+    exit 1
+fi
+if [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
+# Another solver: the example's IDA* in Python over the 7-8 databases (built into
+# tables/ on first use) must find the lengths `antipode solve --pdb 7-8` finds.
+goal="0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+cargo build --quiet --release
+grep -v '^#' tests/data/korf100.txt | head -10 >"$wheels/ten.txt"
+target/release/antipode pdb 15puzzle --goal "$goal" --partition 7-8 --quiet >/dev/null
+target/release/antipode solve 15puzzle --goal "$goal" --pdb 7-8 <"$wheels/ten.txt" |
+    awk '{ print $1 }' >"$wheels/cli.txt"
+"$venv/bin/python" bindings/python/examples/korf_ida.py "$wheels/ten.txt" 10 | tee "$wheels/py.out"
+grep -v instances "$wheels/py.out" | awk '{ print $1 }' >"$wheels/py.txt"
+if ! cmp -s "$wheels/cli.txt" "$wheels/py.txt"; then
+    echo "FAIL the Python IDA*'s lengths differ from antipode solve --pdb 7-8's"
+    exit 1
+fi
+echo "ok   the Python IDA* finds the CLI's ten lengths: $(tr '\n' ' ' <"$wheels/py.txt")"

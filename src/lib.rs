@@ -30,6 +30,7 @@
 //! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`] |
 //! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`puzzles::kpuzzle::search`] |
 //! | searches without a table | [`solve`]: IDA*, IDDFS, bidirectional BFS |
+//! | other languages | crates of their own over this library: `bindings/c` (a C library and its header `antipode.h`), `bindings/python` (the Python package, PyO3 and numpy) |
 //!
 //! # How data flows
 //!

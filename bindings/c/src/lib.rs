@@ -88,6 +88,36 @@ pub struct AntipodeTable {
     table: Table,
 }
 
+/// A handle: its magic number, cleared when it is closed.
+trait Handle {
+    fn magic(&mut self) -> &mut u64;
+}
+
+impl Handle for AntipodePuzzle {
+    fn magic(&mut self) -> &mut u64 {
+        &mut self.magic
+    }
+}
+
+impl Handle for AntipodeTable {
+    fn magic(&mut self) -> &mut u64 {
+        &mut self.magic
+    }
+}
+
+/// Frees a handle, its magic cleared first so that a second close is refused while
+/// the memory is still ours.
+///
+/// # Safety
+/// `handle` is a live handle from `Box::into_raw`, checked by its magic.
+unsafe fn release<T: Handle>(handle: *mut T) {
+    // SAFETY: the caller's guarantee: memory from `Box::into_raw`, not freed yet.
+    unsafe {
+        *(*handle).magic() = 0;
+        drop(Box::from_raw(handle));
+    }
+}
+
 fn text<'a>(pointer: *const c_char) -> Result<&'a str, (AntipodeStatus, String)> {
     if pointer.is_null() {
         return Err((AntipodeNullPointer, "a string argument is null".into()));
@@ -160,15 +190,10 @@ pub unsafe extern "C" fn antipode_puzzle_open(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn antipode_puzzle_close(puzzle: *mut AntipodePuzzle) -> AntipodeStatus {
     guarded(|| {
-        if puzzle.is_null() {
-            return Ok(());
-        }
-        puzzle_ref(puzzle)?;
-        // SAFETY: a live handle from `Box::into_raw`; its magic is cleared first so
-        // that a second close is refused while the memory is still ours.
-        unsafe {
-            (*puzzle).magic = 0;
-            drop(Box::from_raw(puzzle));
+        if !puzzle.is_null() {
+            puzzle_ref(puzzle)?;
+            // SAFETY: checked just above: a live puzzle handle of this library.
+            unsafe { release(puzzle) };
         }
         Ok(())
     })
@@ -285,14 +310,10 @@ pub unsafe extern "C" fn antipode_table_open(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn antipode_table_close(table: *mut AntipodeTable) -> AntipodeStatus {
     guarded(|| {
-        if table.is_null() {
-            return Ok(());
-        }
-        table_ref(table)?;
-        // SAFETY: as for puzzles: a live handle from `Box::into_raw`, magic cleared.
-        unsafe {
-            (*table).magic = 0;
-            drop(Box::from_raw(table));
+        if !table.is_null() {
+            table_ref(table)?;
+            // SAFETY: checked just above: a live table handle of this library.
+            unsafe { release(table) };
         }
         Ok(())
     })

@@ -108,30 +108,32 @@ pub(super) fn twisty_puzzle(puzzle: &PuzzleArgs) -> Result<Option<KPuzzle>> {
     Ok(Some(puzzles::kpuzzle::library::open(&name)?))
 }
 
-/// Opens (or builds, reporting on stderr unless `quiet`) the projections' databases
-/// of a twisty puzzle; Ctrl-C stops a build, which the same command resumes.
-pub(super) fn open_twisty(
+/// Builds the missing databases of a twisty puzzle's projections (reporting on stderr
+/// unless `quiet`) and opens them all as tables; Ctrl-C stops a build, which the same
+/// command resumes.
+fn twisty_tables(
     puzzle: &KPuzzle,
     specs: &str,
     threads: Option<usize>,
     dir: &std::path::Path,
     quiet: bool,
     interrupt: &Interrupt,
-) -> Result<Vec<Database>> {
-    let plan = Projections::new(puzzle, specs).plan()?;
-    let indices = plan
+) -> Result<Vec<(KPuzzle, antipode::table::Table)>> {
+    let job = Projections::new(puzzle, specs)
+        .dir(dir)
+        .threads_or_all(threads);
+    let indices = job
+        .plan()?
         .iter()
         .map(|(p, _)| p.layout().ok().and_then(|l| l.index_count()).unwrap_or(0))
         .max()
         .unwrap_or(0);
     let printer = LevelPrinter::new(quiet, indices);
     let stop = interrupt.arm();
-    let opened = Projections::new(puzzle, specs)
-        .dir(dir)
-        .threads_or_all(threads)
+    let opened = job
         .observer(&printer)
         .stop(&stop)
-        .open_with(|projection, path| {
+        .tables_with(|projection, path| {
             if !quiet {
                 eprintln!(
                     "building the pattern database of {} ({} states) into {}",
@@ -151,6 +153,22 @@ pub(super) fn open_twisty(
     Ok(opened?)
 }
 
+/// Opens (or builds first) the projections' databases of a twisty puzzle, ready for
+/// a search.
+pub(super) fn open_twisty(
+    puzzle: &KPuzzle,
+    specs: &str,
+    threads: Option<usize>,
+    dir: &std::path::Path,
+    quiet: bool,
+    interrupt: &Interrupt,
+) -> Result<Vec<Database>> {
+    twisty_tables(puzzle, specs, threads, dir, quiet, interrupt)?
+        .into_iter()
+        .map(|(projection, table)| Ok(Database::new(projection, table)?))
+        .collect()
+}
+
 /// `pdb PUZZLE --orbits ...` on a twisty puzzle.
 fn run_twisty(puzzle: &KPuzzle, args: &Args, interrupt: &Interrupt) -> Result<()> {
     if args.orbits.is_empty() {
@@ -165,7 +183,7 @@ fn run_twisty(puzzle: &KPuzzle, args: &Args, interrupt: &Interrupt) -> Result<()
     }
     let started = Instant::now();
     let specs = args.orbits.join(",");
-    let databases = open_twisty(
+    let tables = twisty_tables(
         puzzle,
         &specs,
         args.threads,
@@ -174,8 +192,8 @@ fn run_twisty(puzzle: &KPuzzle, args: &Args, interrupt: &Interrupt) -> Result<()
         interrupt,
     )?;
     let mut text = String::new();
-    for db in &databases {
-        let header = db.table().header();
+    for (_, table) in &tables {
+        let header = table.header();
         text.push_str(&format!(
             "{:<36} {:>13} states  max {:>2}  {} bits  {:>10}  {}\n",
             header.puzzle,
@@ -183,12 +201,12 @@ fn run_twisty(puzzle: &KPuzzle, args: &Args, interrupt: &Interrupt) -> Result<()
             header.histogram.len().saturating_sub(1),
             header.encoding.bits(),
             human_bytes((HEADER_BYTES as u64 + header.payload_bytes) as f64),
-            db.table().path().display()
+            table.path().display()
         ));
     }
     text.push_str(&format!(
         "{} database(s) ready in {:.1} s\n",
-        databases.len(),
+        tables.len(),
         started.elapsed().as_secs_f64()
     ));
     super::print(&text)

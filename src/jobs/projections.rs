@@ -123,12 +123,13 @@ impl<'a> Projections<'a> {
             .collect()
     }
 
-    /// Opens every database, building the missing ones first; `building` is told of
-    /// each build before it starts.
-    pub fn open_with(
-        self,
+    /// Builds the missing databases (resuming unfinished ones) and opens every one
+    /// as a table, checked against its projection; `building` is told of each build
+    /// before it starts. [`Projections::open_with`] also readies them for a search.
+    pub fn tables_with(
+        &self,
         mut building: impl FnMut(&KPuzzle, &Path),
-    ) -> Result<Vec<Database>, ProjectionsError> {
+    ) -> Result<Vec<(KPuzzle, Table)>, ProjectionsError> {
         let mut out = Vec::new();
         for (projection, path) in self.plan()? {
             // Missing, or unfinished (the build resumes it).
@@ -158,9 +159,21 @@ impl<'a> Projections<'a> {
             }
             let table = Table::open(&path)?;
             table.check_puzzle(&projection)?;
-            out.push(Database::new(projection, table)?);
+            out.push((projection, table));
         }
         Ok(out)
+    }
+
+    /// Opens every database for a search, building the missing ones first;
+    /// `building` is told of each build before it starts.
+    pub fn open_with(
+        self,
+        building: impl FnMut(&KPuzzle, &Path),
+    ) -> Result<Vec<Database>, ProjectionsError> {
+        self.tables_with(building)?
+            .into_iter()
+            .map(|(projection, table)| Ok(Database::new(projection, table)?))
+            .collect()
     }
 
     /// Opens every database, building the missing ones first.

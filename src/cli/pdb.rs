@@ -9,7 +9,6 @@ use anyhow::{Context, Result, bail};
 use antipode::jobs::{Databases, Projections, TABLES_DIR};
 use antipode::pdb::{Partition, PartitionEvent, tile_list};
 use antipode::puzzles::kpuzzle::KPuzzle;
-use antipode::puzzles::kpuzzle::search::Database;
 use antipode::puzzles::{self, CatalogError, sliding::BoardShape};
 use antipode::table::header::HEADER_BYTES;
 use antipode::units::{human_bytes, thousands};
@@ -111,7 +110,7 @@ pub(super) fn twisty_puzzle(puzzle: &PuzzleArgs) -> Result<Option<KPuzzle>> {
 /// Builds the missing databases of a twisty puzzle's projections (reporting on stderr
 /// unless `quiet`) and opens them all as tables; Ctrl-C stops a build, which the same
 /// command resumes.
-fn twisty_tables(
+pub(super) fn twisty_tables(
     puzzle: &KPuzzle,
     specs: &str,
     threads: Option<usize>,
@@ -122,10 +121,11 @@ fn twisty_tables(
     let job = Projections::new(puzzle, specs)
         .dir(dir)
         .threads_or_all(threads);
+    let states = |p: &KPuzzle| p.layout().ok().and_then(|l| l.index_count()).unwrap_or(0);
     let indices = job
         .plan()?
         .iter()
-        .map(|(p, _)| p.layout().ok().and_then(|l| l.index_count()).unwrap_or(0))
+        .map(|(p, _)| states(p))
         .max()
         .unwrap_or(0);
     let printer = LevelPrinter::new(quiet, indices);
@@ -151,22 +151,6 @@ fn twisty_tables(
         });
     interrupt.disarm();
     Ok(opened?)
-}
-
-/// Opens (or builds first) the projections' databases of a twisty puzzle, ready for
-/// a search.
-pub(super) fn open_twisty(
-    puzzle: &KPuzzle,
-    specs: &str,
-    threads: Option<usize>,
-    dir: &std::path::Path,
-    quiet: bool,
-    interrupt: &Interrupt,
-) -> Result<Vec<Database>> {
-    twisty_tables(puzzle, specs, threads, dir, quiet, interrupt)?
-        .into_iter()
-        .map(|(projection, table)| Ok(Database::new(projection, table)?))
-        .collect()
 }
 
 /// `pdb PUZZLE --orbits ...` on a twisty puzzle.

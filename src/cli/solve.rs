@@ -15,6 +15,7 @@ use antipode::jobs::{
 use antipode::puzzle::Notation;
 use antipode::puzzles::Opened;
 use antipode::puzzles::kpuzzle::KPuzzle;
+use antipode::puzzles::kpuzzle::search::Database;
 use antipode::puzzles::peg::table::SolvableTable;
 use antipode::puzzles::peg::{self, PegBoard};
 use antipode::puzzles::sliding::BoardShape;
@@ -250,7 +251,7 @@ fn solve_with_pdb(
 fn solve_twisty(puzzle: &KPuzzle, specs: &str, args: &Args, interrupt: &Interrupt) -> Result<()> {
     let batch = wants_batch(args.position.as_deref(), false);
     let starts = read_starts(puzzle, args, batch)?;
-    let databases = super::pdb::open_twisty(
+    let databases = super::pdb::twisty_tables(
         puzzle,
         specs,
         args.threads,
@@ -258,6 +259,10 @@ fn solve_twisty(puzzle: &KPuzzle, specs: &str, args: &Args, interrupt: &Interrup
         false,
         interrupt,
     )?;
+    let databases = databases
+        .into_iter()
+        .map(|(projection, table)| Database::new(projection, table))
+        .collect::<Result<Vec<_>, _>>()?;
     let job = SolveTwisty::new(puzzle, databases)?.limits(limits(args));
     for start in starts {
         let started = Instant::now();

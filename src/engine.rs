@@ -276,7 +276,10 @@ pub trait Executor {
     /// Puts the goals it owns at depth 0 in a fresh store; returns how many over
     /// every executor.
     fn seed(&mut self) -> u64;
-    /// The store holds `levels` complete levels (and maybe part of the next).
+    /// The store holds `levels` complete levels and maybe part of the next, written
+    /// anywhere in its class by the interrupted run: the level that redoes it must
+    /// not assume its states lie only where it writes itself (tests/it/tables.rs,
+    /// `a_level_stopped_half_way_is_redone_whole`).
     fn resume(&mut self, levels: usize);
     /// Whether a top-down level from `depth` would expand exactly its frontier (codes
     /// are exact, or recent marks tell the frontier from older levels of its code).

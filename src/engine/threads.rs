@@ -30,6 +30,9 @@ pub struct Threads<'a, P: Puzzle, S: DepthStore> {
     /// Per recent slot ([`Threads::recent_slot`]): its marks cover exactly the groups
     /// its newest level wrote.
     recent_valid: [bool; 2],
+    /// The next level is the one an interrupted run left partly written: its states
+    /// may lie in chunks this run will not write to.
+    redoing: bool,
 }
 
 impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
@@ -58,6 +61,7 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
             goals,
             tracks_recent,
             recent_valid: [false; 2],
+            redoing: false,
         }
     }
 
@@ -92,6 +96,13 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
             Direction::BottomUp => items
                 .filter(|i| i.class == plan.target && !i.exhausted.load(Ordering::Relaxed))
                 .collect(),
+        }
+    }
+
+    /// Records that level `level` may have written anywhere in class `class`.
+    fn mark_written(&self, class: usize, level: u32) {
+        for item in self.layout.items.iter().filter(|i| i.class == class) {
+            self.chunks.set(item.chunk, level);
         }
     }
 
@@ -150,6 +161,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
     fn resume(&mut self, levels: usize) {
         // Where the last level lies is unknown: every chunk may hold it.
         self.chunks.set_all(levels as u32 - 1);
+        self.redoing = true;
     }
 
     fn frontier_is_exact(&self, depth: u32) -> bool {
@@ -162,6 +174,9 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
     }
 
     fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
+        // The interrupted run's marks of this level are where it left them: any chunk
+        // of the class may hold some, and the recent marks know none of them.
+        let redoing = std::mem::take(&mut self.redoing);
         if self.tracks_recent {
             self.forget_recent(plan);
         }
@@ -180,6 +195,9 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         let outcome = match plan.direction {
             Direction::BottomUp => {
                 let (found, captured) = levels::bottom_up(&ctx, capture);
+                if redoing {
+                    self.mark_written(plan.target, plan.depth + 1);
+                }
                 LevelOutcome {
                     found: Some(found),
                     captured,
@@ -190,17 +208,16 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
                 // bookkeeping and mark the new level's chunks afterwards.
                 let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
                 let (found, captured) = levels::top_down(&ctx, !dense, capture);
-                if dense {
-                    for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
-                        self.chunks.set(item.chunk, plan.depth + 1);
-                    }
+                if dense || redoing {
+                    self.mark_written(plan.target, plan.depth + 1);
                 }
                 LevelOutcome { found, captured }
             }
         };
         if self.tracks_recent {
+            // A redone level's recent marks miss what the interrupted run marked.
             let slot = self.recent_slot(plan.depth + 1);
-            self.recent_valid[slot] = true;
+            self.recent_valid[slot] = !redoing;
         }
         outcome
     }

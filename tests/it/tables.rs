@@ -36,14 +36,67 @@ impl Observer for StopAfter<'_> {
     }
 }
 
+/// Requests a stop in the middle of a level: once `units` of its work items are done
+/// (the others are skipped, so the level is left partly written).
+struct StopWithin<'a> {
+    level: u32,
+    units: u64,
+    current: std::sync::atomic::AtomicU32,
+    done: std::sync::atomic::AtomicU64,
+    stop: &'a AtomicBool,
+}
+
+impl Observer for StopWithin<'_> {
+    fn level_started(&self, depth: u32, _: antipode::engine::Direction, _: u64) {
+        self.current.store(depth, Ordering::Relaxed);
+    }
+
+    fn work_done(&self, units: u64) {
+        if self.current.load(Ordering::Relaxed) == self.level
+            && self.done.fetch_add(units, Ordering::Relaxed) + units >= self.units
+        {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 fn interrupted_then_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding, level: u32) {
+    let stop = AtomicBool::new(false);
+    let observer = StopAfter { level, stop: &stop };
+    interrupted_by_then_resumed(puzzle, encoding, &observer, &stop, level);
+}
+
+/// Stops a build in the middle of level `level + 1`, resumes it, and compares it
+/// with an uninterrupted build.
+fn interrupted_within_then_resumed<P: Puzzle>(
+    puzzle: &P,
+    encoding: Encoding,
+    level: u32,
+    units: u64,
+) {
+    let stop = AtomicBool::new(false);
+    let observer = StopWithin {
+        level: level + 1,
+        units,
+        current: Default::default(),
+        done: Default::default(),
+        stop: &stop,
+    };
+    interrupted_by_then_resumed(puzzle, encoding, &observer, &stop, level);
+}
+
+fn interrupted_by_then_resumed<P: Puzzle>(
+    puzzle: &P,
+    encoding: Encoding,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+    level: u32,
+) {
     let dir = tempfile::tempdir().unwrap();
     let (whole, resumed) = (dir.path().join("whole"), dir.path().join("resumed"));
     let reference = table::build(puzzle, &whole, &options(encoding), &Silent, None).unwrap();
 
-    let stop = AtomicBool::new(false);
-    let observer = StopAfter { level, stop: &stop };
-    let result = table::build(puzzle, &resumed, &options(encoding), &observer, Some(&stop));
+    let result = table::build(puzzle, &resumed, &options(encoding), observer, Some(stop));
     assert!(matches!(
         result,
         Err(TableError::Engine(EngineError::Interrupted { .. }))
@@ -95,6 +148,22 @@ fn resume_gives_a_byte_identical_table() {
         interrupted_then_resumed(&eight, encoding, 12);
         interrupted_then_resumed(&eight, encoding, 27);
         interrupted_then_resumed(&goat, encoding, 30);
+    }
+}
+
+/// A stop in the middle of a level leaves some of the next level's entries written
+/// and others not; the resumed build redoes that level and must find every state of
+/// it, wherever the interrupted run had already marked them.
+#[test]
+fn a_level_stopped_half_way_is_redone_whole() {
+    let two_by_five = SlidingPuzzle::new(2, 5).unwrap();
+    let (file, text) = library::shipped("goat").unwrap();
+    let goat = BlockPuzzle::from_text(file, text).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        for (level, units) in [(14, 3), (20, 5), (27, 8), (33, 2)] {
+            interrupted_within_then_resumed(&two_by_five, encoding, level, units);
+        }
+        interrupted_within_then_resumed(&goat, encoding, 30, 2);
     }
 }
 

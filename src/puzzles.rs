@@ -15,7 +15,7 @@ pub mod oshidori;
 pub mod peg;
 pub mod sliding;
 
-use crate::puzzle::Puzzle;
+use crate::puzzle::{PositionError, Puzzle};
 pub use blocks::{BlockPuzzle, Metric};
 pub use kpuzzle::KPuzzle;
 pub use oshidori::Oshidori;
@@ -101,6 +101,32 @@ macro_rules! with_puzzle {
 }
 
 impl AnyPuzzle {
+    /// The index of a position given as cells (row by row, the tile in each, 0 the
+    /// blank), for programs that hold boards as bytes rather than text. Sliding boards
+    /// only; the cells are checked ([`sliding::BoardShape::check_cells`]).
+    ///
+    /// ```
+    /// let puzzle = antipode::puzzles::lookup("8puzzle").unwrap();
+    /// let index = puzzle.rank_cells(&[8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+    /// antipode::with_puzzle!(&puzzle, p => {
+    ///     use antipode::Puzzle;
+    ///     assert_eq!(p.format_line(&p.unrank(index)), "867/254/301");
+    /// });
+    /// assert!(puzzle.rank_cells(&[1, 2, 3]).is_err());
+    /// ```
+    pub fn rank_cells(&self, cells: &[u8]) -> Result<u64, PositionError> {
+        match self {
+            AnyPuzzle::Sliding(p) => {
+                sliding::BoardShape::of(p).check_cells(cells)?;
+                Ok(p.rank(&sliding::Board::from_cells(cells)))
+            }
+            _ => Err(PositionError::Malformed(format!(
+                "{} positions are given as text; cells are read for sliding boards",
+                self.name()
+            ))),
+        }
+    }
+
     /// The puzzle's command-line name.
     pub fn name(&self) -> String {
         with_puzzle!(self, p => p.name())

@@ -14,6 +14,9 @@ typedef struct AntipodePuzzle AntipodePuzzle;
 // A depth table and its puzzle.
 typedef struct AntipodeTable AntipodeTable;
 
+// The pattern databases of a partition of a sliding board's tiles, and the board.
+typedef struct AntipodePartition AntipodePartition;
+
 // What a call did.
 typedef enum AntipodeStatus {
   // Done.
@@ -79,12 +82,16 @@ enum AntipodeStatus antipode_unrank(const AntipodePuzzle *puzzle,
                                     char *buffer,
                                     uintptr_t length);
 
-// Opens the depth table at `path` (its checksum checked, its puzzle from its header)
-// into `*table`.
+// Opens the depth table at `path` (its checksum checked) into `*table`. Its puzzle
+// comes from its header; when `puzzle` is not null (a name or description path, as
+// for [`antipode_puzzle_open`]), the table must be that puzzle's.
 //
 // # Safety
-// `path` is a NUL-terminated string; `table` points to writable memory.
-enum AntipodeStatus antipode_table_open(const char *path, AntipodeTable **table);
+// `path` is a NUL-terminated string, `puzzle` null or one; `table` points to
+// writable memory.
+enum AntipodeStatus antipode_table_open(const char *path,
+                                        const char *puzzle,
+                                        AntipodeTable **table);
 
 // Closes a table (null is ignored).
 //
@@ -109,6 +116,16 @@ enum AntipodeStatus antipode_distance_of_index(const AntipodeTable *table,
                                                uint64_t index,
                                                uint32_t *distance);
 
+// The exact distance of a sliding board's position given as `length` cell bytes
+// (row by row, the tile in each cell, 0 the blank) into `*distance`.
+//
+// # Safety
+// `table` is a handle; `cells` holds `length` readable bytes; `distance` writable.
+enum AntipodeStatus antipode_distance_of_cells(const AntipodeTable *table,
+                                               const uint8_t *cells,
+                                               uintptr_t length,
+                                               uint32_t *distance);
+
 // The distances of `count` positions (texts) into `distances`, on all cores; a
 // position that is bad or unreached gets `UINT32_MAX` and the call returns the
 // status of the first such one (the others are still answered).
@@ -120,6 +137,49 @@ enum AntipodeStatus antipode_distances(const AntipodeTable *table,
                                        const char *const *positions,
                                        uintptr_t count,
                                        uint32_t *distances);
+
+// Opens the pattern databases of the sliding board `board` (`15puzzle`, `4x4`)
+// split into patterns of `sizes` (`7-8`, `6-6-3`) into `*partition`: the files in
+// the folder `dir` (null: `tables`), built there first if missing, as `antipode pdb
+// BOARD --partition SIZES` builds them. `goal` is null for the board's usual goal,
+// or another arrangement as text.
+//
+// # Safety
+// `board` and `sizes` are NUL-terminated strings, `goal` and `dir` null or such
+// strings; `partition` points to writable memory.
+enum AntipodeStatus antipode_partition_open(const char *board,
+                                            const char *sizes,
+                                            const char *goal,
+                                            const char *dir,
+                                            AntipodePartition **partition);
+
+// Closes a partition (null is ignored).
+//
+// # Safety
+// `partition` is null or a handle from [`antipode_partition_open`] not closed
+// before.
+enum AntipodeStatus antipode_partition_close(AntipodePartition *partition);
+
+// The partition's lower bound on the distance of a position given as text into
+// `*estimate`: the sum of its databases' entries, the larger of the direct and the
+// reflected sums where the board is square, as `antipode solve --pdb` uses it.
+//
+// # Safety
+// `partition` is a handle, `position` a NUL-terminated string, `estimate` writable.
+enum AntipodeStatus antipode_estimate(const AntipodePartition *partition,
+                                      const char *position,
+                                      uint32_t *estimate);
+
+// [`antipode_estimate`] of a position given as `length` cell bytes (row by row,
+// the tile in each cell, 0 the blank).
+//
+// # Safety
+// `partition` is a handle; `cells` holds `length` readable bytes; `estimate`
+// writable.
+enum AntipodeStatus antipode_estimate_cells(const AntipodePartition *partition,
+                                            const uint8_t *cells,
+                                            uintptr_t length,
+                                            uint32_t *estimate);
 
 // The message of the last error on this thread (empty if none); valid until the
 // next call on this thread.

@@ -3,7 +3,7 @@
 Type stubs of the compiled module (bindings/python/src/lib.rs)."""
 
 from os import PathLike
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +42,13 @@ class Table:
     """A depth table, mapped (opening it reads the header only)."""
 
     @staticmethod
-    def open(path: Union[str, PathLike[str]], verify: bool = False) -> Table: ...
+    def open(
+        path: Union[str, PathLike[str]],
+        puzzle: Optional[str] = None,
+        verify: bool = False,
+    ) -> Table:
+        """Opens the table at `path` (its puzzle from its header, which must be
+        `puzzle` when given); `verify=True` also checks the payload's checksum."""
     @property
     def puzzle(self) -> Puzzle: ...
     def distance(self, position: str) -> int: ...
@@ -57,11 +63,33 @@ class Table:
     def entries(self) -> npt.NDArray[np.uint8]: ...
     def solve(self, position: str) -> list[str]: ...
 
+class Partition:
+    """The pattern databases of a partition of a sliding board's tiles (`7-8` for the
+    15-puzzle): the admissible estimate `antipode solve --pdb` searches with."""
+
+    @staticmethod
+    def open(
+        board: str,
+        sizes: str,
+        goal: Optional[str] = None,
+        dir: Union[str, PathLike[str]] = "tables",
+    ) -> Partition:
+        """Opens the databases in `dir`, building the missing ones first."""
+    @property
+    def goal(self) -> list[int]: ...
+    def cells(self, position: str) -> list[int]: ...
+    def estimate(self, position: Union[str, Sequence[int], bytes]) -> int:
+        """A lower bound on the distance: a position's text or its cells (row by
+        row, 0 the blank)."""
+
 def analyze(
     name: str,
     table: Optional[Union[str, PathLike[str]]] = None,
     bits: int = 8,
     threads: Optional[int] = None,
+    progress: Optional[Callable[[dict[str, Any]], None]] = None,
 ) -> dict[str, Any]:
     """Analyzes the puzzle `name`: gods_number, antipodes, antipode_count, reachable,
-    indices, histogram (numpy)."""
+    indices, histogram (numpy). `progress` gets a dict per finished level (depth,
+    new_states, cumulative, seconds, direction). Ctrl-C stops it with
+    KeyboardInterrupt, the table left resumable by the same call."""

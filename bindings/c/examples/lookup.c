@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     AntipodeTable *table = NULL;
-    enum AntipodeStatus status = antipode_table_open(argv[1], &table);
+    enum AntipodeStatus status = antipode_table_open(argv[1], NULL, &table);
     if (status != ANTIPODE_OK) return fail("open", status);
 
     if (argc > 2) {

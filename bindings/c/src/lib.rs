@@ -1,5 +1,8 @@
 //! The C interface of antipode: open a depth table (its puzzle comes from its
-//! header), look positions up one by one or in batches, rank and unrank positions.
+//! header), look positions up one by one or in batches, rank and unrank positions;
+//! open the pattern databases of a sliding board's partition and estimate distances
+//! with them. Positions are text (`0 3 2 1/8 7 6 5/4 11 10 9`) or, on sliding
+//! boards, cell bytes (row by row, the tile in each cell, 0 the blank).
 //!
 //! Every function returns an [`AntipodeStatus`]; on an error, [`antipode_last_error`]
 //! gives the library's one-line message (per thread). No panic crosses the boundary:
@@ -11,6 +14,8 @@ use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use antipode::pdb::Partition;
+use antipode::puzzles::sliding::BoardShape;
 use antipode::puzzles::{self, AnyPuzzle};
 use antipode::table::Table;
 use antipode::{Puzzle, with_depths, with_puzzle};
@@ -71,6 +76,7 @@ fn guarded(body: impl FnOnce() -> Result<(), (AntipodeStatus, String)>) -> Antip
 
 const PUZZLE_MAGIC: u64 = 0x414e_5450_5a4c_4531; // "ANTPZLE1"
 const TABLE_MAGIC: u64 = 0x414e_5454_424c_4531; // "ANTTBLE1"
+const PARTITION_MAGIC: u64 = 0x414e_5450_4152_5431; // "ANTPART1"
 
 /// A puzzle, by name (`antipode list`) or description file. (`repr(C)`: the magic
 /// number is the first field of both handles.)
@@ -88,6 +94,14 @@ pub struct AntipodeTable {
     table: Table,
 }
 
+/// The pattern databases of a partition of a sliding board's tiles, and the board.
+#[repr(C)]
+pub struct AntipodePartition {
+    magic: u64,
+    board: BoardShape,
+    partition: Partition,
+}
+
 /// A handle: its magic number, cleared when it is closed.
 trait Handle {
     fn magic(&mut self) -> &mut u64;
@@ -100,6 +114,12 @@ impl Handle for AntipodePuzzle {
 }
 
 impl Handle for AntipodeTable {
+    fn magic(&mut self) -> &mut u64 {
+        &mut self.magic
+    }
+}
+
+impl Handle for AntipodePartition {
     fn magic(&mut self) -> &mut u64 {
         &mut self.magic
     }
@@ -155,6 +175,29 @@ fn table_ref<'a>(
         return Err((AntipodeBadHandle, "not a live table handle".into()));
     }
     Ok(table)
+}
+
+fn partition_ref<'a>(
+    handle: *const AntipodePartition,
+) -> Result<&'a AntipodePartition, (AntipodeStatus, String)> {
+    if handle.is_null() {
+        return Err((AntipodeNullPointer, "the partition handle is null".into()));
+    }
+    // SAFETY: as for puzzle handles: memory from this library, checked by its magic.
+    let partition = unsafe { &*handle };
+    if partition.magic != PARTITION_MAGIC {
+        return Err((AntipodeBadHandle, "not a live partition handle".into()));
+    }
+    Ok(partition)
+}
+
+/// `length` cell bytes at `cells`.
+fn cell_bytes<'a>(cells: *const u8, length: usize) -> Result<&'a [u8], (AntipodeStatus, String)> {
+    if cells.is_null() {
+        return Err((AntipodeNullPointer, "the cells are null".into()));
+    }
+    // SAFETY: the caller passes `length` readable bytes at a non-null `cells`.
+    Ok(unsafe { std::slice::from_raw_parts(cells, length) })
 }
 
 fn out<'a, T>(pointer: *mut T) -> Result<&'a mut T, (AntipodeStatus, String)> {
@@ -276,14 +319,17 @@ pub unsafe extern "C" fn antipode_unrank(
     })
 }
 
-/// Opens the depth table at `path` (its checksum checked, its puzzle from its header)
-/// into `*table`.
+/// Opens the depth table at `path` (its checksum checked) into `*table`. Its puzzle
+/// comes from its header; when `puzzle` is not null (a name or description path, as
+/// for [`antipode_puzzle_open`]), the table must be that puzzle's.
 ///
 /// # Safety
-/// `path` is a NUL-terminated string; `table` points to writable memory.
+/// `path` is a NUL-terminated string, `puzzle` null or one; `table` points to
+/// writable memory.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn antipode_table_open(
     path: *const c_char,
+    puzzle: *const c_char,
     table: *mut *mut AntipodeTable,
 ) -> AntipodeStatus {
     guarded(|| {
@@ -291,8 +337,12 @@ pub unsafe extern "C" fn antipode_table_open(
         let bad = |e: String| (AntipodeBadTable, e);
         let opened = Table::open(text(path)?).map_err(|e| bad(e.to_string()))?;
         let header = opened.header();
-        let puzzle = puzzles::from_identity(&header.puzzle, &header.goal)
-            .map_err(|e| bad(format!("{}: {e}", header.puzzle)))?;
+        let puzzle = if puzzle.is_null() {
+            puzzles::from_identity(&header.puzzle, &header.goal)
+                .map_err(|e| bad(format!("{}: {e}", header.puzzle)))?
+        } else {
+            puzzles::lookup(text(puzzle)?).map_err(|e| bad(e.to_string()))?
+        };
         with_puzzle!(&puzzle, q => opened.check_puzzle(q)).map_err(|e| bad(e.to_string()))?;
         *slot = Box::into_raw(Box::new(AntipodeTable {
             magic: TABLE_MAGIC,
@@ -375,6 +425,34 @@ pub unsafe extern "C" fn antipode_distance_of_index(
     })
 }
 
+/// The exact distance of a sliding board's position given as `length` cell bytes
+/// (row by row, the tile in each cell, 0 the blank) into `*distance`.
+///
+/// # Safety
+/// `table` is a handle; `cells` holds `length` readable bytes; `distance` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn antipode_distance_of_cells(
+    table: *const AntipodeTable,
+    cells: *const u8,
+    length: usize,
+    distance: *mut u32,
+) -> AntipodeStatus {
+    guarded(|| {
+        let t = table_ref(table)?;
+        let cells = cell_bytes(cells, length)?;
+        let slot = out(distance)?;
+        let index = t
+            .puzzle
+            .rank_cells(cells)
+            .map_err(|e| (AntipodeBadPosition, e.to_string()))?;
+        *slot = with_puzzle!(&t.puzzle, q => {
+            with_depths!(t.table.depths(), s => antipode::descent::distance(q, s, index))
+        })
+        .map_err(|e| (AntipodeUnreached, e.to_string()))?;
+        Ok(())
+    })
+}
+
 /// The distances of `count` positions (texts) into `distances`, on all cores; a
 /// position that is bad or unreached gets `UINT32_MAX` and the call returns the
 /// status of the first such one (the others are still answered).
@@ -418,6 +496,116 @@ pub unsafe extern "C" fn antipode_distances(
             Some(error) => Err(error),
             None => Ok(()),
         }
+    })
+}
+
+/// Opens the pattern databases of the sliding board `board` (`15puzzle`, `4x4`)
+/// split into patterns of `sizes` (`7-8`, `6-6-3`) into `*partition`: the files in
+/// the folder `dir` (null: `tables`), built there first if missing, as `antipode pdb
+/// BOARD --partition SIZES` builds them. `goal` is null for the board's usual goal,
+/// or another arrangement as text.
+///
+/// # Safety
+/// `board` and `sizes` are NUL-terminated strings, `goal` and `dir` null or such
+/// strings; `partition` points to writable memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn antipode_partition_open(
+    board: *const c_char,
+    sizes: *const c_char,
+    goal: *const c_char,
+    dir: *const c_char,
+    partition: *mut *mut AntipodePartition,
+) -> AntipodeStatus {
+    guarded(|| {
+        let slot = out(partition)?;
+        let bad = |e: String| (AntipodeBadTable, e);
+        let goal = if goal.is_null() {
+            None
+        } else {
+            Some(text(goal)?)
+        };
+        let dir = if dir.is_null() { "tables" } else { text(dir)? };
+        let shape = puzzles::sliding_board(text(board)?, goal).map_err(|e| bad(e.to_string()))?;
+        let opened = antipode::jobs::Databases::partition(&shape, text(sizes)?)
+            .map_err(|e| bad(e.to_string()))?
+            .dir(dir)
+            .open()
+            .map_err(|e| bad(e.to_string()))?;
+        *slot = Box::into_raw(Box::new(AntipodePartition {
+            magic: PARTITION_MAGIC,
+            board: shape,
+            partition: opened,
+        }));
+        Ok(())
+    })
+}
+
+/// Closes a partition (null is ignored).
+///
+/// # Safety
+/// `partition` is null or a handle from [`antipode_partition_open`] not closed
+/// before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn antipode_partition_close(
+    partition: *mut AntipodePartition,
+) -> AntipodeStatus {
+    guarded(|| {
+        if !partition.is_null() {
+            partition_ref(partition)?;
+            // SAFETY: checked just above: a live partition handle of this library.
+            unsafe { release(partition) };
+        }
+        Ok(())
+    })
+}
+
+/// The partition's lower bound on the distance of a position given as text into
+/// `*estimate`: the sum of its databases' entries, the larger of the direct and the
+/// reflected sums where the board is square, as `antipode solve --pdb` uses it.
+///
+/// # Safety
+/// `partition` is a handle, `position` a NUL-terminated string, `estimate` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn antipode_estimate(
+    partition: *const AntipodePartition,
+    position: *const c_char,
+    estimate: *mut u32,
+) -> AntipodeStatus {
+    guarded(|| {
+        let p = partition_ref(partition)?;
+        let position = text(position)?;
+        let slot = out(estimate)?;
+        let cells = p
+            .board
+            .parse_position(position)
+            .map_err(|e| (AntipodeBadPosition, e.to_string()))?;
+        *slot = p.partition.estimate(&cells);
+        Ok(())
+    })
+}
+
+/// [`antipode_estimate`] of a position given as `length` cell bytes (row by row,
+/// the tile in each cell, 0 the blank).
+///
+/// # Safety
+/// `partition` is a handle; `cells` holds `length` readable bytes; `estimate`
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn antipode_estimate_cells(
+    partition: *const AntipodePartition,
+    cells: *const u8,
+    length: usize,
+    estimate: *mut u32,
+) -> AntipodeStatus {
+    guarded(|| {
+        let p = partition_ref(partition)?;
+        let cells = cell_bytes(cells, length)?;
+        let slot = out(estimate)?;
+        p.board
+            .check_cells(cells)
+            .map_err(|e| (AntipodeBadPosition, e.to_string()))?;
+        *slot = p.partition.estimate(cells);
+        Ok(())
     })
 }
 

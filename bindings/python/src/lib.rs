@@ -166,11 +166,17 @@ struct Table {
 
 #[pymethods]
 impl Table {
-    /// Opens the table at `path`; its puzzle comes from its header. `verify=True`
-    /// also checks the payload's checksum (reading all of it).
+    /// Opens the table at `path`; its puzzle comes from its header, and must be
+    /// `puzzle` (a name or description path) when that is given. `verify=True` also
+    /// checks the payload's checksum (reading all of it).
     #[staticmethod]
-    #[pyo3(signature = (path, verify = false))]
-    fn open(py: Python<'_>, path: std::path::PathBuf, verify: bool) -> PyResult<Table> {
+    #[pyo3(signature = (path, puzzle = None, verify = false))]
+    fn open(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        puzzle: Option<&str>,
+        verify: bool,
+    ) -> PyResult<Table> {
         py.detach(|| {
             let table = if verify {
                 DepthTable::open(&path)
@@ -179,7 +185,11 @@ impl Table {
             }
             .map_err(|e| CorruptFile::new_err(e.to_string()))?;
             let header = table.header();
-            let puzzle = puzzles::from_identity(&header.puzzle, &header.goal).map_err(mismatch)?;
+            let puzzle = match puzzle {
+                Some(name) => puzzles::lookup(name),
+                None => puzzles::from_identity(&header.puzzle, &header.goal),
+            }
+            .map_err(mismatch)?;
             with_puzzle!(&puzzle, p => table.check_puzzle(p)).map_err(mismatch)?;
             Ok(Table { puzzle, table })
         })
@@ -358,30 +368,57 @@ impl Partition {
             Ok(text) => self.cells(&text)?,
             Err(_) => position.extract()?,
         };
-        let mut sorted = cells.clone();
-        sorted.sort_unstable();
-        if !sorted.iter().enumerate().all(|(i, &c)| c as usize == i) {
-            return Err(BadPosition::new_err(format!(
-                "the cells must hold the tiles 0 to {} once each",
-                self.board.cells() - 1
-            )));
-        }
+        self.board.check_cells(&cells).map_err(bad_position)?;
         Ok(self.partition.estimate(&cells))
     }
 }
 
-/// Analyzes the puzzle `name` (the GIL released): a dict with `gods_number`,
-/// `antipodes` (their one-line forms, the first ones), `antipode_count`,
-/// `reachable`, `indices` and `histogram` (numpy). With `table`, the depths go to
-/// that file (`bits` 8 or 2), resuming an unfinished one.
+/// Forwards each finished level of a search to the thread that called `analyze`.
+struct Forward(std::sync::mpsc::Sender<::antipode::engine::LevelStats>);
+
+impl ::antipode::engine::Observer for Forward {
+    fn level_finished(&self, stats: &::antipode::engine::LevelStats) {
+        let _ = self.0.send(stats.clone());
+    }
+}
+
+/// One finished level as the dict a progress callback receives.
+fn level_dict<'py>(
+    py: Python<'py>,
+    stats: &::antipode::engine::LevelStats,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("depth", stats.depth)?;
+    d.set_item("new_states", stats.new_states)?;
+    d.set_item("cumulative", stats.cumulative)?;
+    d.set_item("seconds", stats.elapsed.as_secs_f64())?;
+    let direction = match stats.direction {
+        Some(::antipode::engine::Direction::TopDown) => Some("top-down"),
+        Some(::antipode::engine::Direction::BottomUp) => Some("bottom-up"),
+        None => None,
+    };
+    d.set_item("direction", direction)?;
+    Ok(d)
+}
+
+/// Analyzes the puzzle `name` on a worker thread (the GIL released): a dict with
+/// `gods_number`, `antipodes` (their one-line forms, the first ones),
+/// `antipode_count`, `reachable`, `indices` and `histogram` (numpy). With `table`,
+/// the depths go to that file (`bits` 8 or 2), resuming an unfinished one.
+/// `progress`, if given, is called with a dict per finished level (`depth`,
+/// `new_states`, `cumulative`, `seconds`, `direction`). Ctrl-C (or an exception
+/// raised by `progress`) stops the search: the table keeps its complete levels and
+/// the same call resumes it; `analyze` then raises KeyboardInterrupt (or that
+/// exception).
 #[pyfunction]
-#[pyo3(signature = (name, table = None, bits = 8, threads = None))]
+#[pyo3(signature = (name, table = None, bits = 8, threads = None, progress = None))]
 fn analyze<'py>(
     py: Python<'py>,
     name: &str,
     table: Option<std::path::PathBuf>,
     bits: u32,
     threads: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let encoding = match bits {
         8 => Encoding::Byte,
@@ -389,17 +426,71 @@ fn analyze<'py>(
         _ => return Err(Error::new_err(format!("bits is 8 or 2, not {bits}"))),
     };
     let puzzle = puzzles::lookup(name).map_err(mismatch)?;
-    let analysis = py
-        .detach(|| {
+    let token = ::antipode::StopToken::new();
+    let (sender, mut receiver) = std::sync::mpsc::channel();
+    let mut failure: Option<PyErr> = None;
+    let outcome = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let forward = Forward(sender);
             with_puzzle!(&puzzle, p => {
-                let mut job = ::antipode::Analyze::new(p).threads_or_all(threads).encoding(encoding);
+                let mut job = ::antipode::Analyze::new(p)
+                    .threads_or_all(threads)
+                    .encoding(encoding)
+                    .observer(&forward)
+                    .stop(&token);
                 if let Some(path) = &table {
                     job = job.table(path);
                 }
                 job.run()
             })
-        })
-        .map_err(|e| Error::new_err(e.to_string()))?;
+        });
+        loop {
+            // Wait for a level without the GIL, then take it to report the level
+            // and to let Python's signal handlers run (Ctrl-C).
+            let (back, event) = py.detach(move || {
+                let event = receiver.recv_timeout(std::time::Duration::from_millis(50));
+                (receiver, event)
+            });
+            receiver = back;
+            let stats = match event {
+                Ok(stats) => Some(stats),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => None,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            if failure.is_some() {
+                continue;
+            }
+            let reported = match (&progress, stats) {
+                (Some(callback), Some(stats)) => {
+                    level_dict(py, &stats).and_then(|d| callback.call1((d,)).map(drop))
+                }
+                _ => Ok(()),
+            };
+            if let Err(error) = reported.and_then(|()| py.check_signals()) {
+                failure = Some(error);
+                token.stop();
+            }
+        }
+        py.detach(|| worker.join())
+    });
+    let analysis = match (outcome, failure) {
+        (Err(_), _) => return Err(Error::new_err("internal error: the analysis panicked")),
+        (Ok(Err(e)), Some(error))
+            if error.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) =>
+        {
+            let message = match e {
+                ::antipode::jobs::AnalyzeJobError::Interrupted { path, levels } => format!(
+                    "interrupted: {} holds {levels} complete level(s); call analyze with \
+                     the same table again to resume",
+                    path.display()
+                ),
+                other => other.to_string(),
+            };
+            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(message));
+        }
+        (Ok(_), Some(error)) => return Err(error),
+        (Ok(result), None) => result.map_err(|e| Error::new_err(e.to_string()))?,
+    };
     let d = PyDict::new(py);
     d.set_item("puzzle", &analysis.puzzle)?;
     d.set_item("indices", analysis.indices)?;

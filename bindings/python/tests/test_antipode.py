@@ -1,5 +1,7 @@
 """The Python package against the library's published figures and its errors."""
 
+import _thread
+
 import numpy as np
 import pytest
 
@@ -9,11 +11,16 @@ EIGHT_PUZZLE_GODS_NUMBER = 31
 
 
 @pytest.fixture(scope="module")
-def eight_table(tmp_path_factory):
+def eight_table_path(tmp_path_factory):
     path = tmp_path_factory.mktemp("tables") / "8puzzle.table"
     report = antipode.analyze("8puzzle", table=path)
     assert report["gods_number"] == EIGHT_PUZZLE_GODS_NUMBER
-    return antipode.Table.open(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def eight_table(eight_table_path):
+    return antipode.Table.open(eight_table_path)
 
 
 def test_ranking_round_trips():
@@ -53,6 +60,72 @@ def test_table_lookups(eight_table):
     assert eight_table.header["puzzle"] == "8puzzle"
     solution = eight_table.solve("867254301")
     assert len(solution) == 31
+
+
+def test_progress_reports_every_level():
+    levels = []
+    report = antipode.analyze("8puzzle", progress=levels.append)
+    assert [level["depth"] for level in levels] == list(range(32))
+    assert levels[-1]["cumulative"] == 181_440
+    assert [level["new_states"] for level in levels] == report["histogram"].tolist()
+    assert levels[0]["direction"] is None
+    assert {level["direction"] for level in levels[1:]} <= {"top-down", "bottom-up"}
+
+
+def test_ctrl_c_leaves_a_resumable_table(tmp_path):
+    whole, path = tmp_path / "whole.table", tmp_path / "interrupted.table"
+    reference = antipode.analyze("sliding:2x5", table=whole)
+
+    def press_ctrl_c_at_level_5(level):
+        if level["depth"] == 5:
+            _thread.interrupt_main()  # what Ctrl-C does: SIGINT's handler
+
+    with pytest.raises(KeyboardInterrupt, match="complete level"):
+        antipode.analyze("sliding:2x5", table=path, progress=press_ctrl_c_at_level_5)
+    with pytest.raises(antipode.CorruptFile, match="unfinished|incomplete"):
+        antipode.Table.open(path)
+    resumed = []
+    report = antipode.analyze("sliding:2x5", table=path, progress=resumed.append)
+    assert resumed[0]["depth"] > 5  # the saved levels were not searched again
+    assert report["gods_number"] == reference["gods_number"]
+    assert path.read_bytes() == whole.read_bytes()
+
+
+def test_an_exception_in_progress_stops_the_search(tmp_path):
+    def fail(level):
+        raise ValueError(f"stop at {level['depth']}")
+
+    with pytest.raises(ValueError, match="stop at 0"):
+        antipode.analyze("8puzzle", table=tmp_path / "t.table", progress=fail)
+
+
+def test_pattern_database_estimates(tmp_path):
+    partition = antipode.Partition.open("8puzzle", "4-4", dir=tmp_path)
+    estimate = partition.estimate("867254301")
+    assert 0 < estimate <= 31
+    assert partition.estimate(bytes([8, 6, 7, 2, 5, 4, 3, 0, 1])) == estimate
+    assert partition.estimate([1, 2, 3, 4, 5, 6, 7, 8, 0]) == 0
+    with pytest.raises(antipode.BadPosition, match="too often"):
+        partition.estimate([1, 1, 3, 4, 5, 6, 7, 8, 0])
+    with pytest.raises(antipode.BadPosition, match="parity"):
+        partition.estimate([2, 1, 3, 4, 5, 6, 7, 8, 0])
+    with pytest.raises(antipode.Error, match="add up to 9"):
+        antipode.Partition.open("8puzzle", "4-5", dir=tmp_path)
+
+
+def test_damaged_and_foreign_tables_are_refused(eight_table_path, tmp_path):
+    with pytest.raises(antipode.TableMismatch, match="this table is for 8puzzle"):
+        antipode.Table.open(eight_table_path, puzzle="11puzzle")
+    assert antipode.Table.open(eight_table_path, puzzle="8puzzle").distance("867254301") == 31
+    data = eight_table_path.read_bytes()
+    short = tmp_path / "short.table"
+    short.write_bytes(data[: len(data) - 1000])
+    with pytest.raises(antipode.CorruptFile, match="truncated"):
+        antipode.Table.open(short)
+    flipped = tmp_path / "flipped.table"
+    flipped.write_bytes(data[:100_000] + bytes([data[100_000] ^ 0x5A]) + data[100_001:])
+    with pytest.raises(antipode.CorruptFile, match="checksum"):
+        antipode.Table.open(flipped, verify=True)
 
 
 def test_errors_carry_the_library_message(eight_table, tmp_path):

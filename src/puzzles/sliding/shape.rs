@@ -173,6 +173,41 @@ impl BoardShape {
         Ok(cells)
     }
 
+    /// Checks a position given as cells (row by row, the tile in each, 0 the blank),
+    /// as other programs hold it: the board's size, every tile once, and the parity
+    /// check of [`BoardShape::parse_position`].
+    ///
+    /// ```
+    /// use antipode::puzzles::sliding::BoardShape;
+    ///
+    /// let shape = BoardShape::new(3, 3).unwrap();
+    /// assert!(shape.check_cells(&[1, 2, 3, 4, 5, 6, 7, 0, 8]).is_ok());
+    /// let error = shape.check_cells(&[1, 1, 3, 4, 5, 6, 7, 0, 8]).unwrap_err();
+    /// assert_eq!(error.to_string(), "piece `1` appears too often");
+    /// ```
+    pub fn check_cells(&self, cells: &[u8]) -> Result<(), PositionError> {
+        let n = self.cells();
+        if cells.len() != n {
+            return Err(PositionError::WrongSize {
+                expected: format!("{n} cells"),
+                found: format!("{} cells", cells.len()),
+            });
+        }
+        let mut seen = [false; MAX_SHAPE_CELLS];
+        for &tile in cells {
+            if tile as usize >= n {
+                return Err(PositionError::UnknownPiece(tile.to_string()));
+            }
+            if std::mem::replace(&mut seen[tile as usize], true) {
+                return Err(PositionError::Duplicate(tile.to_string()));
+            }
+        }
+        if !self.reaches_goal(cells) {
+            return Err(wrong_parity(self.rows, self.cols, cells, &self.goal));
+        }
+        Ok(())
+    }
+
     /// Whether `cells` (an arrangement of this board's tiles) can reach the goal.
     pub fn reaches_goal(&self, cells: &[u8]) -> bool {
         let n = self.cells();

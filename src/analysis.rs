@@ -7,11 +7,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::descent;
-use crate::engine::{self, EngineError, Finished, Histogram, Observer};
+use crate::engine::{self, EngineError, Finished, Histogram, Observer, Transport};
 use crate::puzzle::Puzzle;
-use crate::store::{ByteDepths, DepthRead, DepthStore, StoreError};
+use crate::store::{ByteDepths, DepthRead, DepthStore, Depths, Encoding, StoreError};
 use crate::sys;
 use crate::units::{human_bytes, thousands};
+use crate::with_depths;
 
 /// At most this many antipodes are kept (all are counted).
 pub const ANTIPODE_LIMIT: usize = 100_000;
@@ -50,6 +51,23 @@ pub struct Analysis {
     /// ([`Puzzle::group_order`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group_order: Option<u128>,
+    /// What the ranks of a partitioned search sent each other ([`analyze_partitioned`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<Exchange>,
+}
+
+/// The traffic of a partitioned search (`--distributed`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Exchange {
+    /// The number of ranks.
+    pub ranks: usize,
+    /// Indices sent to other ranks per level (level 1 first), over every rank, in
+    /// bytes.
+    pub bytes_per_level: Vec<u64>,
+    /// Their sum.
+    pub bytes_total: u64,
+    /// Each rank's peak resident memory, in bytes (0 if unknown).
+    pub peak_rss_bytes_per_rank: Vec<u64>,
 }
 
 /// Why an analysis could not run.
@@ -77,6 +95,9 @@ pub enum AnalyzeError {
     /// The search failed.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// A search in memory cannot use this encoding.
+    #[error("a search in memory keeps 8-bit or 2-bit entries, not {} bits", .0.bits())]
+    Encoding(Encoding),
 }
 
 /// Searches every state from the goal set into a fresh in-memory depth array, which
@@ -145,6 +166,18 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
         }
         _ => antipodes(puzzle, &Finished::new(store), gods_number),
     };
+    summarize_indices(puzzle, histogram, &antipode_indices, boards, started)
+}
+
+/// The report of a finished search whose antipodes' indices are known.
+fn summarize_indices<P: Puzzle>(
+    puzzle: &P,
+    histogram: Histogram,
+    antipode_indices: &[u64],
+    boards: usize,
+    started: Instant,
+) -> Analysis {
+    let gods_number = histogram.gods_number();
     let seconds = started.elapsed().as_secs_f64();
     let states: Vec<P::State> = antipode_indices.iter().map(|&i| puzzle.unrank(i)).collect();
     Analysis {
@@ -166,7 +199,85 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
         threads: rayon::current_num_threads(),
         peak_rss_bytes: sys::peak_rss_bytes().unwrap_or(0),
         group_order: puzzle.group_order(),
+        exchange: None,
     }
+}
+
+/// One rank's part of an analysis partitioned over the ranks `transport` connects
+/// ([`engine::Partitioned`]): this rank holds its slice of the depths (`encoding`),
+/// all ranks exchange neighbours level by level, and every rank returns the same
+/// report (the antipodes gathered from their owners, the traffic in
+/// [`Analysis::exchange`]). With [`engine::Alone`] it is an analysis in one process.
+///
+/// ```
+/// use antipode::{analysis, engine, puzzles::SlidingPuzzle, store::Encoding};
+///
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let ranks = engine::InProcessRanks::new(3);
+/// let reports: Vec<_> = std::thread::scope(|scope| {
+///     let runs: Vec<_> = (0..3)
+///         .map(|r| {
+///             let rank = ranks.rank(r);
+///             let eight = &eight;
+///             scope.spawn(move || {
+///                 analysis::analyze_partitioned(eight, Encoding::Mod3, &rank, 0, &engine::Silent)
+///             })
+///         })
+///         .collect();
+///     runs.into_iter().map(|run| run.join().unwrap().unwrap()).collect()
+/// });
+/// assert!(reports.iter().all(|r| r.gods_number == 31 && r.antipode_count == 2));
+/// ```
+pub fn analyze_partitioned<P: Puzzle>(
+    puzzle: &P,
+    encoding: Encoding,
+    transport: &dyn Transport,
+    boards: usize,
+    observer: &dyn Observer,
+) -> Result<Analysis, AnalyzeError> {
+    let started = Instant::now();
+    let slices = engine::Slices::new(puzzle.index_count(), transport.ranks());
+    let range = slices.range(transport.rank());
+    let mut depths = Depths::anonymous(encoding, range.end - range.start)?
+        .ok_or(AnalyzeError::Encoding(encoding))?;
+    let (histogram, local_antipodes, sent) = with_depths!(&mut depths, s => {
+        let mut executor = engine::Partitioned::new(puzzle, &*s, transport, observer);
+        let mut bfs = engine::Bfs::with_executor(Box::new(&mut executor), observer, None);
+        bfs.seed();
+        let histogram = bfs.run(None, None)?;
+        let antipodes = executor.last_level_indices(histogram.gods_number(), ANTIPODE_LIMIT);
+        (histogram, antipodes, executor.bytes_sent().to_vec())
+    });
+    // Every rank's candidates; they are the antipodes when there are exactly as many
+    // as the last level holds (else, with depths mod 3, older levels of the same code
+    // are among them, and the list is left empty).
+    let (local_count, local_antipodes) = local_antipodes;
+    let mut antipode_indices = transport.gather(&local_antipodes);
+    if transport.sum(local_count) != *histogram.0.last().unwrap_or(&0) {
+        antipode_indices.clear();
+    }
+    let levels = sent.len().max(1);
+    let all_sent = transport.gather(&sent);
+    let bytes_per_level: Vec<u64> = (0..sent.len())
+        .map(|level| all_sent.iter().skip(level).step_by(levels).sum())
+        .collect();
+    let peak = transport.gather(&[sys::peak_rss_bytes().unwrap_or(0)]);
+    let mut report = summarize_indices(
+        puzzle,
+        histogram,
+        &antipode_indices[..antipode_indices.len().min(ANTIPODE_LIMIT)],
+        boards,
+        started,
+    );
+    report.peak_rss_bytes = peak.iter().copied().max().unwrap_or(0);
+    report.threads = transport.ranks();
+    report.exchange = Some(Exchange {
+        ranks: transport.ranks(),
+        bytes_total: bytes_per_level.iter().sum(),
+        bytes_per_level,
+        peak_rss_bytes_per_rank: peak,
+    });
+    Ok(report)
 }
 
 /// The first indices at distance `gods_number` (at most [`ANTIPODE_LIMIT`]). With depths mod

@@ -1,6 +1,7 @@
 //! The command line: one module per subcommand, all thin layers over the library.
 
 mod analyze;
+mod distributed;
 mod list;
 mod lookup;
 mod pdb;

@@ -56,7 +56,10 @@
 mod finished;
 mod layout;
 mod levels;
+mod partitioned;
+mod slices;
 mod threads;
+mod transport;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -65,7 +68,10 @@ use crate::puzzle::Puzzle;
 use crate::store::DepthStore;
 pub use finished::Finished;
 pub use layout::CHUNK_SHIFT;
+pub use partitioned::{BATCH_STATES, INDEX_BYTES, Partitioned};
+pub use slices::Slices;
 pub use threads::Threads;
+pub use transport::{Alone, InProcess, InProcessRanks, Transport};
 
 /// How one level was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -281,6 +287,11 @@ pub trait Executor {
     /// not assume its states lie only where it writes itself (tests/it/tables.rs,
     /// `a_level_stopped_half_way_is_redone_whole`).
     fn resume(&mut self, levels: usize);
+    /// Whether every level must run top-down (an executor that cannot answer
+    /// "is this neighbour in the frontier?" for neighbours it does not hold).
+    fn top_down_only(&self) -> bool {
+        false
+    }
     /// Whether a top-down level from `depth` would expand exactly its frontier (codes
     /// are exact, or recent marks tell the frontier from older levels of its code).
     fn frontier_is_exact(&self, depth: u32) -> bool;
@@ -294,6 +305,49 @@ pub trait Executor {
     /// The sum of `local` over every executor of the search (one process: itself).
     fn combine(&self, local: u64) -> u64 {
         local
+    }
+}
+
+/// An executor lent to a search, so that its owner can ask it more afterwards.
+impl<E: Executor + ?Sized> Executor for &mut E {
+    fn indices(&self) -> std::ops::Range<u64> {
+        (**self).indices()
+    }
+    fn class_of(&self, depth: u32) -> usize {
+        (**self).class_of(depth)
+    }
+    fn class_sizes(&self) -> [u64; 2] {
+        (**self).class_sizes()
+    }
+    fn max_depth(&self) -> u32 {
+        (**self).max_depth()
+    }
+    fn period(&self) -> Option<u32> {
+        (**self).period()
+    }
+    fn seed(&mut self) -> u64 {
+        (**self).seed()
+    }
+    fn resume(&mut self, levels: usize) {
+        (**self).resume(levels)
+    }
+    fn top_down_only(&self) -> bool {
+        (**self).top_down_only()
+    }
+    fn frontier_is_exact(&self, depth: u32) -> bool {
+        (**self).frontier_is_exact(depth)
+    }
+    fn work_units(&self, plan: &LevelPlan) -> u64 {
+        (**self).work_units(plan)
+    }
+    fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
+        (**self).run_level(plan, capture)
+    }
+    fn count_level(&self, plan: &LevelPlan) -> u64 {
+        (**self).count_level(plan)
+    }
+    fn combine(&self, local: u64) -> u64 {
+        (**self).combine(local)
     }
 }
 
@@ -456,7 +510,11 @@ impl<'a> Bfs<'a> {
             depth,
             frontier,
             unseen,
-            direction: Self::choose_direction(candidates, unseen),
+            direction: if self.executor.top_down_only() {
+                Direction::TopDown
+            } else {
+                Self::choose_direction(candidates, unseen)
+            },
             source,
             target,
         }))

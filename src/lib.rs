@@ -128,6 +128,8 @@ pub mod descent;
 pub mod engine;
 mod grid;
 pub mod jobs;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod pdb;
 pub mod plot;
 pub mod pool;

@@ -65,6 +65,20 @@ fn text(a: &Analysis) -> String {
         a.threads,
         human_bytes(a.peak_rss_bytes as f64)
     );
+    if let Some(exchange) = &a.exchange {
+        let _ = writeln!(
+            s,
+            "ranks           {}, peak memory per rank {}, {} of indices exchanged",
+            exchange.ranks,
+            exchange
+                .peak_rss_bytes_per_rank
+                .iter()
+                .map(|&b| human_bytes(b as f64))
+                .collect::<Vec<_>>()
+                .join(" "),
+            human_bytes(exchange.bytes_total as f64)
+        );
+    }
     if !a.antipode_boards.is_empty() {
         let _ = writeln!(
             s,

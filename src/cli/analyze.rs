@@ -37,9 +37,9 @@ pub struct Args {
     /// of the boards that can still reach the goal (tables/BOARD-solvable.table).
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     table: Option<Option<PathBuf>>,
-    /// Bits per state in the table: 8 (exact depth) or 2 (depth mod 3); peg
-    /// solitaire tables have one bit per board.
-    #[arg(long, value_enum, requires = "table")]
+    /// Bits per state in the table (or, with --distributed, in memory): 8 (exact
+    /// depth) or 2 (depth mod 3); peg solitaire tables have one bit per board.
+    #[arg(long, value_enum)]
     bits: Option<Bits>,
     /// Overwrite a complete table (or another puzzle's file) at the table path.
     #[arg(long, requires = "table")]
@@ -67,13 +67,37 @@ pub struct Args {
     /// Draw the depth histogram into an SVG file (linear and log scale).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Run as one rank of an MPI job, `mpirun -np N antipode analyze PUZZLE
+    /// --distributed`: each rank holds its slice of the depths (8 or 2 bits each,
+    /// --bits) and one thread; rank 0 prints the report. Needs a build with
+    /// `--features mpi`.
+    #[arg(long, conflicts_with_all = ["from", "components", "table", "threads"])]
+    distributed: bool,
 }
 
 pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
+    if args.bits.is_some() && args.table.is_none() && !args.distributed {
+        bail!("--bits sets the entries of a table: give --table too");
+    }
     let puzzle = match args.puzzle.open()? {
         Opened::Ranked(puzzle) => puzzle,
+        Opened::Peg(board) if args.distributed => bail!(
+            "{} is peg solitaire, whose boards have no ranking to cut into slices: \
+             --distributed analyzes ranked puzzles",
+            board.name()
+        ),
         Opened::Peg(board) => return analyze_peg(board, &args, interrupt),
     };
+    if args.distributed {
+        let bits = args.bits.unwrap_or(Bits::Eight).encoding();
+        if let Some(path) = &args.plot {
+            super::plot::check_writable(path)?;
+        }
+        return match super::distributed::analyze(&puzzle, bits, args.quiet, args.show)? {
+            Some(analysis) => finish(&analysis, &args),
+            None => Ok(()),
+        };
+    }
     if let Some(path) = &args.plot {
         super::plot::check_writable(path)?;
     }
@@ -102,6 +126,11 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
             run_on(&Rooted::new(p, root), &args, interrupt)
         })?,
     };
+    finish(&analysis, &args)
+}
+
+/// Draws the plot if asked and prints the report.
+fn finish(analysis: &analysis::Analysis, args: &Args) -> Result<()> {
     if let Some(path) = &args.plot {
         let histogram = antipode::plot::Histogram::new(
             &analysis.puzzle,
@@ -110,7 +139,7 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
         );
         super::plot::write_svg(path, &[histogram])?;
     }
-    super::print(&report::render(&analysis, args.format.report()))
+    super::print(&report::render(analysis, args.format.report()))
 }
 
 /// Analyzes `puzzle` (in memory, or into a table file) as the arguments ask.

@@ -4,9 +4,10 @@
 use std::cell::Cell;
 use std::ops::Range;
 
-use antipode::engine::{Bfs, Executor, LevelOutcome, LevelPlan, Silent, Threads};
-use antipode::puzzles::SlidingPuzzle;
-use antipode::store::ByteDepths;
+use antipode::engine::{Bfs, Executor, InProcessRanks, LevelOutcome, LevelPlan, Silent, Threads};
+use antipode::puzzles::blocks::{BlockPuzzle, library};
+use antipode::puzzles::{Oshidori, SlidingPuzzle};
+use antipode::store::{ByteDepths, Encoding};
 use antipode::{Puzzle, analysis};
 
 /// Delegates to [`Threads`] and counts the levels it ran and the counts it combined.
@@ -79,4 +80,63 @@ fn a_level_loop_over_another_executor_finds_the_same_histogram() {
     // or a level finds nothing. Every state but the goal passed through `combine`.
     assert!(levels.get() >= 31);
     assert_eq!(combined.get(), 181_440 - 1);
+}
+
+/// Runs `puzzle`'s analysis as `ranks` in-process ranks (threads meeting at a
+/// barrier, the stand-in for MPI) and returns every rank's report.
+fn partitioned<P: Puzzle + Sync>(
+    puzzle: &P,
+    ranks: usize,
+    encoding: Encoding,
+) -> Vec<analysis::Analysis> {
+    let shared = InProcessRanks::new(ranks);
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..ranks)
+            .map(|r| {
+                let rank = shared.rank(r);
+                scope.spawn(move || {
+                    analysis::analyze_partitioned(puzzle, encoding, &rank, 0, &Silent).unwrap()
+                })
+            })
+            .collect();
+        runs.into_iter().map(|run| run.join().unwrap()).collect()
+    })
+}
+
+fn same_as_one_process<P: Puzzle + Sync>(puzzle: &P) {
+    let one = analysis::analyze(puzzle, 0, &Silent).unwrap();
+    for ranks in 1..=4 {
+        for encoding in [Encoding::Byte, Encoding::Mod3] {
+            for report in partitioned(puzzle, ranks, encoding) {
+                let what = format!("{} on {ranks} ranks, {encoding:?}", puzzle.name());
+                assert_eq!(report.histogram, one.histogram, "{what}");
+                assert_eq!(report.gods_number, one.gods_number, "{what}");
+                assert_eq!(report.antipodes, one.antipodes, "{what}");
+                let exchange = report.exchange.unwrap();
+                assert_eq!(exchange.ranks, ranks);
+                // Levels 1 to God's number, and the one that found nothing if it ran.
+                let levels = exchange.bytes_per_level.len() as u32;
+                assert!(levels == one.gods_number || levels == one.gods_number + 1);
+                // One rank sends nothing; on a sliding board every slice borders others.
+                if ranks == 1 {
+                    assert_eq!(exchange.bytes_total, 0, "{what}");
+                } else if puzzle.name().starts_with("sliding") || puzzle.name() == "8puzzle" {
+                    assert!(exchange.bytes_total > 0, "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// The slices of 1 to 4 ranks (3 divides neither 181,440 + 1 nor Goat's count) give
+/// the single process's histogram, God's number and antipodes, in both encodings.
+#[test]
+fn partitioned_ranks_find_what_one_process_finds() {
+    same_as_one_process(&SlidingPuzzle::new(3, 3).unwrap());
+    same_as_one_process(&SlidingPuzzle::new(2, 5).unwrap());
+    for name in ["goat", "klotski"] {
+        let (file, text) = library::shipped(name).unwrap();
+        same_as_one_process(&BlockPuzzle::from_text(file, text).unwrap());
+    }
+    same_as_one_process(&Oshidori::with_kinds(5).unwrap());
 }

@@ -1,0 +1,528 @@
+//! The executor of one rank of a partitioned search: it holds the entries of its slice
+//! of the indices only ([`Slices`]), expands the frontier states it owns, marks the
+//! neighbours it owns and sends every other neighbour to its owner, in bounded
+//! batches ([`Transport::exchange`]).
+//!
+//! Levels run top-down: a bottom-up level asks whether a neighbour is in the frontier,
+//! and most neighbours of a slice's states are another rank's (see
+//! `scripts/README.md`, "Beyond one machine", for the measurement). Per level the rank
+//! goes through its frontier in batches of at most [`BATCH_STATES`] states; after each
+//! batch all ranks exchange what they produced and mark what they received, and the
+//! level ends with the first round in which no rank had frontier left. Memory per rank
+//! is its slice plus fixed buffers: at most `BATCH_STATES * max_neighbours` indices
+//! out and `(ranks - 1)` times that in.
+
+use std::ops::Range;
+
+use super::layout::{ChunkLevels, Layout, NEVER};
+use super::slices::Slices;
+use super::transport::Transport;
+use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan, Observer};
+use crate::puzzle::Puzzle;
+use crate::store::{DepthStore, Wanted};
+
+/// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its class
+/// writes all over the new level's class: the chunks it wrote are not tracked.
+const DENSE_FRACTION: u64 = 64;
+
+/// States a level keeps of those it finds on one rank (the antipodes, should it be the
+/// last level); with more, they are looked for after the search.
+const KEEP_LIMIT: usize = 1 << 17;
+
+/// Frontier states a rank expands between two exchanges.
+pub const BATCH_STATES: usize = 1 << 18;
+
+/// Bytes one index takes on the wire.
+pub const INDEX_BYTES: u64 = 8;
+
+/// One rank's slice of a search: [`Executor`] for [`super::Bfs::with_executor`]. It
+/// does not look at a stop request: the ranks would have to agree on the level to
+/// stop at (stopping the job stops every rank; a table resumes from its last
+/// checkpoint).
+pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
+    puzzle: &'a P,
+    /// The slice's entries, indexed from the slice's start.
+    store: &'a S,
+    transport: &'a dyn Transport,
+    observer: &'a dyn Observer,
+    slices: Slices,
+    range: Range<u64>,
+    layout: Layout,
+    /// The work items of the layout that hold indices of the slice, cut to it.
+    items: Vec<(Range<u64>, usize)>,
+    chunks: ChunkLevels,
+    goals: Vec<u64>,
+    tracks_recent: bool,
+    /// Bytes this rank sent, per level computed.
+    sent: Vec<u64>,
+    /// The next level is the one an interrupted run left partly written.
+    redoing: bool,
+    /// The recent marks hold exactly the last level written (not so after a resume,
+    /// until a level has been written by this run).
+    recent_valid: bool,
+    outboxes: Vec<Vec<u64>>,
+    inbox: Vec<u64>,
+    frontier: Vec<u64>,
+    /// The states the last level that found any on this rank found (the first
+    /// [`KEEP_LIMIT`], one more if there were more), and that level.
+    captured: Vec<u64>,
+    captured_level: Option<u32>,
+    /// Bottom-up levels: the whole frontier, one bit per index, ORed over all ranks.
+    frontier_bits: Vec<u64>,
+    /// The states a batch marked (a scratch buffer).
+    fresh: Vec<u64>,
+}
+
+/// What a level keeps of the states it marks: the first ones (the antipodes, if it is
+/// the last level) and, on a sparse level, the chunks they lie in (a dense level
+/// records every chunk of its class as written after it). Once more states than can
+/// be kept were found, a dense level only counts the rest.
+struct LevelMarks {
+    /// The first [`KEEP_LIMIT`] states, one more if there were more.
+    kept: Vec<u64>,
+    /// Record the chunks (a sparse level).
+    tracking: bool,
+}
+
+impl LevelMarks {
+    /// Whether a batch must keep what it marks.
+    fn keeping(&self) -> bool {
+        self.tracking || self.kept.len() <= KEEP_LIMIT
+    }
+
+    fn record(&mut self, fresh: &[u64], chunks: &ChunkLevels, level: u32) {
+        if self.tracking {
+            fresh.iter().for_each(|&n| chunks.mark(n, level));
+        }
+        let room = (KEEP_LIMIT + 1).saturating_sub(self.kept.len());
+        self.kept.extend(fresh.iter().take(room));
+    }
+}
+
+impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
+    /// Rank `transport.rank()`'s part of the search of `puzzle`, whose slice's entries
+    /// `store` holds (`store.len()` must be the slice's length).
+    pub fn new(
+        puzzle: &'a P,
+        store: &'a S,
+        transport: &'a dyn Transport,
+        observer: &'a dyn Observer,
+    ) -> Self {
+        let slices = Slices::new(puzzle.index_count(), transport.ranks());
+        let range = slices.range(transport.rank());
+        let goals = puzzle.goal_indices();
+        let layout = Layout::new(&puzzle.segments(), &goals);
+        let items = layout
+            .items
+            .iter()
+            .filter(|i| i.range.start < range.end && range.start < i.range.end)
+            .map(|i| {
+                (
+                    i.range.start.max(range.start)..i.range.end.min(range.end),
+                    i.class,
+                )
+            })
+            .collect();
+        // Top-down levels write only new states: the recent marks of the level being
+        // written are exactly the next frontier.
+        let generations = if layout.bipartite() { 1 } else { 2 };
+        let tracks_recent = store.period().is_some() && store.track_recent(generations);
+        Partitioned {
+            puzzle,
+            store,
+            transport,
+            observer,
+            slices,
+            range,
+            layout,
+            items,
+            chunks: ChunkLevels::new(puzzle.index_count()),
+            goals,
+            tracks_recent,
+            sent: Vec::new(),
+            redoing: false,
+            recent_valid: true,
+            outboxes: vec![Vec::new(); transport.ranks()],
+            inbox: Vec::new(),
+            frontier: Vec::new(),
+            captured: Vec::new(),
+            captured_level: None,
+            frontier_bits: Vec::new(),
+            fresh: Vec::new(),
+        }
+    }
+
+    /// Bytes this rank sent per level (levels 1, 2, ...).
+    pub fn bytes_sent(&self) -> &[u64] {
+        &self.sent
+    }
+
+    /// The generation of recent marks level `level` writes.
+    fn generation(&self, level: u32) -> usize {
+        if self.layout.bipartite() {
+            0
+        } else {
+            (level % 2) as usize
+        }
+    }
+
+    /// The slice's items of class `class`.
+    fn items_of(&self, class: usize) -> impl Iterator<Item = &Range<u64>> {
+        self.items
+            .iter()
+            .filter(move |(_, c)| *c == class)
+            .map(|(r, _)| r)
+    }
+
+    fn local(&self, range: &Range<u64>) -> Range<u64> {
+        range.start - self.range.start..range.end - self.range.start
+    }
+
+    /// Expands the collected frontier: marks the neighbours the slice holds, puts the
+    /// others in their owners' outboxes. With `new`, counts the states marked and
+    /// keeps them there ([`keep`]); without, marks as fast as it can and returns 0.
+    fn expand_frontier(&mut self, next: u32, level: &mut LevelMarks) -> u64 {
+        // The neighbours first, into one buffer (a closure small enough to be inlined
+        // into the puzzle's expansion), then one pass that marks or sends each.
+        let mut neighbours = std::mem::take(&mut self.inbox);
+        neighbours.clear();
+        self.puzzle.expand_sorted(&self.frontier, |_, found| {
+            neighbours.extend_from_slice(found)
+        });
+        self.frontier.clear();
+        let (start, end, slices) = (self.range.start, self.range.end, self.slices);
+        let mut found = 0;
+        if level.keeping() {
+            let mut fresh = std::mem::take(&mut self.fresh);
+            fresh.resize(neighbours.len(), 0);
+            for &n in &neighbours {
+                if n >= start && n < end {
+                    // Branch-free: nothing waits for a mark's outcome, so the loads
+                    // of many marks are in flight at once.
+                    let new = self.store.mark_if_unseen(n - start, next);
+                    fresh[found] = n;
+                    found += new as usize;
+                } else {
+                    self.outboxes[slices.owner(n)].push(n);
+                }
+            }
+            level.record(&fresh[..found], &self.chunks, next);
+            self.fresh = fresh;
+        } else {
+            for &n in &neighbours {
+                if n >= start && n < end {
+                    found += self.store.mark_if_unseen(n - start, next) as usize;
+                } else {
+                    self.outboxes[slices.owner(n)].push(n);
+                }
+            }
+        }
+        self.inbox = neighbours;
+        found as u64
+    }
+
+    /// One exchange: sends the outboxes, marks what arrives (as
+    /// [`Partitioned::expand_frontier`]). Returns the states marked and the bytes
+    /// sent.
+    fn exchange(&mut self, next: u32, level: &mut LevelMarks) -> (u64, u64) {
+        let bytes = self.outboxes.iter().map(|o| o.len() as u64).sum::<u64>() * INDEX_BYTES;
+        let mut inbox = std::mem::take(&mut self.inbox);
+        self.transport.exchange(&self.outboxes, &mut inbox);
+        self.outboxes.iter_mut().for_each(Vec::clear);
+        let start = self.range.start;
+        let mut found = 0;
+        if level.keeping() {
+            let mut fresh = std::mem::take(&mut self.fresh);
+            fresh.resize(inbox.len(), 0);
+            for &n in &inbox {
+                let new = self.store.mark_if_unseen(n - start, next);
+                fresh[found] = n;
+                found += new as usize;
+            }
+            level.record(&fresh[..found], &self.chunks, next);
+            self.fresh = fresh;
+        } else {
+            for &n in &inbox {
+                found += self.store.mark_if_unseen(n - start, next) as usize;
+            }
+        }
+        self.inbox = inbox;
+        (found as u64, bytes)
+    }
+
+    /// Clears the recent marks of the generation level `next` writes, where it may
+    /// write (its class), and directs writes there.
+    fn forget_recent(&self, target: usize, next: u32) {
+        let generation = self.generation(next);
+        let class = if self.layout.bipartite() {
+            Some(target)
+        } else {
+            None
+        };
+        for (range, c) in &self.items {
+            if class.is_none_or(|t| t == *c) {
+                // SAFETY: between levels nothing else touches the store.
+                unsafe { self.store.forget_recent(self.local(range), generation) };
+            }
+        }
+        self.store.write_recent_to(generation);
+    }
+
+    /// Appends the frontier states of `item` (global indices) to the frontier.
+    fn collect(&mut self, item: &Range<u64>, depth: u32) {
+        self.collect_matching(item, Wanted::Depth(depth));
+    }
+
+    /// Appends the states of `item` that match `wanted` (global indices) to the
+    /// frontier buffer; a wanted depth is looked for among the recent marks.
+    fn collect_matching(&mut self, item: &Range<u64>, wanted: Wanted) {
+        let local = self.local(item);
+        let start = self.frontier.len();
+        // SAFETY: this rank's only thread runs here; nothing writes the store meanwhile.
+        unsafe {
+            if let (Wanted::Depth(depth), true) = (wanted, self.tracks_recent && self.recent_valid)
+            {
+                let generation = self.generation(depth);
+                self.store
+                    .collect_recent_exclusive(local, wanted, generation, &mut self.frontier);
+            } else {
+                self.store
+                    .collect_exclusive(local, wanted, &mut self.frontier);
+            }
+        }
+        let offset = self.range.start;
+        self.frontier[start..].iter_mut().for_each(|i| *i += offset);
+    }
+
+    /// The states of the slice at depth `depth`, the last level of a finished search:
+    /// how many there are and the first `limit` of them, ascending. With depths mod 3
+    /// and a last level too large to have been kept as it was marked, the recent
+    /// marks give candidates that may include older levels with the same code: the
+    /// caller checks their total against the histogram.
+    pub fn last_level_indices(&mut self, depth: u32, limit: usize) -> (u64, Vec<u64>) {
+        if self.captured_level != Some(depth) {
+            return (0, Vec::new());
+        }
+        if self.captured.len() <= KEEP_LIMIT {
+            let mut found = std::mem::take(&mut self.captured);
+            found.sort_unstable();
+            let count = found.len() as u64;
+            found.truncate(limit);
+            return (count, found);
+        }
+        let class = self.layout.class_of(depth);
+        let items: Vec<Range<u64>> = self.items_of(class).cloned().collect();
+        let (mut count, mut first) = (0, Vec::new());
+        for item in &items {
+            self.frontier.clear();
+            self.collect(item, depth);
+            count += self.frontier.len() as u64;
+            let room = limit.saturating_sub(first.len());
+            first.extend(self.frontier.iter().take(room));
+        }
+        self.frontier.clear();
+        (count, first)
+    }
+}
+
+impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
+    /// A top-down level: the slice's frontier in batches, an exchange after each.
+    /// Returns the states found in the slice and the bytes sent.
+    fn top_down(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> (u64, u64) {
+        let (depth, next) = (plan.depth, plan.depth + 1);
+        let items: Vec<Range<u64>> = self
+            .items_of(plan.source)
+            .filter(|r| self.chunks.get((r.start >> CHUNK_SHIFT) as usize) == depth)
+            .cloned()
+            .collect();
+        let (mut found, mut sent) = (0, 0);
+        let mut pending = items.iter().peekable();
+        loop {
+            while let Some(item) = pending.next_if(|_| self.frontier.len() < BATCH_STATES) {
+                self.collect(item, depth);
+                self.observer.work_done(1);
+            }
+            found += self.expand_frontier(next, level);
+            let (received, bytes) = self.exchange(next, level);
+            found += received;
+            sent += bytes;
+            let more = pending.peek().is_some();
+            if self.transport.sum(more as u64) == 0 {
+                break;
+            }
+        }
+        (found, sent)
+    }
+
+    /// Whether a bit per index (the whole frontier, for bottom-up levels) takes no
+    /// more memory than a slice's own entries (the same answer on every rank).
+    fn frontier_bits_fit(&self) -> bool {
+        let entry_bits = if self.store.period().is_some() { 2 } else { 8 };
+        let count = self.puzzle.index_count();
+        count <= count / self.slices.ranks() as u64 * entry_bits
+    }
+
+    /// A bottom-up level: every rank ORs its frontier into a bit set of all indices,
+    /// then its unseen states of the new level's class look for a neighbour in it.
+    /// Returns the states found in the slice.
+    fn bottom_up(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> u64 {
+        let (depth, next) = (plan.depth, plan.depth + 1);
+        let mut bits = std::mem::take(&mut self.frontier_bits);
+        bits.clear();
+        bits.resize(self.puzzle.index_count().div_ceil(64) as usize, 0);
+        let sources: Vec<Range<u64>> = self
+            .items_of(plan.source)
+            .filter(|r| self.chunks.get((r.start >> CHUNK_SHIFT) as usize) == depth)
+            .cloned()
+            .collect();
+        for item in &sources {
+            self.frontier.clear();
+            self.collect(item, depth);
+            for &i in &self.frontier {
+                bits[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        self.transport.or_all(&mut bits);
+        let targets: Vec<Range<u64>> = self.items_of(plan.target).cloned().collect();
+        let mut found = 0;
+        for item in &targets {
+            self.frontier.clear();
+            self.collect_matching(item, Wanted::Unseen);
+            let unseen = std::mem::take(&mut self.frontier);
+            let mut marked = false;
+            self.puzzle.expand_sorted(&unseen, |index, neighbours| {
+                if neighbours
+                    .iter()
+                    .any(|&n| bits[(n / 64) as usize] >> (n % 64) & 1 == 1)
+                {
+                    self.store.set(index - self.range.start, next);
+                    found += 1;
+                    marked = true;
+                    if level.kept.len() <= KEEP_LIMIT {
+                        level.kept.push(index);
+                    }
+                }
+            });
+            if marked {
+                self.chunks.set((item.start >> CHUNK_SHIFT) as usize, next);
+            }
+            self.frontier = unseen;
+            self.observer.work_done(1);
+        }
+        self.frontier.clear();
+        self.frontier_bits = bits;
+        found
+    }
+}
+
+impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
+    fn indices(&self) -> Range<u64> {
+        self.range.clone()
+    }
+
+    fn class_of(&self, depth: u32) -> usize {
+        self.layout.class_of(depth)
+    }
+
+    fn class_sizes(&self) -> [u64; 2] {
+        self.layout.class_size
+    }
+
+    fn max_depth(&self) -> u32 {
+        self.store.max_depth()
+    }
+
+    fn period(&self) -> Option<u32> {
+        self.store.period()
+    }
+
+    fn seed(&mut self) -> u64 {
+        let mut local = 0;
+        for &goal in self.goals.iter().filter(|g| self.range.contains(g)) {
+            self.store.set(goal - self.range.start, 0);
+            self.chunks.set((goal >> CHUNK_SHIFT) as usize, 0);
+            local += 1;
+        }
+        self.transport.sum(local)
+    }
+
+    fn resume(&mut self, levels: usize) {
+        self.chunks.set_all(levels as u32 - 1);
+        self.redoing = true;
+        self.recent_valid = false;
+    }
+
+    fn frontier_is_exact(&self, _depth: u32) -> bool {
+        self.store.period().is_none() || (self.tracks_recent && self.recent_valid)
+    }
+
+    fn top_down_only(&self) -> bool {
+        !self.frontier_bits_fit()
+    }
+
+    fn work_units(&self, plan: &LevelPlan) -> u64 {
+        match plan.direction {
+            Direction::TopDown => self
+                .items_of(plan.source)
+                .filter(|r| self.chunks.get((r.start >> CHUNK_SHIFT) as usize) == plan.depth)
+                .count() as u64,
+            Direction::BottomUp => self.items_of(plan.target).count() as u64,
+        }
+    }
+
+    fn run_level(&mut self, plan: &LevelPlan, _capture: bool) -> LevelOutcome {
+        let next = plan.depth + 1;
+        if self.tracks_recent {
+            self.forget_recent(plan.target, next);
+        }
+        let redoing = std::mem::take(&mut self.redoing);
+        // A dense frontier writes all over its class: its chunks are recorded after.
+        let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
+        let mut level = LevelMarks {
+            kept: Vec::new(),
+            tracking: !dense,
+        };
+        let (found, sent) = match plan.direction {
+            Direction::TopDown => self.top_down(plan, &mut level),
+            Direction::BottomUp => (self.bottom_up(plan, &mut level), 0),
+        };
+        // The interrupted run's marks of this level may lie anywhere in its class, and
+        // the recent marks hold only this run's.
+        self.recent_valid = !redoing;
+        if redoing || dense {
+            let targets: Vec<u64> = self.items_of(plan.target).map(|r| r.start).collect();
+            for start in targets {
+                self.chunks.set((start >> CHUNK_SHIFT) as usize, next);
+            }
+        }
+        self.sent.push(sent);
+        if found > 0 {
+            self.captured = level.kept;
+            self.captured_level = Some(next);
+        }
+        LevelOutcome {
+            found: Some(found),
+            captured: None,
+        }
+    }
+
+    fn count_level(&self, plan: &LevelPlan) -> u64 {
+        let next = plan.depth + 1;
+        let exact = self.store.period().is_none();
+        self.items_of(plan.target)
+            .filter(|r| {
+                let written = self.chunks.get((r.start >> CHUNK_SHIFT) as usize);
+                !exact || (written == next && written != NEVER)
+            })
+            // SAFETY: between levels nothing writes the store.
+            .map(|r| unsafe {
+                self.store
+                    .count_exclusive(self.local(r), Wanted::Depth(next))
+            })
+            .sum()
+    }
+
+    fn combine(&self, local: u64) -> u64 {
+        self.transport.sum(local)
+    }
+}

@@ -1,0 +1,144 @@
+//! What the ranks of a partitioned search say to each other: batches of indices for
+//! their owners, and sums. MPI carries them between processes (the `mpi` feature:
+//! `crate::mpi::MpiTransport`); [`InProcess`] carries them between threads of one
+//! process, so that the partitioned search is tested by `cargo test` alone.
+
+use std::sync::{Barrier, Mutex};
+
+/// The collective operations of a partitioned search. Every rank calls the same
+/// operations in the same order (they block until all ranks have called them).
+pub trait Transport {
+    /// This rank's number, `0..ranks()`.
+    fn rank(&self) -> usize;
+    /// The number of ranks.
+    fn ranks(&self) -> usize;
+    /// Sends `outboxes[r]` to rank `r` (this rank's own outbox is empty) and replaces
+    /// `inbox` with everything the ranks sent to this one.
+    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>);
+    /// The sum of `local` over every rank.
+    fn sum(&self, local: u64) -> u64;
+    /// Every rank's `local`, concatenated in rank order, at every rank.
+    fn gather(&self, local: &[u64]) -> Vec<u64>;
+    /// Replaces `words` (the same length on every rank) with their bitwise OR over
+    /// every rank.
+    fn or_all(&self, words: &mut [u64]);
+}
+
+/// The transport of a search that is not partitioned: one rank, nothing to send.
+pub struct Alone;
+
+impl Transport for Alone {
+    fn rank(&self) -> usize {
+        0
+    }
+
+    fn ranks(&self) -> usize {
+        1
+    }
+
+    fn exchange(&self, _outboxes: &[Vec<u64>], inbox: &mut Vec<u64>) {
+        inbox.clear();
+    }
+
+    fn sum(&self, local: u64) -> u64 {
+        local
+    }
+
+    fn gather(&self, local: &[u64]) -> Vec<u64> {
+        local.to_vec()
+    }
+
+    fn or_all(&self, _words: &mut [u64]) {}
+}
+
+/// Ranks that are threads of one process, meeting at a barrier: the tests' stand-in
+/// for MPI ranks. Make one [`InProcessRanks`] and give each thread its
+/// [`InProcessRanks::rank`].
+pub struct InProcessRanks {
+    ranks: usize,
+    barrier: Barrier,
+    /// `mail[to][from]`: the batch in transit.
+    mail: Mutex<Vec<Vec<Vec<u64>>>>,
+    /// One slot per rank for sums and gathers.
+    posted: Mutex<Vec<Vec<u64>>>,
+}
+
+impl InProcessRanks {
+    /// `ranks` ranks (at least one).
+    pub fn new(ranks: usize) -> InProcessRanks {
+        let ranks = ranks.max(1);
+        InProcessRanks {
+            ranks,
+            barrier: Barrier::new(ranks),
+            mail: Mutex::new(vec![vec![Vec::new(); ranks]; ranks]),
+            posted: Mutex::new(vec![Vec::new(); ranks]),
+        }
+    }
+
+    /// Rank `rank`'s end of the transport.
+    pub fn rank(&self, rank: usize) -> InProcess<'_> {
+        InProcess { shared: self, rank }
+    }
+
+    /// Posts `local` for rank `rank`, then returns every rank's post once all posted.
+    fn all_posts(&self, rank: usize, local: &[u64]) -> Vec<Vec<u64>> {
+        lock(&self.posted)[rank] = local.to_vec();
+        self.barrier.wait();
+        let all = lock(&self.posted).clone();
+        self.barrier.wait();
+        all
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One rank of [`InProcessRanks`].
+pub struct InProcess<'a> {
+    shared: &'a InProcessRanks,
+    rank: usize,
+}
+
+impl Transport for InProcess<'_> {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn ranks(&self) -> usize {
+        self.shared.ranks
+    }
+
+    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>) {
+        {
+            let mut mail = lock(&self.shared.mail);
+            for (to, outbox) in outboxes.iter().enumerate() {
+                mail[to][self.rank].clone_from(outbox);
+            }
+        }
+        self.shared.barrier.wait();
+        inbox.clear();
+        for batch in lock(&self.shared.mail)[self.rank].iter_mut() {
+            inbox.append(batch);
+        }
+        self.shared.barrier.wait();
+    }
+
+    fn sum(&self, local: u64) -> u64 {
+        self.shared
+            .all_posts(self.rank, &[local])
+            .iter()
+            .map(|post| post[0])
+            .sum()
+    }
+
+    fn gather(&self, local: &[u64]) -> Vec<u64> {
+        self.shared.all_posts(self.rank, local).concat()
+    }
+
+    fn or_all(&self, words: &mut [u64]) {
+        for post in self.shared.all_posts(self.rank, words) {
+            words.iter_mut().zip(post).for_each(|(w, p)| *w |= p);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! MPI between the ranks of a partitioned search (the `mpi` cargo feature): rsmpi
+//! over the system's MPI library (OpenMPI on Debian: `libopenmpi-dev`,
+//! `openmpi-bin`). [`Mpi`] is the [`Transport`] of
+//! [`crate::analysis::analyze_partitioned`] when the ranks are processes started by
+//! `mpirun`.
+
+use std::cell::RefCell;
+
+use mpi::Count;
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::environment::Universe;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use crate::engine::Transport;
+
+/// Why MPI could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum MpiError {
+    /// The process was not started by `mpirun` (no launcher in its environment).
+    #[error(
+        "--distributed runs as the ranks of an MPI job: start it with \
+         `mpirun -np N antipode analyze PUZZLE --distributed`"
+    )]
+    NotLaunched,
+    /// `MPI_Init` failed or ran before.
+    #[error("MPI could not be initialized")]
+    Init,
+}
+
+/// This process's end of `MPI_COMM_WORLD`.
+pub struct Mpi {
+    // Finalizes MPI when dropped, after the communicator.
+    world: SimpleCommunicator,
+    _universe: Universe,
+    send: RefCell<Vec<u64>>,
+}
+
+/// Words per `MPI_Allreduce` call of [`Transport::or_all`] (counts are 32-bit).
+const OR_PIECE: usize = 1 << 24;
+
+impl Mpi {
+    /// Initializes MPI in a process that `mpirun` (OpenMPI, MPICH or another PMI
+    /// launcher) started.
+    pub fn init() -> Result<Mpi, MpiError> {
+        let launched = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
+            .iter()
+            .any(|v| std::env::var_os(v).is_some());
+        if !launched {
+            return Err(MpiError::NotLaunched);
+        }
+        let universe = mpi::initialize().ok_or(MpiError::Init)?;
+        Ok(Mpi {
+            world: universe.world(),
+            _universe: universe,
+            send: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// Ends every rank of the job with `code` (after an error on this rank, so that
+    /// no other rank waits for it forever).
+    pub fn abort(&self, code: i32) -> ! {
+        self.world.abort(code)
+    }
+}
+
+fn count(n: usize) -> Count {
+    Count::try_from(n).expect("batches are far below 2^31 indices")
+}
+
+fn displacements(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |at, &c| {
+            let here = *at;
+            *at += c;
+            Some(here)
+        })
+        .collect()
+}
+
+impl Transport for Mpi {
+    fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    fn ranks(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>) {
+        let send_counts: Vec<Count> = outboxes.iter().map(|o| count(o.len())).collect();
+        let mut receive_counts = vec![0 as Count; outboxes.len()];
+        self.world
+            .all_to_all_into(&send_counts[..], &mut receive_counts[..]);
+        let mut send = self.send.borrow_mut();
+        send.clear();
+        outboxes.iter().for_each(|o| send.extend_from_slice(o));
+        let total: usize = receive_counts.iter().map(|&c| c as usize).sum();
+        inbox.clear();
+        inbox.resize(total, 0);
+        let send_displs = displacements(&send_counts);
+        let receive_displs = displacements(&receive_counts);
+        let outgoing = Partition::new(&send[..], &send_counts[..], &send_displs[..]);
+        let mut incoming =
+            PartitionMut::new(&mut inbox[..], &receive_counts[..], &receive_displs[..]);
+        self.world
+            .all_to_all_varcount_into(&outgoing, &mut incoming);
+    }
+
+    fn sum(&self, local: u64) -> u64 {
+        let mut total = 0u64;
+        self.world
+            .all_reduce_into(&local, &mut total, SystemOperation::sum());
+        total
+    }
+
+    fn gather(&self, local: &[u64]) -> Vec<u64> {
+        let mut counts = vec![0 as Count; self.ranks()];
+        self.world
+            .all_gather_into(&count(local.len()), &mut counts[..]);
+        let displs = displacements(&counts);
+        let mut all = vec![0u64; counts.iter().map(|&c| c as usize).sum()];
+        let mut partition = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
+        self.world.all_gather_varcount_into(local, &mut partition);
+        all
+    }
+
+    fn or_all(&self, words: &mut [u64]) {
+        let mut send = self.send.borrow_mut();
+        for piece in words.chunks_mut(OR_PIECE) {
+            send.clear();
+            send.extend_from_slice(piece);
+            self.world
+                .all_reduce_into(&send[..], piece, SystemOperation::bitwise_or());
+        }
+    }
+}

@@ -24,27 +24,34 @@
 //! is the executor of one process: every index, its work items on rayon's pool, and
 //! per chunk the last level written there.
 //!
-//! An executor that owns only a slice `[start, end)` of the indices (one MPI rank of
-//! several, say) keeps the same loop and changes the two places where a level touches
-//! an entry it may not hold:
+//! [`Partitioned`] is the executor of one rank of several (MPI processes, or threads
+//! in tests): it holds only its slice `[start, end)` of the indices ([`Slices`]: the
+//! owner of an index is a formula every rank knows) and changes the two places where a
+//! level touches an entry it may not hold:
 //!
-//! - **marking a neighbour** (top-down: `mark_if_unseen(n, depth + 1)` in
-//!   `levels::top_down`): a neighbour outside the slice is not marked but appended to
-//!   the outgoing batch of its owner (owners are a pure function of the index and the
-//!   executor count); batches are exchanged when full and at the end of the level, and
-//!   each executor marks what it receives in its own slice. The level ends when every
-//!   executor has drained what was sent to it; [`Executor::combine`] then sums the new
-//!   states (an all-reduce).
-//! - **asking whether a neighbour is in the frontier** (bottom-up:
-//!   `matches(n, Wanted::Depth(depth))` in `levels::bottom_up`): a neighbour outside the
-//!   slice is answered from a copy of the frontier received before the level (a bit set
-//!   of the frontier's class, one bit per index) or by asking its owner in batches.
+//! - **marking a neighbour** (top-down): a neighbour outside the slice is not marked
+//!   but appended to the outgoing batch of its owner; after every batch of
+//!   [`BATCH_STATES`] frontier states all ranks exchange their batches
+//!   ([`Transport::exchange`]) and mark what they receive in their own slices. The
+//!   level ends with the first round in which no rank had frontier left;
+//!   [`Executor::combine`] then sums the new states (an all-reduce).
+//! - **asking whether a neighbour is in the frontier** (bottom-up): every rank ORs its
+//!   frontier into one bit per index ([`Transport::or_all`]) before the level, and
+//!   looks its unseen states' neighbours up there. Where that bit set would be larger
+//!   than a slice's own entries, levels run top-down throughout
+//!   ([`Executor::top_down_only`]).
 //!
-//! Everything else (the plan, the direction rule, the histogram, checkpoints) is
-//! computed identically by every executor from the combined counts, so all of them
-//! take the same decisions level after level. A table written by such an executor is
-//! one ordinary file per slice: the header records the index range a file covers
-//! ([`crate::table::Header::index_range`]).
+//! The transports are [`InProcessRanks`] (threads at a barrier: `cargo test` runs the
+//! partitioned search without MPI) and, with the `mpi` cargo feature, `mpi::Mpi`
+//! (rsmpi over the system's MPI library); [`crate::analysis::analyze_partitioned`]
+//! runs one rank's part and returns the same report on every rank.
+//!
+//! Everything else (the plan, the direction rule, the histogram) is computed
+//! identically by every executor from the combined counts, so all of them take the
+//! same decisions level after level. A table written by such an executor would be one
+//! ordinary file per slice, the header recording the index range a file covers
+//! ([`crate::table::Header::index_range`]); partitioned searches do not write tables
+//! yet.
 //!
 //! Indices that are legal states but never reached (other components of the state
 //! graph) stay unseen. They cost nothing on top-down levels, which only visit the

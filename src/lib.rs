@@ -25,7 +25,7 @@
 //! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, notation, the hot path [`Puzzle::expand_sorted`]) |
 //! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`), [`puzzles::kpuzzle`] (KPuzzle JSON definitions; the shipped ones in `src/puzzles/kpuzzle/library/`, written by `scripts/kpuzzle-geometry.py`) |
 //! | where ranking lives | [`rank`] (permutations, combinations, multisets, partial permutations) and each family's own index ([`puzzles::sliding`], [`puzzles::blocks`], [`puzzles::kpuzzle::ranking`]) |
-//! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores) |
+//! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `mpi` feature) |
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
 //! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`] |
 //! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`puzzles::kpuzzle::search`] |

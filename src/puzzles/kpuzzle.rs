@@ -510,7 +510,7 @@ fn project(definition: &Definition, spec: &str) -> Result<Pattern, KPuzzleError>
         .find(|(name, _)| name == spec)
         .map(|(_, s)| s.as_str());
     let text = named.unwrap_or(spec);
-    let bad = |m: String| KPuzzleError::Option(format!("--orbits {spec}: {m}"));
+    let bad = |m: String| KPuzzleError::Option(format!("projection `{spec}`: {m}"));
     let mut keep = vec![false; definition.positions()];
     for item in text.split('+') {
         let (orbit_name, pieces) = match item.split_once(':') {

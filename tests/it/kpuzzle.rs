@@ -238,7 +238,15 @@ fn bad_moves_and_positions_are_refused() {
         "none of the moves U, R, F changes it",
     );
     assert_error(&["analyze", "3x3x3"], "more than a table can number");
-    assert_error(&["pdb", "3x3x3", "--orbits", "WINGS"], "no orbit `WINGS`");
+    assert_error(
+        &["pdb", "3x3x3", "--orbits", "WINGS"],
+        "projection `WINGS`: no orbit `WINGS`",
+    );
+    // The same words under `solve --pdb`, which names projections by another flag.
+    assert_error(
+        &["solve", "3x3x3", "--pdb", "corners,WINGS", "R U"],
+        "projection `WINGS`: no orbit",
+    );
     assert_error(
         &["pdb", "3x3x3", "--orbits", "EDGES:9-14"],
         "`14` is not a piece of EDGES",

@@ -1,6 +1,7 @@
 """The Python package against the library's published figures and its errors."""
 
 import _thread
+import signal
 
 import numpy as np
 import pytest
@@ -73,6 +74,16 @@ def test_progress_reports_every_level():
 
 
 def test_ctrl_c_leaves_a_resumable_table(tmp_path):
+    # Python's own Ctrl-C handler, even where the test runs with SIGINT ignored (a
+    # background job of a shell).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        ctrl_c_then_resume(tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def ctrl_c_then_resume(tmp_path):
     whole, path = tmp_path / "whole.table", tmp_path / "interrupted.table"
     reference = antipode.analyze("sliding:2x5", table=whole)
 

@@ -3,14 +3,18 @@
 //! neighbours it owns and sends every other neighbour to its owner, in bounded
 //! batches ([`Transport::exchange`]).
 //!
-//! Levels run top-down: a bottom-up level asks whether a neighbour is in the frontier,
-//! and most neighbours of a slice's states are another rank's (see
-//! `scripts/README.md`, "Beyond one machine", for the measurement). Per level the rank
-//! goes through its frontier in batches of at most [`BATCH_STATES`] states; after each
-//! batch all ranks exchange what they produced and mark what they received, and the
-//! level ends with the first round in which no rank had frontier left. Memory per rank
-//! is its slice plus fixed buffers: at most `BATCH_STATES * max_neighbours` indices
-//! out and `(ranks - 1)` times that in.
+//! A top-down level goes through the rank's frontier in batches of at most
+//! [`BATCH_STATES`] states; after each batch all ranks exchange what they produced and
+//! mark what they received, and the level ends with the first round in which no rank
+//! had frontier left. Memory per rank is its slice plus fixed buffers: at most
+//! `BATCH_STATES * max_neighbours` indices out and `(ranks - 1)` times that in.
+//!
+//! A bottom-up level asks whether a neighbour is in the frontier, and most neighbours
+//! of a slice's states are another rank's: every rank ORs its frontier into one bit
+//! per index of the whole space ([`Transport::or_all`]) and answers from that. The bit
+//! set is allowed where it is no larger than a slice's own entries; elsewhere every
+//! level runs top-down ([`Executor::top_down_only`]). `scripts/README.md`, "Beyond one
+//! machine", has the measurements of both.
 
 use std::ops::Range;
 
@@ -123,8 +127,8 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
                 )
             })
             .collect();
-        // Top-down levels write only new states: the recent marks of the level being
-        // written are exactly the next frontier.
+        // With depths mod 3, the recent marks of the level being written tell the next
+        // frontier from older levels of its code.
         let generations = if layout.bipartite() { 1 } else { 2 };
         let tracks_recent = store.period().is_some() && store.track_recent(generations);
         Partitioned {

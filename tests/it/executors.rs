@@ -4,7 +4,9 @@
 use std::cell::Cell;
 use std::ops::Range;
 
-use antipode::engine::{Bfs, Executor, InProcessRanks, LevelOutcome, LevelPlan, Silent, Threads};
+use antipode::engine::{
+    Alone, Bfs, Executor, InProcessRanks, LevelOutcome, LevelPlan, Silent, Threads,
+};
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::puzzles::{Oshidori, SlidingPuzzle};
 use antipode::store::{ByteDepths, Encoding};
@@ -105,6 +107,13 @@ fn partitioned<P: Puzzle + Sync>(
 
 fn same_as_one_process<P: Puzzle + Sync>(puzzle: &P) {
     let one = analysis::analyze(puzzle, 0, &Silent).unwrap();
+    // The transport of a search that is not partitioned: one rank, nothing sent.
+    let alone = analysis::analyze_partitioned(puzzle, Encoding::Byte, &Alone, 0, &Silent).unwrap();
+    assert_eq!(
+        (&alone.histogram, &alone.antipodes),
+        (&one.histogram, &one.antipodes)
+    );
+    assert_eq!(alone.exchange.unwrap().bytes_total, 0);
     for ranks in 1..=4 {
         for encoding in [Encoding::Byte, Encoding::Mod3] {
             for report in partitioned(puzzle, ranks, encoding) {

@@ -98,6 +98,9 @@ pub enum AnalyzeError {
     /// A search in memory cannot use this encoding.
     #[error("a search in memory keeps 8-bit or 2-bit entries, not {} bits", .0.bits())]
     Encoding(Encoding),
+    /// Writing a table (in shards) failed.
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
 }
 
 /// Searches every state from the goal set into a fresh in-memory depth array, which
@@ -248,6 +251,79 @@ pub fn analyze_partitioned<P: Puzzle>(
         let antipodes = executor.last_level_indices(histogram.gods_number(), ANTIPODE_LIMIT);
         (histogram, antipodes, executor.bytes_sent().to_vec())
     });
+    Ok(partitioned_report(
+        puzzle,
+        transport,
+        histogram,
+        local_antipodes,
+        &sent,
+        boards,
+        started,
+    ))
+}
+
+/// [`analyze_partitioned`] into a table in shards: rank `transport.rank()` writes
+/// `dir/shard-RANK-of-RANKS.table` and rank 0 the folder's `manifest.toml`
+/// ([`crate::table::build_sharded`]); run again with the same ranks, it resumes from
+/// the last level every shard made durable. `options.encoding` is the entries'.
+///
+/// ```
+/// use antipode::{analysis, engine, puzzles::SlidingPuzzle, store::Encoding, table};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let folder = dir.path().join("8puzzle");
+/// let eight = SlidingPuzzle::new(3, 3).unwrap();
+/// let options = table::BuildOptions { encoding: Encoding::Mod3, ..Default::default() };
+/// let ranks = engine::InProcessRanks::new(2);
+/// std::thread::scope(|scope| {
+///     for r in 0..2 {
+///         let (rank, eight, folder, options) = (ranks.rank(r), &eight, &folder, &options);
+///         scope.spawn(move || {
+///             let report = analysis::analyze_partitioned_table(
+///                 eight, folder, options, &rank, 0, &engine::Silent,
+///             );
+///             assert_eq!(report.unwrap().gods_number, 31);
+///         });
+///     }
+/// });
+/// // One process reads the shards through the manifest, as one table.
+/// let table = table::Table::open(&folder).unwrap();
+/// let position = eight.parse("867254301").unwrap();
+/// assert_eq!(table.distance(&eight, &position).unwrap(), 31);
+/// ```
+pub fn analyze_partitioned_table<P: Puzzle>(
+    puzzle: &P,
+    dir: &std::path::Path,
+    options: &crate::table::BuildOptions,
+    transport: &dyn Transport,
+    boards: usize,
+    observer: &dyn Observer,
+) -> Result<Analysis, AnalyzeError> {
+    let started = Instant::now();
+    let built =
+        crate::table::build_sharded(puzzle, dir, options, transport, observer, ANTIPODE_LIMIT)?;
+    Ok(partitioned_report(
+        puzzle,
+        transport,
+        built.histogram,
+        built.last_level,
+        &built.bytes_sent,
+        boards,
+        started,
+    ))
+}
+
+/// The report of a partitioned search, the same on every rank: the antipodes gathered
+/// from their owners, the traffic gathered from every rank.
+fn partitioned_report<P: Puzzle>(
+    puzzle: &P,
+    transport: &dyn Transport,
+    histogram: Histogram,
+    local_antipodes: (u64, Vec<u64>),
+    sent: &[u64],
+    boards: usize,
+    started: Instant,
+) -> Analysis {
     // Every rank's candidates; they are the antipodes when there are exactly as many
     // as the last level holds (else, with depths mod 3, older levels of the same code
     // are among them, and the list is left empty).
@@ -257,7 +333,7 @@ pub fn analyze_partitioned<P: Puzzle>(
         antipode_indices.clear();
     }
     let levels = sent.len().max(1);
-    let all_sent = transport.gather(&sent);
+    let all_sent = transport.gather(sent);
     let bytes_per_level: Vec<u64> = (0..sent.len())
         .map(|level| all_sent.iter().skip(level).step_by(levels).sum())
         .collect();
@@ -277,7 +353,7 @@ pub fn analyze_partitioned<P: Puzzle>(
         bytes_per_level,
         peak_rss_bytes_per_rank: peak,
     });
-    Ok(report)
+    report
 }
 
 /// The first indices at distance `gods_number` (at most [`ANTIPODE_LIMIT`]). With depths mod

@@ -48,10 +48,11 @@
 //!
 //! Everything else (the plan, the direction rule, the histogram) is computed
 //! identically by every executor from the combined counts, so all of them take the
-//! same decisions level after level. A table written by such an executor would be one
+//! same decisions level after level. The table of a partitioned search is one
 //! ordinary file per slice, the header recording the index range a file covers
-//! ([`crate::table::Header::index_range`]); partitioned searches do not write tables
-//! yet.
+//! ([`crate::table::Header::index_range`]), and a manifest naming them
+//! ([`crate::table::shards`]); its checkpoints are collective
+//! ([`crate::table::build_sharded`]).
 //!
 //! Indices that are legal states but never reached (other components of the state
 //! graph) stay unseen. They cost nothing on top-down levels, which only visit the

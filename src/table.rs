@@ -27,6 +27,8 @@
 mod copies;
 pub mod header;
 pub mod lock;
+mod shard_build;
+pub mod shards;
 mod verify;
 mod writer;
 
@@ -43,6 +45,7 @@ use crate::puzzle::{Puzzle, Step};
 use crate::store::Depths;
 use crate::with_depths;
 pub use header::{HEADER_BYTES, Header, HeaderError, definition_digest};
+pub use shard_build::{BuiltShard, build_sharded};
 pub use verify::{Check, verify};
 pub use writer::{BuildOptions, Built, build};
 
@@ -187,6 +190,35 @@ pub enum TableError {
     /// The names do not fit in the header.
     #[error("the puzzle name or goal is too long for a table header")]
     NameTooLong,
+    /// A table in shards: its manifest, or a shard against its manifest, is wrong.
+    #[error("{path}: {reason}")]
+    Shards {
+        /// The manifest, or the shard file at fault.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A table in shards is resumed by another number of ranks than built it.
+    #[error(
+        "{path}: this table is built by {built} ranks, not {ranks}: resume it with \
+         `mpirun -np {built}` (or use --force to start it over with {ranks})"
+    )]
+    RankCount {
+        /// The manifest.
+        path: PathBuf,
+        /// The ranks the manifest records.
+        built: usize,
+        /// The ranks of this run.
+        ranks: usize,
+    },
+    /// Another rank of a partitioned build failed (it says why).
+    #[error("{path}: rank {rank} failed (its message says why); this rank stopped too")]
+    OtherRank {
+        /// The table's folder.
+        path: PathBuf,
+        /// The first rank that failed.
+        rank: usize,
+    },
     /// The search failed or was interrupted.
     #[error(transparent)]
     Engine(#[from] EngineError),
@@ -272,6 +304,14 @@ impl Table {
     }
 
     fn open_checked(path: &Path, check_payload: bool) -> Result<Table, TableError> {
+        if let Some(manifest) = shards::manifest_path(path) {
+            let (header, depths) = shards::open(&manifest, check_payload)?;
+            return Ok(Table {
+                path: path.to_owned(),
+                header,
+                depths,
+            });
+        }
         let (file, header) = read_header(path)?;
         if header.pattern.is_some() {
             return Err(TableError::PatternDatabase {
@@ -415,9 +455,15 @@ impl<P: Puzzle> PuzzleTable<'_, P> {
     }
 }
 
-/// The header of the table at `path`, whatever its state (for `antipode info`).
+/// The header of the table at `path`, whatever its state (for `antipode info`); of
+/// a table in shards (a folder or its manifest), the whole table's
+/// ([`shards::read_whole_header`]).
 pub fn read_header_of(path: impl AsRef<Path>) -> Result<Header, TableError> {
-    read_header(path.as_ref()).map(|(_, header)| header)
+    let path = path.as_ref();
+    match shards::manifest_path(path) {
+        Some(manifest) => shards::read_whole_header(&manifest).map(|(_, header)| header),
+        None => read_header(path).map(|(_, header)| header),
+    }
 }
 
 fn read_header(path: &Path) -> Result<(File, Header), TableError> {

@@ -34,7 +34,8 @@ pub struct Args {
     show: usize,
     /// Write the depth table to a file (default path: tables/PUZZLE-BITSbit.table). An
     /// unfinished table of the same puzzle there is resumed. Peg solitaire: the table
-    /// of the boards that can still reach the goal (tables/BOARD-solvable.table).
+    /// of the boards that can still reach the goal (tables/BOARD-solvable.table). With
+    /// --distributed: a folder, one shard per rank and a manifest.
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     table: Option<Option<PathBuf>>,
     /// Bits per state in the table (or, with --distributed, in memory): 8 (exact
@@ -68,10 +69,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     /// Run as one rank of an MPI job, `mpirun -np N antipode analyze PUZZLE
-    /// --distributed`: each rank holds its slice of the depths (8 or 2 bits each,
-    /// --bits) and one thread; rank 0 prints the report. Needs a build with
-    /// `--features mpi`.
-    #[arg(long, conflicts_with_all = ["from", "components", "table", "threads"])]
+    /// --distributed [--table DIR]`: each rank holds its slice of the depths (8 or 2
+    /// bits each, --bits) and one thread, and writes its shard of the table; rank 0
+    /// prints the report. Needs a build with `--features mpi`.
+    #[arg(long, conflicts_with_all = ["from", "components", "threads"])]
     distributed: bool,
 }
 
@@ -93,7 +94,29 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
         if let Some(path) = &args.plot {
             super::plot::check_writable(path)?;
         }
-        return match super::distributed::analyze(&puzzle, bits, args.quiet, args.show)? {
+        let table = match &args.table {
+            None => None,
+            Some(None) => {
+                bail!("--distributed writes a table in shards: name its folder, --table DIR")
+            }
+            Some(Some(dir)) => Some(super::distributed::ShardedTable {
+                dir: dir.clone(),
+                options: antipode::table::BuildOptions {
+                    encoding: bits,
+                    force: args.force,
+                    checkpoint_every: args
+                        .checkpoint_every
+                        .unwrap_or(antipode::table::BuildOptions::default().checkpoint_every),
+                },
+            }),
+        };
+        let run = super::distributed::Run {
+            encoding: bits,
+            quiet: args.quiet,
+            boards: args.show,
+            table,
+        };
+        return match super::distributed::analyze(&puzzle, &run)? {
             Some(analysis) => finish(&analysis, &args),
             None => Ok(()),
         };

@@ -1,5 +1,8 @@
-//! `antipode analyze PUZZLE --distributed`: this process as one rank of an MPI job
-//! (`analysis::analyze_partitioned` over `antipode::mpi::Mpi`).
+//! `antipode analyze PUZZLE --distributed [--table DIR]`: this process as one rank of
+//! an MPI job (`analysis::analyze_partitioned` or, with a table,
+//! `analysis::analyze_partitioned_table`, over `antipode::mpi::Mpi`).
+
+use std::path::PathBuf;
 
 use anyhow::Result;
 
@@ -7,28 +10,64 @@ use antipode::analysis::Analysis;
 use antipode::puzzles::AnyPuzzle;
 use antipode::store::Encoding;
 
+/// A table in shards to write.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub struct ShardedTable {
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Entries, overwriting, checkpoints.
+    pub options: antipode::table::BuildOptions,
+}
+
+/// What one rank runs.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub struct Run {
+    /// The entries in memory.
+    pub encoding: Encoding,
+    /// No progress lines.
+    pub quiet: bool,
+    /// Antipodes drawn as boards.
+    pub boards: usize,
+    /// Where to write the table, if anywhere.
+    pub table: Option<ShardedTable>,
+}
+
 /// Runs this rank's part; the report on rank 0 (`None` on the others).
 #[cfg(feature = "mpi")]
-pub fn analyze(
-    puzzle: &AnyPuzzle,
-    encoding: Encoding,
-    quiet: bool,
-    boards: usize,
-) -> Result<Option<Analysis>> {
+pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
     use antipode::engine::{Observer, Silent, Transport};
     use antipode::{Puzzle, analysis, with_puzzle};
 
     let mpi = antipode::mpi::Mpi::init()?;
     let leader = mpi.rank() == 0;
     let result = with_puzzle!(puzzle, p => {
-        let printer = super::progress::LevelPrinter::new(quiet || !leader, p.index_count());
+        let printer = super::progress::LevelPrinter::new(run.quiet || !leader, p.index_count());
         let observer: &dyn Observer = if leader { &printer } else { &Silent };
-        analysis::analyze_partitioned(p, encoding, &mpi, boards, observer)
+        match &run.table {
+            None => analysis::analyze_partitioned(p, run.encoding, &mpi, run.boards, observer),
+            Some(table) => analysis::analyze_partitioned_table(
+                p, &table.dir, &table.options, &mpi, run.boards, observer,
+            ),
+        }
     });
     match result {
-        Ok(analysis) => Ok(leader.then_some(analysis)),
+        Ok(analysis) => {
+            if leader
+                && !run.quiet
+                && let Some(table) = &run.table
+            {
+                eprintln!(
+                    "table {} complete: {} shards and {}",
+                    table.dir.display(),
+                    mpi.ranks(),
+                    antipode::table::shards::MANIFEST
+                );
+            }
+            Ok(leader.then_some(analysis))
+        }
         Err(error) => {
-            // The other ranks wait in a collective for this one: end them all.
+            // Every rank has its own line; then the job ends (a rank that failed alone
+            // would leave the others waiting in a collective).
             eprintln!("antipode: error: rank {}: {error}", mpi.rank());
             mpi.abort(1)
         }
@@ -37,12 +76,7 @@ pub fn analyze(
 
 /// Without the `mpi` feature: says how to get it.
 #[cfg(not(feature = "mpi"))]
-pub fn analyze(
-    _puzzle: &AnyPuzzle,
-    _encoding: Encoding,
-    _quiet: bool,
-    _boards: usize,
-) -> Result<Option<Analysis>> {
+pub fn analyze(_puzzle: &AnyPuzzle, _run: &Run) -> Result<Option<Analysis>> {
     anyhow::bail!(
         "this antipode was built without MPI: build it with `cargo build --release \
          --features mpi` (needs libopenmpi-dev and libclang-dev) and run `mpirun -np N \

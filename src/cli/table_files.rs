@@ -48,8 +48,18 @@ pub fn info(args: InfoArgs) -> Result<()> {
         }) => return peg_info(&args),
         other => other?,
     };
+    let manifest = match table::shards::manifest_path(&args.path) {
+        Some(path) => Some(table::shards::read_whole_header(&path)?.0),
+        None => None,
+    };
     let text = match args.format {
-        Format::Json | Format::Csv | Format::Tsv => serde_json::to_string_pretty(&header)? + "\n",
+        Format::Json | Format::Csv | Format::Tsv => {
+            let mut json = serde_json::to_value(&header)?;
+            if let Some(manifest) = &manifest {
+                json["shards"] = serde_json::to_value(&manifest.shards)?;
+            }
+            serde_json::to_string_pretty(&json)? + "\n"
+        }
         Format::Text => {
             let levels = header.histogram.len();
             let reached: u64 = header.histogram.iter().sum();
@@ -82,12 +92,34 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 },
                 header.payload_crc32,
             );
+            if let Some(manifest) = &manifest {
+                s.push_str(&shard_lines(manifest));
+            }
             s.push('\n');
             s.push_str(&depth_table("depth  count", &header.histogram));
             s
         }
     };
     super::print(&text)
+}
+
+/// A table in shards: its shards, one line each.
+fn shard_lines(manifest: &table::shards::Manifest) -> String {
+    let mut s = format!(
+        "shards          {} ({}, one per rank)\n",
+        manifest.shards.len(),
+        table::shards::MANIFEST
+    );
+    for shard in &manifest.shards {
+        s.push_str(&format!(
+            "  {}  indices {}..{}  crc32 {}\n",
+            shard.file,
+            thousands(shard.start),
+            thousands(shard.end),
+            shard.payload_crc32.as_deref().unwrap_or("- (incomplete)")
+        ));
+    }
+    s
 }
 
 /// The index range a file covers, in words.

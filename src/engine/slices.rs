@@ -1,11 +1,27 @@
 //! The index space cut into contiguous slices, one per cooperating process (rank).
 //!
-//! Rank `r` of `n` owns `[start(r), start(r + 1))` with `start(r) = floor(r * count /
-//! n)`: a pure function of the rank count and the index count, so every rank knows
+//! The indices are grouped in blocks of `block` indices (the last one may be shorter)
+//! and rank `r` of `n` owns the blocks `[floor(r * blocks / n), floor((r + 1) * blocks /
+//! n))`: a pure function of the rank count and the index count, so every rank knows
 //! every owner without asking. `n` need not divide `count`; slices differ by at most one
-//! index.
+//! block.
+//!
+//! Blocks are [`BLOCK`] indices where every rank gets at least [`BLOCKED_FROM`] indices,
+//! so that a slice of a table starts on a page boundary with 2- and 8-bit entries alike
+//! (a table in shards maps its shards side by side into one array); smaller spaces
+//! (tests, small puzzles) are cut in blocks of 4, so that slices still start on a byte
+//! boundary with 2-bit entries.
 
 use std::ops::Range;
+
+/// Indices per block of a large space: 4096 bytes of 2-bit entries.
+pub const BLOCK: u64 = 1 << 14;
+
+/// Indices per rank from which slices are cut in blocks of [`BLOCK`].
+pub const BLOCKED_FROM: u64 = 1 << 18;
+
+/// Indices per block of a small space: one byte of 2-bit entries.
+const SMALL_BLOCK: u64 = 4;
 
 /// `count` indices cut into `ranks` contiguous slices.
 ///
@@ -13,24 +29,40 @@ use std::ops::Range;
 /// use antipode::engine::Slices;
 ///
 /// let slices = Slices::new(10, 3);
-/// assert_eq!(slices.range(0), 0..3);
-/// assert_eq!(slices.range(1), 3..6);
-/// assert_eq!(slices.range(2), 6..10);
+/// assert_eq!(slices.range(0), 0..4);
+/// assert_eq!(slices.range(1), 4..8);
+/// assert_eq!(slices.range(2), 8..10);
 /// assert_eq!(slices.owner(5), 1);
-/// assert_eq!(slices.owner(6), 2);
+///
+/// // 2x5's 1,814,400 indices over 3 ranks: whole pages of entries each.
+/// let slices = Slices::new(1_814_400, 3);
+/// assert_eq!(slices.range(1), 606_208..1_212_416);
+/// assert_eq!(slices.owner(606_207), 0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Slices {
     count: u64,
     ranks: usize,
+    /// log2 of the indices per block.
+    block_shift: u32,
+    /// The number of blocks.
+    blocks: u64,
 }
 
 impl Slices {
     /// `count` indices over `ranks` ranks (at least one).
     pub fn new(count: u64, ranks: usize) -> Slices {
+        let ranks = ranks.max(1);
+        let block = if count / ranks as u64 >= BLOCKED_FROM {
+            BLOCK
+        } else {
+            SMALL_BLOCK
+        };
         Slices {
             count,
-            ranks: ranks.max(1),
+            ranks,
+            block_shift: block.trailing_zeros(),
+            blocks: count.div_ceil(block),
         }
     }
 
@@ -39,9 +71,15 @@ impl Slices {
         self.ranks
     }
 
+    /// Indices per block: every slice but the last starts and ends on a multiple of it.
+    pub fn block(&self) -> u64 {
+        1 << self.block_shift
+    }
+
     /// The first index of rank `rank`'s slice (`count` for `rank == ranks`).
     pub fn start(&self, rank: usize) -> u64 {
-        (rank as u128 * self.count as u128 / self.ranks as u128) as u64
+        let block = (rank as u128 * self.blocks as u128 / self.ranks as u128) as u64;
+        (block << self.block_shift).min(self.count)
     }
 
     /// Rank `rank`'s indices.
@@ -49,12 +87,12 @@ impl Slices {
         self.start(rank)..self.start(rank + 1)
     }
 
-    /// The rank that owns `index` (below `count`): the largest `r` with
-    /// `start(r) <= index`, i.e. `ceil((index + 1) * ranks / count) - 1`.
+    /// The rank that owns `index` (below `count`): the largest `r` whose first block
+    /// is at most `index`'s block `b`, i.e. `ceil((b + 1) * ranks / blocks) - 1`.
     #[inline(always)]
     pub fn owner(&self, index: u64) -> usize {
-        let scaled = (index as u128 + 1) * self.ranks as u128;
-        (scaled.div_ceil(self.count as u128) - 1) as usize
+        let scaled = ((index >> self.block_shift) as u128 + 1) * self.ranks as u128;
+        (scaled.div_ceil(self.blocks as u128) - 1) as usize
     }
 }
 
@@ -73,9 +111,12 @@ mod tests {
             let slices = Slices::new(count, ranks);
             prop_assert_eq!(slices.start(0), 0);
             prop_assert_eq!(slices.start(ranks), count);
+            let block = slices.block();
             for rank in 0..ranks {
                 let range = slices.range(rank);
-                prop_assert!(range.end - range.start <= count / ranks as u64 + 1);
+                prop_assert!(range.start <= range.end);
+                prop_assert!(range.end - range.start <= (count.div_ceil(block) / ranks as u64 + 1) * block);
+                prop_assert!(range.start.is_multiple_of(block));
                 if !range.is_empty() {
                     prop_assert_eq!(slices.owner(range.start), rank);
                     prop_assert_eq!(slices.owner(range.end - 1), rank);
@@ -84,6 +125,21 @@ mod tests {
             for pick in picks {
                 let index = pick % count;
                 prop_assert!(slices.range(slices.owner(index)).contains(&index));
+            }
+        }
+
+        #[test]
+        fn large_spaces_are_cut_on_pages_of_entries(
+            per_rank in BLOCKED_FROM..1 << 30,
+            ranks in 1usize..16,
+            extra in 0u64..1 << 20,
+        ) {
+            let slices = Slices::new(per_rank * ranks as u64 + extra, ranks);
+            prop_assert_eq!(slices.block(), BLOCK);
+            for rank in 0..ranks {
+                // 2-bit entries: 4 per byte; a page of 4096 bytes.
+                prop_assert!((slices.start(rank) / 4).is_multiple_of(4096));
+                prop_assert!(!slices.range(rank).is_empty());
             }
         }
     }

@@ -44,21 +44,21 @@ use crate::store::{Depths, Encoding};
 use crate::with_depths;
 
 /// The file side of a table being built.
-struct Writer {
-    lock: WriteLock,
-    copies: copies::Copies,
+pub(super) struct Writer {
+    pub(super) lock: WriteLock,
+    pub(super) copies: copies::Copies,
     /// The header as it is on disk.
-    header: Header,
+    pub(super) header: Header,
     /// How long the last checkpoint took.
-    last_cost: Duration,
+    pub(super) last_cost: Duration,
 }
 
 impl Writer {
-    fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         self.lock.path()
     }
 
-    fn file(&self) -> &File {
+    pub(super) fn file(&self) -> &File {
         self.lock.file()
     }
 
@@ -70,7 +70,7 @@ impl Writer {
 
     /// Writes `header` to the spare place first, syncs it, then to offset 0: if a
     /// power cut tears the write at offset 0, the spare is whole and just as new.
-    fn write_headers(&self, header: &Header) -> std::io::Result<()> {
+    pub(super) fn write_headers(&self, header: &Header) -> std::io::Result<()> {
         let spare = copies::spare_header_offset(header.payload_bytes);
         self.file().write_all_at(&header.encode(), spare)?;
         self.file().sync_data()?;
@@ -82,23 +82,38 @@ impl Writer {
     /// [`Writer::header`]) still names the last checkpoint.
     fn checkpoint(&mut self, map: &MmapMut, histogram: &[u64]) -> std::io::Result<()> {
         let started = Instant::now();
-        let payload = self.header.payload_bytes;
-        let target = 1 - self.header.checkpoint_slot;
-        self.copies
-            .write(&map[..payload as usize], copies::offset(payload, target))?;
-        let next = Header {
-            histogram: histogram.to_vec(),
-            checkpoint_slot: target,
-            ..self.header.clone()
-        };
-        self.write_headers(&next)?;
-        self.header = next;
+        self.write_spare_copy(map)?;
+        self.point_at_spare_copy(histogram)?;
         self.last_cost = started.elapsed();
         Ok(())
     }
 
+    /// The first half of a checkpoint: the array to the copy the header does not
+    /// name, synced. The header still names the last checkpoint.
+    pub(super) fn write_spare_copy(&mut self, map: &MmapMut) -> std::io::Result<()> {
+        let payload = self.header.payload_bytes;
+        let target = 1 - self.header.checkpoint_slot;
+        self.copies
+            .write(&map[..payload as usize], copies::offset(payload, target))
+    }
+
+    /// The second half: the header names the copy just written, with `histogram`.
+    pub(super) fn point_at_spare_copy(&mut self, histogram: &[u64]) -> std::io::Result<()> {
+        let next = Header {
+            histogram: histogram.to_vec(),
+            checkpoint_slot: 1 - self.header.checkpoint_slot,
+            ..self.header.clone()
+        };
+        self.write_headers(&next)?;
+        self.header = next;
+        Ok(())
+    }
+
     /// The error for a failed write of `what`.
-    fn failed(&self, what: &'static str) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+    pub(super) fn failed(
+        &self,
+        what: &'static str,
+    ) -> impl FnOnce(std::io::Error) -> TableError + '_ {
         move |cause| TableError::WriteFailed {
             path: self.path().to_owned(),
             what,
@@ -119,7 +134,8 @@ fn create_or_resume<P: Puzzle>(
     force: bool,
 ) -> Result<(Writer, Depths, Option<Vec<u64>>), TableError> {
     let identity = identity(puzzle);
-    let fresh = fresh_header(&identity, puzzle.index_count(), encoding);
+    let indices = puzzle.index_count();
+    let fresh = fresh_header(&identity, indices, 0..indices, encoding);
     if !fresh.fits() {
         return Err(TableError::NameTooLong);
     }
@@ -162,7 +178,7 @@ fn create_or_resume<P: Puzzle>(
 }
 
 /// Gives up on a file: a fresh one is removed while still locked.
-fn abandon(lock: WriteLock, fresh: bool, error: TableError) -> TableError {
+pub(super) fn abandon(lock: WriteLock, fresh: bool, error: TableError) -> TableError {
     if fresh {
         let _ = lock.remove();
     }
@@ -171,7 +187,7 @@ fn abandon(lock: WriteLock, fresh: bool, error: TableError) -> TableError {
 
 /// Overwriting: the old file goes and the table is built in a new one, so that
 /// readers of the old one (a complete table another program has mapped) keep it.
-fn replace(old: WriteLock) -> Result<WriteLock, TableError> {
+pub(super) fn replace(old: WriteLock) -> Result<WriteLock, TableError> {
     let path = old.path().to_owned();
     std::fs::remove_file(&path).map_err(io_error(&path))?;
     // The old lock is held until the new one is, so no other writer slips in.
@@ -180,11 +196,11 @@ fn replace(old: WriteLock) -> Result<WriteLock, TableError> {
 
 /// Sizes the file, allocates its blocks, writes a fresh file's header, and returns
 /// the depth array with the resumed levels loaded.
-fn prepare(
+pub(super) fn prepare(
     writer: &mut Writer,
     needed: u64,
     resuming: bool,
-    indices: u64,
+    entries: u64,
 ) -> Result<Depths, TableError> {
     let path = writer.path().to_owned();
     let io = io_error(&path);
@@ -199,7 +215,7 @@ fn prepare(
     }
     // The search runs in memory; the file gets the array at checkpoints.
     let encoding = writer.header.encoding;
-    let mut depths = Depths::anonymous(encoding, indices)?.ok_or_else(|| not_depths(&path))?;
+    let mut depths = Depths::anonymous(encoding, entries)?.ok_or_else(|| not_depths(&path))?;
     if resuming {
         let payload = writer.header.payload_bytes;
         let at = copies::offset(payload, writer.header.checkpoint_slot);
@@ -211,8 +227,14 @@ fn prepare(
     Ok(depths)
 }
 
-/// The header of a new, empty table of the puzzle `identity` names.
-fn fresh_header(identity: &Identity, indices: u64, encoding: Encoding) -> Header {
+/// The header of a new, empty table of the puzzle `identity` names, covering the
+/// indices `range` of `indices`.
+pub(super) fn fresh_header(
+    identity: &Identity,
+    indices: u64,
+    range: std::ops::Range<u64>,
+    encoding: Encoding,
+) -> Header {
     Header {
         version: header::VERSION,
         puzzle: identity.name.clone(),
@@ -222,8 +244,8 @@ fn fresh_header(identity: &Identity, indices: u64, encoding: Encoding) -> Header
         encoding,
         complete: false,
         histogram: Vec::new(),
-        index_range: 0..indices,
-        payload_bytes: encoding.payload_bytes(indices),
+        payload_bytes: encoding.payload_bytes(range.end - range.start),
+        index_range: range,
         payload_crc32: 0,
         pattern: None,
         checkpoint_slot: 0,
@@ -281,7 +303,7 @@ fn to_resume(
 /// The header of a table file, or, where the one at offset 0 does not decode (a
 /// write torn by a power cut), the spare header of an unfinished table: the last page
 /// of a file exactly as long as a table being built.
-fn read_building_header(path: &Path) -> Result<(File, Header), TableError> {
+pub(super) fn read_building_header(path: &Path) -> Result<(File, Header), TableError> {
     let primary = match read_header(path) {
         Err(e @ TableError::Header { .. }) => e,
         other => return other,
@@ -301,7 +323,7 @@ fn read_building_header(path: &Path) -> Result<(File, Header), TableError> {
 
 /// Refuses a path that cannot be a table file: a folder, or a file in a folder that
 /// does not exist (a build creates no folders).
-fn check_place(path: &Path) -> Result<(), TableError> {
+pub(super) fn check_place(path: &Path) -> Result<(), TableError> {
     let refuse = |reason: String| {
         Err(TableError::Place {
             path: path.to_owned(),
@@ -324,7 +346,7 @@ fn check_place(path: &Path) -> Result<(), TableError> {
 /// Refuses a file system without `needed` bytes for the table at `path`. Blocks the
 /// file holds already count as free: they are kept on resume and freed by an
 /// overwrite.
-fn check_room(path: &Path, needed: u64) -> Result<(), TableError> {
+pub(super) fn check_room(path: &Path, needed: u64) -> Result<(), TableError> {
     let held = {
         use std::os::unix::fs::MetadataExt;
         std::fs::metadata(path).map_or(0, |m| m.blocks() * 512)
@@ -341,7 +363,7 @@ fn check_room(path: &Path, needed: u64) -> Result<(), TableError> {
 
 /// Allocates every block of the file now, so that a disk filling up during the run
 /// cannot fail a write on a file system that writes in place.
-fn reserve_blocks(file: &File, path: &Path, needed: u64) -> Result<(), TableError> {
+pub(super) fn reserve_blocks(file: &File, path: &Path, needed: u64) -> Result<(), TableError> {
     let Err(cause) = crate::sys::reserve(file, needed) else {
         return Ok(());
     };
@@ -370,7 +392,7 @@ pub struct Built {
 /// Checkpoints wait at least this many times as long as the last one took: writing
 /// them takes at most about 1/(1 + CHECKPOINT_SHARE) of a run (3%), and a crash loses
 /// at most that many times a checkpoint's time (about two minutes for 2x7's 10.9 GB).
-const CHECKPOINT_SHARE: u32 = 30;
+pub(super) const CHECKPOINT_SHARE: u32 = 30;
 
 /// How [`build`] writes a table.
 #[derive(Debug, Clone)]
@@ -459,7 +481,11 @@ pub fn build<P: Puzzle>(
 
 /// Writes the finished array to copy 0, cuts the spare copy off and marks the table
 /// complete. Copy 0 is overwritten only while the header points at copy 1.
-fn finish(writer: &mut Writer, depths: &Depths, histogram: &Histogram) -> std::io::Result<()> {
+pub(super) fn finish(
+    writer: &mut Writer,
+    depths: &Depths,
+    histogram: &Histogram,
+) -> std::io::Result<()> {
     let payload = writer.header.payload_bytes;
     let map = depths.map();
     if writer.header.checkpoint_slot == 0 {

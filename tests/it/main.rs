@@ -13,6 +13,7 @@ mod kpuzzle;
 mod pdb;
 mod peg;
 mod plots;
+mod shards;
 mod solve;
 mod stores;
 mod tables;

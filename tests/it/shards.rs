@@ -1,0 +1,366 @@
+//! Tables in shards: built by in-process ranks through the library (the same code an
+//! MPI job runs, `scripts/mpi-check.sh` runs it under `mpirun`), read by the binary
+//! from one process through the manifest.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use antipode::engine::{InProcessRanks, LevelStats, Observer, Silent};
+use antipode::puzzles::SlidingPuzzle;
+use antipode::store::Encoding;
+use antipode::table::{self, BuildOptions, Table, TableError};
+use antipode::{Puzzle, analysis};
+
+use crate::common::{assert_error, run_ok};
+
+/// Runs the sharded build of `puzzle` into `dir` on `ranks` in-process ranks, each
+/// with the observer `observe(rank)` gives; every rank's outcome, in rank order.
+fn build<P: Puzzle>(
+    puzzle: &P,
+    dir: &Path,
+    ranks: usize,
+    options: &BuildOptions,
+    observe: impl Fn(usize) -> Box<dyn Observer + Send> + Sync,
+) -> Vec<Result<analysis::Analysis, analysis::AnalyzeError>> {
+    let transport = InProcessRanks::new(ranks);
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..ranks)
+            .map(|r| {
+                let (rank, observe) = (transport.rank(r), &observe);
+                scope.spawn(move || {
+                    let observer = observe(r);
+                    analysis::analyze_partitioned_table(puzzle, dir, options, &rank, 0, &*observer)
+                })
+            })
+            .collect();
+        runs.into_iter().map(|run| run.join().unwrap()).collect()
+    })
+}
+
+fn silent(_: usize) -> Box<dyn Observer + Send> {
+    Box::new(Silent)
+}
+
+fn options(encoding: Encoding) -> BuildOptions {
+    BuildOptions {
+        encoding,
+        checkpoint_every: std::time::Duration::ZERO,
+        ..Default::default()
+    }
+}
+
+/// The single process's table of `puzzle` in `dir`.
+fn single<P: Puzzle>(puzzle: &P, dir: &Path, encoding: Encoding) -> PathBuf {
+    let name = puzzle.name().replace(':', "-");
+    let path = dir.join(format!("single-{name}-{}.table", encoding.bits()));
+    table::build(puzzle, &path, &options(encoding), &Silent, None).unwrap();
+    path
+}
+
+#[test]
+fn shards_read_through_their_manifest_are_the_single_process_table() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2x5 over 3 ranks: slices on page boundaries, mapped side by side; the 8-puzzle
+    // over 2: small slices, read into memory.
+    let cases = [
+        (SlidingPuzzle::new(2, 5).unwrap(), 3),
+        (SlidingPuzzle::new(3, 3).unwrap(), 2),
+    ];
+    for (puzzle, ranks) in &cases {
+        for encoding in [Encoding::Byte, Encoding::Mod3] {
+            let folder = dir
+                .path()
+                .join(format!("{}-{}", puzzle.name(), encoding.bits()));
+            let reports = build(puzzle, &folder, *ranks, &options(encoding), silent);
+            let single_path = single(puzzle, dir.path(), encoding);
+            let single = Table::open(&single_path).unwrap();
+            let sharded = Table::open(&folder).unwrap();
+            assert_eq!(sharded.histogram(), single.histogram());
+            assert_eq!(
+                sharded.header().payload_crc32,
+                single.header().payload_crc32
+            );
+            assert!(
+                sharded.depths().map()[..] == single.depths().map()[..],
+                "{} {encoding:?}: entries differ",
+                puzzle.name()
+            );
+            for report in reports {
+                let report = report.unwrap();
+                assert_eq!(report.histogram, single.histogram());
+            }
+            // Every shard is an ordinary table file covering its slice.
+            let slices = antipode::engine::Slices::new(puzzle.index_count(), *ranks);
+            for rank in 0..*ranks {
+                let shard = folder.join(table::shards::shard_name(rank, *ranks));
+                let header = table::read_header_of(&shard).unwrap();
+                assert_eq!(header.index_range, slices.range(rank));
+                assert!(header.complete);
+            }
+        }
+    }
+}
+
+/// Copies a rank's shard (and the manifest) into `snapshot` when its level `at`
+/// is reported finished, that is, made durable: the files a rank killed then leaves.
+struct Snapshot {
+    shard: PathBuf,
+    folder: PathBuf,
+    snapshot: PathBuf,
+    at: u32,
+    taken: Mutex<bool>,
+}
+
+impl Observer for Snapshot {
+    fn level_finished(&self, stats: &LevelStats) {
+        if stats.depth == self.at {
+            let name = self.shard.file_name().unwrap();
+            std::fs::copy(&self.shard, self.snapshot.join(name)).unwrap();
+            let manifest = self.folder.join(table::shards::MANIFEST);
+            std::fs::copy(&manifest, self.snapshot.join(table::shards::MANIFEST)).unwrap();
+            *self.taken.lock().unwrap() = true;
+        }
+    }
+}
+
+/// Builds 2x5 on two ranks, leaving in `snapshot` the files of a run killed when
+/// rank r had made level `at[r]` durable.
+fn killed_run(dir: &Path, encoding: Encoding, at: [u32; 2]) -> PathBuf {
+    let puzzle = SlidingPuzzle::new(2, 5).unwrap();
+    let folder = dir.join("building");
+    let snapshot = dir.join(format!("killed-{}-{}-{}", encoding.bits(), at[0], at[1]));
+    std::fs::create_dir(&snapshot).unwrap();
+    let _ = std::fs::remove_dir_all(&folder);
+    let reports = build(&puzzle, &folder, 2, &options(encoding), |rank| {
+        Box::new(Snapshot {
+            shard: folder.join(table::shards::shard_name(rank, 2)),
+            folder: folder.clone(),
+            snapshot: snapshot.clone(),
+            at: at[rank],
+            taken: Mutex::new(false),
+        })
+    });
+    assert!(reports.iter().all(Result::is_ok));
+    snapshot
+}
+
+/// Zeroes the copy of the payload the header of the unfinished table at `path` names.
+fn wipe_named_copy(path: &Path) {
+    use std::os::unix::fs::FileExt;
+    let header = table::read_header_of(path).unwrap();
+    assert!(!header.complete && !header.histogram.is_empty());
+    let at = match header.checkpoint_slot {
+        0 => 4096,
+        _ => 4096 + header.payload_bytes.next_multiple_of(4096),
+    };
+    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.write_all_at(&vec![0; header.payload_bytes as usize], at)
+        .unwrap();
+}
+
+#[test]
+fn a_build_killed_part_way_resumes_to_the_same_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = SlidingPuzzle::new(2, 5).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let whole = dir.path().join(format!("whole-{}", encoding.bits()));
+        build(&puzzle, &whole, 2, &options(encoding), silent);
+        // Both shards at level 20; and one shard a checkpoint ahead of the other (the
+        // ranks died between the two halves of a checkpoint).
+        for at in [[20, 20], [20, 21], [50, 49]] {
+            let killed = killed_run(dir.path(), encoding, at);
+            if at[0] != at[1] {
+                // The shard ahead must go back to its other copy: the one its header
+                // names is wiped, so that using it would give other entries.
+                let ahead = if at[0] > at[1] { 0 } else { 1 };
+                wipe_named_copy(&killed.join(table::shards::shard_name(ahead, 2)));
+            }
+            let reports = build(&puzzle, &killed, 2, &options(encoding), silent);
+            for report in reports {
+                assert_eq!(report.unwrap().gods_number, 55);
+            }
+            for rank in 0..2 {
+                let name = table::shards::shard_name(rank, 2);
+                let resumed = std::fs::read(killed.join(&name)).unwrap();
+                let expected = std::fs::read(whole.join(&name)).unwrap();
+                assert!(resumed == expected, "{encoding:?} {at:?}: {name} differs");
+            }
+            let manifest = table::shards::MANIFEST;
+            assert_eq!(
+                std::fs::read_to_string(killed.join(manifest)).unwrap(),
+                std::fs::read_to_string(whole.join(manifest)).unwrap()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_build_refuses_another_rank_count_a_complete_table_and_another_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = SlidingPuzzle::new(2, 5).unwrap();
+    let killed = killed_run(dir.path(), Encoding::Mod3, [10, 10]);
+    let reports = build(&puzzle, &killed, 3, &options(Encoding::Mod3), silent);
+    let messages: Vec<String> = reports
+        .into_iter()
+        .map(|r| r.unwrap_err().to_string())
+        .collect();
+    assert!(
+        messages[0]
+            .contains("this table is built by 2 ranks, not 3: resume it with `mpirun -np 2`"),
+        "{messages:?}"
+    );
+    assert!(messages[1].contains("rank 0 failed"), "{messages:?}");
+    // The same ranks finish it; then it is complete.
+    build(&puzzle, &killed, 2, &options(Encoding::Mod3), silent);
+    let again = build(&puzzle, &killed, 2, &options(Encoding::Mod3), silent);
+    assert!(
+        again[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("a complete table of sliding:2x5 is already there")
+    );
+    let eight = SlidingPuzzle::new(3, 3).unwrap();
+    let other = build(
+        &eight,
+        &killed,
+        2,
+        &BuildOptions {
+            force: false,
+            ..options(Encoding::Mod3)
+        },
+        silent,
+    );
+    assert!(
+        other[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("is not an unfinished table of this puzzle"),
+        "{:?}",
+        other[0].as_ref().err()
+    );
+    // --force starts over with another rank count.
+    let forced = BuildOptions {
+        force: true,
+        ..options(Encoding::Mod3)
+    };
+    let reports = build(&eight, &killed, 3, &forced, silent);
+    assert!(reports.iter().all(Result::is_ok));
+    let names = crate::common::listing(&killed);
+    assert!(!names.iter().any(|n| n.contains("-of-2")), "{names:?}");
+    assert_eq!(Table::open(&killed).unwrap().histogram().len(), 32);
+}
+
+/// A complete 2-bit 2x5 table in three shards, and its single-process twin.
+fn sharded_2x5(dir: &Path) -> (PathBuf, PathBuf) {
+    let puzzle = SlidingPuzzle::new(2, 5).unwrap();
+    let folder = dir.join("2x5");
+    build(&puzzle, &folder, 3, &options(Encoding::Mod3), silent);
+    (folder, single(&puzzle, dir, Encoding::Mod3))
+}
+
+#[test]
+fn lookup_solve_verify_info_and_plot_read_a_manifest_like_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let (folder, single) = sharded_2x5(dir.path());
+    let (folder, single) = (folder.to_str().unwrap(), single.to_str().unwrap());
+    let manifest = format!("{folder}/{}", table::shards::MANIFEST);
+    let antipode = "05321/94876";
+    for table in [folder, &manifest] {
+        let (sharded, _) = run_ok(&[
+            "lookup",
+            "sliding:2x5",
+            "--table",
+            table,
+            antipode,
+            "12345/67890",
+        ]);
+        let (whole, _) = run_ok(&[
+            "lookup",
+            "sliding:2x5",
+            "--table",
+            single,
+            antipode,
+            "12345/67890",
+        ]);
+        assert_eq!(sharded, whole);
+        assert!(sharded.starts_with("55 "), "{sharded}");
+    }
+    let (solution, _) = run_ok(&["solve", "sliding:2x5", antipode, "--table", folder]);
+    assert_eq!(solution.split_whitespace().count(), 55, "{solution}");
+    let (report, _) = run_ok(&["verify", folder]);
+    assert!(report.lines().all(|l| l.starts_with("ok  ")), "{report}");
+    let (info, _) = run_ok(&["info", folder]);
+    assert!(info.contains("shards          3 (manifest.toml"), "{info}");
+    assert!(info.contains("state           complete"), "{info}");
+    let (whole_info, _) = run_ok(&["info", single]);
+    let crc = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("crc32"))
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(crc(&info), crc(&whole_info));
+    let svg = dir.path().join("2x5.svg");
+    run_ok(&["plot", folder, "-o", svg.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+}
+
+#[test]
+fn a_bad_shard_is_refused_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (folder, _) = sharded_2x5(dir.path());
+    let shard = |rank| folder.join(table::shards::shard_name(rank, 3));
+    let lookup = |expected: &str| {
+        assert_error(
+            &[
+                "lookup",
+                "sliding:2x5",
+                "--table",
+                folder.to_str().unwrap(),
+                "12345/67890",
+            ],
+            expected,
+        )
+    };
+    let keep = std::fs::read(shard(1)).unwrap();
+    // Missing.
+    std::fs::remove_file(shard(1)).unwrap();
+    lookup("shard-1-of-3.table: No such file");
+    // Truncated.
+    std::fs::write(shard(1), &keep[..keep.len() - 1000]).unwrap();
+    lookup("shard-1-of-3.table: truncated or resized");
+    // A byte of the payload changed: the checksum says so (and verify fails).
+    let mut corrupted = keep.clone();
+    corrupted[5000] ^= 0x10;
+    std::fs::write(shard(1), &corrupted).unwrap();
+    lookup("shard-1-of-3.table: the payload is corrupted");
+    assert_error(&["verify", folder.to_str().unwrap()], "verification failed");
+    // Another puzzle's table under a shard's name.
+    let eight = SlidingPuzzle::new(3, 3).unwrap();
+    let other = single(&eight, dir.path(), Encoding::Mod3);
+    std::fs::copy(&other, shard(1)).unwrap();
+    lookup("shard-1-of-3.table: this table is for 8puzzle");
+    // Another shard of the same table in its place.
+    std::fs::copy(shard(2), shard(1)).unwrap();
+    lookup("shard-1-of-3.table: covers indices");
+    std::fs::write(shard(1), &keep).unwrap();
+    // A manifest that is not one.
+    let manifest = folder.join(table::shards::MANIFEST);
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("ranks = 3", "ranks = 2")).unwrap();
+    lookup("2 ranks but 3 shards listed");
+    std::fs::write(&manifest, "puzzle = 1").unwrap();
+    lookup("not a table manifest");
+    std::fs::write(&manifest, &text).unwrap();
+    run_ok(&[
+        "lookup",
+        "sliding:2x5",
+        "--table",
+        folder.to_str().unwrap(),
+        "12345/67890",
+    ]);
+    let error = Table::open(folder.join("nothing-here")).err().unwrap();
+    assert!(matches!(error, TableError::Io { .. }), "{error}");
+}

@@ -268,7 +268,7 @@ pub fn analyze_partitioned<P: Puzzle>(
 /// the last level every shard made durable. `options.encoding` is the entries'.
 ///
 /// ```
-/// use antipode::{analysis, engine, puzzles::SlidingPuzzle, store::Encoding, table};
+/// use antipode::{Puzzle, analysis, engine, puzzles::SlidingPuzzle, store::Encoding, table};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let folder = dir.path().join("8puzzle");

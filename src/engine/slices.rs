@@ -91,8 +91,13 @@ impl Slices {
     /// is at most `index`'s block `b`, i.e. `ceil((b + 1) * ranks / blocks) - 1`.
     #[inline(always)]
     pub fn owner(&self, index: u64) -> usize {
-        let scaled = ((index >> self.block_shift) as u128 + 1) * self.ranks as u128;
-        (scaled.div_ceil(self.blocks as u128) - 1) as usize
+        let block = (index >> self.block_shift) + 1;
+        match block.checked_mul(self.ranks as u64) {
+            // A 64-bit division where the product fits (always, short of 2^64 / ranks
+            // blocks): the 128-bit one is a library call, slower per neighbour sent.
+            Some(scaled) => (scaled.div_ceil(self.blocks) - 1) as usize,
+            None => ((block as u128 * self.ranks as u128).div_ceil(self.blocks as u128) - 1) as usize,
+        }
     }
 }
 

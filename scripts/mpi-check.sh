@@ -105,6 +105,28 @@ PY
     fi
 done
 
+# The Python package (built by scripts/python-check.sh, which CI runs first) opens the
+# folder like a table file: every index's distance equals the single table's.
+python=target/python-venv/bin/python
+if "$python" -c 'import antipode' 2>/dev/null; then
+    if "$python" - "$tmp/2x5-8" "$tmp/2x5-8.table" <<'PY'
+import sys, numpy, antipode
+sharded = antipode.Table.open(sys.argv[1], verify=True)
+single = antipode.Table.open(sys.argv[2], verify=True)
+every = numpy.arange(1_814_400, dtype=numpy.uint64)
+same = (sharded.distances(every) == single.distances(every)).all()
+sys.exit(0 if same and sharded.distance("05321/94876") == 55 else 1)
+PY
+    then
+        echo "ok   Python: Table.open on the 3-shard folder gives all 1,814,400 distances of the single table"
+    else
+        echo "FAIL Python: the 3-shard folder's distances differ from the single table's"
+        failures=$((failures + 1))
+    fi
+else
+    echo "skip Python: no package in $python (scripts/python-check.sh builds it)"
+fi
+
 # A rank killed with SIGKILL while the table is built; the same command resumes to
 # shards byte-identical to an uninterrupted run; another rank count is refused.
 table_run() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read an antipode table file with nothing but the Python standard library.
 
-Usage: read_table.py [--verify] TABLE [INDEX...]
+Usage: read_table.py [--verify] TABLE|FOLDER [INDEX...]
 The file is mapped, not read: only the header and the entries asked for are touched,
 so one index of a 10 GB table is answered in milliseconds. --verify also checks the
 payload's CRC-32, which reads all of it.
@@ -9,11 +9,14 @@ Prints the header as JSON, then for each INDEX the stored entry: the exact dista
 8-bit tables, the distance mod 3 for 2-bit tables ("-" if unreachable); for a pattern
 database (kind 1), INDEX is a placement's rank and the entry is its distance ("-" for
 a placement that no solvable position has).
+A table in shards (the FOLDER an MPI run wrote, or its manifest.toml) prints its
+manifest, and each INDEX is read from the shard whose range holds it.
 The format is documented in tables/README.md.
 """
 import json
 import mmap
 import os
+import pathlib
 import struct
 import sys
 import zlib
@@ -132,24 +135,59 @@ def payload_crc32(data, size):
     return crc
 
 
+def open_table(path, verify):
+    """A complete table file, mapped, and its header."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size < HEADER_BYTES:
+            raise SystemExit(f"{path}: not an antipode table: shorter than its header")
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    header = read_header(data)
+    if not header["complete"]:
+        raise SystemExit(f"{path}: table is incomplete")
+    if size != HEADER_BYTES + header["payload_bytes"]:
+        raise SystemExit(f"{path}: table is truncated")
+    if verify and payload_crc32(data, size) != header["payload_crc32"]:
+        raise SystemExit(f"{path}: payload checksum mismatch")
+    return data, header
+
+
+def sharded(path, verify, indices):
+    """A table in shards: the manifest, then each index from the shard holding it."""
+    import tomllib  # Python 3.11
+
+    manifest_path = path / "manifest.toml" if path.is_dir() else path
+    manifest = tomllib.loads(manifest_path.read_text())
+    if not manifest.get("complete"):
+        raise SystemExit(f"{manifest_path}: the table is incomplete")
+    print(json.dumps(manifest))
+    opened = {}
+    for index in indices:
+        shard = next((s for s in manifest["shards"] if s["start"] <= index < s["end"]), None)
+        if shard is None:
+            raise SystemExit(f"index {index} is outside the table's 0..{manifest['indices']}")
+        if shard["file"] not in opened:
+            data, header = open_table(manifest_path.parent / shard["file"], verify)
+            if header["index_range"] != [shard["start"], shard["end"]] or \
+                    header["definition_sha256"] != manifest["definition_sha256"] or \
+                    f"{header['payload_crc32']:08x}" != shard["payload_crc32"]:
+                raise SystemExit(f"{shard['file']}: not the shard the manifest lists")
+            opened[shard["file"]] = (data, header)
+        data, header = opened[shard["file"]]
+        value = entry(data, header, index)
+        print(index, "-" if value is None else value)
+
+
 def main():
     args = sys.argv[1:]
     verify = "--verify" in args
     args = [a for a in args if a != "--verify"]
     if not args:
         raise SystemExit(__doc__)
-    with open(args[0], "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size < HEADER_BYTES:
-            raise SystemExit("not an antipode table: shorter than its header")
-        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    header = read_header(data)
-    if not header["complete"]:
-        raise SystemExit("table is incomplete")
-    if size != HEADER_BYTES + header["payload_bytes"]:
-        raise SystemExit("table is truncated")
-    if verify and payload_crc32(data, size) != header["payload_crc32"]:
-        raise SystemExit("payload checksum mismatch")
+    path = pathlib.Path(args[0])
+    if path.is_dir() or path.name == "manifest.toml":
+        return sharded(path, verify, [int(a) for a in args[1:]])
+    data, header = open_table(path, verify)
     print(json.dumps(header))
     for arg in args[1:]:
         value = entry(data, header, int(arg))

@@ -27,7 +27,7 @@
 //! | where ranking lives | [`rank`] (permutations, combinations, multisets, partial permutations) and each family's own index ([`puzzles::sliding`], [`puzzles::blocks`], [`puzzles::kpuzzle::ranking`]) |
 //! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `mpi` feature) |
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
-//! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`] |
+//! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`]; a partitioned search's table in shards and its manifest: [`table::shards`], written by [`table::build_sharded`] |
 //! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`puzzles::kpuzzle::search`] |
 //! | searches without a table | [`solve`]: IDA*, IDDFS, bidirectional BFS |
 //! | other languages | crates of their own over this library: `bindings/c` (a C library and its header `antipode.h`), `bindings/python` (the Python package, PyO3 and numpy) |
@@ -94,7 +94,8 @@
 //!   the whole array goes to the payload copy the header does not name, then the
 //!   header (a spare twin first) names it with the levels done; the complete flag and
 //!   the CRC-32 come last. A table names its puzzle by the SHA-256 of the puzzle's
-//!   canonical definition, and the index range it covers (a whole table covers all).
+//!   canonical definition, and the index range it covers (a whole table covers all;
+//!   a partitioned search writes one shard per rank, with collective checkpoints).
 //! - **Pattern databases.** Additive: per placement of a pattern's tiles, the fewest
 //!   moves of those tiles while the others move for free. IDA* sums them over a
 //!   partition and takes the larger of that and the reflected sum.

@@ -376,9 +376,17 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
     /// Returns the states found in the slice.
     fn bottom_up(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> u64 {
         let (depth, next) = (plan.depth, plan.depth + 1);
+        // Zero between levels; allocated by the first bottom-up level.
         let mut bits = std::mem::take(&mut self.frontier_bits);
-        bits.clear();
-        bits.resize(self.puzzle.index_count().div_ceil(64) as usize, 0);
+        let words = self.puzzle.index_count().div_ceil(64) as usize;
+        if bits.len() != words {
+            bits.clear();
+            bits.resize(words, 0);
+        }
+        // A small frontier (the last levels) travels as a list of indices, fewer
+        // bytes than the bit set (the same choice on every rank: the count is global).
+        let sparse = plan.frontier < words as u64 / 8;
+        let mut listed = Vec::new();
         let sources: Vec<Range<u64>> = self
             .items_of(plan.source)
             .filter(|r| self.chunks.get((r.start >> CHUNK_SHIFT) as usize) == depth)
@@ -387,11 +395,22 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
         for item in &sources {
             self.frontier.clear();
             self.collect(item, depth);
-            for &i in &self.frontier {
-                bits[(i / 64) as usize] |= 1 << (i % 64);
+            if sparse {
+                listed.extend_from_slice(&self.frontier);
+            } else {
+                for &i in &self.frontier {
+                    bits[(i / 64) as usize] |= 1 << (i % 64);
+                }
             }
         }
-        self.transport.or_all(&mut bits);
+        if sparse {
+            listed = self.transport.gather(&listed);
+            for &i in &listed {
+                bits[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        } else {
+            self.transport.or_all(&mut bits);
+        }
         let targets: Vec<Range<u64>> = self.items_of(plan.target).cloned().collect();
         let mut found = 0;
         for item in &targets {
@@ -419,6 +438,11 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
             self.observer.work_done(1);
         }
         self.frontier.clear();
+        if sparse {
+            listed.iter().for_each(|&i| bits[(i / 64) as usize] = 0);
+        } else {
+            bits.fill(0);
+        }
         self.frontier_bits = bits;
         found
     }

@@ -96,7 +96,9 @@ impl Slices {
             // A 64-bit division where the product fits (always, short of 2^64 / ranks
             // blocks): the 128-bit one is a library call, slower per neighbour sent.
             Some(scaled) => (scaled.div_ceil(self.blocks) - 1) as usize,
-            None => ((block as u128 * self.ranks as u128).div_ceil(self.blocks as u128) - 1) as usize,
+            None => {
+                ((block as u128 * self.ranks as u128).div_ceil(self.blocks as u128) - 1) as usize
+            }
         }
     }
 }

@@ -302,6 +302,16 @@ fn lookup_solve_verify_info_and_plot_read_a_manifest_like_a_table() {
             .to_owned()
     };
     assert_eq!(crc(&info), crc(&whole_info));
+    // The plain-Python reader answers from the shards as from the single file.
+    let indices: Vec<String> = [0u64, 606_207, 606_208, 1_212_415, 1_212_416, 1_814_399]
+        .iter()
+        .map(u64::to_string)
+        .collect();
+    let (manifest_json, from_shards) =
+        crate::common::python_read_table(Path::new(folder), &indices);
+    let (_, from_single) = crate::common::python_read_table(Path::new(single), &indices);
+    assert_eq!(from_shards, from_single);
+    assert_eq!(manifest_json["ranks"], 3);
     let svg = dir.path().join("2x5.svg");
     run_ok(&["plot", folder, "-o", svg.to_str().unwrap()]);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));

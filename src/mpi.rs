@@ -94,15 +94,24 @@ impl Transport for Mpi {
         let mut receive_counts = vec![0 as Count; outboxes.len()];
         self.world
             .all_to_all_into(&send_counts[..], &mut receive_counts[..]);
-        let mut send = self.send.borrow_mut();
-        send.clear();
-        outboxes.iter().for_each(|o| send.extend_from_slice(o));
         let total: usize = receive_counts.iter().map(|&c| c as usize).sum();
         inbox.clear();
         inbox.resize(total, 0);
-        let send_displs = displacements(&send_counts);
         let receive_displs = displacements(&receive_counts);
-        let outgoing = Partition::new(&send[..], &send_counts[..], &send_displs[..]);
+        // One buffer goes out: the only outbox with indices in it as it is (always so
+        // with two ranks), else all of them copied into one.
+        let mut filled = outboxes.iter().filter(|o| !o.is_empty());
+        let mut send = self.send.borrow_mut();
+        let (buffer, send_displs) = match (filled.next(), filled.next()) {
+            (Some(only), None) => (&only[..], vec![0 as Count; outboxes.len()]),
+            (None, _) => (&[][..], vec![0 as Count; outboxes.len()]),
+            _ => {
+                send.clear();
+                outboxes.iter().for_each(|o| send.extend_from_slice(o));
+                (&send[..], displacements(&send_counts))
+            }
+        };
+        let outgoing = Partition::new(buffer, &send_counts[..], &send_displs[..]);
         let mut incoming =
             PartitionMut::new(&mut inbox[..], &receive_counts[..], &receive_displs[..]);
         self.world

@@ -186,6 +186,9 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     /// others in their owners' outboxes. With `new`, counts the states marked and
     /// keeps them there ([`keep`]); without, marks as fast as it can and returns 0.
     fn expand_frontier(&mut self, next: u32, level: &mut LevelMarks) -> u64 {
+        if !level.keeping() {
+            return self.expand_and_mark(next);
+        }
         // The neighbours first, into one buffer (a closure small enough to be inlined
         // into the puzzle's expansion), then one pass that marks or sends each.
         let mut neighbours = std::mem::take(&mut self.inbox);
@@ -227,6 +230,35 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             }
         }
         self.inbox = neighbours;
+        found as u64
+    }
+
+    /// [`Partitioned::expand_frontier`] where nothing is kept: the expansion marks the
+    /// neighbours the slice holds as it lists them and collects the others, which
+    /// then go to their owners' outboxes.
+    fn expand_and_mark(&mut self, next: u32) -> u64 {
+        let (start, len) = (self.range.start, self.range.end - self.range.start);
+        let mut remote = std::mem::take(&mut self.inbox);
+        remote.clear();
+        remote.reserve(self.frontier.len() * self.puzzle.max_neighbours());
+        let store = self.store;
+        let mut found = 0usize;
+        self.puzzle.expand_sorted(&self.frontier, |_, neighbours| {
+            for &n in neighbours {
+                let local = n.wrapping_sub(start);
+                if local < len {
+                    found += store.mark_if_unseen(local, next) as usize;
+                } else {
+                    remote.push(n);
+                }
+            }
+        });
+        self.frontier.clear();
+        let slices = self.slices;
+        for &n in &remote {
+            self.outboxes[slices.owner(n)].push(n);
+        }
+        self.inbox = remote;
         found as u64
     }
 

@@ -47,6 +47,8 @@ pub struct Slices {
     block_shift: u32,
     /// The number of blocks.
     blocks: u64,
+    /// `floor((2^64 - 1) / blocks)`: owners by a multiplication instead of a division.
+    reciprocal: u64,
 }
 
 impl Slices {
@@ -58,11 +60,13 @@ impl Slices {
         } else {
             SMALL_BLOCK
         };
+        let blocks = count.div_ceil(block).max(1);
         Slices {
             count,
             ranks,
             block_shift: block.trailing_zeros(),
-            blocks: count.div_ceil(block),
+            blocks,
+            reciprocal: u64::MAX / blocks,
         }
     }
 
@@ -92,10 +96,19 @@ impl Slices {
     #[inline(always)]
     pub fn owner(&self, index: u64) -> usize {
         let block = (index >> self.block_shift) + 1;
-        match block.checked_mul(self.ranks as u64) {
-            // A 64-bit division where the product fits (always, short of 2^64 / ranks
-            // blocks): the 128-bit one is a library call, slower per neighbour sent.
-            Some(scaled) => (scaled.div_ceil(self.blocks) - 1) as usize,
+        let rounded = block
+            .checked_mul(self.ranks as u64)
+            .and_then(|scaled| scaled.checked_add(self.blocks - 1));
+        match rounded {
+            // Every neighbour sent asks: the quotient by the reciprocal (a multiply,
+            // where a division costs tens of cycles) is exact or one short.
+            Some(x) => {
+                let mut quotient = ((x as u128 * self.reciprocal as u128) >> 64) as u64;
+                if (quotient as u128 + 1) * self.blocks as u128 <= x as u128 {
+                    quotient += 1;
+                }
+                (quotient - 1) as usize
+            }
             None => {
                 ((block as u128 * self.ranks as u128).div_ceil(self.blocks as u128) - 1) as usize
             }
@@ -133,6 +146,19 @@ mod tests {
                 let index = pick % count;
                 prop_assert!(slices.range(slices.owner(index)).contains(&index));
             }
+        }
+
+        #[test]
+        fn the_owner_by_reciprocal_is_the_exact_quotient(
+            count in 1u64..u64::MAX,
+            ranks in 1usize..100_000,
+            pick in any::<u64>(),
+        ) {
+            let slices = Slices::new(count, ranks);
+            let index = pick % count;
+            let block = (index >> slices.block_shift) as u128 + 1;
+            let exact = (block * ranks as u128).div_ceil(slices.blocks as u128) - 1;
+            prop_assert_eq!(slices.owner(index) as u128, exact);
         }
 
         #[test]

@@ -182,6 +182,14 @@ expect_error "peg solitaire under mpirun" "no ranking" \
 [ "$(grep -c 'antipode: error' "$tmp/err")" -eq 2 ] &&
     echo "ok   ... one line from each of the 2 ranks" ||
     { echo "FAIL not one line per rank"; failures=$((failures + 1)); }
+touch "$tmp/a-file"
+expect_error "--table naming a file under mpirun" "a table in shards is a folder" \
+    mpirun "${mpirun_flags[@]}" -np 2 "$mpi_bin" analyze 8puzzle --distributed --table "$tmp/a-file"
+expect_error "--table without its folder" "name its folder" \
+    mpirun "${mpirun_flags[@]}" -np 2 "$mpi_bin" analyze 8puzzle --distributed --table
+[ "$(grep -c 'antipode: error' "$tmp/err")" -eq 2 ] &&
+    echo "ok   ... one line from each of the 2 ranks" ||
+    { echo "FAIL not one line per rank"; failures=$((failures + 1)); }
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures check(s) failed"

@@ -3,11 +3,16 @@
 //! neighbours it owns and sends every other neighbour to its owner, in bounded
 //! batches ([`Transport::exchange`]).
 //!
-//! A top-down level goes through the rank's frontier in batches of at most
-//! [`BATCH_STATES`] states; after each batch all ranks exchange what they produced and
-//! mark what they received, and the level ends with the first round in which no rank
-//! had frontier left. Memory per rank is its slice plus fixed buffers: at most
-//! `BATCH_STATES * max_neighbours` indices out and `(ranks - 1)` times that in.
+//! A top-down level goes through the rank's frontier in batches (work items are added
+//! while fewer than [`BATCH_STATES`] states are collected, so a batch holds at most
+//! `B = BATCH_STATES + 2^CHUNK_SHIFT` = 393,216 states); after each batch all ranks
+//! exchange what they produced and mark what they received, and the level ends with
+//! the first round in which no rank had frontier left. Memory per rank is its slice
+//! plus buffers whose size does not depend on the level: the batch (`8 B` bytes), the
+//! neighbours for other ranks (at most `8 B max_neighbours` bytes: 9.4 MB for a board
+//! whose states have 3 neighbours), what arrives (at most `ranks - 1` times that), and
+//! on sparse levels the marks kept (as many as the neighbours), beside the recent marks
+//! (one bit per index of the slice, with 2-bit entries) and the bottom-up bit set.
 //!
 //! A bottom-up level asks whether a neighbour is in the frontier, and most neighbours
 //! of a slice's states are another rank's: every rank ORs its frontier into one bit

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use super::lock::WriteLock;
 use super::shards::{MANIFEST, Manifest, shard_name};
 use super::writer::{
-    BuildOptions, CHECKPOINT_SHARE, Writer, abandon, check_room, finish, fresh_header, prepare,
+    BuildOptions, Writer, abandon, check_room, checkpoint_interval, finish, fresh_header, prepare,
     read_building_header, replace,
 };
 use super::{HEADER_BYTES, Header, Identity, TableError, check_size, copies, identity, io_error};
@@ -433,10 +433,7 @@ fn search<P: Puzzle>(
         let map = depths.map();
         let mut last_checkpoint = Instant::now();
         let mut checkpoint = |h: &[u64]| {
-            let interval = match options.checkpoint_every {
-                every if every.is_zero() => every,
-                every => every.max(writer.last_cost * CHECKPOINT_SHARE),
-            };
+            let interval = checkpoint_interval(options, writer.last_cost);
             let want = !complete && last_checkpoint.elapsed() >= interval;
             if transport.sum(want as u64) == 0 {
                 return Ok(());

@@ -392,7 +392,16 @@ pub struct Built {
 /// Checkpoints wait at least this many times as long as the last one took: writing
 /// them takes at most about 1/(1 + CHECKPOINT_SHARE) of a run (3%), and a crash loses
 /// at most that many times a checkpoint's time (about two minutes for 2x7's 10.9 GB).
-pub(super) const CHECKPOINT_SHARE: u32 = 30;
+const CHECKPOINT_SHARE: u32 = 30;
+
+/// How long to wait after a checkpoint that took `last_cost` (see
+/// [`BuildOptions::checkpoint_every`]).
+pub(super) fn checkpoint_interval(options: &BuildOptions, last_cost: Duration) -> Duration {
+    match options.checkpoint_every {
+        every if every.is_zero() => every,
+        every => every.max(last_cost * CHECKPOINT_SHARE),
+    }
+}
 
 /// How [`build`] writes a table.
 #[derive(Debug, Clone)]
@@ -435,10 +444,7 @@ pub fn build<P: Puzzle>(
         let map = depths.map();
         let mut last_checkpoint = Instant::now();
         let mut checkpoint = |h: &[u64]| {
-            let interval = match options.checkpoint_every {
-                every if every.is_zero() => every,
-                every => every.max(writer.last_cost * CHECKPOINT_SHARE),
-            };
+            let interval = checkpoint_interval(options, writer.last_cost);
             // The goal level alone is not worth a write of the whole array: it is
             // redone in no time (the set-up before it can take longer than the interval).
             let only_the_goal = h.len() == 1 && !interval.is_zero();

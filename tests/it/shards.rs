@@ -195,6 +195,47 @@ fn a_build_killed_part_way_resumes_to_the_same_shards() {
 }
 
 #[test]
+fn a_build_killed_while_its_shards_were_finished_completes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = SlidingPuzzle::new(2, 5).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let whole = dir.path().join(format!("whole-{}", encoding.bits()));
+        build(&puzzle, &whole, 2, &options(encoding), silent);
+        // Rank 0 had marked its shard complete, rank 1 had not yet: its shard holds
+        // every level (55 is the last) but is not complete, nor is the manifest.
+        let killed = killed_run(dir.path(), encoding, [55, 55]);
+        let name = |rank| table::shards::shard_name(rank, 2);
+        std::fs::copy(whole.join(name(0)), killed.join(name(0))).unwrap();
+        assert!(
+            !table::read_header_of(killed.join(name(1)))
+                .unwrap()
+                .complete
+        );
+        let modified = |rank| {
+            let metadata = std::fs::metadata(killed.join(name(rank))).unwrap();
+            let inode = std::os::unix::fs::MetadataExt::ino(&metadata);
+            (metadata.modified().unwrap(), inode)
+        };
+        let complete_before = modified(0);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let reports = build(&puzzle, &killed, 2, &options(encoding), silent);
+        // The complete shard took part from its payload, untouched.
+        assert_eq!(modified(0), complete_before);
+        for report in reports {
+            let report = report.unwrap();
+            assert_eq!((report.gods_number, report.reachable), (55, 1_814_400));
+        }
+        for file in [name(0), name(1), table::shards::MANIFEST.to_string()] {
+            let resumed = std::fs::read(killed.join(&file)).unwrap();
+            assert!(
+                resumed == std::fs::read(whole.join(&file)).unwrap(),
+                "{file} differs"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_build_refuses_another_rank_count_a_complete_table_and_another_puzzle() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = SlidingPuzzle::new(2, 5).unwrap();

@@ -11,7 +11,10 @@ fn main() -> ExitCode {
             if cli::is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("antipode: error: {error:#}");
+            // One write, so that the lines of processes sharing a stderr (the ranks
+            // of an MPI job) do not interleave.
+            let line = format!("antipode: error: {error:#}\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             ExitCode::FAILURE
         }
     }

@@ -68,7 +68,9 @@ pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
         Err(error) => {
             // Every rank has its own line; then the job ends (a rank that failed alone
             // would leave the others waiting in a collective).
-            eprintln!("antipode: error: rank {}: {error}", mpi.rank());
+            // One write: the ranks share mpirun's stderr.
+            let line = format!("antipode: error: rank {}: {error}\n", mpi.rank());
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             mpi.abort(1)
         }
     }

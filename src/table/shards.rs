@@ -107,10 +107,19 @@ impl Manifest {
 
     /// Reads and checks the manifest at `path`.
     pub fn read(path: &Path) -> Result<Manifest, TableError> {
-        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
         let bad = |reason: String| TableError::Shards {
             path: path.to_owned(),
             reason,
+        };
+        let text = match std::fs::read_to_string(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(bad(
+                    "not found: a folder is a table only with the manifest of the shards \
+                     `analyze --distributed --table` writes"
+                        .into(),
+                ));
+            }
+            read => read.map_err(io_error(path))?,
         };
         let manifest: Manifest = toml::from_str(&text)
             .map_err(|e| bad(format!("not a table manifest: {}", e.message())))?;

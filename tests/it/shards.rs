@@ -412,6 +412,16 @@ fn a_bad_shard_is_refused_with_one_line() {
         folder.to_str().unwrap(),
         "12345/67890",
     ]);
+    assert_error(
+        &[
+            "lookup",
+            "sliding:2x5",
+            "--table",
+            dir.path().to_str().unwrap(),
+            "12345/67890",
+        ],
+        "manifest.toml: not found: a folder is a table only with the manifest",
+    );
     let error = Table::open(folder.join("nothing-here")).err().unwrap();
     assert!(matches!(error, TableError::Io { .. }), "{error}");
 }

@@ -188,8 +188,8 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     }
 
     /// Expands the collected frontier: marks the neighbours the slice holds, puts the
-    /// others in their owners' outboxes. With `new`, counts the states marked and
-    /// keeps them there ([`keep`]); without, marks as fast as it can and returns 0.
+    /// others in their owners' outboxes, and returns the states marked. While the
+    /// level keeps what it marks ([`LevelMarks`]), they are recorded there too.
     fn expand_frontier(&mut self, next: u32, level: &mut LevelMarks) -> u64 {
         if !level.keeping() {
             return self.expand_and_mark(next);
@@ -209,31 +209,21 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         self.frontier.clear();
         let (start, end, slices) = (self.range.start, self.range.end, self.slices);
         let mut found = 0;
-        if level.keeping() {
-            let mut fresh = std::mem::take(&mut self.fresh);
-            fresh.resize(neighbours.len(), 0);
-            for &n in &neighbours {
-                if n >= start && n < end {
-                    // Branch-free: nothing waits for a mark's outcome, so the loads
-                    // of many marks are in flight at once.
-                    let new = self.store.mark_if_unseen(n - start, next);
-                    fresh[found] = n;
-                    found += new as usize;
-                } else {
-                    self.outboxes[slices.owner(n)].push(n);
-                }
-            }
-            level.record(&fresh[..found], &self.chunks, next);
-            self.fresh = fresh;
-        } else {
-            for &n in &neighbours {
-                if n >= start && n < end {
-                    found += self.store.mark_if_unseen(n - start, next) as usize;
-                } else {
-                    self.outboxes[slices.owner(n)].push(n);
-                }
+        let mut fresh = std::mem::take(&mut self.fresh);
+        fresh.resize(neighbours.len(), 0);
+        for &n in &neighbours {
+            if n >= start && n < end {
+                // Branch-free: nothing waits for a mark's outcome, so the loads of
+                // many marks are in flight at once.
+                let new = self.store.mark_if_unseen(n - start, next);
+                fresh[found] = n;
+                found += new as usize;
+            } else {
+                self.outboxes[slices.owner(n)].push(n);
             }
         }
+        level.record(&fresh[..found], &self.chunks, next);
+        self.fresh = fresh;
         self.inbox = neighbours;
         found as u64
     }

@@ -389,10 +389,11 @@ pub(super) fn open(path: &Path, check_payload: bool) -> Result<(Header, Depths),
                 cause,
             }
         })?;
-    place_shards(&mut map, &shards, manifest.encoding().expect("checked"))?;
-    for shard in shards.iter().filter(|_| check_payload) {
-        let entries = shard.header.index_range.clone();
-        let at = byte_offset(manifest.encoding().expect("checked"), entries.start) as usize;
+    let encoding = manifest.encoding().expect("checked when read");
+    place_shards(&mut map, &shards, encoding)?;
+    let to_check = if check_payload { &shards[..] } else { &[] };
+    for shard in to_check {
+        let at = byte_offset(encoding, shard.header.index_range.start) as usize;
         let found = payload_crc32(&map[at..at + shard.header.payload_bytes as usize]);
         if found != shard.header.payload_crc32 {
             return Err(TableError::Checksum {

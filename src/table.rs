@@ -344,6 +344,10 @@ impl Table {
                 .map_copy(&file)
         }
         .map_err(io_error(path))?;
+        // Lookups land anywhere: huge pages spare them page-table walks (see
+        // `Pdb::open`); only a hint.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
         let found = if check_payload {
             payload_crc32(&map)
         } else {

@@ -30,15 +30,15 @@
 //! level touches an entry it may not hold:
 //!
 //! - **marking a neighbour** (top-down): a neighbour outside the slice is not marked
-//!   but appended to the outgoing batch of its owner; after every batch of
-//!   [`BATCH_STATES`] frontier states all ranks exchange their batches
+//!   but appended to the outgoing batch of its owner; after every batch of frontier
+//!   states ([`batch_states`]) all ranks exchange their batches
 //!   ([`Transport::exchange`]) and mark what they receive in their own slices. The
 //!   level ends with the first round in which no rank had frontier left;
 //!   [`Executor::combine`] then sums the new states (an all-reduce).
 //! - **asking whether a neighbour is in the frontier** (bottom-up): every rank ORs its
 //!   frontier into one bit per index ([`Transport::or_all`]) before the level, and
-//!   looks its unseen states' neighbours up there. Where that bit set would be larger
-//!   than a slice's own entries, levels run top-down throughout
+//!   looks its unseen states' neighbours up there. Where that bit set would take more
+//!   than half the memory of a slice's own entries, levels run top-down throughout
 //!   ([`Executor::top_down_only`]).
 //!
 //! The transports are [`InProcessRanks`] (threads at a barrier: `cargo test` runs the
@@ -76,7 +76,7 @@ use crate::puzzle::Puzzle;
 use crate::store::DepthStore;
 pub use finished::Finished;
 pub use layout::CHUNK_SHIFT;
-pub use partitioned::{BATCH_STATES, INDEX_BYTES, Partitioned};
+pub use partitioned::{BATCH_STATES, INDEX_BYTES, MIN_BATCH_STATES, Partitioned, batch_states};
 pub use slices::Slices;
 pub use threads::Threads;
 pub use transport::{Alone, InProcess, InProcessRanks, Transport};

@@ -4,22 +4,26 @@
 //! batches ([`Transport::exchange`]).
 //!
 //! A top-down level goes through the rank's frontier in batches (work items are added
-//! while fewer than [`BATCH_STATES`] states are collected, so a batch holds at most
-//! `B = BATCH_STATES + 2^CHUNK_SHIFT` = 393,216 states); after each batch all ranks
-//! exchange what they produced and mark what they received, and the level ends with
-//! the first round in which no rank had frontier left. Memory per rank is its slice
-//! plus buffers whose size does not depend on the level: the batch (`8 B` bytes), the
-//! neighbours for other ranks (at most `8 B max_neighbours` bytes: 9.4 MB for a board
-//! whose states have 3 neighbours), what arrives (at most `ranks - 1` times that), and
-//! on sparse levels the marks kept (as many as the neighbours), beside the recent marks
-//! (one bit per index of the slice, with 2-bit entries) and the bottom-up bit set.
+//! while fewer than `b` states are collected, so a batch holds at most
+//! `B = b + 2^CHUNK_SHIFT` states; `b` is [`BATCH_STATES`], 262,144, where the slice's
+//! entries are bytes, and down to [`MIN_BATCH_STATES`] for 2-bit entries:
+//! [`batch_states`]); after each batch all ranks exchange what they produced and mark
+//! what they received, and the level ends with the first round in which no rank had
+//! frontier left. Memory per rank is its slice plus buffers whose size does not depend
+//! on the level: the batch (`8 B` bytes), the neighbours for other ranks (at most
+//! `8 B max_neighbours` bytes: 9.4 MB for a board whose states have 3 neighbours and
+//! `b` = 2^18, 4.7 MB with `b` = 2^16), what arrives (at most `ranks - 1` times that),
+//! and on sparse levels the marks kept (as many as the neighbours), beside the recent
+//! marks (one bit per index of the slice, with 2-bit entries) and the bottom-up bit
+//! set.
 //!
 //! A bottom-up level asks whether a neighbour is in the frontier, and most neighbours
 //! of a slice's states are another rank's: every rank ORs its frontier into one bit
 //! per index of the whole space ([`Transport::or_all`]) and answers from that. The bit
-//! set is allowed where it is no larger than a slice's own entries; elsewhere every
-//! level runs top-down ([`Executor::top_down_only`]). `scripts/README.md`, "Beyond one
-//! machine", has the measurements of both.
+//! set is allowed where it takes at most half the memory of a slice's own entries (8-bit
+//! entries on up to 4 ranks; never with 2-bit entries, which are chosen to save
+//! memory); elsewhere every level runs top-down ([`Executor::top_down_only`]).
+//! `scripts/README.md`, "Beyond one machine", has the measurements of both.
 
 use std::ops::Range;
 
@@ -38,8 +42,26 @@ const DENSE_FRACTION: u64 = 64;
 /// last level); with more, they are looked for after the search.
 const KEEP_LIMIT: usize = 1 << 17;
 
-/// Frontier states a rank expands between two exchanges.
+/// Frontier states a rank expands between two exchanges, at most: where the slice's
+/// entries take little memory (2-bit entries) fewer, so that the buffers a batch
+/// fills stay near an eighth of the slice ([`batch_states`]), but never fewer than
+/// [`MIN_BATCH_STATES`].
 pub const BATCH_STATES: usize = 1 << 18;
+
+/// Frontier states a rank expands between two exchanges, at least.
+pub const MIN_BATCH_STATES: usize = 1 << 16;
+
+/// The frontier states a batch collects on a slice of `slice_len` entries of
+/// `entry_bits` bits each, for a puzzle whose states have up to `max_neighbours`
+/// neighbours: the batch, the neighbours for other ranks and what arrives take about
+/// `8 (1 + 2 max_neighbours)` bytes per state, kept near an eighth of the slice's
+/// bytes, within [`MIN_BATCH_STATES`]..=[`BATCH_STATES`].
+pub fn batch_states(slice_len: u64, entry_bits: u64, max_neighbours: usize) -> usize {
+    let slice_bytes = slice_len.saturating_mul(entry_bits) / 8;
+    let per_state = INDEX_BYTES * (1 + 2 * max_neighbours as u64);
+    let fitting = slice_bytes / 8 / per_state.max(1);
+    fitting.clamp(MIN_BATCH_STATES as u64, BATCH_STATES as u64) as usize
+}
 
 /// Bytes one index takes on the wire.
 pub const INDEX_BYTES: u64 = 8;
@@ -80,6 +102,8 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     frontier_bits: Vec<u64>,
     /// The states a batch marked (a scratch buffer).
     fresh: Vec<u64>,
+    /// Frontier states a batch collects ([`batch_states`]).
+    batch_states: usize,
 }
 
 /// What a level keeps of the states it marks: the first ones (the antipodes, if it is
@@ -119,6 +143,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     ) -> Self {
         let slices = Slices::new(puzzle.index_count(), transport.ranks());
         let range = slices.range(transport.rank());
+        let slice_len = range.end - range.start;
         let goals = puzzle.goal_indices();
         let layout = Layout::new(&puzzle.segments(), &goals);
         let items = layout
@@ -158,6 +183,11 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             captured_level: None,
             frontier_bits: Vec::new(),
             fresh: Vec::new(),
+            batch_states: batch_states(
+                slice_len,
+                if store.period().is_some() { 2 } else { 8 },
+                puzzle.max_neighbours(),
+            ),
         }
     }
 
@@ -374,7 +404,7 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
         let (mut found, mut sent) = (0, 0);
         let mut pending = items.iter().peekable();
         loop {
-            while let Some(item) = pending.next_if(|_| self.frontier.len() < BATCH_STATES) {
+            while let Some(item) = pending.next_if(|_| self.frontier.len() < self.batch_states) {
                 self.collect(item, depth);
                 self.observer.work_done(1);
             }
@@ -390,12 +420,12 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
         (found, sent)
     }
 
-    /// Whether a bit per index (the whole frontier, for bottom-up levels) takes no
-    /// more memory than a slice's own entries (the same answer on every rank).
+    /// Whether a bit per index (the whole frontier, for bottom-up levels) takes at
+    /// most half the memory of a slice's own entries (the same answer on every rank).
     fn frontier_bits_fit(&self) -> bool {
         let entry_bits = if self.store.period().is_some() { 2 } else { 8 };
         let count = self.puzzle.index_count();
-        count <= count / self.slices.ranks() as u64 * entry_bits
+        2 * count <= count / self.slices.ranks() as u64 * entry_bits
     }
 
     /// A bottom-up level: every rank ORs its frontier into a bit set of all indices,
@@ -584,5 +614,23 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
 
     fn combine(&self, local: u64) -> u64 {
         self.transport.sum(local)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 2-bit slices get batches whose buffers take about an eighth of them, byte
+    /// slices the largest batches, tiny slices the smallest.
+    #[test]
+    fn batches_follow_the_slice_memory() {
+        // 2x6 on 2 ranks with 2-bit entries: a 29.9 MB slice, 3 neighbours a state.
+        assert_eq!(batch_states(119_750_400, 2, 3), 66_825);
+        // 3x4 on 2 ranks with 2-bit entries, 4 neighbours: 59.9 MB, 72 bytes a state.
+        assert_eq!(batch_states(239_500_800, 2, 4), 103_950);
+        assert_eq!(batch_states(239_500_800, 8, 4), BATCH_STATES);
+        assert_eq!(batch_states(1000, 2, 3), MIN_BATCH_STATES);
+        assert_eq!(batch_states(u64::MAX, 8, 4), BATCH_STATES);
     }
 }

@@ -89,11 +89,17 @@ impl Transport for Mpi {
         self.world.size() as usize
     }
 
-    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>) {
+    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool {
         let send_counts: Vec<Count> = outboxes.iter().map(|o| count(o.len())).collect();
-        let mut receive_counts = vec![0 as Count; outboxes.len()];
-        self.world
-            .all_to_all_into(&send_counts[..], &mut receive_counts[..]);
+        // Every rank tells every other the size of its batch and whether it has more.
+        let told: Vec<Count> = send_counts
+            .iter()
+            .flat_map(|&c| [c, more as Count])
+            .collect();
+        let mut heard = vec![0 as Count; 2 * outboxes.len()];
+        self.world.all_to_all_into(&told[..], &mut heard[..]);
+        let receive_counts: Vec<Count> = heard.iter().step_by(2).copied().collect();
+        let any_more = heard.iter().skip(1).step_by(2).any(|&m| m != 0);
         let total: usize = receive_counts.iter().map(|&c| c as usize).sum();
         inbox.clear();
         inbox.resize(total, 0);
@@ -116,6 +122,7 @@ impl Transport for Mpi {
             PartitionMut::new(&mut inbox[..], &receive_counts[..], &receive_displs[..]);
         self.world
             .all_to_all_varcount_into(&outgoing, &mut incoming);
+        any_more
     }
 
     fn sum(&self, local: u64) -> u64 {

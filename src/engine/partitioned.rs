@@ -290,10 +290,10 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     /// One exchange: sends the outboxes, marks what arrives (as
     /// [`Partitioned::expand_frontier`]). Returns the states marked and the bytes
     /// sent.
-    fn exchange(&mut self, next: u32, level: &mut LevelMarks) -> (u64, u64) {
+    fn exchange(&mut self, next: u32, level: &mut LevelMarks, more: bool) -> (u64, u64, bool) {
         let bytes = self.outboxes.iter().map(|o| o.len() as u64).sum::<u64>() * INDEX_BYTES;
         let mut inbox = std::mem::take(&mut self.inbox);
-        self.transport.exchange(&self.outboxes, &mut inbox);
+        let any_more = self.transport.exchange(&self.outboxes, &mut inbox, more);
         self.outboxes.iter_mut().for_each(Vec::clear);
         let start = self.range.start;
         let mut found = 0;
@@ -313,7 +313,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             }
         }
         self.inbox = inbox;
-        (found as u64, bytes)
+        (found as u64, bytes, any_more)
     }
 
     /// Clears the recent marks of the generation level `next` writes, where it may
@@ -409,11 +409,11 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
                 self.observer.work_done(1);
             }
             found += self.expand_frontier(next, level);
-            let (received, bytes) = self.exchange(next, level);
+            let more = pending.peek().is_some();
+            let (received, bytes, any_more) = self.exchange(next, level, more);
             found += received;
             sent += bytes;
-            let more = pending.peek().is_some();
-            if self.transport.sum(more as u64) == 0 {
+            if !any_more {
                 break;
             }
         }

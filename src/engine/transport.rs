@@ -13,8 +13,10 @@ pub trait Transport {
     /// The number of ranks.
     fn ranks(&self) -> usize;
     /// Sends `outboxes[r]` to rank `r` (this rank's own outbox is empty) and replaces
-    /// `inbox` with everything the ranks sent to this one.
-    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>);
+    /// `inbox` with everything the ranks sent to this one; `more` says whether this
+    /// rank has frontier left for another round, and the answer whether any rank has
+    /// (told with the batches' sizes, so a round needs no sum of its own).
+    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool;
     /// The sum of `local` over every rank.
     fn sum(&self, local: u64) -> u64;
     /// Every rank's `local`, concatenated in rank order, at every rank.
@@ -36,8 +38,9 @@ impl Transport for Alone {
         1
     }
 
-    fn exchange(&self, _outboxes: &[Vec<u64>], inbox: &mut Vec<u64>) {
+    fn exchange(&self, _outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool {
         inbox.clear();
+        more
     }
 
     fn sum(&self, local: u64) -> u64 {
@@ -59,6 +62,8 @@ pub struct InProcessRanks {
     barrier: Barrier,
     /// `mail[to][from]`: the batch in transit.
     mail: Mutex<Vec<Vec<Vec<u64>>>>,
+    /// Per rank, whether it has frontier left after the batch in transit.
+    more: Mutex<Vec<bool>>,
     /// One slot per rank for sums and gathers.
     posted: Mutex<Vec<Vec<u64>>>,
 }
@@ -71,6 +76,7 @@ impl InProcessRanks {
             ranks,
             barrier: Barrier::new(ranks),
             mail: Mutex::new(vec![vec![Vec::new(); ranks]; ranks]),
+            more: Mutex::new(vec![false; ranks]),
             posted: Mutex::new(vec![Vec::new(); ranks]),
         }
     }
@@ -109,19 +115,22 @@ impl Transport for InProcess<'_> {
         self.shared.ranks
     }
 
-    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>) {
+    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool {
         {
             let mut mail = lock(&self.shared.mail);
             for (to, outbox) in outboxes.iter().enumerate() {
                 mail[to][self.rank].clone_from(outbox);
             }
         }
+        lock(&self.shared.more)[self.rank] = more;
         self.shared.barrier.wait();
         inbox.clear();
         for batch in lock(&self.shared.mail)[self.rank].iter_mut() {
             inbox.append(batch);
         }
+        let any_more = lock(&self.shared.more).iter().any(|&m| m);
         self.shared.barrier.wait();
+        any_more
     }
 
     fn sum(&self, local: u64) -> u64 {

@@ -118,6 +118,16 @@ impl WriteLock {
     }
 }
 
+impl Drop for WriteLock {
+    /// Unlocks before the file is closed: closing alone releases the lock only once
+    /// nothing else refers to the open file, and a memory map of it or a child
+    /// process between `fork` and `exec` (which holds a copy of every descriptor)
+    /// would keep it locked.
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
 fn open(path: &Path, create_new: bool) -> std::io::Result<File> {
     OpenOptions::new()
         .read(true)
@@ -215,6 +225,23 @@ mod tests {
         assert_eq!(holder.map(|h| h.pid), Some(std::process::id()));
         drop(first);
         WriteLock::acquire(&path).unwrap();
+    }
+
+    /// The lock belongs to the open file, which outlives its descriptor while
+    /// anything else refers to it: here a memory map of it (a child process between
+    /// `fork` and `exec`, which holds a copy of every descriptor, is another). A
+    /// dropped lock is released all the same.
+    #[test]
+    fn a_dropped_lock_is_released_while_its_file_is_still_mapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        let first = WriteLock::acquire(&path).unwrap();
+        first.file().set_len(4096).unwrap();
+        // SAFETY: a private mapping of a file only this test touches.
+        let map = unsafe { memmap2::MmapOptions::new().map_copy_read_only(first.file()) }.unwrap();
+        drop(first);
+        WriteLock::acquire(&path).unwrap();
+        drop(map);
     }
 
     #[test]

@@ -104,6 +104,8 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     fresh: Vec<u64>,
     /// Frontier states a batch collects ([`batch_states`]).
     batch_states: usize,
+    /// Bits of an entry of the slice: 2 (depth mod 3) or 8.
+    entry_bits: u64,
 }
 
 /// What a level keeps of the states it marks: the first ones (the antipodes, if it is
@@ -144,6 +146,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         let slices = Slices::new(puzzle.index_count(), transport.ranks());
         let range = slices.range(transport.rank());
         let slice_len = range.end - range.start;
+        let entry_bits = if store.period().is_some() { 2 } else { 8 };
         let goals = puzzle.goal_indices();
         let layout = Layout::new(&puzzle.segments(), &goals);
         let items = layout
@@ -183,11 +186,8 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             captured_level: None,
             frontier_bits: Vec::new(),
             fresh: Vec::new(),
-            batch_states: batch_states(
-                slice_len,
-                if store.period().is_some() { 2 } else { 8 },
-                puzzle.max_neighbours(),
-            ),
+            batch_states: batch_states(slice_len, entry_bits, puzzle.max_neighbours()),
+            entry_bits,
         }
     }
 
@@ -423,9 +423,8 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
     /// Whether a bit per index (the whole frontier, for bottom-up levels) takes at
     /// most half the memory of a slice's own entries (the same answer on every rank).
     fn frontier_bits_fit(&self) -> bool {
-        let entry_bits = if self.store.period().is_some() { 2 } else { 8 };
         let count = self.puzzle.index_count();
-        2 * count <= count / self.slices.ranks() as u64 * entry_bits
+        2 * count <= count / self.slices.ranks() as u64 * self.entry_bits
     }
 
     /// A bottom-up level: every rank ORs its frontier into a bit set of all indices,

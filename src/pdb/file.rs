@@ -260,13 +260,7 @@ impl Pdb {
             path: path.to_owned(),
             cause,
         })?;
-        // Probes land anywhere in the file: in huge pages, where the system keeps
-        // the file's cache in them, a probe costs its cache miss and not also a walk
-        // of the page tables (Korf's 100: 0.30 s against 0.39 s on 4 KiB pages), and
-        // with the advice a file read cold is cached in huge pages. Only a hint: a
-        // system without it reads the file as before.
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
+        table::prefer_huge_pages(&map);
         let found = table::payload_crc32(&map);
         if found != header.payload_crc32 {
             return Err(table_error(TableError::Checksum {

@@ -391,6 +391,7 @@ pub(super) fn open(path: &Path, check_payload: bool) -> Result<(Header, Depths),
         })?;
     let encoding = manifest.encoding().expect("checked when read");
     place_shards(&mut map, &shards, encoding)?;
+    super::prefer_huge_pages(&map);
     let to_check = if check_payload { &shards[..] } else { &[] };
     for shard in to_check {
         let at = byte_offset(encoding, shard.header.index_range.start) as usize;

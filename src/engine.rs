@@ -35,9 +35,10 @@
 //!   ([`Transport::exchange`]) and mark what they receive in their own slices. The
 //!   level ends with the first round in which no rank had frontier left;
 //!   [`Executor::combine`] then sums the new states (an all-reduce).
-//! - **asking whether a neighbour is in the frontier** (bottom-up): every rank ORs its
-//!   frontier into one bit per index ([`Transport::or_all`]) before the level, and
-//!   looks its unseen states' neighbours up there. Where that bit set would take more
+//! - **asking whether a neighbour is in the frontier** (bottom-up): every rank sets
+//!   its frontier's bits in one bit per index and the ranks share their parts
+//!   ([`Transport::share`]) before the level; each looks its unseen states'
+//!   neighbours up there. Where that bit set would take more
 //!   than half the memory of a slice's own entries, levels run top-down throughout
 //!   ([`Executor::top_down_only`]).
 //!

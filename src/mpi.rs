@@ -5,6 +5,7 @@
 //! `mpirun`.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 use mpi::Count;
 use mpi::collective::SystemOperation;
@@ -37,8 +38,8 @@ pub struct Mpi {
     send: RefCell<Vec<u64>>,
 }
 
-/// Words per `MPI_Allreduce` call of [`Transport::or_all`] (counts are 32-bit).
-const OR_PIECE: usize = 1 << 24;
+/// Words per `MPI_Bcast` call of [`Transport::share`] (counts are 32-bit).
+const SHARE_PIECE: usize = 1 << 24;
 
 impl Mpi {
     /// Initializes MPI in a process that `mpirun` (OpenMPI, MPICH or another PMI
@@ -143,13 +144,14 @@ impl Transport for Mpi {
         all
     }
 
-    fn or_all(&self, words: &mut [u64]) {
-        let mut send = self.send.borrow_mut();
-        for piece in words.chunks_mut(OR_PIECE) {
-            send.clear();
-            send.extend_from_slice(piece);
-            self.world
-                .all_reduce_into(&send[..], piece, SystemOperation::bitwise_or());
+    fn share(&self, words: &mut [u64], parts: &[Range<usize>]) {
+        // One broadcast per rank's part (in pieces: counts are 32-bit), not an
+        // all-gather, whose displacements would be 32-bit too.
+        for (rank, part) in parts.iter().enumerate() {
+            let root = self.world.process_at_rank(rank as mpi::Rank);
+            for piece in words[part.clone()].chunks_mut(SHARE_PIECE) {
+                root.broadcast_into(piece);
+            }
         }
     }
 }

@@ -18,8 +18,9 @@
 //! set.
 //!
 //! A bottom-up level asks whether a neighbour is in the frontier, and most neighbours
-//! of a slice's states are another rank's: every rank ORs its frontier into one bit
-//! per index of the whole space ([`Transport::or_all`]) and answers from that. The bit
+//! of a slice's states are another rank's: every rank sets its frontier's bits in one
+//! bit per index of the whole space, the ranks share their parts
+//! ([`Transport::share`]), and each answers from that. The bit
 //! set is allowed where it takes at most half the memory of a slice's own entries (8-bit
 //! entries on up to 4 ranks; never with 2-bit entries, which are chosen to save
 //! memory); elsewhere every level runs top-down ([`Executor::top_down_only`]).
@@ -427,8 +428,38 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
         2 * count <= count / self.slices.ranks() as u64 * self.entry_bits
     }
 
-    /// A bottom-up level: every rank ORs its frontier into a bit set of all indices,
-    /// then its unseen states of the new level's class look for a neighbour in it.
+    /// Gives every rank the whole frontier's bits, each rank having set those of its
+    /// slice: word `w` is the part of the rank that owns index `64 w`, and a rank whose
+    /// slice starts inside a word (small spaces only: large ones are cut at multiples
+    /// of [`super::slices::BLOCK`]) sends its bits of that word apart, to be ORed in.
+    fn share_frontier_bits(&self, bits: &mut [u64]) {
+        let ranks = self.slices.ranks();
+        let parts: Vec<Range<usize>> = (0..ranks)
+            .map(|r| {
+                let slice = self.slices.range(r);
+                slice.start.div_ceil(64) as usize..slice.end.div_ceil(64) as usize
+            })
+            .collect();
+        let head = |r: usize| {
+            let slice = self.slices.range(r);
+            (!slice.start.is_multiple_of(64) && !slice.is_empty())
+                .then_some((slice.start / 64) as usize)
+        };
+        let my_head = head(self.transport.rank()).map_or(0, |w| bits[w]);
+        self.transport.share(bits, &parts);
+        if (0..ranks).all(|r| head(r).is_none()) {
+            return;
+        }
+        let heads = self.transport.gather(&[my_head]);
+        for (r, bits_of_r) in heads.into_iter().enumerate() {
+            if let Some(w) = head(r) {
+                bits[w] |= bits_of_r;
+            }
+        }
+    }
+
+    /// A bottom-up level: every rank sets its frontier's bits in a bit set of all
+    /// indices and the ranks share them, then a rank's unseen states of the new level's class look for a neighbour in it.
     /// Returns the states found in the slice.
     fn bottom_up(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> u64 {
         let (depth, next) = (plan.depth, plan.depth + 1);
@@ -465,7 +496,7 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
                 bits[(i / 64) as usize] |= 1 << (i % 64);
             }
         } else {
-            self.transport.or_all(&mut bits);
+            self.share_frontier_bits(&mut bits);
         }
         let targets: Vec<Range<u64>> = self.items_of(plan.target).cloned().collect();
         let mut found = 0;
@@ -631,5 +662,40 @@ mod tests {
         assert_eq!(batch_states(239_500_800, 8, 4), BATCH_STATES);
         assert_eq!(batch_states(1000, 2, 3), MIN_BATCH_STATES);
         assert_eq!(batch_states(u64::MAX, 8, 4), BATCH_STATES);
+    }
+
+    /// Every rank sets the bits of the multiples of 3 in its slice; after sharing,
+    /// every rank holds all of them, also where slices start inside a word (2x3's 360
+    /// indices on 3 ranks start at 0, 120 and 240; on 7 ranks at multiples of 52).
+    #[test]
+    fn shared_frontier_bits_reach_every_rank() {
+        use crate::engine::{InProcessRanks, Silent};
+        use crate::puzzles::SlidingPuzzle;
+        use crate::store::ByteDepths;
+        let puzzle = SlidingPuzzle::new(2, 3).unwrap();
+        let count = puzzle.index_count();
+        let wanted: Vec<u64> = (0..count.div_ceil(64))
+            .map(|w| (0..64).filter(move |b| (w * 64 + b) % 3 == 0 && w * 64 + b < count))
+            .map(|bits| bits.fold(0, |word, b| word | 1 << b))
+            .collect();
+        for ranks in [2, 3, 7] {
+            let shared = InProcessRanks::new(ranks);
+            std::thread::scope(|scope| {
+                for r in 0..ranks {
+                    let (transport, puzzle, wanted) = (shared.rank(r), &puzzle, &wanted);
+                    scope.spawn(move || {
+                        let slice = Slices::new(count, ranks).range(r);
+                        let store = ByteDepths::anonymous(slice.end - slice.start).unwrap();
+                        let rank = Partitioned::new(puzzle, &store, &transport, &Silent);
+                        let mut bits = vec![0u64; wanted.len()];
+                        for i in slice.filter(|i| i % 3 == 0) {
+                            bits[(i / 64) as usize] |= 1 << (i % 64);
+                        }
+                        rank.share_frontier_bits(&mut bits);
+                        assert_eq!(&bits, wanted, "rank {r} of {ranks}");
+                    });
+                }
+            });
+        }
     }
 }

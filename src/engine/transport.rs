@@ -3,6 +3,7 @@
 //! `crate::mpi::MpiTransport`); [`InProcess`] carries them between threads of one
 //! process, so that the partitioned search is tested by `cargo test` alone.
 
+use std::ops::Range;
 use std::sync::{Barrier, Mutex};
 
 /// The collective operations of a partitioned search. Every rank calls the same
@@ -21,9 +22,10 @@ pub trait Transport {
     fn sum(&self, local: u64) -> u64;
     /// Every rank's `local`, concatenated in rank order, at every rank.
     fn gather(&self, local: &[u64]) -> Vec<u64>;
-    /// Replaces `words` (the same length on every rank) with their bitwise OR over
-    /// every rank.
-    fn or_all(&self, words: &mut [u64]);
+    /// Every rank's part of `words` to every rank: `parts[r]` is rank `r`'s part (the
+    /// same `parts` on every rank: adjacent ranges in rank order that cover `words`);
+    /// afterwards every rank's `words[parts[r]]` holds rank `r`'s.
+    fn share(&self, words: &mut [u64], parts: &[Range<usize>]);
 }
 
 /// The transport of a search that is not partitioned: one rank, nothing to send.
@@ -51,7 +53,7 @@ impl Transport for Alone {
         local.to_vec()
     }
 
-    fn or_all(&self, _words: &mut [u64]) {}
+    fn share(&self, _words: &mut [u64], _parts: &[Range<usize>]) {}
 }
 
 /// Ranks that are threads of one process, meeting at a barrier: the tests' stand-in
@@ -145,9 +147,10 @@ impl Transport for InProcess<'_> {
         self.shared.all_posts(self.rank, local).concat()
     }
 
-    fn or_all(&self, words: &mut [u64]) {
-        for post in self.shared.all_posts(self.rank, words) {
-            words.iter_mut().zip(post).for_each(|(w, p)| *w |= p);
+    fn share(&self, words: &mut [u64], parts: &[Range<usize>]) {
+        let mine = &words[parts[self.rank].clone()];
+        for (post, part) in self.shared.all_posts(self.rank, mine).iter().zip(parts) {
+            words[part.clone()].copy_from_slice(post);
         }
     }
 }

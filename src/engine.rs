@@ -77,7 +77,7 @@ use crate::puzzle::Puzzle;
 use crate::store::DepthStore;
 pub use finished::Finished;
 pub use layout::CHUNK_SHIFT;
-pub use partitioned::{BATCH_STATES, INDEX_BYTES, MIN_BATCH_STATES, Partitioned, batch_states};
+pub use partitioned::{BATCH_STATES, MIN_BATCH_STATES, Partitioned, WORD_BYTES, batch_states};
 pub use slices::Slices;
 pub use threads::Threads;
 pub use transport::{Alone, InProcess, InProcessRanks, Transport};

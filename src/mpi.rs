@@ -35,7 +35,7 @@ pub struct Mpi {
     // Finalizes MPI when dropped, after the communicator.
     world: SimpleCommunicator,
     _universe: Universe,
-    send: RefCell<Vec<u64>>,
+    send: RefCell<Vec<u32>>,
 }
 
 /// Words per `MPI_Bcast` call of [`Transport::share`] (counts are 32-bit).
@@ -90,7 +90,7 @@ impl Transport for Mpi {
         self.world.size() as usize
     }
 
-    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool {
+    fn exchange(&self, outboxes: &[Vec<u32>], inbox: &mut Vec<u32>, more: bool) -> bool {
         let send_counts: Vec<Count> = outboxes.iter().map(|o| count(o.len())).collect();
         // Every rank tells every other the size of its batch and whether it has more.
         let told: Vec<Count> = send_counts

@@ -9,13 +9,15 @@
 //! entries are bytes, and down to [`MIN_BATCH_STATES`] for 2-bit entries:
 //! [`batch_states`]); after each batch all ranks exchange what they produced and mark
 //! what they received, and the level ends with the first round in which no rank had
-//! frontier left. Memory per rank is its slice plus buffers whose size does not depend
-//! on the level: the batch (`8 B` bytes), the neighbours for other ranks (at most
-//! `8 B max_neighbours` bytes: 9.4 MB for a board whose states have 3 neighbours and
-//! `b` = 2^18, 4.7 MB with `b` = 2^16), what arrives (at most `ranks - 1` times that),
-//! and on sparse levels the marks kept (as many as the neighbours), beside the recent
-//! marks (one bit per index of the slice, with 2-bit entries) and the bottom-up bit
-//! set.
+//! frontier left. A neighbour travels as its offset into its owner's slice, one
+//! 32-bit word where no slice holds more than 2^32 indices, else two
+//! ([`WORD_BYTES`]). Memory per rank is its slice plus buffers whose size does not
+//! depend on the level: the batch (`8 B` bytes), its neighbours (at most `8 B
+//! max_neighbours` bytes: 6.3 MB for a board whose states have 3 neighbours and `b` =
+//! 2^18), the outboxes (half that), what arrives (at most `ranks - 1` times the
+//! outboxes), and on sparse levels the marks kept (as many as the neighbours), beside
+//! the recent marks (one bit per index of the slice, with 2-bit entries) and the
+//! bottom-up bit set.
 //!
 //! A bottom-up level asks whether a neighbour is in the frontier, and most neighbours
 //! of a slice's states are another rank's: every rank sets its frontier's bits in one
@@ -54,18 +56,33 @@ pub const MIN_BATCH_STATES: usize = 1 << 16;
 
 /// The frontier states a batch collects on a slice of `slice_len` entries of
 /// `entry_bits` bits each, for a puzzle whose states have up to `max_neighbours`
-/// neighbours: the batch, the neighbours for other ranks and what arrives take about
-/// `8 (1 + 2 max_neighbours)` bytes per state, kept near an eighth of the slice's
-/// bytes, within [`MIN_BATCH_STATES`]..=[`BATCH_STATES`].
+/// neighbours: the batch, its neighbours, the outboxes and what arrives (two ranks)
+/// take about `8 (1 + 2 max_neighbours)` bytes per state, kept near an eighth of the
+/// slice's bytes, within [`MIN_BATCH_STATES`]..=[`BATCH_STATES`].
 pub fn batch_states(slice_len: u64, entry_bits: u64, max_neighbours: usize) -> usize {
     let slice_bytes = slice_len.saturating_mul(entry_bits) / 8;
-    let per_state = INDEX_BYTES * (1 + 2 * max_neighbours as u64);
+    let per_state = 8 * (1 + 2 * max_neighbours as u64);
     let fitting = slice_bytes / 8 / per_state.max(1);
     fitting.clamp(MIN_BATCH_STATES as u64, BATCH_STATES as u64) as usize
 }
 
-/// Bytes one index takes on the wire.
-pub const INDEX_BYTES: u64 = 8;
+/// Bytes of a word of a batch on the wire: a neighbour sent is its offset into its
+/// owner's slice, one word where every slice holds at most 2^32 indices, else two
+/// (low, high).
+pub const WORD_BYTES: u64 = 4;
+
+/// Appends `index`'s offset into its owner's slice to the owner's outbox: one word,
+/// or two where slices are `wide`.
+#[inline(always)]
+fn post(outboxes: &mut [Vec<u32>], slices: &Slices, starts: &[u64], wide: bool, index: u64) {
+    let owner = slices.owner(index);
+    let offset = index - starts[owner];
+    let outbox = &mut outboxes[owner];
+    outbox.push(offset as u32);
+    if wide {
+        outbox.push((offset >> 32) as u32);
+    }
+}
 
 /// One rank's slice of a search: [`Executor`] for [`super::Bfs::with_executor`]. It
 /// does not look at a stop request: the ranks would have to agree on the level to
@@ -92,8 +109,14 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     /// The recent marks hold exactly the last level written (not so after a resume,
     /// until a level has been written by this run).
     recent_valid: bool,
-    outboxes: Vec<Vec<u64>>,
-    inbox: Vec<u64>,
+    /// Every rank's first index.
+    starts: Vec<u64>,
+    /// A slice holds more than 2^32 indices: an offset sent takes two words.
+    wide: bool,
+    outboxes: Vec<Vec<u32>>,
+    inbox: Vec<u32>,
+    /// The neighbours of a batch (a scratch buffer).
+    neighbours: Vec<u64>,
     frontier: Vec<u64>,
     /// The states the last level that found any on this rank found (the first
     /// [`KEEP_LIMIT`], one more if there were more), and that level.
@@ -180,8 +203,11 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             sent: Vec::new(),
             redoing: false,
             recent_valid: true,
+            starts: (0..transport.ranks()).map(|r| slices.start(r)).collect(),
+            wide: (0..transport.ranks()).any(|r| slices.range(r).end - slices.start(r) > 1 << 32),
             outboxes: vec![Vec::new(); transport.ranks()],
             inbox: Vec::new(),
+            neighbours: Vec::new(),
             frontier: Vec::new(),
             captured: Vec::new(),
             captured_level: None,
@@ -190,6 +216,13 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             batch_states: batch_states(slice_len, entry_bits, puzzle.max_neighbours()),
             entry_bits,
         }
+    }
+
+    /// Sends offsets as two words even where one would do (tests of wide slices).
+    #[cfg(test)]
+    fn wide_offsets(mut self) -> Self {
+        self.wide = true;
+        self
     }
 
     /// Bytes this rank sent per level (levels 1, 2, ...).
@@ -227,7 +260,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         }
         // The neighbours first, into one buffer (a closure small enough to be inlined
         // into the puzzle's expansion), then one pass that marks or sends each.
-        let mut neighbours = std::mem::take(&mut self.inbox);
+        let mut neighbours = std::mem::take(&mut self.neighbours);
         neighbours.clear();
         neighbours.reserve(self.frontier.len() * self.puzzle.max_neighbours());
         self.puzzle.expand_sorted(&self.frontier, |_, found| {
@@ -238,7 +271,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             }
         });
         self.frontier.clear();
-        let (start, end, slices) = (self.range.start, self.range.end, self.slices);
+        let (start, end, slices, wide) = (self.range.start, self.range.end, self.slices, self.wide);
         let mut found = 0;
         let mut fresh = std::mem::take(&mut self.fresh);
         fresh.resize(neighbours.len(), 0);
@@ -250,12 +283,12 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
                 fresh[found] = n;
                 found += new as usize;
             } else {
-                self.outboxes[slices.owner(n)].push(n);
+                post(&mut self.outboxes, &slices, &self.starts, wide, n);
             }
         }
         level.record(&fresh[..found], &self.chunks, next);
         self.fresh = fresh;
-        self.inbox = neighbours;
+        self.neighbours = neighbours;
         found as u64
     }
 
@@ -264,7 +297,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     /// then go to their owners' outboxes.
     fn expand_and_mark(&mut self, next: u32) -> u64 {
         let (start, len) = (self.range.start, self.range.end - self.range.start);
-        let mut remote = std::mem::take(&mut self.inbox);
+        let mut remote = std::mem::take(&mut self.neighbours);
         remote.clear();
         remote.reserve(self.frontier.len() * self.puzzle.max_neighbours());
         let store = self.store;
@@ -280,41 +313,60 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             }
         });
         self.frontier.clear();
-        let slices = self.slices;
+        let (slices, wide) = (self.slices, self.wide);
         for &n in &remote {
-            self.outboxes[slices.owner(n)].push(n);
+            post(&mut self.outboxes, &slices, &self.starts, wide, n);
         }
-        self.inbox = remote;
+        self.neighbours = remote;
         found as u64
     }
 
     /// One exchange: sends the outboxes, marks what arrives (as
-    /// [`Partitioned::expand_frontier`]). Returns the states marked and the bytes
-    /// sent.
+    /// [`Partitioned::expand_frontier`]). Returns the states marked, the bytes sent
+    /// and whether any rank has frontier left.
     fn exchange(&mut self, next: u32, level: &mut LevelMarks, more: bool) -> (u64, u64, bool) {
-        let bytes = self.outboxes.iter().map(|o| o.len() as u64).sum::<u64>() * INDEX_BYTES;
+        let words = self.outboxes.iter().map(|o| o.len() as u64).sum::<u64>();
         let mut inbox = std::mem::take(&mut self.inbox);
         let any_more = self.transport.exchange(&self.outboxes, &mut inbox, more);
         self.outboxes.iter_mut().for_each(Vec::clear);
-        let start = self.range.start;
+        let found = if self.wide {
+            let offsets = inbox.chunks_exact(2);
+            self.mark_received(
+                offsets.map(|w| w[0] as u64 | (w[1] as u64) << 32),
+                next,
+                level,
+            )
+        } else {
+            self.mark_received(inbox.iter().map(|&w| w as u64), next, level)
+        };
+        self.inbox = inbox;
+        (found, words * WORD_BYTES, any_more)
+    }
+
+    /// Marks the received `offsets` into the slice; returns the states marked.
+    fn mark_received(
+        &mut self,
+        offsets: impl ExactSizeIterator<Item = u64>,
+        next: u32,
+        level: &mut LevelMarks,
+    ) -> u64 {
         let mut found = 0;
         if level.keeping() {
             let mut fresh = std::mem::take(&mut self.fresh);
-            fresh.resize(inbox.len(), 0);
-            for &n in &inbox {
-                let new = self.store.mark_if_unseen(n - start, next);
-                fresh[found] = n;
+            fresh.resize(offsets.len(), 0);
+            for local in offsets {
+                let new = self.store.mark_if_unseen(local, next);
+                fresh[found] = self.range.start + local;
                 found += new as usize;
             }
             level.record(&fresh[..found], &self.chunks, next);
             self.fresh = fresh;
         } else {
-            for &n in &inbox {
-                found += self.store.mark_if_unseen(n - start, next) as usize;
+            for local in offsets {
+                found += self.store.mark_if_unseen(local, next) as usize;
             }
         }
-        self.inbox = inbox;
-        (found as u64, bytes, any_more)
+        found as u64
     }
 
     /// Clears the recent marks of the generation level `next` writes, where it may
@@ -662,6 +714,67 @@ mod tests {
         assert_eq!(batch_states(239_500_800, 8, 4), BATCH_STATES);
         assert_eq!(batch_states(1000, 2, 3), MIN_BATCH_STATES);
         assert_eq!(batch_states(u64::MAX, 8, 4), BATCH_STATES);
+    }
+
+    /// Offsets sent as two words (slices of more than 2^32 indices) find the same
+    /// histogram as one word, with twice the bytes, in both encodings.
+    #[test]
+    fn wide_offsets_find_the_same_levels() {
+        use crate::engine::{Bfs, InProcessRanks, Silent};
+        use crate::puzzles::SlidingPuzzle;
+        use crate::store::{ByteDepths, PackedDepths};
+        let puzzle = SlidingPuzzle::new(3, 3).unwrap();
+        let ranks = 3;
+        let run = |wide: bool, packed: bool| {
+            let shared = InProcessRanks::new(ranks);
+            std::thread::scope(|scope| {
+                let runs: Vec<_> = (0..ranks)
+                    .map(|r| {
+                        let (transport, puzzle) = (shared.rank(r), &puzzle);
+                        scope.spawn(move || {
+                            let slice = Slices::new(puzzle.index_count(), ranks).range(r);
+                            let len = slice.end - slice.start;
+                            let levels = |executor: &mut dyn Executor| {
+                                let mut bfs = Bfs::with_executor(Box::new(executor), &Silent, None);
+                                bfs.seed();
+                                bfs.run(None, None).unwrap().0
+                            };
+                            if packed {
+                                let store = PackedDepths::anonymous(len).unwrap();
+                                let mut rank =
+                                    Partitioned::new(puzzle, &store, &transport, &Silent);
+                                if wide {
+                                    rank = rank.wide_offsets();
+                                }
+                                (levels(&mut rank), rank.bytes_sent().to_vec())
+                            } else {
+                                let store = ByteDepths::anonymous(len).unwrap();
+                                let mut rank =
+                                    Partitioned::new(puzzle, &store, &transport, &Silent);
+                                if wide {
+                                    rank = rank.wide_offsets();
+                                }
+                                (levels(&mut rank), rank.bytes_sent().to_vec())
+                            }
+                        })
+                    })
+                    .collect();
+                runs.into_iter()
+                    .map(|r| r.join().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        };
+        for packed in [false, true] {
+            let (narrow, wide) = (run(false, packed), run(true, packed));
+            for ((levels, sent), (wide_levels, wide_sent)) in narrow.iter().zip(&wide) {
+                assert_eq!(levels.len(), 32, "God's number 31");
+                assert_eq!(levels[31], 2);
+                assert_eq!(levels, wide_levels);
+                let doubled: Vec<u64> = sent.iter().map(|b| 2 * b).collect();
+                assert_eq!(&doubled, wide_sent);
+                assert!(sent.iter().sum::<u64>() > 0);
+            }
+        }
     }
 
     /// Every rank sets the bits of the multiples of 3 in its slice; after sharing,

@@ -14,10 +14,12 @@ pub trait Transport {
     /// The number of ranks.
     fn ranks(&self) -> usize;
     /// Sends `outboxes[r]` to rank `r` (this rank's own outbox is empty) and replaces
-    /// `inbox` with everything the ranks sent to this one; `more` says whether this
-    /// rank has frontier left for another round, and the answer whether any rank has
-    /// (told with the batches' sizes, so a round needs no sum of its own).
-    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool;
+    /// `inbox` with everything the ranks sent to this one, in rank order; `more` says
+    /// whether this rank has frontier left for another round, and the answer whether
+    /// any rank has (told with the batches' sizes, so a round needs no sum of its
+    /// own). A batch is 32-bit words: offsets into the receiver's slice, one or two
+    /// words each ([`super::Partitioned`]).
+    fn exchange(&self, outboxes: &[Vec<u32>], inbox: &mut Vec<u32>, more: bool) -> bool;
     /// The sum of `local` over every rank.
     fn sum(&self, local: u64) -> u64;
     /// Every rank's `local`, concatenated in rank order, at every rank.
@@ -40,7 +42,7 @@ impl Transport for Alone {
         1
     }
 
-    fn exchange(&self, _outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool {
+    fn exchange(&self, _outboxes: &[Vec<u32>], inbox: &mut Vec<u32>, more: bool) -> bool {
         inbox.clear();
         more
     }
@@ -63,7 +65,7 @@ pub struct InProcessRanks {
     ranks: usize,
     barrier: Barrier,
     /// `mail[to][from]`: the batch in transit.
-    mail: Mutex<Vec<Vec<Vec<u64>>>>,
+    mail: Mutex<Vec<Vec<Vec<u32>>>>,
     /// Per rank, whether it has frontier left after the batch in transit.
     more: Mutex<Vec<bool>>,
     /// One slot per rank for sums and gathers.
@@ -117,7 +119,7 @@ impl Transport for InProcess<'_> {
         self.shared.ranks
     }
 
-    fn exchange(&self, outboxes: &[Vec<u64>], inbox: &mut Vec<u64>, more: bool) -> bool {
+    fn exchange(&self, outboxes: &[Vec<u32>], inbox: &mut Vec<u32>, more: bool) -> bool {
         {
             let mut mail = lock(&self.shared.mail);
             for (to, outbox) in outboxes.iter().enumerate() {

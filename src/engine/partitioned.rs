@@ -132,6 +132,34 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     entry_bits: u64,
 }
 
+/// The marking of a slice's neighbours during an expansion.
+struct Marking<'a, S> {
+    store: &'a S,
+    start: u64,
+    len: u64,
+    next: u32,
+}
+
+impl<S: DepthStore> Marking<'_, S> {
+    /// Expands `frontier`, marks the neighbours in the slice and hands every other
+    /// to `remote`; returns the states marked.
+    #[inline(always)]
+    fn expand<P: Puzzle>(&self, puzzle: &P, frontier: &[u64], mut remote: impl FnMut(u64)) -> u64 {
+        let mut found = 0usize;
+        puzzle.expand_sorted(frontier, |_, neighbours| {
+            for &n in neighbours {
+                let local = n.wrapping_sub(self.start);
+                if local < self.len {
+                    found += self.store.mark_if_unseen(local, self.next) as usize;
+                } else {
+                    remote(n);
+                }
+            }
+        });
+        found as u64
+    }
+}
+
 /// What a level keeps of the states it marks: the first ones (the antipodes, if it is
 /// the last level) and, on a sparse level, the chunks they lie in (a dense level
 /// records every chunk of its class as written after it). Once more states than can
@@ -294,31 +322,42 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
 
     /// [`Partitioned::expand_frontier`] where nothing is kept: the expansion marks the
     /// neighbours the slice holds as it lists them and collects the others, which
-    /// then go to their owners' outboxes.
+    /// then go to their owners' outboxes; with two ranks (and one-word offsets) it
+    /// writes them straight into the other rank's outbox.
     fn expand_and_mark(&mut self, next: u32) -> u64 {
-        let (start, len) = (self.range.start, self.range.end - self.range.start);
-        let mut remote = std::mem::take(&mut self.neighbours);
-        remote.clear();
-        remote.reserve(self.frontier.len() * self.puzzle.max_neighbours());
-        let store = self.store;
-        let mut found = 0usize;
-        self.puzzle.expand_sorted(&self.frontier, |_, neighbours| {
-            for &n in neighbours {
-                let local = n.wrapping_sub(start);
-                if local < len {
-                    found += store.mark_if_unseen(local, next) as usize;
-                } else {
-                    remote.push(n);
-                }
+        let reserve = self.frontier.len() * self.puzzle.max_neighbours();
+        let frontier = std::mem::take(&mut self.frontier);
+        let marking = Marking {
+            store: self.store,
+            start: self.range.start,
+            len: self.range.end - self.range.start,
+            next,
+        };
+        let found = if self.slices.ranks() == 2 && !self.wide {
+            let peer = 1 - self.transport.rank();
+            let peer_start = self.starts[peer];
+            let mut outbox = std::mem::take(&mut self.outboxes[peer]);
+            outbox.reserve(reserve);
+            let found = marking.expand(self.puzzle, &frontier, |n| {
+                outbox.push((n - peer_start) as u32);
+            });
+            self.outboxes[peer] = outbox;
+            found
+        } else {
+            let mut remote = std::mem::take(&mut self.neighbours);
+            remote.clear();
+            remote.reserve(reserve);
+            let found = marking.expand(self.puzzle, &frontier, |n| remote.push(n));
+            let (slices, wide) = (self.slices, self.wide);
+            for &n in &remote {
+                post(&mut self.outboxes, &slices, &self.starts, wide, n);
             }
-        });
+            self.neighbours = remote;
+            found
+        };
+        self.frontier = frontier;
         self.frontier.clear();
-        let (slices, wide) = (self.slices, self.wide);
-        for &n in &remote {
-            post(&mut self.outboxes, &slices, &self.starts, wide, n);
-        }
-        self.neighbours = remote;
-        found as u64
+        found
     }
 
     /// One exchange: sends the outboxes, marks what arrives (as

@@ -99,6 +99,8 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     layout: Layout,
     /// The work items of the layout that hold indices of the slice, cut to it.
     items: Vec<(Range<u64>, usize)>,
+    /// Per item, a bottom-up level found no unseen state left in it.
+    exhausted: Vec<bool>,
     chunks: ChunkLevels,
     goals: Vec<u64>,
     tracks_recent: bool,
@@ -201,7 +203,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         let entry_bits = if store.period().is_some() { 2 } else { 8 };
         let goals = puzzle.goal_indices();
         let layout = Layout::new(&puzzle.segments(), &goals);
-        let items = layout
+        let items: Vec<(Range<u64>, usize)> = layout
             .items
             .iter()
             .filter(|i| i.range.start < range.end && range.start < i.range.end)
@@ -217,6 +219,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         let generations = if layout.bipartite() { 1 } else { 2 };
         let tracks_recent = store.period().is_some() && store.track_recent(generations);
         Partitioned {
+            exhausted: vec![false; items.len()],
             puzzle,
             store,
             transport,
@@ -512,6 +515,49 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
         (found, sent)
     }
 
+    /// The bottom-up search of the new level's class: its unseen states that have a
+    /// neighbour in the frontier (`bits`) get the new depth. Items with no unseen
+    /// state left are skipped from then on. Returns the states found.
+    fn search_unseen(&mut self, plan: &LevelPlan, bits: &[u64], level: &mut LevelMarks) -> u64 {
+        let next = plan.depth + 1;
+        let mut found = 0;
+        for at in self.unexhausted(plan.target) {
+            let item = self.items[at].0.clone();
+            self.frontier.clear();
+            self.collect_matching(&item, Wanted::Unseen);
+            let unseen = std::mem::take(&mut self.frontier);
+            let mut in_item = 0;
+            self.puzzle.expand_sorted(&unseen, |index, neighbours| {
+                if neighbours
+                    .iter()
+                    .any(|&n| bits[(n / 64) as usize] >> (n % 64) & 1 == 1)
+                {
+                    self.store.set(index - self.range.start, next);
+                    in_item += 1;
+                    if level.kept.len() <= KEEP_LIMIT {
+                        level.kept.push(index);
+                    }
+                }
+            });
+            if in_item > 0 {
+                self.chunks.set((item.start >> CHUNK_SHIFT) as usize, next);
+            }
+            self.exhausted[at] = in_item == unseen.len();
+            found += in_item as u64;
+            self.frontier = unseen;
+            self.observer.work_done(1);
+        }
+        found
+    }
+
+    /// The positions in `items` of the items of class `class` that may hold unseen
+    /// states.
+    fn unexhausted(&self, class: usize) -> Vec<usize> {
+        (0..self.items.len())
+            .filter(|&at| self.items[at].1 == class && !self.exhausted[at])
+            .collect()
+    }
+
     /// Whether a bit per index (the whole frontier, for bottom-up levels) takes at
     /// most half the memory of a slice's own entries (the same answer on every rank).
     fn frontier_bits_fit(&self) -> bool {
@@ -553,7 +599,7 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
     /// indices and the ranks share them, then a rank's unseen states of the new level's class look for a neighbour in it.
     /// Returns the states found in the slice.
     fn bottom_up(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> u64 {
-        let (depth, next) = (plan.depth, plan.depth + 1);
+        let depth = plan.depth;
         // Zero between levels; allocated by the first bottom-up level.
         let mut bits = std::mem::take(&mut self.frontier_bits);
         let words = self.puzzle.index_count().div_ceil(64) as usize;
@@ -589,32 +635,7 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
         } else {
             self.share_frontier_bits(&mut bits);
         }
-        let targets: Vec<Range<u64>> = self.items_of(plan.target).cloned().collect();
-        let mut found = 0;
-        for item in &targets {
-            self.frontier.clear();
-            self.collect_matching(item, Wanted::Unseen);
-            let unseen = std::mem::take(&mut self.frontier);
-            let mut marked = false;
-            self.puzzle.expand_sorted(&unseen, |index, neighbours| {
-                if neighbours
-                    .iter()
-                    .any(|&n| bits[(n / 64) as usize] >> (n % 64) & 1 == 1)
-                {
-                    self.store.set(index - self.range.start, next);
-                    found += 1;
-                    marked = true;
-                    if level.kept.len() <= KEEP_LIMIT {
-                        level.kept.push(index);
-                    }
-                }
-            });
-            if marked {
-                self.chunks.set((item.start >> CHUNK_SHIFT) as usize, next);
-            }
-            self.frontier = unseen;
-            self.observer.work_done(1);
-        }
+        let found = self.search_unseen(plan, &bits, level);
         self.frontier.clear();
         if sparse {
             listed.iter().for_each(|&i| bits[(i / 64) as usize] = 0);
@@ -677,7 +698,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
                 .items_of(plan.source)
                 .filter(|r| self.chunks.get((r.start >> CHUNK_SHIFT) as usize) == plan.depth)
                 .count() as u64,
-            Direction::BottomUp => self.items_of(plan.target).count() as u64,
+            Direction::BottomUp => self.unexhausted(plan.target).len() as u64,
         }
     }
 

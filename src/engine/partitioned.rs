@@ -3,9 +3,9 @@
 //! neighbours it owns and sends every other neighbour to its owner, in bounded
 //! batches ([`Transport::exchange`]).
 //!
-//! A top-down level goes through the rank's frontier in batches (work items are added
-//! while fewer than `b` states are collected, so a batch holds at most
-//! `B = b + 2^CHUNK_SHIFT` states; `b` is [`BATCH_STATES`], 262,144, where the slice's
+//! A top-down level goes through the rank's frontier in batches (pieces of 4,096
+//! indices are scanned while fewer than `b` states are collected, so a batch holds at
+//! most `B = b + 4,096` states; `b` is [`BATCH_STATES`], 262,144, where the slice's
 //! entries are bytes, and down to [`MIN_BATCH_STATES`] for 2-bit entries:
 //! [`batch_states`]); after each batch all ranks exchange what they produced and mark
 //! what they received, and the level ends with the first round in which no rank had
@@ -50,6 +50,10 @@ const KEEP_LIMIT: usize = 1 << 17;
 /// fills stay near an eighth of the slice ([`batch_states`]), but never fewer than
 /// [`MIN_BATCH_STATES`].
 pub const BATCH_STATES: usize = 1 << 18;
+
+/// Indices a top-down level scans for frontier states at a time: a batch ends as soon
+/// as it has [`batch_states`] states, so it holds fewer than that plus this many.
+const COLLECT_PIECE: u64 = 1 << 12;
 
 /// Frontier states a rank expands between two exchanges, at least.
 pub const MIN_BATCH_STATES: usize = 1 << 16;
@@ -497,11 +501,29 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
             .cloned()
             .collect();
         let (mut found, mut sent) = (0, 0);
-        let mut pending = items.iter().peekable();
+        // Items are collected in pieces, so that a batch ends within a piece of its
+        // size; the last piece of an item is one unit of work done.
+        let mut pending = items
+            .iter()
+            .flat_map(|item| {
+                (item.start..item.end)
+                    .step_by(COLLECT_PIECE as usize)
+                    .map(|s| {
+                        (
+                            s..(s + COLLECT_PIECE).min(item.end),
+                            s + COLLECT_PIECE >= item.end,
+                        )
+                    })
+            })
+            .peekable();
         loop {
-            while let Some(item) = pending.next_if(|_| self.frontier.len() < self.batch_states) {
-                self.collect(item, depth);
-                self.observer.work_done(1);
+            while let Some((piece, last)) =
+                pending.next_if(|_| self.frontier.len() < self.batch_states)
+            {
+                self.collect(&piece, depth);
+                if last {
+                    self.observer.work_done(1);
+                }
             }
             found += self.expand_frontier(next, level);
             let more = pending.peek().is_some();

@@ -128,7 +128,7 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     /// [`KEEP_LIMIT`], one more if there were more), and that level.
     captured: Vec<u64>,
     captured_level: Option<u32>,
-    /// Bottom-up levels: the whole frontier, one bit per index, ORed over all ranks.
+    /// Bottom-up levels: the whole frontier, one bit per index, shared by all ranks.
     frontier_bits: Vec<u64>,
     /// The states a batch marked (a scratch buffer).
     fresh: Vec<u64>,

@@ -60,7 +60,8 @@ impl ByteDepths {
 
     #[inline(always)]
     fn cell(&self, index: u64) -> &AtomicU8 {
-        debug_assert!(index < self.len);
+        // Checked in every build: the store's methods are safe to call with any index.
+        assert!(index < self.len, "entry {index} of {}", self.len);
         // SAFETY: `index < len` and the mapping holds `len` bytes; `AtomicU8` has the size
         // and alignment of `u8`, and every concurrent access to the bytes goes through
         // atomics except the `*_exclusive` scans, whose callers guarantee no writer.
@@ -73,9 +74,13 @@ impl ByteDepths {
     /// No thread may write to `range` while the slice lives.
     #[inline]
     unsafe fn plain(&self, range: Range<u64>) -> &[u8] {
-        debug_assert!(range.end <= self.len);
-        // SAFETY: in bounds (checked above in debug builds, guaranteed by the engine's
-        // ranges); the caller guarantees that nobody writes these bytes meanwhile.
+        assert!(
+            range.start <= range.end && range.end <= self.len,
+            "entries {range:?} of {}",
+            self.len
+        );
+        // SAFETY: in bounds (checked above); the caller guarantees that nobody writes
+        // these bytes meanwhile.
         unsafe {
             std::slice::from_raw_parts(
                 self.map.as_ptr().add(range.start as usize),
@@ -160,6 +165,15 @@ impl DepthStore for ByteDepths {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An entry beyond the store is a panic, never a write outside its memory (the
+    /// mapping is rounded up to a page, so an unchecked write would land silently).
+    #[test]
+    #[should_panic(expected = "entry 200 of 200")]
+    fn an_entry_beyond_the_store_panics() {
+        let store = ByteDepths::anonymous(200).unwrap();
+        store.set(200, 1);
+    }
 
     #[test]
     fn set_match_collect_count() {

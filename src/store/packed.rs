@@ -121,7 +121,8 @@ impl PackedDepths {
 
     #[inline(always)]
     fn byte(&self, index: u64) -> &AtomicU8 {
-        debug_assert!(index < self.len);
+        // Checked in every build: the store's methods are safe to call with any index.
+        assert!(index < self.len, "entry {index} of {}", self.len);
         // SAFETY: `index / 4 < len.div_ceil(4) <= map.len()`; `AtomicU8` has the layout
         // of `u8`; concurrent accesses are atomic except the `*_exclusive` scans, whose
         // callers guarantee that nobody writes meanwhile.
@@ -132,9 +133,7 @@ impl PackedDepths {
     /// `32 * at .. 32 * at + 32`).
     #[inline(always)]
     fn recent_byte(recent: &Recent, offset: u64, at: u64) -> &AtomicU8 {
-        debug_assert!(
-            at < recent.generation_bytes && offset.is_multiple_of(recent.generation_bytes)
-        );
+        assert!(at < recent.generation_bytes && offset.is_multiple_of(recent.generation_bytes));
         // SAFETY: each generation holds one byte per 32 entries (rounded up), so `at` is
         // inside it for any entry index, and `offset` is the start of a generation of
         // the map (`Recent::offset`, or `write_offset`, which only `write_recent_to`
@@ -184,6 +183,7 @@ impl PackedDepths {
         recent: Option<(&Recent, u64)>,
         mut found: impl FnMut(u64, u64),
     ) {
+        assert!(range.end <= self.len, "entries {range:?} of {}", self.len);
         let (start, end) = (range.start, range.end);
         let mut i = start;
         // Entries before the first whole 32-entry word, one by one.
@@ -340,6 +340,7 @@ impl DepthStore for PackedDepths {
         let Some(recent) = self.recent.get() else {
             return;
         };
+        assert!(range.end <= self.len, "entries {range:?} of {}", self.len);
         let offset = recent.offset(generation);
         // Only the groups that lie wholly inside `range`: a group shared with a
         // neighbouring range keeps its bit, which only costs a few extra candidates.
@@ -383,6 +384,15 @@ impl DepthStore for PackedDepths {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An entry beyond the store is a panic, never a write outside its memory (the
+    /// mapping is rounded up to a page, so an unchecked write would land silently).
+    #[test]
+    #[should_panic(expected = "entry 203 of 203")]
+    fn an_entry_beyond_the_store_panics() {
+        let store = PackedDepths::anonymous(203).unwrap();
+        store.set(203, 1);
+    }
 
     #[test]
     fn fields_do_not_overlap() {

@@ -798,11 +798,29 @@ mod tests {
         assert_eq!(batch_states(u64::MAX, 8, 4), BATCH_STATES);
     }
 
+    /// One rank's search of `puzzle`: the histogram and the bytes sent per level.
+    fn search<S: DepthStore>(
+        puzzle: &crate::puzzles::SlidingPuzzle,
+        store: &S,
+        transport: &dyn Transport,
+        wide: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
+        use crate::engine::{Bfs, Silent};
+        let mut rank = Partitioned::new(puzzle, store, transport, &Silent);
+        if wide {
+            rank = rank.wide_offsets();
+        }
+        let mut bfs = Bfs::with_executor(Box::new(&mut rank), &Silent, None);
+        bfs.seed();
+        let levels = bfs.run(None, None).unwrap().0;
+        (levels, rank.bytes_sent().to_vec())
+    }
+
     /// Offsets sent as two words (slices of more than 2^32 indices) find the same
     /// histogram as one word, with twice the bytes, in both encodings.
     #[test]
     fn wide_offsets_find_the_same_levels() {
-        use crate::engine::{Bfs, InProcessRanks, Silent};
+        use crate::engine::InProcessRanks;
         use crate::puzzles::SlidingPuzzle;
         use crate::store::{ByteDepths, PackedDepths};
         let puzzle = SlidingPuzzle::new(3, 3).unwrap();
@@ -816,27 +834,12 @@ mod tests {
                         scope.spawn(move || {
                             let slice = Slices::new(puzzle.index_count(), ranks).range(r);
                             let len = slice.end - slice.start;
-                            let levels = |executor: &mut dyn Executor| {
-                                let mut bfs = Bfs::with_executor(Box::new(executor), &Silent, None);
-                                bfs.seed();
-                                bfs.run(None, None).unwrap().0
-                            };
                             if packed {
                                 let store = PackedDepths::anonymous(len).unwrap();
-                                let mut rank =
-                                    Partitioned::new(puzzle, &store, &transport, &Silent);
-                                if wide {
-                                    rank = rank.wide_offsets();
-                                }
-                                (levels(&mut rank), rank.bytes_sent().to_vec())
+                                search(puzzle, &store, &transport, wide)
                             } else {
                                 let store = ByteDepths::anonymous(len).unwrap();
-                                let mut rank =
-                                    Partitioned::new(puzzle, &store, &transport, &Silent);
-                                if wide {
-                                    rank = rank.wide_offsets();
-                                }
-                                (levels(&mut rank), rank.bytes_sent().to_vec())
+                                search(puzzle, &store, &transport, wide)
                             }
                         })
                     })

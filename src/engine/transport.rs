@@ -4,7 +4,7 @@
 //! process, so that the partitioned search is tested by `cargo test` alone.
 
 use std::ops::Range;
-use std::sync::{Barrier, Mutex};
+use std::sync::{Condvar, Mutex};
 
 /// The collective operations of a partitioned search. Every rank calls the same
 /// operations in the same order (they block until all ranks have called them).
@@ -60,10 +60,12 @@ impl Transport for Alone {
 
 /// Ranks that are threads of one process, meeting at a barrier: the tests' stand-in
 /// for MPI ranks. Make one [`InProcessRanks`] and give each thread its
-/// [`InProcessRanks::rank`].
+/// [`InProcessRanks::rank`]. A rank whose thread panics makes every other rank panic
+/// at its next meeting instead of waiting for it forever (as `mpirun` ends a job when
+/// a rank dies).
 pub struct InProcessRanks {
     ranks: usize,
-    barrier: Barrier,
+    barrier: Meeting,
     /// `mail[to][from]`: the batch in transit.
     mail: Mutex<Vec<Vec<Vec<u32>>>>,
     /// Per rank, whether it has frontier left after the batch in transit.
@@ -78,7 +80,7 @@ impl InProcessRanks {
         let ranks = ranks.max(1);
         InProcessRanks {
             ranks,
-            barrier: Barrier::new(ranks),
+            barrier: Meeting::new(ranks),
             mail: Mutex::new(vec![vec![Vec::new(); ranks]; ranks]),
             more: Mutex::new(vec![false; ranks]),
             posted: Mutex::new(vec![Vec::new(); ranks]),
@@ -100,6 +102,45 @@ impl InProcessRanks {
     }
 }
 
+/// A reusable barrier that fails every waiter once a rank has failed.
+struct Meeting {
+    ranks: usize,
+    /// Ranks arrived at the current meeting, meetings held, and whether a rank failed.
+    state: Mutex<(usize, u64, bool)>,
+    met: Condvar,
+}
+
+impl Meeting {
+    fn new(ranks: usize) -> Meeting {
+        Meeting {
+            ranks,
+            state: Mutex::new((0, 0, false)),
+            met: Condvar::new(),
+        }
+    }
+
+    /// Blocks until every rank has arrived; panics if a rank failed.
+    fn wait(&self) {
+        let mut state = lock(&self.state);
+        let meeting = state.1;
+        state.0 += 1;
+        if state.0 == self.ranks {
+            *state = (0, meeting + 1, state.2);
+            self.met.notify_all();
+        }
+        while state.1 == meeting && !state.2 {
+            state = self.met.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        assert!(!state.2, "another in-process rank failed");
+    }
+
+    /// Records that a rank failed and wakes every waiter.
+    fn fail(&self) {
+        lock(&self.state).2 = true;
+        self.met.notify_all();
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -108,6 +149,14 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub struct InProcess<'a> {
     shared: &'a InProcessRanks,
     rank: usize,
+}
+
+impl Drop for InProcess<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.shared.barrier.fail();
+        }
+    }
 }
 
 impl Transport for InProcess<'_> {
@@ -154,5 +203,30 @@ impl Transport for InProcess<'_> {
         for (post, part) in self.shared.all_posts(self.rank, mine).iter().zip(parts) {
             words[part.clone()].copy_from_slice(post);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rank whose thread panics makes the others panic at their next meeting
+    /// instead of leaving them waiting for it.
+    #[test]
+    fn a_failed_rank_fails_the_others() {
+        let shared = InProcessRanks::new(3);
+        let failed: Vec<bool> = std::thread::scope(|scope| {
+            let ranks: Vec<_> = (0..3)
+                .map(|r| {
+                    let transport = shared.rank(r);
+                    scope.spawn(move || {
+                        assert_ne!(r, 1, "rank 1 fails");
+                        transport.sum(1)
+                    })
+                })
+                .collect();
+            ranks.into_iter().map(|r| r.join().is_err()).collect()
+        });
+        assert_eq!(failed, [true, true, true]);
     }
 }

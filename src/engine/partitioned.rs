@@ -16,8 +16,8 @@
 //! max_neighbours` bytes: 6.3 MB for a board whose states have 3 neighbours and `b` =
 //! 2^18), the outboxes (half that), what arrives (at most `ranks - 1` times the
 //! outboxes), and on sparse levels the marks kept (as many as the neighbours), beside
-//! the recent marks (one bit per index of the slice, with 2-bit entries) and the
-//! bottom-up bit set.
+//! the recent marks (with 2-bit entries: one bit per four entries of the slice, per
+//! generation) and the bottom-up bit set.
 //!
 //! A bottom-up level asks whether a neighbour is in the frontier, and most neighbours
 //! of a slice's states are another rank's: every rank sets its frontier's bits in one

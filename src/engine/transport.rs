@@ -105,16 +105,26 @@ impl InProcessRanks {
 /// A reusable barrier that fails every waiter once a rank has failed.
 struct Meeting {
     ranks: usize,
-    /// Ranks arrived at the current meeting, meetings held, and whether a rank failed.
-    state: Mutex<(usize, u64, bool)>,
+    state: Mutex<Attendance>,
     met: Condvar,
+}
+
+/// Where a [`Meeting`] stands.
+#[derive(Default)]
+struct Attendance {
+    /// Ranks arrived at the current meeting.
+    arrived: usize,
+    /// Meetings held.
+    held: u64,
+    /// A rank failed.
+    failed: bool,
 }
 
 impl Meeting {
     fn new(ranks: usize) -> Meeting {
         Meeting {
             ranks,
-            state: Mutex::new((0, 0, false)),
+            state: Mutex::new(Attendance::default()),
             met: Condvar::new(),
         }
     }
@@ -122,21 +132,22 @@ impl Meeting {
     /// Blocks until every rank has arrived; panics if a rank failed.
     fn wait(&self) {
         let mut state = lock(&self.state);
-        let meeting = state.1;
-        state.0 += 1;
-        if state.0 == self.ranks {
-            *state = (0, meeting + 1, state.2);
+        let meeting = state.held;
+        state.arrived += 1;
+        if state.arrived == self.ranks {
+            state.arrived = 0;
+            state.held += 1;
             self.met.notify_all();
         }
-        while state.1 == meeting && !state.2 {
+        while state.held == meeting && !state.failed {
             state = self.met.wait(state).unwrap_or_else(|e| e.into_inner());
         }
-        assert!(!state.2, "another in-process rank failed");
+        assert!(!state.failed, "another in-process rank failed");
     }
 
     /// Records that a rank failed and wakes every waiter.
     fn fail(&self) {
-        lock(&self.state).2 = true;
+        lock(&self.state).failed = true;
         self.met.notify_all();
     }
 }

@@ -230,7 +230,9 @@ struct Shard {
 }
 
 /// Opens every shard `manifest` lists and checks it against the manifest; `complete`
-/// asks for complete shards with the checksums the manifest records.
+/// asks for complete shards with the checksums the manifest records. Without it a
+/// shard not yet created is `None`, but only while the manifest says the build is
+/// in progress: a complete table's missing shard is an error all the same.
 fn shards(
     folder: &Path,
     manifest: &Manifest,
@@ -240,7 +242,7 @@ fn shards(
     let mut found = Vec::new();
     for entry in &manifest.shards {
         let path = folder.join(&entry.file);
-        if !complete && !path.exists() {
+        if !complete && !manifest.complete && !path.exists() {
             found.push(None);
             continue;
         }

@@ -379,6 +379,11 @@ fn a_bad_shard_is_refused_with_one_line() {
     // Missing.
     std::fs::remove_file(shard(1)).unwrap();
     lookup("shard-1-of-3.table: No such file");
+    // `info` too: a complete table's missing shard is not a build in progress.
+    assert_error(
+        &["info", folder.to_str().unwrap()],
+        "shard-1-of-3.table: No such file",
+    );
     // Truncated.
     std::fs::write(shard(1), &keep[..keep.len() - 1000]).unwrap();
     lookup("shard-1-of-3.table: truncated or resized");

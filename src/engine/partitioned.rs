@@ -115,7 +115,8 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     /// The recent marks hold exactly the last level written (not so after a resume,
     /// until a level has been written by this run).
     recent_valid: bool,
-    /// Every rank's first index.
+    /// Every rank's first index, kept: [`Slices::start`] divides, and every neighbour
+    /// sent needs its owner's.
     starts: Vec<u64>,
     /// A slice holds more than 2^32 indices: an offset sent takes two words.
     wide: bool,
@@ -618,7 +619,8 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
     }
 
     /// A bottom-up level: every rank sets its frontier's bits in a bit set of all
-    /// indices and the ranks share them, then a rank's unseen states of the new level's class look for a neighbour in it.
+    /// indices and the ranks share them, then a rank's unseen states of the new
+    /// level's class look for a neighbour in it.
     /// Returns the states found in the slice.
     fn bottom_up(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> u64 {
         let depth = plan.depth;

@@ -184,6 +184,38 @@ pub trait Puzzle: Sync {
     fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
         expand_each(self, indices, visit);
     }
+
+    /// [`Puzzle::expand_sorted`] with a value threaded through the calls: `visit`
+    /// takes it and returns it, and the last one is returned. A caller whose visit
+    /// counts, or appends to a buffer, keeps that state in registers this way: state
+    /// a closure reaches through a reference goes back to memory after every write to
+    /// a depth store, which the compiler cannot tell apart from it.
+    ///
+    /// The default goes through [`Puzzle::expand_sorted`]; the sliding puzzles'
+    /// expansion threads the value itself.
+    ///
+    /// ```
+    /// use antipode::{Puzzle, puzzles::SlidingPuzzle};
+    ///
+    /// let eight = SlidingPuzzle::new(3, 3).unwrap();
+    /// let goal = eight.goal_indices();
+    /// let moves = eight.expand_sorted_fold(&goal, 0, |count, _, neighbours| {
+    ///     count + neighbours.len()
+    /// });
+    /// assert_eq!(moves, 2); // the blank in a corner
+    /// ```
+    fn expand_sorted_fold<A: Default>(
+        &self,
+        indices: &[u64],
+        init: A,
+        mut visit: impl FnMut(A, u64, &[u64]) -> A,
+    ) -> A {
+        let mut value = init;
+        self.expand_sorted(indices, |index, neighbours| {
+            value = visit(std::mem::take(&mut value), index, neighbours);
+        });
+        value
+    }
 }
 
 /// The per-state expansion: unrank, list the successors, rank each. The default of
@@ -247,6 +279,19 @@ pub(crate) fn assert_consistent_at<P: Puzzle>(puzzle: &P, index: u64) {
     assert_eq!(
         fast, expected,
         "index {index}: expand_sorted disagrees with successors"
+    );
+    // The fold visits the same states with the same neighbours, in order, and hands
+    // every call the value the previous one returned.
+    let run: Vec<u64> = (index..puzzle.index_count()).take(3).collect();
+    let mut visited = Vec::new();
+    puzzle.expand_sorted(&run, |i, n| visited.push((i, n.to_vec())));
+    let folded = puzzle.expand_sorted_fold(&run, Vec::new(), |mut so_far, i, n| {
+        so_far.push((i, n.to_vec()));
+        so_far
+    });
+    assert_eq!(
+        folded, visited,
+        "index {index}: expand_sorted_fold disagrees with expand_sorted"
     );
 }
 
@@ -392,5 +437,13 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
         self.puzzle.expand_sorted(indices, visit)
+    }
+    fn expand_sorted_fold<A: Default>(
+        &self,
+        indices: &[u64],
+        init: A,
+        visit: impl FnMut(A, u64, &[u64]) -> A,
+    ) -> A {
+        self.puzzle.expand_sorted_fold(indices, init, visit)
     }
 }

@@ -318,8 +318,21 @@ impl Puzzle for SlidingPuzzle {
             .collect()
     }
 
-    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
-        expand::expand_sorted(self, indices, visit);
+    fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        // `move`: the visit itself, not a reference to it, so that what it holds
+        // stays in registers (see `Puzzle::expand_sorted_fold`).
+        expand::expand_sorted(self, indices, (), move |(), index, neighbours| {
+            visit(index, neighbours)
+        });
+    }
+
+    fn expand_sorted_fold<A: Default>(
+        &self,
+        indices: &[u64],
+        init: A,
+        visit: impl FnMut(A, u64, &[u64]) -> A,
+    ) -> A {
+        expand::expand_sorted(self, indices, init, visit)
     }
 }
 

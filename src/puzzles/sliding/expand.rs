@@ -131,60 +131,72 @@ fn select16(mask: u32, k: u32) -> u32 {
     }
 }
 
-/// Expands `indices` (ascending) of `puzzle`, calling `visit(index, neighbours)`.
-pub(super) fn expand_sorted(
+/// Expands `indices` (ascending) of `puzzle`, calling `visit(value, index,
+/// neighbours)` with the value the previous call returned (`init` first); returns the
+/// last ([`crate::Puzzle::expand_sorted_fold`]).
+pub(super) fn expand_sorted<A: Default>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
-    visit: impl FnMut(u64, &[u64]),
-) {
+    init: A,
+    mut visit: impl FnMut(A, u64, &[u64]) -> A,
+) -> A {
     let m = puzzle.cells() - 1;
     if m <= TAIL {
         // Too small for the tail table (2x2, 2x3); the per-state path is plenty.
-        crate::puzzle::expand_each(puzzle, indices, visit);
-        return;
+        let mut value = init;
+        crate::puzzle::expand_each(puzzle, indices, |index, neighbours| {
+            value = visit(std::mem::take(&mut value), index, neighbours);
+        });
+        return value;
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(popcnt) = Popcnt::detect() {
         // SAFETY: the token proves that the CPU has POPCNT.
-        unsafe { expand_popcnt(popcnt, puzzle, indices, visit) };
-        return;
+        return unsafe { expand_popcnt(popcnt, puzzle, indices, init, visit) };
     }
-    expand_by_cols(puzzle, indices, visit);
+    expand_by_cols(puzzle, indices, init, visit)
 }
 
 /// [`expand_by_cols`] compiled with POPCNT: the walker counts bits per prefix (its
 /// items' places among the tail's, the k-th unused item).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn expand_popcnt(
+fn expand_popcnt<A>(
     _: Popcnt,
     puzzle: &SlidingPuzzle,
     indices: &[u64],
-    visit: impl FnMut(u64, &[u64]),
-) {
-    expand_by_cols(puzzle, indices, visit);
+    init: A,
+    visit: impl FnMut(A, u64, &[u64]) -> A,
+) -> A {
+    expand_by_cols(puzzle, indices, init, visit)
 }
 
 #[inline(always)]
-fn expand_by_cols(puzzle: &SlidingPuzzle, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+fn expand_by_cols<A>(
+    puzzle: &SlidingPuzzle,
+    indices: &[u64],
+    init: A,
+    visit: impl FnMut(A, u64, &[u64]) -> A,
+) -> A {
     match puzzle.cols {
-        2 => expand_run::<2>(puzzle, indices, visit),
-        3 => expand_run::<3>(puzzle, indices, visit),
-        4 => expand_run::<4>(puzzle, indices, visit),
-        5 => expand_run::<5>(puzzle, indices, visit),
-        6 => expand_run::<6>(puzzle, indices, visit),
-        7 => expand_run::<7>(puzzle, indices, visit),
-        _ => expand_run::<8>(puzzle, indices, visit),
+        2 => expand_run::<2, A>(puzzle, indices, init, visit),
+        3 => expand_run::<3, A>(puzzle, indices, init, visit),
+        4 => expand_run::<4, A>(puzzle, indices, init, visit),
+        5 => expand_run::<5, A>(puzzle, indices, init, visit),
+        6 => expand_run::<6, A>(puzzle, indices, init, visit),
+        7 => expand_run::<7, A>(puzzle, indices, init, visit),
+        _ => expand_run::<8, A>(puzzle, indices, init, visit),
     }
 }
 
 /// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells).
 #[inline(always)]
-fn expand_run<const COLS: usize>(
+fn expand_run<const COLS: usize, A>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
-    mut visit: impl FnMut(u64, &[u64]),
-) {
+    init: A,
+    mut visit: impl FnMut(A, u64, &[u64]) -> A,
+) -> A {
     debug_assert_eq!(puzzle.cols, COLS);
     let tables = &*puzzle.walk;
     let mut walker = Walker::new(puzzle);
@@ -196,6 +208,7 @@ fn expand_run<const COLS: usize>(
     let mut required = 0u8;
     let mut neighbours = [0u64; 4];
     let (mut down, mut up) = (Shift::default(), Shift::default());
+    let mut value = init;
     for &index in indices {
         if index >= block_end || index < block_start {
             blank = (index / block) as usize;
@@ -242,8 +255,9 @@ fn expand_run<const COLS: usize>(
             neighbours[count] = (blank - cols) as u64 * block + (rank as i64 + delta) as u64;
             count += 1;
         }
-        visit(index, &neighbours[..count]);
+        value = visit(value, index, &neighbours[..count]);
     }
+    value
 }
 
 /// The blank's move down: entries `p..p+C` of the tile order rotate right.

@@ -103,11 +103,15 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 neighbours.iter().for_each(|&n| mark_unseen(n))
             });
         } else if counts {
-            ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
-                for &n in neighbours {
-                    marked += store.mark_if_unseen(n, next) as u64;
-                }
-            });
+            // The count travels as a value (`expand_sorted_fold`), in a register.
+            marked =
+                ctx.puzzle
+                    .expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
+                        for &n in neighbours {
+                            marked += store.mark_if_unseen(n, next) as u64;
+                        }
+                        marked
+                    });
         } else {
             // The count above goes through memory (the closure's counter may alias the
             // store's bytes for all the compiler knows), so stores that are counted by

@@ -22,7 +22,7 @@
 //! | you look for | it is in |
 //! |---|---|
 //! | what a command does, as a call | [`jobs`]: [`Analyze`], [`jobs::Solve`], [`jobs::Databases`], [`jobs::verify_file`], [`jobs::lookup()`] |
-//! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, notation, the hot path [`Puzzle::expand_sorted`]) |
+//! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, notation, the hot path [`Puzzle::expand_sorted`] and its fold [`Puzzle::expand_sorted_fold`]) |
 //! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`), [`puzzles::kpuzzle`] (KPuzzle JSON definitions; the shipped ones in `src/puzzles/kpuzzle/library/`, written by `scripts/kpuzzle-geometry.py`) |
 //! | where ranking lives | [`rank`] (permutations, combinations, multisets, partial permutations) and each family's own index ([`puzzles::sliding`], [`puzzles::blocks`], [`puzzles::kpuzzle::ranking`]) |
 //! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `mpi` feature) |

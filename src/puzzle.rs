@@ -191,8 +191,9 @@ pub trait Puzzle: Sync {
     /// a closure reaches through a reference goes back to memory after every write to
     /// a depth store, which the compiler cannot tell apart from it.
     ///
-    /// The default goes through [`Puzzle::expand_sorted`]; the sliding puzzles'
-    /// expansion threads the value itself.
+    /// The default goes through [`Puzzle::expand_sorted`], taking the value out
+    /// between calls (hence `A: Default`); the sliding puzzles' expansion threads it
+    /// itself.
     ///
     /// ```
     /// use antipode::{Puzzle, puzzles::SlidingPuzzle};

@@ -103,7 +103,8 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 neighbours.iter().for_each(|&n| mark_unseen(n))
             });
         } else if counts {
-            // The count travels as a value (`expand_sorted_fold`), in a register.
+            // The count travels as a value (`expand_sorted_fold`), in a register: a
+            // captured counter would go back to memory after every mark.
             marked =
                 ctx.puzzle
                     .expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
@@ -113,9 +114,8 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                         marked
                     });
         } else {
-            // The count above goes through memory (the closure's counter may alias the
-            // store's bytes for all the compiler knows), so stores that are counted by
-            // a scan anyway take this loop, whose closure holds only copies.
+            // Stores counted by a scan anyway (two threads may both mark an entry)
+            // take this loop: no count at all, a closure that holds only copies.
             ctx.puzzle.expand_sorted(frontier, move |_, neighbours| {
                 for &n in neighbours {
                     store.mark_if_unseen(n, next);

@@ -25,7 +25,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use definition::{Definition, DefinitionError, Pattern, Transformation, power, split_amount};
-use ranking::{BLANK, Coordinate, Layout, RankingError};
+use ranking::{BLANK, Layout, RankingError, Split};
 
 use crate::puzzle::{PositionError, Puzzle, Successor};
 
@@ -202,11 +202,29 @@ pub struct KPuzzle {
     tables: Arc<OnceLock<Option<MoveTables>>>,
 }
 
-/// The breadth-first search's move tables: per coordinate, its stride in the index
-/// and its value after each move.
+/// The breadth-first search's move tables, one per coordinate of the index.
 #[derive(Debug)]
 struct MoveTables {
-    coordinates: Vec<(Coordinate, u64, Vec<u32>)>,
+    coordinates: Vec<TabledCoordinate>,
+}
+
+/// A coordinate's number of values, its stride in the index and how moves change it.
+#[derive(Debug)]
+struct TabledCoordinate {
+    size: u64,
+    stride: u64,
+    moves: Moved,
+}
+
+/// How the moves change a coordinate.
+#[derive(Debug)]
+enum Moved {
+    /// By its value alone: `table[value * moves + move]` is the value after the move.
+    Alone(Vec<u32>),
+    /// A projection's twist, by the placement coordinate just before it:
+    /// `added[placement * moves + move]` is what the move adds, `sums[twist * size +
+    /// added]` the twist after it.
+    ByPlacement { added: Vec<u16>, sums: Vec<u32> },
 }
 
 /// Coordinates with more values than this are not tabled (the search ranks instead).
@@ -701,18 +719,29 @@ impl KPuzzle {
                 {
                     return None;
                 }
+                let (moves, goal, moduli) = (&self.turn_moves, &self.goal, &self.definition.moduli);
                 let mut stride = 1u64;
-                let mut out: Vec<(Coordinate, u64, Vec<u32>)> = Vec::new();
+                let mut out = Vec::new();
+                // A placed twist's placement table, made with its own, for the
+                // placement coordinate that comes next (from the last).
+                let mut placements = None;
                 for c in coordinates.into_iter().rev() {
-                    let table = layout.move_table(
-                        &c,
-                        &self.turn_moves,
-                        &self.goal,
-                        &self.definition.moduli,
-                    );
-                    let size = c.size;
-                    out.push((c, stride, table));
-                    stride *= size;
+                    let moved = if c.what == Split::PlacedTwist {
+                        let (table, added) = layout.placement_tables(&c, moves, goal, moduli);
+                        placements = Some(table);
+                        let sums = layout.twist_sums(&c);
+                        Moved::ByPlacement { added, sums }
+                    } else if let Some(table) = placements.take() {
+                        Moved::Alone(table)
+                    } else {
+                        Moved::Alone(layout.move_table(&c, moves, goal, moduli))
+                    };
+                    out.push(TabledCoordinate {
+                        size: c.size,
+                        stride,
+                        moves: moved,
+                    });
+                    stride *= c.size;
                 }
                 out.reverse();
                 Some(MoveTables { coordinates: out })
@@ -888,15 +917,27 @@ impl Puzzle for KPuzzle {
         let mut values = [0usize; 64];
         for &index in indices {
             let mut rest = index;
-            for (k, (c, _, _)) in tables.coordinates.iter().enumerate().rev() {
-                values[k] = (rest % c.size) as usize * moves;
+            for (k, c) in tables.coordinates.iter().enumerate().rev() {
+                values[k] = (rest % c.size) as usize;
                 rest /= c.size;
             }
             neighbours.fill(0);
-            for (k, (_, stride, table)) in tables.coordinates.iter().enumerate() {
-                let row = &table[values[k]..values[k] + moves];
-                for (n, &v) in neighbours.iter_mut().zip(row) {
-                    *n += v as u64 * stride;
+            for (k, c) in tables.coordinates.iter().enumerate() {
+                let stride = c.stride;
+                match &c.moves {
+                    Moved::Alone(table) => {
+                        let row = &table[values[k] * moves..][..moves];
+                        for (n, &v) in neighbours.iter_mut().zip(row) {
+                            *n += v as u64 * stride;
+                        }
+                    }
+                    Moved::ByPlacement { added, sums } => {
+                        let row = &added[values[k - 1] * moves..][..moves];
+                        let sums = &sums[values[k] * c.size as usize..][..c.size as usize];
+                        for (n, &a) in neighbours.iter_mut().zip(row) {
+                            *n += sums[a as usize] as u64 * stride;
+                        }
+                    }
                 }
             }
             visit(index, &neighbours);
@@ -948,6 +989,7 @@ mod tests {
         names.extend(
             [
                 "2x2x2 --metric quarter",
+                "2x2x2 --orbits CORNERS:0-3",
                 "3x3x3 --orbits edges6a",
                 "3x3x3 --orbits CORNERS+EDGES:0-1",
                 "3x3x3-edges --orbits EDGES:3,5,7",

@@ -16,6 +16,7 @@
 use super::definition::{Pattern, Transformation};
 use crate::rank::partial::Placements;
 use crate::rank::{binomial, combination, permutation};
+use rayon::prelude::*;
 
 /// The pieces and orientations of a state, borrowed (a [`Pattern`], or a search node).
 #[derive(Debug, Clone, Copy)]
@@ -442,6 +443,21 @@ impl Layout {
                         });
                     }
                 }
+                // A few pieces among blanks: their orientations are theirs, in item
+                // order, so a move adds to each the twist of the place it lands on,
+                // which the placement alone decides.
+                Kind::Partial { .. } if part.twists > 1 && part.twists <= MAX_SUMMED_TWISTS => {
+                    out.push(Coordinate {
+                        part: j,
+                        what: Split::Arrangement,
+                        size: part.arrangements,
+                    });
+                    out.push(Coordinate {
+                        part: j,
+                        what: Split::PlacedTwist,
+                        size: part.twists,
+                    });
+                }
                 Kind::Classes { .. } | Kind::Partial { .. } => out.push(Coordinate {
                     part: j,
                     what: Split::Whole,
@@ -453,7 +469,8 @@ impl Layout {
     }
 
     /// The value of coordinate `c` after each move in `moves`, for every value of `c`:
-    /// `table[value * moves.len() + move]`.
+    /// `table[value * moves.len() + move]`. A [`Split::PlacedTwist`] has no such table:
+    /// see [`Layout::placement_tables`].
     pub fn move_table(
         &self,
         c: &Coordinate,
@@ -466,7 +483,7 @@ impl Layout {
         let mut pattern = goal.clone();
         let stride = match c.what {
             Split::Arrangement => part.twists,
-            Split::Twist | Split::Whole => 1,
+            Split::Twist | Split::PlacedTwist | Split::Whole => 1,
         };
         for value in 0..c.size {
             self.unrank_part(part, value * stride, 0, &mut pattern);
@@ -475,14 +492,81 @@ impl Layout {
                 let (rank, _) = self.rank_part(part, after.view());
                 table[value as usize * moves.len() + k] = match c.what {
                     Split::Arrangement => rank / part.twists,
-                    Split::Twist => rank % part.twists,
+                    Split::Twist | Split::PlacedTwist => rank % part.twists,
                     Split::Whole => rank,
                 } as u32;
             }
         }
         table
     }
+
+    /// For a [`Split::PlacedTwist`] `c` (a projection's few pieces among blanks): per
+    /// placement of the pieces and move in `moves`, the placement after the move and
+    /// the twist the move adds to the pieces' orientations there, as a value of `c`
+    /// (`[placement * moves.len() + move]` in both). The twist after a move is the
+    /// digit-wise sum of the twist before and the added one ([`Layout::twist_sums`]).
+    pub fn placement_tables(
+        &self,
+        c: &Coordinate,
+        moves: &[Transformation],
+        goal: &Pattern,
+        moduli: &[u8],
+    ) -> (Vec<u32>, Vec<u16>) {
+        assert_eq!(c.what, Split::PlacedTwist, "a placed twist's tables");
+        let part = &self.parts[c.part];
+        let cells = part.arrangements as usize * moves.len();
+        let (mut placements, mut added) = (vec![0u32; cells], vec![0u16; cells]);
+        // Placements in runs, each on its own copy of the goal.
+        let run = 4096 * moves.len();
+        placements
+            .par_chunks_mut(run)
+            .zip(added.par_chunks_mut(run))
+            .enumerate()
+            .for_each(|(chunk, (placements, added))| {
+                let mut pattern = goal.clone();
+                let first = (chunk * 4096) as u64;
+                for (v, (placements, added)) in placements
+                    .chunks_mut(moves.len())
+                    .zip(added.chunks_mut(moves.len()))
+                    .enumerate()
+                {
+                    // Every piece untwisted: the twist after a move is what it added.
+                    self.unrank_part(part, (first + v as u64) * part.twists, 0, &mut pattern);
+                    for (k, t) in moves.iter().enumerate() {
+                        let (rank, _) = self.rank_part(part, t.apply(&pattern, moduli).view());
+                        placements[k] = (rank / part.twists) as u32;
+                        added[k] = (rank % part.twists) as u16;
+                    }
+                }
+            });
+        (placements, added)
+    }
+
+    /// For a [`Split::PlacedTwist`] `c`: `sums[a * size + b]`, the twist whose every
+    /// piece's orientation is the sum of its orientations in `a` and `b` (modulo the
+    /// part's).
+    pub fn twist_sums(&self, c: &Coordinate) -> Vec<u32> {
+        let part = &self.parts[c.part];
+        let (m, size) = (part.modulus as u64, part.twists);
+        let mut sums = Vec::with_capacity((size * size) as usize);
+        for a in 0..size {
+            for b in 0..size {
+                let (mut x, mut y, mut sum, mut place) = (a, b, 0, 1);
+                for _ in 0..part.digits {
+                    sum += (x % m + y % m) % m * place;
+                    (x, y, place) = (x / m, y / m, place * m);
+                }
+                sums.push(sum as u32);
+            }
+        }
+        sums
+    }
 }
+
+/// The most twists of a projection's few pieces moved by their placement
+/// ([`Split::PlacedTwist`]): their sums take `4 MAX_SUMMED_TWISTS^2` bytes, and a
+/// twist added fits 16 bits.
+const MAX_SUMMED_TWISTS: u64 = 1 << 10;
 
 /// Which part of a part's rank a coordinate is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -493,13 +577,18 @@ pub enum Split {
     Twist,
     /// The whole rank.
     Whole,
+    /// The orientations of a projection's few pieces among blanks, in piece order:
+    /// what a move adds to them depends on where the pieces stand, the
+    /// [`Split::Arrangement`] coordinate just before it ([`Layout::placement_tables`]).
+    PlacedTwist,
 }
 
 /// A coordinate of the index: a part's rank or one factor of it.
 #[derive(Debug, Clone)]
 pub struct Coordinate {
     part: usize,
-    what: Split,
+    /// Which part of the part's rank it is.
+    pub what: Split,
     /// Its number of values.
     pub size: u64,
 }

@@ -469,8 +469,8 @@ impl Layout {
     }
 
     /// The value of coordinate `c` after each move in `moves`, for every value of `c`:
-    /// `table[value * moves.len() + move]`. A [`Split::PlacedTwist`] has no such table:
-    /// see [`Layout::placement_tables`].
+    /// `table[value * moves.len() + move]`. A [`Split::PlacedTwist`] has no such table
+    /// (panics): see [`Layout::placement_tables`].
     pub fn move_table(
         &self,
         c: &Coordinate,
@@ -478,6 +478,11 @@ impl Layout {
         goal: &Pattern,
         moduli: &[u8],
     ) -> Vec<u32> {
+        assert_ne!(
+            c.what,
+            Split::PlacedTwist,
+            "a placed twist moves by its placement"
+        );
         let part = &self.parts[c.part];
         let mut table = vec![0u32; c.size as usize * moves.len()];
         let mut pattern = goal.clone();

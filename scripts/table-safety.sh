@@ -102,17 +102,20 @@ wait_for_levels() {
 }
 # The kill moment: uniform in [0, $1] seconds.
 moment() { awk -v s="$SEED$2" -v t="$1" 'BEGIN { srand(s); printf "%.3f", rand() * t }'; }
-build_table() { "$bin" analyze "$TABLE_PUZZLE" --bits 2 --table "$1" "${every[@]}" -q --show 0; }
+# build_table FILE [PUZZLE]: a 2-bit table of PUZZLE (default $TABLE_PUZZLE).
+build_table() { "$bin" analyze "${2:-$TABLE_PUZZLE}" --bits 2 --table "$1" "${every[@]}" -q --show 0; }
+# Seconds since the moment $1 (date +%s.%N).
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'; }
 build_pdb() { "$bin" pdb "${PDB[@]}" --dir "$1" "${every[@]}" -q; }
 
 echo "binary $bin, kill seed $SEED"
 mkdir -p "$work/ref"
 started=$(date +%s.%N)
 build_table "$work/ref/table" >/dev/null || { echo "reference table failed" >&2; exit 1; }
-table_seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+table_seconds=$(since "$started")
 started=$(date +%s.%N)
 build_pdb "$work/ref/pdb" >/dev/null || { echo "reference database failed" >&2; exit 1; }
-pdb_seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+pdb_seconds=$(since "$started")
 ref_pdb=$(ls "$work/ref/pdb")
 echo "reference builds: table $table_seconds s, database $pdb_seconds s"
 
@@ -292,9 +295,8 @@ kills() {
         reference=$work/ref/kill.table
         local started
         started=$(date +%s.%N)
-        "$bin" analyze "$KILL_PUZZLE" --bits 2 --table "$reference" "${every[@]}" -q --show 0 \
-            >/dev/null || { fail "reference $KILL_PUZZLE table"; return; }
-        seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+        build_table "$reference" "$KILL_PUZZLE" >/dev/null || { fail "reference $KILL_PUZZLE table"; return; }
+        seconds=$(since "$started")
         echo "reference build: $KILL_PUZZLE table $seconds s"
     fi
     same_table() {

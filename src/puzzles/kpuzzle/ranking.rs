@@ -491,18 +491,40 @@ impl Layout {
             Split::Twist | Split::PlacedTwist | Split::Whole => 1,
         };
         for value in 0..c.size {
-            self.unrank_part(part, value * stride, 0, &mut pattern);
-            for (k, t) in moves.iter().enumerate() {
-                let after = t.apply(&pattern, moduli);
-                let (rank, _) = self.rank_part(part, after.view());
-                table[value as usize * moves.len() + k] = match c.what {
-                    Split::Arrangement => rank / part.twists,
-                    Split::Twist | Split::PlacedTwist => rank % part.twists,
-                    Split::Whole => rank,
-                } as u32;
-            }
+            let row = &mut table[value as usize * moves.len()..][..moves.len()];
+            self.ranks_after_moves(
+                part,
+                value * stride,
+                &mut pattern,
+                moves,
+                moduli,
+                |k, rank| {
+                    row[k] = match c.what {
+                        Split::Arrangement => rank / part.twists,
+                        Split::Twist | Split::PlacedTwist => rank % part.twists,
+                        Split::Whole => rank,
+                    } as u32;
+                },
+            );
         }
         table
+    }
+
+    /// Writes the part's state of rank `rank` over `pattern` and tells `after` the
+    /// part's rank after each move (by its position in `moves`).
+    fn ranks_after_moves(
+        &self,
+        part: &Part,
+        rank: u64,
+        pattern: &mut Pattern,
+        moves: &[Transformation],
+        moduli: &[u8],
+        mut after: impl FnMut(usize, u64),
+    ) {
+        self.unrank_part(part, rank, 0, pattern);
+        for (k, t) in moves.iter().enumerate() {
+            after(k, self.rank_part(part, t.apply(pattern, moduli).view()).0);
+        }
     }
 
     /// For a [`Split::PlacedTwist`] `c` (a projection's few pieces among blanks): per
@@ -536,12 +558,18 @@ impl Layout {
                     .enumerate()
                 {
                     // Every piece untwisted: the twist after a move is what it added.
-                    self.unrank_part(part, (first + v as u64) * part.twists, 0, &mut pattern);
-                    for (k, t) in moves.iter().enumerate() {
-                        let (rank, _) = self.rank_part(part, t.apply(&pattern, moduli).view());
-                        placements[k] = (rank / part.twists) as u32;
-                        added[k] = (rank % part.twists) as u16;
-                    }
+                    let untwisted = (first + v as u64) * part.twists;
+                    self.ranks_after_moves(
+                        part,
+                        untwisted,
+                        &mut pattern,
+                        moves,
+                        moduli,
+                        |k, rank| {
+                            placements[k] = (rank / part.twists) as u32;
+                            added[k] = (rank % part.twists) as u16;
+                        },
+                    );
                 }
             });
         (placements, added)

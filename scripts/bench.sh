@@ -179,7 +179,7 @@ if [ "${1:-}" = peg ]; then
     echo "  $(json length) moves (published: 18)"
     table=$(mktemp -d)
     timed "analyze english33 --table" "$bin" analyze english33 -q --table "$table/e.table"
-    ls -l "$table/e.table" | awk '{ print "  table", $5, "bytes" }'
+    echo "  table $(stat -c %s "$table/e.table") bytes"
     rm -rf "$table"
     timed "analyze french37 (centre empty)" "$bin" analyze french37 -q --format json
     echo "  reachable $(json reachable), one peg left at holes: [$(holes one_peg_finishes)]"

@@ -28,12 +28,12 @@ if [ "${1:-}" = pdb ]; then
     sleep "$after"
     kill -9 "$pid"
     wait "$pid" 2>/dev/null || true
-    echo "after kill -9 at ${after} s: $(cd "$dir/killed" && ls | tr '\n' ' ')"
+    echo "after kill -9 at ${after} s: $(find "$dir/killed" -mindepth 1 -maxdepth 1 -printf '%f ')"
     start=$(date +%s.%N)
     "$bin" pdb "$board" "${goal[@]}" --partition "$sizes" --dir "$dir/killed" 2>&1 >/dev/null \
         | grep -E 'resuming|built' || true
     echo "resumed build: $(echo "$(date +%s.%N) - $start" | awk '{print $1 - $3}') s"
-    left=$(cd "$dir/killed" && ls | grep -v '\.table$' || true)
+    left=$(find "$dir/killed" -mindepth 1 -maxdepth 1 ! -name '*.table' -printf '%f ')
     [ -z "$left" ] || { echo "left behind: $left" >&2; exit 1; }
     if diff -r "$dir/whole" "$dir/killed" >/dev/null; then
         echo "databases are byte-identical"

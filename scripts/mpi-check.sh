@@ -12,15 +12,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# mpicc comes with the headers (libopenmpi-dev); bindgen needs libclang.
+# mpicc comes with the headers (libopenmpi-dev); bindgen needs libclang itself
+# (libclang.so, from libclang-dev: libclang-cpp.so is another library).
 if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null ||
-    ! ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1; then
-    echo "installing OpenMPI and libclang (apt-get)"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get update -qq
-    $sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        libopenmpi-dev openmpi-bin libclang-dev >/dev/null
+    ! compgen -G '/usr/lib/llvm-*/lib/libclang.so*' >/dev/null; then
+    bash scripts/apt-install.sh libopenmpi-dev openmpi-bin libclang-dev
 fi
 
 cargo fmt -- --check
@@ -59,6 +55,16 @@ expect_error() {
         failures=$((failures + 1))
     fi
 }
+# After expect_error under `mpirun -np 2`: one error line from each rank.
+one_line_per_rank() {
+    if [ "$(grep -c 'antipode: error' "$tmp/err")" -eq 2 ]; then
+        echo "ok   ... one line from each of the 2 ranks"
+    else
+        echo "FAIL not one line per rank"
+        failures=$((failures + 1))
+    fi
+}
+
 for puzzle in 8puzzle sliding:2x5 goat klotski oshidori:5; do
     "$one_bin" analyze "$puzzle" --quiet --format json | facts >"$tmp/one"
     for transport in "self,vader" "self,tcp"; do
@@ -173,17 +179,13 @@ expect_error "outside mpirun" "start it with .mpirun" "$mpi_bin" analyze 8puzzle
 expect_error "a build without the feature" "built without MPI" "$one_bin" analyze 8puzzle --distributed
 expect_error "peg solitaire under mpirun" "no ranking" \
     mpirun "${mpirun_flags[@]}" -np 2 "$mpi_bin" analyze english33 --distributed
-[ "$(grep -c 'antipode: error' "$tmp/err")" -eq 2 ] &&
-    echo "ok   ... one line from each of the 2 ranks" ||
-    { echo "FAIL not one line per rank"; failures=$((failures + 1)); }
+one_line_per_rank
 touch "$tmp/a-file"
 expect_error "--table naming a file under mpirun" "a table in shards is a folder" \
     mpirun "${mpirun_flags[@]}" -np 2 "$mpi_bin" analyze 8puzzle --distributed --table "$tmp/a-file"
 expect_error "--table without its folder" "name its folder" \
     mpirun "${mpirun_flags[@]}" -np 2 "$mpi_bin" analyze 8puzzle --distributed --table
-[ "$(grep -c 'antipode: error' "$tmp/err")" -eq 2 ] &&
-    echo "ok   ... one line from each of the 2 ranks" ||
-    { echo "FAIL not one line per rank"; failures=$((failures + 1)); }
+one_line_per_rank
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures check(s) failed"

@@ -17,12 +17,13 @@
 #                   twenty kills take seconds instead of minutes)
 # Prints a line per check and ends with "N passed, M failed"; exits 1 if any failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 KILLS=${KILLS:-20}
 SEED=${SEED:-$RANDOM}
 TABLE_PUZZLE=11puzzle                      # 2-bit table: 57 MiB, two copies while built
 KILL_PUZZLE=${KILL_PUZZLE:-$TABLE_PUZZLE}
+# shellcheck disable=SC2054 # the commas are the pattern's, one argument
 PDB=(15puzzle --pattern 1,2,3,4,5,6)       # 5,765,760 placements, about 2 s
 
 if [ "$(id -u)" != 0 ]; then
@@ -171,8 +172,7 @@ full_disk() {
     # Copy on write (btrfs): a checkpoint's rewrite of a copy needs new blocks, and the
     # disk has none: the run stops with one line, the file keeps its last checkpoint,
     # and once there is room the same command finishes it.
-    command -v mkfs.btrfs >/dev/null ||
-        { apt-get update -qq && apt-get install -y -qq btrfs-progs; } >/dev/null 2>&1
+    command -v mkfs.btrfs >/dev/null || bash scripts/apt-install.sh btrfs-progs
     truncate -s 400M "$d/btrfs.img"
     mkdir -p "$d/btrfs"
     if ! mkfs.btrfs -q -f "$d/btrfs.img" >/dev/null 2>&1 || ! mount -o loop "$d/btrfs.img" "$d/btrfs"; then
@@ -215,7 +215,7 @@ full_disk() {
     wait "$pid"
     status=$?
     local left
-    left=$(ls "$d/pdb/db" | tr '\n' ' ')
+    left=$(find "$d/pdb/db" -mindepth 1 -maxdepth 1 -printf '%f ')
     if refused "writing checkpoint" "$status" "$d/e4" && [ "$left" = "$ref_pdb.checkpoint " ]; then
         ok "disk full at a database checkpoint: one line, the last checkpoint kept, nothing else left"
     else
@@ -239,7 +239,7 @@ full_disk() {
     keep_full "$d/pdb" "$pid"
     wait "$pid"
     status=$?
-    left=$(ls "$d/pdb/db" | tr '\n' ' ')
+    left=$(find "$d/pdb/db" -mindepth 1 -maxdepth 1 -printf '%f ')
     if refused "No space left" "$status" "$d/e5" && [ -z "$left" ]; then
         ok "disk full while a database is written: one line, nothing left behind"
     else

@@ -434,13 +434,14 @@ impl<'a> Bfs<'a> {
     }
 
     /// Continues from a store that holds the levels of `histogram` completely (and
-    /// maybe part of the next one, which is redone and counted by a full scan).
+    /// maybe part of the next one, which is redone and counted by a full scan, even
+    /// when only the goal level is complete: an interrupted level 1 is saved too).
     pub fn resume(&mut self, histogram: Vec<u64>) {
         for (d, &count) in histogram.iter().enumerate() {
             self.seen[self.executor.class_of(d as u32)] += count;
         }
         self.executor.resume(histogram.len());
-        self.recount = histogram.len() > 1;
+        self.recount = !histogram.is_empty();
         self.histogram = histogram;
     }
 

@@ -123,15 +123,14 @@ impl Observer for Snapshot {
     }
 }
 
-/// Builds 2x5 on two ranks, leaving in `snapshot` the files of a run killed when
-/// rank r had made level `at[r]` durable.
-fn killed_run(dir: &Path, encoding: Encoding, at: [u32; 2]) -> PathBuf {
-    let puzzle = SlidingPuzzle::new(2, 5).unwrap();
+/// Builds `puzzle` on two ranks, leaving in `snapshot` the files of a run killed
+/// when rank r had made level `at[r]` durable.
+fn killed_run<P: Puzzle>(dir: &Path, puzzle: &P, encoding: Encoding, at: [u32; 2]) -> PathBuf {
     let folder = dir.join("building");
     let snapshot = dir.join(format!("killed-{}-{}-{}", encoding.bits(), at[0], at[1]));
     std::fs::create_dir(&snapshot).unwrap();
     let _ = std::fs::remove_dir_all(&folder);
-    let reports = build(&puzzle, &folder, 2, &options(encoding), |rank| {
+    let reports = build(puzzle, &folder, 2, &options(encoding), |rank| {
         Box::new(Snapshot {
             shard: folder.join(table::shards::shard_name(rank, 2)),
             folder: folder.clone(),
@@ -168,7 +167,7 @@ fn a_build_killed_part_way_resumes_to_the_same_shards() {
         // Both shards at level 20; and one shard a checkpoint ahead of the other (the
         // ranks died between the two halves of a checkpoint).
         for at in [[20, 20], [20, 21], [50, 49]] {
-            let killed = killed_run(dir.path(), encoding, at);
+            let killed = killed_run(dir.path(), &puzzle, encoding, at);
             if at[0] != at[1] {
                 // The shard ahead must go back to its other copy: the one its header
                 // names is wiped, so that using it would give other entries.
@@ -194,6 +193,35 @@ fn a_build_killed_part_way_resumes_to_the_same_shards() {
     }
 }
 
+/// A run killed after any level, the goal level too, resumes to shards and a
+/// manifest byte-identical to an uninterrupted run's (2x4: 37 levels).
+#[test]
+fn a_build_killed_after_every_level_resumes_to_the_same_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = SlidingPuzzle::new(2, 4).unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let whole = dir.path().join(format!("whole-{}", encoding.bits()));
+        build(&puzzle, &whole, 2, &options(encoding), silent);
+        for level in 0..36 {
+            let killed = killed_run(dir.path(), &puzzle, encoding, [level, level]);
+            for report in build(&puzzle, &killed, 2, &options(encoding), silent) {
+                assert_eq!(report.unwrap().gods_number, 36);
+            }
+            for file in [0, 1]
+                .map(|rank| table::shards::shard_name(rank, 2))
+                .into_iter()
+                .chain([table::shards::MANIFEST.to_string()])
+            {
+                let resumed = std::fs::read(killed.join(&file)).unwrap();
+                assert!(
+                    resumed == std::fs::read(whole.join(&file)).unwrap(),
+                    "{encoding:?}, killed after level {level}: {file} differs"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_build_killed_while_its_shards_were_finished_completes_them() {
     let dir = tempfile::tempdir().unwrap();
@@ -203,7 +231,7 @@ fn a_build_killed_while_its_shards_were_finished_completes_them() {
         build(&puzzle, &whole, 2, &options(encoding), silent);
         // Rank 0 had marked its shard complete, rank 1 had not yet: its shard holds
         // every level (55 is the last) but is not complete, nor is the manifest.
-        let killed = killed_run(dir.path(), encoding, [55, 55]);
+        let killed = killed_run(dir.path(), &puzzle, encoding, [55, 55]);
         let name = |rank| table::shards::shard_name(rank, 2);
         std::fs::copy(whole.join(name(0)), killed.join(name(0))).unwrap();
         assert!(
@@ -239,7 +267,7 @@ fn a_build_killed_while_its_shards_were_finished_completes_them() {
 fn a_build_refuses_another_rank_count_a_complete_table_and_another_puzzle() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = SlidingPuzzle::new(2, 5).unwrap();
-    let killed = killed_run(dir.path(), Encoding::Mod3, [10, 10]);
+    let killed = killed_run(dir.path(), &puzzle, Encoding::Mod3, [10, 10]);
     let reports = build(&puzzle, &killed, 3, &options(Encoding::Mod3), silent);
     let messages: Vec<String> = reports
         .into_iter()

@@ -218,6 +218,12 @@ fn bad_definitions_name_the_file_and_key() {
             "moves.A.Q: no orbit is named `Q`",
         ),
         (SWAP.replacen('}', "", 1), "bad.kpuzzle.json: line"),
+        // Orientations are summed in a byte: 199 + 199 would wrap.
+        (
+            SWAP.replace("\"numOrientations\": 2", "\"numOrientations\": 200")
+                .replace("[1, 1, 0]", "[199, 199, 0]"),
+            "orbits[0]: numOrientations 200 is out of range 1..=128",
+        ),
     ];
     for (text, expected) in cases {
         let path = write(dir.path(), "bad.kpuzzle.json", &text);

@@ -15,7 +15,8 @@
 //! ```
 //!
 //! A move sends the piece at `permutation[i]` to position `i` and adds
-//! `orientationDelta[i]` to its orientation (mod `numOrientations`); an orbit a move
+//! `orientationDelta[i]` to its orientation (mod `numOrientations`, at most
+//! [`MAX_ORIENTATIONS`]); an orbit a move
 //! leaves out is left alone. Pieces with the same number in `defaultPattern` are
 //! identical; `orientationMod` 1 for every piece of an orbit means its orientation is
 //! not seen. The optional `antipode` object (other readers ignore it) names the move
@@ -42,6 +43,10 @@ pub struct DefinitionError {
 
 /// The most positions over all orbits (a search node holds them in fixed arrays).
 pub const MAX_POSITIONS: usize = 64;
+
+/// The most orientations an orbit may have: orientations are bytes, and the sum of
+/// two of them (each below the count) must fit one before it is reduced.
+pub const MAX_ORIENTATIONS: u64 = 128;
 
 /// One orbit: a kind of piece, its number of places and of orientations.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,11 +276,11 @@ impl Reader<'_> {
             if orbit.num_pieces == 0 {
                 return Err(self.error(&key, "numPieces is 0".into()));
             }
-            if !(1..=u8::MAX as u64).contains(&orbit.num_orientations) {
+            if !(1..=MAX_ORIENTATIONS).contains(&orbit.num_orientations) {
                 return Err(self.error(
                     &key,
                     format!(
-                        "numOrientations {} is out of range 1..255",
+                        "numOrientations {} is out of range 1..={MAX_ORIENTATIONS}",
                         orbit.num_orientations
                     ),
                 ));

@@ -116,6 +116,11 @@ impl PegHeader {
             return Err(HeaderError::Field(format!("{indices} boards")));
         }
         let holes = indices.trailing_zeros() as usize;
+        if !(1..=MAX_TABLE_HOLES).contains(&holes) {
+            return Err(HeaderError::Field(format!(
+                "{holes} holes (peg tables have 1 to {MAX_TABLE_HOLES})"
+            )));
+        }
         let levels = header::u32_at(block, LEVELS_AT) as usize;
         if levels > holes + 1 {
             return Err(HeaderError::Field(format!("{levels} levels")));
@@ -136,6 +141,9 @@ impl PegHeader {
         })
     }
 }
+
+/// The most holes a peg table may have (2^40 bits, 128 GiB).
+pub const MAX_TABLE_HOLES: usize = 40;
 
 /// `tables/NAME-solvable.table`.
 pub fn default_path(board: &PegBoard) -> PathBuf {
@@ -183,11 +191,11 @@ pub fn build(
     stop: Option<&crate::StopToken>,
     mut progress: impl FnMut(u32, u64),
 ) -> Result<u64, PegTableError> {
-    if board.holes() > 40 {
+    if board.holes() > MAX_TABLE_HOLES {
         return Err(TableError::Place {
             path: path.to_owned(),
             reason: format!(
-                "a table of {} holes would take 2^{} bits; tables go up to 40 holes",
+                "a table of {} holes would take 2^{} bits; tables go up to {MAX_TABLE_HOLES} holes",
                 board.holes(),
                 board.holes()
             ),
@@ -435,15 +443,20 @@ impl SolvableTable {
         &self.header
     }
 
-    /// Refuses a table of another board or goal.
+    /// Refuses a table of another board or goal: its definition's digest and every
+    /// field of its header that the board implies (its holes) must be the board's.
     pub fn check_board(&self, board: &PegBoard) -> Result<(), TableError> {
-        if self.header.definition_sha256 == header::definition_digest(&board.definition()) {
+        let digest = header::definition_digest(&board.definition());
+        if self.header.definition_sha256 == digest && self.header.holes == board.holes() {
             Ok(())
         } else {
+            let of = |name: &str, goal: &str, holes: usize| {
+                format!("{name} (goal: {goal}, {holes} holes)")
+            };
             Err(TableError::OtherPuzzle {
                 path: self.path.clone(),
-                table: format!("{} (goal: {})", self.header.puzzle, self.header.goal),
-                wanted: format!("{} (goal: {})", board.name(), board.goal_text()),
+                table: of(&self.header.puzzle, &self.header.goal, self.header.holes),
+                wanted: of(board.name(), &board.goal_text(), board.holes()),
             })
         }
     }
@@ -593,5 +606,40 @@ mod tests {
                 "counts per peg count"
             ]
         );
+    }
+
+    /// Writes a table at `path` whose header says `holes`, with the board's digest,
+    /// a payload of the size that implies and every checksum right.
+    fn crafted(board: &PegBoard, path: &Path, holes: usize) {
+        let mut head = header_for(board);
+        head.holes = holes;
+        head.complete = true;
+        let payload = vec![0xffu8; level_offsets(holes).1 as usize];
+        head.payload_crc32 = crc32fast::hash(&payload);
+        let mut bytes = head.encode();
+        bytes.extend_from_slice(&payload);
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    #[test]
+    fn a_header_of_another_size_is_refused() {
+        let board = PegBoard::shipped("hoppers").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("crafted.table");
+        for holes in [12, 14, 20] {
+            crafted(&board, &path, holes);
+            let table = SolvableTable::open(&path).unwrap();
+            let error = table.check_board(&board).unwrap_err().to_string();
+            assert!(error.contains(&format!("{holes} holes")), "{error}");
+            assert!(error.contains("13 holes"), "{error}");
+        }
+        // No ranker for these: refused when the header is read.
+        for holes in [0, 41, 63] {
+            let mut head = header_for(&board);
+            head.holes = holes;
+            let block = head.encode();
+            let error = PegHeader::decode(&block).unwrap_err().to_string();
+            assert!(error.contains(&format!("{holes} holes")), "{error}");
+        }
     }
 }

@@ -23,7 +23,7 @@
 //! set published figures count (`moves`) and projections for pattern databases. Every
 //! problem is reported with the file and the key it is under.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::Deserialize;
@@ -478,65 +478,123 @@ impl Reader<'_> {
     }
 
     /// `derivedMoves`: move sequences over the moves (and other derived moves),
-    /// appended to `moves` once every move they name is known.
+    /// appended to `moves` in the order of rounds over the list that each take the
+    /// entries whose moves are all known by then. Each entry is resolved once, by a
+    /// walk down the entries it names (however they are listed).
     fn derived_moves(
         &self,
         derived: &[(String, String)],
         moves: &mut Vec<(String, Transformation)>,
         moduli: &[u8],
     ) -> Result<(), DefinitionError> {
-        let mut pending: Vec<&(String, String)> = derived.iter().collect();
-        while !pending.is_empty() {
-            let before = pending.len();
-            let mut still = Vec::new();
-            for entry @ (name, alg) in pending {
-                let key = format!("derivedMoves.{name}");
-                check_move_name(name).map_err(|m| self.error(&key, m))?;
-                if moves.iter().any(|(n, _)| n == name) {
-                    return Err(self.error(&key, format!("`{name}` is already a move")));
+        let key = |i: usize| format!("derivedMoves.{}", derived[i].0);
+        let base: HashMap<&str, usize> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.as_str(), i))
+            .collect();
+        let mut named: HashMap<&str, usize> = HashMap::new();
+        for (i, (name, _)) in derived.iter().enumerate() {
+            check_move_name(name).map_err(|m| self.error(&key(i), m))?;
+            if base.contains_key(name.as_str()) || named.insert(name, i).is_some() {
+                return Err(self.error(&key(i), format!("`{name}` is already a move")));
+            }
+        }
+        // Each entry's tokens: a base move or a derived entry, with its amount.
+        enum Part {
+            Base(usize),
+            Derived(usize),
+        }
+        let mut parts: Vec<Vec<(Part, i64)>> = Vec::with_capacity(derived.len());
+        for (i, (_, alg)) in derived.iter().enumerate() {
+            let mut entry = Vec::new();
+            for token in alg.split_whitespace() {
+                let (name, amount) = split_amount(token).map_err(|m| self.error(&key(i), m))?;
+                let part = match (base.get(name), named.get(name)) {
+                    (Some(&b), _) => Part::Base(b),
+                    (_, Some(&d)) => Part::Derived(d),
+                    _ => {
+                        return Err(
+                            self.error(&key(i), format!("unknown move `{name}` in `{alg}`"))
+                        );
+                    }
+                };
+                entry.push((part, amount));
+            }
+            parts.push(entry);
+        }
+        // Depth-first with an explicit stack (a chain of thousands would overflow
+        // the call stack); `round` is the round of the old repeated scan.
+        let mut resolved: Vec<Option<(Transformation, usize)>> = vec![None; derived.len()];
+        let mut on_stack = vec![false; derived.len()];
+        for start in 0..derived.len() {
+            let mut stack = vec![start];
+            while let Some(&i) = stack.last() {
+                if resolved[i].is_some() {
+                    stack.pop();
+                    continue;
+                }
+                on_stack[i] = true;
+                let waiting = parts[i].iter().find_map(|(part, _)| match part {
+                    Part::Derived(d) if resolved[*d].is_none() => Some(*d),
+                    _ => None,
+                });
+                if let Some(d) = waiting {
+                    if on_stack[d] {
+                        return Err(self.error(
+                            &key(d),
+                            "derived moves refer to each other in a circle".into(),
+                        ));
+                    }
+                    stack.push(d);
+                    continue;
                 }
                 let mut t = Transformation::identity(moduli.len());
-                let mut ready = true;
-                for token in alg.split_whitespace() {
-                    let (base, amount) = split_amount(token).map_err(|m| self.error(&key, m))?;
-                    match moves.iter().find(|(n, _)| n == base) {
-                        Some((_, m)) => t = t.then(&power(m, amount, moduli), moduli),
-                        None if derived.iter().any(|(n, _)| n == base) => ready = false,
-                        None => {
-                            return Err(
-                                self.error(&key, format!("unknown move `{base}` in `{alg}`"))
-                            );
+                let mut round = 0;
+                for (part, amount) in &parts[i] {
+                    let m = match part {
+                        Part::Base(b) => &moves[*b].1,
+                        Part::Derived(d) => {
+                            let (m, r) = resolved[*d].as_ref().expect("resolved first");
+                            round = round.max(r + usize::from(*d > i));
+                            m
                         }
-                    }
+                    };
+                    t = t.then(&power(m, *amount, moduli), moduli);
                 }
-                if ready {
-                    moves.push((name.clone(), t));
-                } else {
-                    still.push(entry);
-                }
+                resolved[i] = Some((t, round));
+                on_stack[i] = false;
+                stack.pop();
             }
-            if still.len() == before {
-                return Err(self.error(
-                    &format!("derivedMoves.{}", still[0].0),
-                    "derived moves refer to each other in a circle".into(),
-                ));
-            }
-            pending = still;
+        }
+        let mut order: Vec<usize> = (0..derived.len()).collect();
+        order.sort_by_key(|&i| (resolved[i].as_ref().map(|r| r.1), i));
+        for i in order {
+            let (t, _) = resolved[i].take().expect("every entry resolved");
+            moves.push((derived[i].0.clone(), t));
         }
         Ok(())
     }
 }
 
-/// `t` applied `amount` times (`amount` may be negative: the inverse).
+/// `t` applied `amount` times (`amount` may be negative: the inverse), by repeated
+/// squaring: a scramble's `R1000000000` takes thirty compositions, not a billion.
 pub fn power(t: &Transformation, amount: i64, moduli: &[u8]) -> Transformation {
-    let base = if amount < 0 {
+    let mut base = if amount < 0 {
         t.inverse(moduli)
     } else {
         t.clone()
     };
     let mut out = Transformation::identity(t.permutation.len());
-    for _ in 0..amount.unsigned_abs() {
-        out = out.then(&base, moduli);
+    let mut left = amount.unsigned_abs();
+    while left > 0 {
+        if left & 1 == 1 {
+            out = out.then(&base, moduli);
+        }
+        left >>= 1;
+        if left > 0 {
+            base = base.then(&base, moduli);
+        }
     }
     out
 }
@@ -707,5 +765,60 @@ mod tests {
             "bad.json: moves.A.P.permutation: 2 entries for an orbit of 3 pieces"
         );
         assert!(refused("{").starts_with("bad.json: line 1: EOF"));
+    }
+
+    /// `count` derived moves, each naming the next (the last names `A`), listed
+    /// last first when `reversed`.
+    fn chain(count: usize, reversed: bool) -> String {
+        let mut entries: Vec<String> = (0..count)
+            .map(|i| match i + 1 < count {
+                true => format!("\"D{i}x\": \"D{}x\"", i + 1),
+                false => format!("\"D{i}x\": \"A\""),
+            })
+            .collect();
+        if reversed {
+            entries.reverse();
+        }
+        TWO.replace("\"B\": \"A A'\"", &entries.join(", "))
+    }
+
+    #[test]
+    fn derived_moves_resolve_in_one_pass_in_any_order() {
+        // 3,000 entries listed last first took 73 s when every round of a scan over
+        // the list resolved one entry.
+        let started = std::time::Instant::now();
+        for reversed in [false, true] {
+            let d = Definition::from_json("chain.json", &chain(3000, reversed)).unwrap();
+            assert_eq!(d.find_move("D0x"), d.find_move("A"));
+            // The rounds' order: entries that name only known moves come first.
+            let names: Vec<&str> = d.moves[1..4].iter().map(|(n, _)| n.as_str()).collect();
+            assert_eq!(names, ["D2999x", "D2998x", "D2997x"]);
+        }
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+        let circle = chain(3, false).replace("\"D2x\": \"A\"", "\"D2x\": \"D0x\"");
+        assert_eq!(
+            refused(&circle),
+            "bad.json: derivedMoves.D0x: derived moves refer to each other in a circle"
+        );
+        let rounds = TWO.replace(
+            "\"B\": \"A A'\"",
+            "\"X\": \"Y\", \"B\": \"A\", \"C\": \"B B\", \"Y\": \"C\"",
+        );
+        let d = Definition::from_json("order.json", &rounds).unwrap();
+        let names: Vec<&str> = d.moves.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["A", "B", "C", "Y", "X"]);
+    }
+
+    #[test]
+    fn a_power_takes_logarithmic_compositions() {
+        let d = Definition::from_json("swap.json", TWO).unwrap();
+        let a = d.find_move("A").unwrap();
+        // A swaps two pieces and flips both: its order is 2.
+        assert_eq!(power(a, 1_000_000_000_001, &d.moduli), *a);
+        assert!(power(a, -4_000_000_000_000, &d.moduli).is_identity());
+        assert_eq!(
+            power(a, 3, &d.moduli),
+            a.then(a, &d.moduli).then(a, &d.moduli)
+        );
     }
 }

@@ -292,11 +292,13 @@ pub(crate) fn prefer_huge_pages(bytes: &[u8]) {
     let _ = bytes;
 }
 
+/// The slices [`payload_crc32`] hashes in parallel.
+pub(crate) const CRC_SLICE: usize = 1 << 22;
+
 /// CRC-32 of a payload, computed in parallel slices and combined.
 pub fn payload_crc32(payload: &[u8]) -> u32 {
-    const SLICE: usize = 1 << 22;
     let parts: Vec<crc32fast::Hasher> = payload
-        .par_chunks(SLICE)
+        .par_chunks(CRC_SLICE)
         .map(|chunk| {
             let mut h = crc32fast::Hasher::new();
             h.update(chunk);

@@ -261,7 +261,8 @@ impl Pdb {
             cause,
         })?;
         table::prefer_huge_pages(&map);
-        let found = table::payload_crc32(&map);
+        let nibbles = header.encoding == Encoding::Nibble;
+        let (found, largest) = crc32_and_largest_entry(&map, nibbles);
         if found != header.payload_crc32 {
             return Err(table_error(TableError::Checksum {
                 path: path.to_owned(),
@@ -269,15 +270,34 @@ impl Pdb {
                 found,
             }));
         }
-        Ok(Pdb {
+        let pdb = Pdb {
             path: path.to_owned(),
             pattern: pattern.clone(),
-            nibbles: header.encoding == Encoding::Nibble,
+            nibbles,
             over_manhattan: info.base == EntryBase::Manhattan,
             manhattan: manhattan_table(pattern),
             header,
             map,
-        })
+        };
+        // A search over entries no build writes could run without end: an entry
+        // (distance + 1, less the Manhattan base) beyond the header's levels, or a goal
+        // placement not at distance 0.
+        let levels = pdb.header.histogram.len();
+        let damaged =
+            |what: String| PdbError::Other(format!("{}: damaged: {what}", path.display()));
+        if largest as usize > levels {
+            return Err(damaged(format!(
+                "an entry of {largest} where the header lists {levels} levels"
+            )));
+        }
+        let homes = pattern.homes();
+        let goal_entry = pdb.distance_at(pattern.placements().rank(homes), homes);
+        if goal_entry != Some(0) {
+            return Err(damaged(format!(
+                "the goal placement's entry is {goal_entry:?}, not distance 0"
+            )));
+        }
+        Ok(pdb)
     }
 
     /// The file.
@@ -331,6 +351,35 @@ impl Pdb {
     }
 }
 
+/// The payload's CRC-32 ([`table::payload_crc32`]) and its largest entry, in one
+/// parallel pass over slices that stay in cache between the two.
+fn crc32_and_largest_entry(payload: &[u8], nibbles: bool) -> (u32, u8) {
+    use rayon::prelude::*;
+    const SLICE: usize = 1 << 16;
+    let parts: Vec<(crc32fast::Hasher, u8)> = payload
+        .par_chunks(table::CRC_SLICE)
+        .map(|part| {
+            let mut h = crc32fast::Hasher::new();
+            let mut largest = 0u8;
+            for chunk in part.chunks(SLICE) {
+                h.update(chunk);
+                let (high, low) = chunk
+                    .iter()
+                    .fold((0u8, 0u8), |(hi, lo), &b| (hi.max(b), lo.max(b & 15)));
+                largest = largest.max(if nibbles { (high >> 4).max(low) } else { high });
+            }
+            (h, largest)
+        })
+        .collect();
+    let mut total = crc32fast::Hasher::new();
+    let mut largest = 0;
+    for (part, l) in &parts {
+        total.combine(part);
+        largest = largest.max(*l);
+    }
+    (total.finalize(), largest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,5 +421,44 @@ mod tests {
         moved_goal.rotate_right(1);
         let moved = Pattern::new(3, 4, &moved_goal, &[1, 2, 3, 5, 6]).unwrap();
         assert!(Pdb::open(&path, &moved, &moved_goal).is_err());
+        // Entries no build writes, with every checksum right: refused at open (all
+        // 0xff made `solve --pdb` search without end).
+        drop(pdb);
+        let original = std::fs::read(&path).unwrap();
+        let levels = table::read_header_of(&path).unwrap().histogram.len();
+        let opened_after = |change: &dyn Fn(&mut [u8])| {
+            let mut bytes = original.clone();
+            change(&mut bytes[HEADER_BYTES..]);
+            let mut head = Header::decode(&original).unwrap();
+            head.payload_crc32 = table::payload_crc32(&bytes[HEADER_BYTES..]);
+            bytes[..HEADER_BYTES].copy_from_slice(&head.encode());
+            std::fs::write(&path, &bytes).unwrap();
+            Pdb::open(&path, &pattern, &goal)
+                .err()
+                .map(|e| e.to_string())
+        };
+        let all_ff = opened_after(&|payload| payload.fill(0xff)).unwrap();
+        assert!(all_ff.contains(": damaged: "), "{all_ff}");
+        // A header that lists fewer levels than the entries reach.
+        assert!(levels > 2);
+        let mut fewer = Header::decode(&original).unwrap();
+        fewer.histogram.truncate(2);
+        let beyond = {
+            let mut bytes = original.clone();
+            bytes[..HEADER_BYTES].copy_from_slice(&fewer.encode());
+            std::fs::write(&path, &bytes).unwrap();
+            Pdb::open(&path, &pattern, &goal).err().unwrap().to_string()
+        };
+        assert!(
+            beyond.contains("where the header lists 2 levels"),
+            "{beyond}"
+        );
+        let goal_rank = pattern.placements().rank(pattern.homes()) as usize;
+        let goal_moved = opened_after(&|payload| payload[goal_rank / 2] = 0x22).unwrap();
+        assert!(
+            goal_moved.contains("the goal placement's entry is Some(1)"),
+            "{goal_moved}"
+        );
+        assert_eq!(opened_after(&|_| {}), None);
     }
 }

@@ -8,6 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cbindgen >/dev/null || cargo install cbindgen --version 0.29.2 --locked --quiet
+# The crate's own target folder would build every dependency again: it shares the
+# main one (bindings/c/Cargo.lock keeps the main lock's versions).
+export CARGO_TARGET_DIR=$PWD/target
 cargo fmt --manifest-path bindings/c/Cargo.toml -- --check
 cargo clippy --quiet --release --manifest-path bindings/c/Cargo.toml -- -D warnings
 cargo build --quiet --release --manifest-path bindings/c/Cargo.toml
@@ -19,7 +22,7 @@ if ! diff -u bindings/c/antipode.h "$tmp/antipode.h"; then
     exit 1
 fi
 echo "ok   bindings/c/antipode.h is what cbindgen generates"
-lib=bindings/c/target/release
+lib=target/release
 cc -O2 -Wall -Wextra -Werror -I bindings/c -o "$tmp/checks" bindings/c/examples/checks.c \
     "$lib/libantipode.a" -lm -lpthread -ldl
 cargo build --quiet --release

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The partitioned search under MPI (`--features mpi`): installs OpenMPI and libclang
-# with apt-get when they are missing, builds antipode with the feature (in
-# target/mpi, apart from the default build), and checks under `mpirun` with 1 to 4
+# with apt-get when they are missing, builds antipode with the feature (kept as
+# target/release/antipode-mpi), and checks under `mpirun` with 1 to 4
 # ranks (oversubscribed), once over shared memory and once forced onto TCP over
 # loopback, that the histograms, God's numbers and antipodes of 8puzzle, 2x5, Goat,
 # Klotski and Oshidori:5 equal the single process's; that a 3-rank 2x5 table in shards
@@ -20,10 +20,14 @@ if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null ||
 fi
 
 cargo fmt -- --check
-cargo clippy --quiet --release --features mpi --target-dir target/mpi -- -D warnings
-cargo build --quiet --release --features mpi --target-dir target/mpi
+# One target folder for both builds: the dependencies are built once. The MPI binary
+# is kept aside as target/release/antipode-mpi; the default build then puts the
+# plain binary back in place (cargo copies it again even when nothing changed).
+cargo clippy --quiet --release --features mpi -- -D warnings
+cargo build --quiet --release --features mpi
+cp target/release/antipode target/release/antipode-mpi
 cargo build --quiet --release
-mpi_bin=target/mpi/release/antipode
+mpi_bin=target/release/antipode-mpi
 one_bin=target/release/antipode
 
 # OpenMPI refuses root unless told; two cores run up to four ranks oversubscribed.

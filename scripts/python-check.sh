@@ -10,6 +10,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -c 'import maturin, numpy, pytest' 2>/dev/null ||
     "$venv/bin/pip" install --quiet 'maturin>=1.9,<2' numpy pytest
+# The main target folder, so that the dependencies are built once (bindings/python/
+# Cargo.lock keeps the main lock's versions).
+export CARGO_TARGET_DIR=$PWD/target
 cargo fmt --manifest-path bindings/python/Cargo.toml -- --check
 cargo clippy --quiet --release --manifest-path bindings/python/Cargo.toml -- -D warnings
 wheels=$(mktemp -d)

@@ -15,10 +15,64 @@ pub fn total_memory_bytes() -> Option<u64> {
     proc_kib("/proc/meminfo", "MemTotal:")
 }
 
-/// Memory the machine can give a new process now without swapping, in bytes (Linux
-/// `MemAvailable`), if known.
+/// Memory this process can still be given without swapping or being refused, in
+/// bytes, if known: the machine's `MemAvailable`, less where this process's limits
+/// are tighter (its address-space and data limits, `ulimit -v` and `ulimit -d`, less
+/// what it already maps; its cgroup's `memory.max` less `memory.current`).
 pub fn available_memory_bytes() -> Option<u64> {
-    proc_kib("/proc/meminfo", "MemAvailable:")
+    let machine = proc_kib("/proc/meminfo", "MemAvailable:");
+    [machine, rlimit_room(), cgroup_room()]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+/// Room left under `ulimit -v` (address space) and `ulimit -d` (data), if either is set.
+#[cfg(target_os = "linux")]
+fn rlimit_room() -> Option<u64> {
+    let limit = |resource| {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes one rlimit into the struct it is given, which
+        // lives for the call.
+        let ok = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
+        (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+    };
+    let room = |resource, used_key| {
+        let used = proc_kib("/proc/self/status", used_key).unwrap_or(0);
+        limit(resource).map(|l: u64| l.saturating_sub(used))
+    };
+    [
+        room(libc::RLIMIT_AS, "VmSize:"),
+        room(libc::RLIMIT_DATA, "VmData:"),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+}
+
+/// Room left under this process's cgroup (v2) memory limit, if it has one.
+#[cfg(target_os = "linux")]
+fn cgroup_room() -> Option<u64> {
+    let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = membership.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let folder = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
+    let read = |name: &str| std::fs::read_to_string(folder.join(name)).ok();
+    let max: u64 = read("memory.max")?.trim().parse().ok()?; // "max": no limit
+    let current: u64 = read("memory.current")?.trim().parse().ok()?;
+    Some(max.saturating_sub(current))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn rlimit_room() -> Option<u64> {
+    None
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cgroup_room() -> Option<u64> {
+    None
 }
 
 /// Asks the kernel to back `region` (memory this process allocated and has not yet

@@ -280,7 +280,12 @@ impl PegBoard {
         if text == "one-peg" {
             return Ok(PegGoal::OnePeg);
         }
-        if let Ok(hole) = text.parse::<usize>() {
+        // A hole number is written without leading zeros and is shorter than a board
+        // (`0000000000000` is Hoppers' empty board, not hole 0).
+        if let Ok(hole) = text.parse::<usize>()
+            && text == hole.to_string()
+            && text.len() < self.holes()
+        {
             return if hole < self.holes() {
                 Ok(PegGoal::Hole(hole as u8))
             } else {
@@ -783,6 +788,15 @@ mod tests {
         assert_eq!(hoppers.parse_goal("one-peg"), Ok(PegGoal::OnePeg));
         assert_eq!(hoppers.parse_goal("12"), Ok(PegGoal::Hole(12)));
         assert!(hoppers.parse_goal("13").is_err());
+        // A board of zeros is a board (with no peg), not hole 0.
+        assert_eq!(
+            hoppers.parse_goal("0000000000000"),
+            Err(PositionError::Malformed("a goal needs a peg".into()))
+        );
+        assert_eq!(
+            hoppers.parse_goal("0000000000001"),
+            Ok(PegGoal::Board(hoppers.parse("0000000000001").unwrap()))
+        );
     }
 
     #[test]

@@ -151,6 +151,20 @@ fn description_errors_name_the_file_and_line() {
             "name = \"x\"\nlattice = \"square\"\nboard = \"...\"\n",
             "bad.toml:3: the board has no peg",
         ),
+        // abs() of the smallest i64 is itself: the step wrapped to [0, 1].
+        (
+            "name = \"x\"\ndirections = [[-9223372036854775808, 1]]\nboard = \"oo.\"\n",
+            "bad.toml:2: a direction is two steps",
+        ),
+        // An array was read as the fields of { hole = 1 }.
+        (
+            "name = \"x\"\nlattice = \"square\"\nboard = \"oo.\"\ngoal = [1]\n",
+            "bad.toml:4: a goal is \"one-peg\", a drawing of the board, { hole = N }",
+        ),
+        (
+            "name = \"x\"\nlattice = \"square\"\nboard = \"oo.\"\ngoal = { hole = 1, x = 2 }\n",
+            "bad.toml:4: a goal is",
+        ),
     ];
     for (text, expected) in cases {
         let path = dir.path().join("bad.toml");
@@ -171,6 +185,44 @@ fn description_errors_name_the_file_and_line() {
         "wrong size: expected 5 holes",
     );
     assert_error(&["solve", "hoppers", "1111"], "expected 13 holes");
+    // Thirteen zeros are Hoppers' empty board, not hole 0.
+    assert_error(
+        &["solve", "hoppers", "--goal", "0000000000000"],
+        "a goal needs a peg",
+    );
+}
+
+/// Searches larger than the process's address-space limit (`ulimit -v`) are refused
+/// with one line before anything is allocated or written: they aborted ("memory
+/// allocation failed") when only the machine's free memory was looked at.
+#[test]
+fn searches_beyond_the_address_space_limit_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("e.table");
+    let limited = |args: &str| {
+        let script = format!(
+            "ulimit -v 300000; exec {} {args}",
+            env!("CARGO_BIN_EXE_antipode")
+        );
+        std::process::Command::new("bash")
+            .args(["-c", &script])
+            .output()
+            .unwrap()
+    };
+    for args in [
+        "solve english33".to_string(),
+        format!("analyze english33 --table {}", table.display()),
+    ] {
+        let output = limited(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args}: {stderr}");
+        assert!(
+            stderr.contains("GiB of bit sets; this process can have"),
+            "{args}: {stderr}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]

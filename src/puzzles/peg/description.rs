@@ -42,25 +42,29 @@ use crate::puzzles::blocks::description::{
 /// The most holes a board may have (a board is a 64-bit mask).
 pub const MAX_HOLES: usize = 64;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct HoleRaw {
-    hole: i64,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlaceRaw {
-    row: i64,
-    col: i64,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+/// The goal as written: read from the TOML value by [`goal_raw`], so that an array
+/// (`goal = [1]`) is refused instead of read as the fields of `{ hole = 1 }`.
 enum GoalRaw {
     Text(String),
-    Hole(HoleRaw),
-    Place(PlaceRaw),
+    Hole(i64),
+    Place(i64, i64),
+}
+
+/// The forms a goal may take, or `None`.
+fn goal_raw(value: &toml::Value) -> Option<GoalRaw> {
+    use toml::Value;
+    match value {
+        Value::String(text) => Some(GoalRaw::Text(text.clone())),
+        Value::Table(table) => {
+            let int = |key: &str| table.get(key).and_then(Value::as_integer);
+            match table.len() {
+                1 => int("hole").map(GoalRaw::Hole),
+                2 => Some(GoalRaw::Place(int("row")?, int("col")?)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -72,7 +76,7 @@ struct Raw {
     lattice: Option<toml::Spanned<String>>,
     directions: Option<toml::Spanned<Vec<Vec<i64>>>>,
     board: toml::Spanned<String>,
-    goal: Option<toml::Spanned<GoalRaw>>,
+    goal: Option<toml::Spanned<toml::Value>>,
 }
 
 /// The steps of a named lattice, in drawing coordinates (rows, columns).
@@ -163,7 +167,11 @@ fn steps_of(reader: &Reader<'_>, raw: &Raw) -> Result<Vec<(i32, i32)>, Descripti
             let mut steps = Vec::new();
             for step in directions.get_ref() {
                 match step[..] {
-                    [dr, dc] if (dr, dc) != (0, 0) && dr.abs() <= 16 && dc.abs() <= 16 => {
+                    [dr, dc]
+                        if (dr, dc) != (0, 0)
+                            && dr.unsigned_abs() <= 16
+                            && dc.unsigned_abs() <= 16 =>
+                    {
                         steps.push((dr as i32, dc as i32))
                     }
                     _ => {
@@ -199,10 +207,17 @@ fn goal_of(
         None => PegGoal::OnePeg,
         Some(goal) => {
             let span = goal.span();
-            match goal.get_ref() {
+            let Some(raw_goal) = goal_raw(goal.get_ref()) else {
+                return Err(reader.at(
+                    span,
+                    "a goal is \"one-peg\", a drawing of the board, { hole = N } or \
+                     { row = R, col = C }",
+                ));
+            };
+            match raw_goal {
                 GoalRaw::Text(text) if text.trim() == "one-peg" => PegGoal::OnePeg,
                 GoalRaw::Text(text) => {
-                    let (holes, board) = read_drawing(reader, text, &span, "goal")?;
+                    let (holes, board) = read_drawing(reader, &text, &span, "goal")?;
                     if holes != places {
                         return Err(reader.at(
                             span,
@@ -215,8 +230,8 @@ fn goal_of(
                     }
                     PegGoal::Board(board)
                 }
-                GoalRaw::Hole(HoleRaw { hole }) => {
-                    if !(0..places.len() as i64).contains(hole) {
+                GoalRaw::Hole(hole) => {
+                    if !(0..places.len() as i64).contains(&hole) {
                         return Err(reader.at(
                             span,
                             format!(
@@ -227,12 +242,12 @@ fn goal_of(
                             ),
                         ));
                     }
-                    PegGoal::Hole(*hole as u8)
+                    PegGoal::Hole(hole as u8)
                 }
-                GoalRaw::Place(PlaceRaw { row, col }) => {
-                    let hole = i32::try_from(*row)
+                GoalRaw::Place(row, col) => {
+                    let hole = i32::try_from(row)
                         .ok()
-                        .zip(i32::try_from(*col).ok())
+                        .zip(i32::try_from(col).ok())
                         .and_then(|(r, c)| hole_at(r, c));
                     match hole {
                         Some(hole) => PegGoal::Hole(hole as u8),

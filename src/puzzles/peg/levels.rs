@@ -287,7 +287,7 @@ pub const MAX_SEARCH_HOLES: usize = 48;
 
 /// Refuses a search whose bit sets (`bytes`) would not fit in memory, or whose board
 /// has more holes than the rank tables take.
-fn check_memory(board: &PegBoard, bytes: u64, what: &str) -> Result<(), PegError> {
+pub(super) fn check_memory(board: &PegBoard, bytes: u64, what: &str) -> Result<(), PegError> {
     if board.holes() > MAX_SEARCH_HOLES {
         return Err(PegError::TooLarge(format!(
             "{}: {what} is for boards of at most {MAX_SEARCH_HOLES} holes, not {}",
@@ -299,7 +299,7 @@ fn check_memory(board: &PegBoard, bytes: u64, what: &str) -> Result<(), PegError
         && bytes > available
     {
         return Err(PegError::TooLarge(format!(
-            "{}: {what} needs {:.1} GiB of bit sets; this machine has {:.1} GiB available",
+            "{}: {what} needs {:.1} GiB of bit sets; this process can have {:.1} GiB",
             board.name(),
             bytes as f64 / (1u64 << 30) as f64,
             available as f64 / (1u64 << 30) as f64

@@ -202,6 +202,9 @@ pub fn build(
         }
         .into());
     }
+    // Two levels' bit sets are held at once; refused before any file is made.
+    let two_levels = super::levels::two_levels_bytes(board.holes(), 0, board.holes() as u32);
+    super::levels::check_memory(board, two_levels, "its table")?;
     if path.exists() && !force {
         match read_header(path) {
             Ok(h) if h.complete => {
@@ -450,8 +453,11 @@ impl SolvableTable {
         if self.header.definition_sha256 == digest && self.header.holes == board.holes() {
             Ok(())
         } else {
-            let of = |name: &str, goal: &str, holes: usize| {
-                format!("{name} (goal: {goal}, {holes} holes)")
+            // The holes are named where they differ (a header of another size).
+            let differ = self.header.holes != board.holes();
+            let of = |name: &str, goal: &str, holes: usize| match differ {
+                true => format!("{name} (goal: {goal}, {holes} holes)"),
+                false => format!("{name} (goal: {goal})"),
             };
             Err(TableError::OtherPuzzle {
                 path: self.path.clone(),

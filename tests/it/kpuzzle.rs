@@ -218,6 +218,15 @@ fn bad_definitions_name_the_file_and_key() {
             "moves.A.Q: no orbit is named `Q`",
         ),
         (SWAP.replacen('}', "", 1), "bad.kpuzzle.json: line"),
+        // A projection naming a missing orbit: refused when the file opens (analyze
+        // accepted it; only pdb --orbits looked).
+        (
+            SWAP.replace(
+                "\"derivedMoves\"",
+                "\"antipode\": { \"projections\": { \"half\": \"Q\" } }, \"derivedMoves\"",
+            ),
+            "antipode.projections.half: no orbit `Q` (orbits: P",
+        ),
         // Orientations are summed in a byte: 199 + 199 would wrap.
         (
             SWAP.replace("\"numOrientations\": 2", "\"numOrientations\": 200")

@@ -208,7 +208,7 @@ impl Definition {
                 }
             }
         }
-        Ok(Definition {
+        let definition = Definition {
             title: extension.title.unwrap_or_else(|| raw.name.clone()),
             name: raw.name,
             orbits,
@@ -218,7 +218,18 @@ impl Definition {
             default_moves: extension.moves,
             projections: extension.projections.map(|p| p.0).unwrap_or_default(),
             moduli,
-        })
+        };
+        // Every named projection is checked now, not when a database is first asked of it.
+        for (name, _) in &definition.projections {
+            if let Err(e) = super::project(&definition, name) {
+                let message = e.to_string();
+                let message = message
+                    .split_once(": ")
+                    .map_or(message.as_str(), |(_, m)| m);
+                return Err(reader.error(&format!("antipode.projections.{name}"), message.into()));
+            }
+        }
+        Ok(definition)
     }
 
     /// The number of flat positions.

@@ -97,6 +97,9 @@ impl Histogram {
         match crate::table::read_header_of(path) {
             Ok(header) if !header.complete => return Err(PlotError::Unfinished(shown)),
             Ok(header) => {
+                // The file must be the table its header describes (a file cut short
+                // is refused); the payload's checksum is `verify`'s to check.
+                crate::table::check_file(path, false)?;
                 return Ok(Histogram::new(
                     &header.puzzle,
                     header.indices,

@@ -527,6 +527,38 @@ fn read_header(path: &Path) -> Result<(File, Header), TableError> {
     Ok((file, header))
 }
 
+/// Whether the complete table, pattern database or folder of shards at `path` is the
+/// file its header describes: its size and, with `check_payload`, its payload's
+/// checksum (the whole payload is read).
+pub fn check_file(path: &Path, check_payload: bool) -> Result<(), TableError> {
+    if let Some(manifest) = shards::manifest_path(path) {
+        return shards::open(&manifest, check_payload).map(|_| ());
+    }
+    let (file, header) = read_header(path)?;
+    check_size(path, &file, &header)?;
+    if !(header.complete && check_payload) {
+        return Ok(());
+    }
+    // SAFETY: a read-only mapping read once for its checksum; a file changed by
+    // another process meanwhile gives a wrong checksum, which is reported.
+    let map = unsafe {
+        MmapOptions::new()
+            .offset(HEADER_BYTES as u64)
+            .len(header.payload_bytes as usize)
+            .map(&file)
+    }
+    .map_err(io_error(path))?;
+    let found = payload_crc32(&map);
+    if found != header.payload_crc32 {
+        return Err(TableError::Checksum {
+            path: path.to_owned(),
+            expected: header.payload_crc32,
+            found,
+        });
+    }
+    Ok(())
+}
+
 fn check_size(path: &Path, file: &File, header: &Header) -> Result<(), TableError> {
     let expected = HEADER_BYTES as u64 + header.payload_bytes;
     let found = file.metadata().map_err(io_error(path))?.len();

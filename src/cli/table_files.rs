@@ -100,7 +100,15 @@ pub fn info(args: InfoArgs) -> Result<()> {
             s
         }
     };
-    super::print(&text)
+    super::print(&text)?;
+    // The header is shown either way; a complete table's payload must match it (its
+    // size and checksum, every shard's through a manifest).
+    if header.complete
+        && let Err(e) = table::check_file(&args.path, true)
+    {
+        bail!("the file does not match the header shown: {e}");
+    }
+    Ok(())
 }
 
 /// A table in shards: its shards, one line each.
@@ -201,5 +209,11 @@ fn peg_info(args: &InfoArgs) -> Result<()> {
         }
         _ => serde_json::to_string_pretty(&header)? + "\n",
     };
-    super::print(&text)
+    super::print(&text)?;
+    if header.complete
+        && let Err(e) = antipode::puzzles::peg::table::SolvableTable::open(&args.path)
+    {
+        bail!("the file does not match the header shown: {e}");
+    }
+    Ok(())
 }

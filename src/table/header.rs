@@ -330,6 +330,24 @@ impl Header {
                 "payload size does not match the index range".into(),
             ));
         }
+        // Bytes of a depth table hold depths 0 to 254 (255: unreached), so at most
+        // 255 levels; no histogram counts more states than there are indices.
+        if encoding == Encoding::Byte && pattern.is_none() && levels > 255 {
+            return Err(HeaderError::Field(format!(
+                "{levels} levels (8-bit entries hold depths 0 to 254)"
+            )));
+        }
+        let histogram: Vec<u64> = (0..levels)
+            .map(|d| u64_at(block, HISTOGRAM_AT + 8 * d))
+            .collect();
+        let reached = histogram
+            .iter()
+            .try_fold(0u64, |sum, &n| sum.checked_add(n));
+        if reached.is_none_or(|r| r > indices) {
+            return Err(HeaderError::Field(format!(
+                "a histogram of more states than its {indices} indices"
+            )));
+        }
         let definition_sha256 =
             (version >= 2).then(|| to_hex(&block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES]));
         Ok(Header {
@@ -340,9 +358,7 @@ impl Header {
             indices,
             encoding,
             complete: block[COMPLETE_AT] == 1,
-            histogram: (0..levels)
-                .map(|d| u64_at(block, HISTOGRAM_AT + 8 * d))
-                .collect(),
+            histogram,
             index_range,
             payload_bytes,
             payload_crc32: u64_at(block, PAYLOAD_CRC_AT) as u32,
@@ -422,6 +438,36 @@ mod tests {
         let block = header.encode();
         assert_eq!(block.len(), HEADER_BYTES);
         assert_eq!(Header::decode(&block).unwrap(), header);
+        // Histograms no build writes, with the header's checksum right: 256 levels
+        // of 8-bit entries (passed `verify`), more states than indices.
+        let bytes = Header {
+            encoding: Encoding::Byte,
+            payload_bytes: 181_440,
+            histogram: vec![0; 256],
+            ..header.clone()
+        };
+        assert_eq!(
+            Header::decode(&bytes.encode()),
+            Err(HeaderError::Field(
+                "256 levels (8-bit entries hold depths 0 to 254)".into()
+            ))
+        );
+        let over = Header {
+            histogram: vec![181_440, 1],
+            ..header.clone()
+        };
+        assert!(matches!(
+            Header::decode(&over.encode()),
+            Err(HeaderError::Field(_))
+        ));
+        let wrapping = Header {
+            histogram: vec![u64::MAX, 2],
+            ..header.clone()
+        };
+        assert!(matches!(
+            Header::decode(&wrapping.encode()),
+            Err(HeaderError::Field(_))
+        ));
         let mut flipped = block.clone();
         flipped[2050] ^= 1;
         assert_eq!(Header::decode(&flipped), Err(HeaderError::Checksum));

@@ -264,6 +264,40 @@ fn eight_table(dir: &Path, bits: &str) -> PathBuf {
     path
 }
 
+/// `info` shows the header of a file that does not match it, but says so and exits
+/// non-zero; `plot` refuses it (both exited 0 on a table cut short).
+#[test]
+fn info_and_plot_refuse_a_file_that_does_not_match_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = eight_table(dir.path(), "8");
+    let bytes = std::fs::read(&path).unwrap();
+    let svg = dir.path().join("p.svg");
+    let short = dir.path().join("short.table");
+    std::fs::write(&short, &bytes[..bytes.len() - 1000]).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[HEADER_BYTES + 500] ^= 1;
+    let damaged = dir.path().join("damaged.table");
+    std::fs::write(&damaged, &flipped).unwrap();
+    for (file, expected) in [(&short, "truncated or resized"), (&damaged, "corrupted")] {
+        let file = file.to_str().unwrap();
+        let output = antipode(&["info", file]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "info {file}: {stderr}");
+        assert!(String::from_utf8_lossy(&output.stdout).contains("8puzzle"));
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("does not match the header shown"),
+            "{stderr}"
+        );
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    assert_error(
+        &["plot", short.to_str().unwrap(), "-o", svg.to_str().unwrap()],
+        "truncated or resized",
+    );
+    run_ok(&["info", path.to_str().unwrap()]);
+}
+
 #[test]
 fn lookup_solve_info_verify_from_the_binary() {
     let dir = tempfile::tempdir().unwrap();

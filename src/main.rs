@@ -13,7 +13,16 @@ fn main() -> ExitCode {
             }
             // One write, so that the lines of processes sharing a stderr (the ranks
             // of an MPI job) do not interleave.
-            let line = format!("antipode: error: {error:#}\n");
+            // Control characters of user text echoed in the message (a newline in a
+            // position or a file name) are escaped: the error stays one line.
+            let message: String = format!("{error:#}")
+                .chars()
+                .flat_map(|c| match c.is_control() {
+                    true => c.escape_default().collect::<Vec<_>>(),
+                    false => vec![c],
+                })
+                .collect();
+            let line = format!("antipode: error: {message}\n");
             let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             ExitCode::FAILURE
         }

@@ -158,6 +158,12 @@ fn other_goal() {
 #[test]
 fn bad_input_is_a_one_line_error() {
     assert_error(&["analyze", "ninepuzzle"], "unknown puzzle `ninepuzzle`");
+    // User text with a newline is echoed escaped: the error stays one line.
+    assert_error(
+        &["analyze", "nine\npuzzle"],
+        "unknown puzzle `nine\\npuzzle`",
+    );
+    assert_error(&["analyze", "2x2x2", "--moves", "U\nR"], "\\n");
     assert_error(&["analyze", "sliding:1x1"], "at least 2");
     assert_error(&["analyze", "sliding:5x5"], "bytes");
     assert_error(&["analyze", "sliding:3by4"], "expected `sliding:RxC");

@@ -20,6 +20,9 @@ class TableMismatch(Error):
 class CorruptFile(Error):
     """A table file that cannot be read: truncated, incomplete, a bad checksum."""
 
+class FileNotFound(Error, FileNotFoundError):
+    """A table file that does not exist: an antipode.Error and a FileNotFoundError."""
+
 class Puzzle:
     """A puzzle: its ranking, positions and moves."""
 
@@ -53,8 +56,11 @@ class Table:
     def puzzle(self) -> Puzzle: ...
     def distance(self, position: str) -> int: ...
     def distances(
-        self, positions: Union[npt.NDArray[np.uint64], Sequence[str]]
-    ) -> npt.NDArray[np.uint32]: ...
+        self, positions: Union[npt.ArrayLike, Sequence[str]]
+    ) -> npt.NDArray[np.uint32]:
+        """Distances of indices (any integer array-like) or position texts; 2**32 - 1
+        for unreached states. One read each on an 8-bit table; a descent to the goal
+        each on a 2-bit table (a million take seconds)."""
     @property
     def histogram(self) -> npt.NDArray[np.uint64]: ...
     @property

@@ -10,6 +10,7 @@ mod figures;
 mod goal_sets;
 mod house;
 mod kpuzzle;
+mod parsers;
 mod pdb;
 mod peg;
 mod plots;

@@ -145,8 +145,12 @@ def test_errors_carry_the_library_message(eight_table, tmp_path):
         p.rank("1234")
     with pytest.raises(antipode.TableMismatch, match="unknown puzzle"):
         antipode.puzzle("nine")
-    with pytest.raises(antipode.CorruptFile):
+    with pytest.raises(antipode.FileNotFound, match="missing.table"):
         antipode.Table.open(tmp_path / "missing.table")
+    # A missing file is an OSError too (it was CorruptFile only).
+    with pytest.raises(FileNotFoundError):
+        antipode.Table.open(tmp_path / "missing.table")
+    assert issubclass(antipode.FileNotFound, antipode.Error)
     broken = tmp_path / "broken.table"
     broken.write_bytes(b"not a table")
     with pytest.raises(antipode.Error):
@@ -154,3 +158,91 @@ def test_errors_carry_the_library_message(eight_table, tmp_path):
     with pytest.raises(IndexError):
         p.unrank(181_440)
     assert issubclass(antipode.BadPosition, antipode.Error)
+
+
+def test_distances_take_any_integer_array_like(eight_table):
+    p = antipode.puzzle("8puzzle")
+    far = p.rank("867254301")
+    expected = eight_table.distances(np.array([0, far], dtype=np.uint64))
+    assert list(expected) == [eight_table.distance(p.unrank(0)), 31]
+    # numpy's default int64, other widths, lists and ranges (refused before).
+    for indices in (
+        np.array([0, far]),
+        np.array([0, far], dtype=np.uint32),
+        np.array([0, far], dtype=np.int32),
+        [0, far],
+        range(0, far + 1, far),
+    ):
+        assert (eight_table.distances(indices) == expected).all(), indices
+    assert len(eight_table.distances([])) == 0
+    with pytest.raises(ValueError, match="not negative"):
+        eight_table.distances(np.array([0, -1]))
+    with pytest.raises(IndexError, match="not below 181440"):
+        eight_table.distances([181_440])
+    with pytest.raises(TypeError, match="integer indices or position texts"):
+        eight_table.distances([0.5])
+
+
+def test_an_array_changed_by_another_thread_is_never_a_panic(eight_table):
+    import threading
+
+    indices = np.arange(181_440, dtype=np.int64)
+    stop = threading.Event()
+
+    def scribble():
+        while not stop.is_set():
+            indices[::7] = 10**12
+            indices[::7] = 3
+
+    thread = threading.Thread(target=scribble)
+    thread.start()
+    try:
+        for _ in range(50):
+            try:
+                eight_table.distances(indices)
+            except IndexError:
+                pass  # the copy taken had an index too large: a clear error
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_a_forked_child_computes_after_the_parent_did(eight_table):
+    import os
+
+    every = np.arange(181_440, dtype=np.uint64)
+    parent = eight_table.distances(every)  # the parent's pool has run
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: it hung here before
+        try:
+            child = eight_table.distances(every)
+            os.write(writer, b"ok" if (child == parent).all() else b"differ")
+        finally:
+            os._exit(0)
+    os.close(writer)
+    import select
+
+    ready, _, _ = select.select([reader], [], [], 60)
+    answer = os.read(reader, 16) if ready else b"hung"
+    os.waitpid(pid, 0) if ready else os.kill(pid, signal.SIGKILL)
+    assert answer == b"ok"
+
+
+def test_a_table_cut_short_after_opening_raises_instead_of_crashing(eight_table_path, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy.table"
+    shutil.copy(eight_table_path, copy)
+    table = antipode.Table.open(copy)
+    assert table.distance("867254301") == 31
+    with open(copy, "r+b") as f:
+        f.truncate(8192)
+    for call in (
+        lambda: table.distance("867254301"),
+        lambda: table.distances(np.arange(181_440, dtype=np.uint64)),
+        lambda: table.solve("867254301"),
+        lambda: table.entries,
+    ):
+        with pytest.raises(antipode.CorruptFile, match="truncated since it was opened"):
+            call()

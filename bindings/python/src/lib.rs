@@ -108,8 +108,30 @@ fn on_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     pool.install(f)
 }
 
+/// Runs `work` over `items` a chunk at a time, each on all cores without the GIL,
+/// taking the GIL between chunks to let Python's signal handlers run: Ctrl-C ends a
+/// long call (a million descents on a 2-bit table) within a chunk's time.
+fn in_interruptible_chunks<T: Sync, R: Send>(
+    py: Python<'_>,
+    items: &[T],
+    work: impl Fn(&[T]) -> PyResult<Vec<R>> + Sync,
+) -> PyResult<Vec<R>> {
+    const CHUNK: usize = 1 << 16;
+    let mut out = Vec::with_capacity(items.len());
+    for chunk in items.chunks(CHUNK) {
+        out.extend(py.detach(|| on_threads(|| work(chunk)))?);
+        py.check_signals()?;
+    }
+    Ok(out)
+}
+
 /// The process the module was loaded in (whose global rayon pool has its threads).
 static LOADED_IN: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// `text` as a Python string literal in single quotes, for a `repr`.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
 
 fn bad_position(e: impl ToString) -> PyErr {
     BadPosition::new_err(e.to_string())
@@ -350,14 +372,12 @@ impl Table {
                     "index {bad} is not below {count}"
                 )));
             }
-            let out = py.detach(|| {
-                on_threads(|| {
-                    indices
-                        .par_iter()
-                        .map(|&i| self.distance_of_index(i).unwrap_or(u32::MAX))
-                        .collect()
-                })
-            });
+            let out = in_interruptible_chunks(py, &indices, |chunk| {
+                Ok(chunk
+                    .par_iter()
+                    .map(|&i| self.distance_of_index(i).unwrap_or(u32::MAX))
+                    .collect())
+            })?;
             return Ok(PyArray1::from_vec(py, out));
         }
         let texts: Vec<String> = positions.extract().map_err(|_| {
@@ -365,13 +385,8 @@ impl Table {
                 "positions are integer indices or position texts, not an array of dtype kind `{kind}`"
             ))
         })?;
-        let out = py.detach(|| {
-            on_threads(|| {
-                texts
-                    .par_iter()
-                    .map(|t| self.distance_of_text(t))
-                    .collect::<PyResult<Vec<u32>>>()
-            })
+        let out = in_interruptible_chunks(py, &texts, |chunk| {
+            chunk.par_iter().map(|t| self.distance_of_text(t)).collect()
         })?;
         Ok(PyArray1::from_vec(py, out))
     }
@@ -419,6 +434,16 @@ impl Table {
         flags.set_item("write", false)?;
         array.call_method("setflags", (), Some(&flags))?;
         Ok(array)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "antipode.Table.open({}, puzzle={})  # {}-bit, {} levels",
+            quoted(&self.table.path().display().to_string()),
+            quoted(&self.puzzle.name()),
+            self.table.header().encoding.bits(),
+            self.table.header().histogram.len()
+        )
     }
 
     /// An optimal solution by descent: the moves, in the puzzle's notation.
@@ -475,6 +500,8 @@ impl Table {
 struct Partition {
     board: ::antipode::puzzles::sliding::BoardShape,
     partition: ::antipode::pdb::Partition,
+    /// How it was opened, for `repr`.
+    opened_as: String,
 }
 
 #[pymethods]
@@ -502,7 +529,18 @@ impl Partition {
         Ok(Partition {
             board: shape,
             partition,
+            opened_as: format!(
+                "antipode.Partition.open({}, {}, goal={}, dir={})",
+                quoted(board),
+                quoted(sizes),
+                goal.map_or("None".to_string(), quoted),
+                quoted(&dir.display().to_string())
+            ),
         })
+    }
+
+    fn __repr__(&self) -> String {
+        self.opened_as.clone()
     }
 
     /// The board's cells, row by row: the goal's tile in each (0 the blank).

@@ -112,6 +112,7 @@ def test_an_exception_in_progress_stops_the_search(tmp_path):
 
 def test_pattern_database_estimates(tmp_path):
     partition = antipode.Partition.open("8puzzle", "4-4", dir=tmp_path)
+    assert repr(partition) == f"antipode.Partition.open('8puzzle', '4-4', goal=None, dir={str(tmp_path)!r})"
     estimate = partition.estimate("867254301")
     assert 0 < estimate <= 31
     assert partition.estimate(bytes([8, 6, 7, 2, 5, 4, 3, 0, 1])) == estimate
@@ -158,6 +159,11 @@ def test_errors_carry_the_library_message(eight_table, tmp_path):
     with pytest.raises(IndexError):
         p.unrank(181_440)
     assert issubclass(antipode.BadPosition, antipode.Error)
+
+
+def test_tables_say_what_they_are(eight_table, eight_table_path):
+    assert repr(eight_table).startswith(f"antipode.Table.open({str(eight_table_path)!r}, puzzle='8puzzle')")
+    assert "8-bit, 32 levels" in repr(eight_table)
 
 
 def test_distances_take_any_integer_array_like(eight_table):
@@ -246,3 +252,20 @@ def test_a_table_cut_short_after_opening_raises_instead_of_crashing(eight_table_
     ):
         with pytest.raises(antipode.CorruptFile, match="truncated since it was opened"):
             call()
+
+
+def test_ctrl_c_ends_a_long_distances_call(tmp_path):
+    import threading
+    import time
+
+    path = tmp_path / "8puzzle-2bit.table"
+    antipode.analyze("8puzzle", table=path, bits=2)
+    table = antipode.Table.open(path)
+    # Descents on a 2-bit table: about seven seconds for all of these in one call.
+    many = np.tile(np.arange(181_440, dtype=np.uint64), 40)
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        table.distances(many)
+        time.sleep(30)  # reached only if the call ignored Ctrl-C to its end
+    assert time.monotonic() - started < 2

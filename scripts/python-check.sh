@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The Python package (bindings/python): formats and lints its Rust, builds the wheel
-# with maturin in a virtual environment (target/python-venv; maturin, numpy and pytest
-# installed with pip when missing), installs it and runs its pytest tests. CI runs it.
+# with maturin in a virtual environment (target/python-venv; maturin, numpy, pytest and
+# mypy installed with pip when missing), installs it, runs its pytest tests and checks
+# its type stubs with mypy's stubtest. CI runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=target/python-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-"$venv/bin/python" -c 'import maturin, numpy, pytest' 2>/dev/null ||
-    "$venv/bin/pip" install --quiet 'maturin>=1.9,<2' numpy pytest
+"$venv/bin/python" -c 'import maturin, numpy, pytest, mypy' 2>/dev/null ||
+    "$venv/bin/pip" install --quiet 'maturin>=1.9,<2' numpy pytest mypy
 # The main target folder, so that the dependencies are built once (bindings/python/
 # Cargo.lock keeps the main lock's versions).
 export CARGO_TARGET_DIR=$PWD/target
@@ -29,6 +30,10 @@ fi
 if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
+# The type stubs against the module as built (every name, signature and default).
+(cd "$wheels" && "$OLDPWD/$venv/bin/python" -m mypy.stubtest antipode \
+    --allowlist "$OLDPWD/bindings/python/stubtest-allowlist.txt")
+echo "ok   antipode.pyi matches the built module (mypy stubtest)"
 # Another solver: the example's IDA* in Python over the 7-8 databases (built into
 # tables/ on first use) must find the lengths `antipode solve --pdb 7-8` finds.
 goal="0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"

@@ -3,10 +3,26 @@
 Type stubs of the compiled module (bindings/python/src/lib.rs)."""
 
 from os import PathLike
-from typing import Any, Callable, Optional, Sequence, Union
+from types import TracebackType
+from typing import Any, Callable, Optional, Sequence, Union, final
+
+from typing_extensions import Self
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "FileNotFound",
+    "puzzle",
+    "analyze",
+    "Puzzle",
+    "Table",
+    "Partition",
+    "Error",
+    "BadPosition",
+    "TableMismatch",
+    "CorruptFile",
+]
 
 class Error(Exception):
     """An error of the antipode library (its one-line message)."""
@@ -23,6 +39,7 @@ class CorruptFile(Error):
 class FileNotFound(Error, FileNotFoundError):
     """A table file that does not exist: an antipode.Error and a FileNotFoundError."""
 
+@final
 class Puzzle:
     """A puzzle: its ranking, positions and moves."""
 
@@ -41,6 +58,7 @@ class Puzzle:
 def puzzle(name: str) -> Puzzle:
     """The puzzle `name` names (`antipode list`), or a description file's path."""
 
+@final
 class Table:
     """A depth table, mapped (opening it reads the header only)."""
 
@@ -68,7 +86,17 @@ class Table:
     @property
     def entries(self) -> npt.NDArray[np.uint8]: ...
     def solve(self, position: str) -> list[str]: ...
+    def close(self) -> None:
+        """Ends the table's use: later calls raise ValueError."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        kind: Optional[type[BaseException]],
+        value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> bool: ...
 
+@final
 class Partition:
     """The pattern databases of a partition of a sliding board's tiles (`7-8` for the
     15-puzzle): the admissible estimate `antipode solve --pdb` searches with."""

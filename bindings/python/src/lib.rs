@@ -262,6 +262,8 @@ struct Table {
     /// its header gives it: a call first checks the file still has it, since a
     /// mapped page cut off by another process kills the process (SIGBUS).
     file: Option<(std::fs::File, u64)>,
+    /// Set by `close()`: every later call raises.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 #[pymethods]
@@ -314,6 +316,7 @@ impl Table {
                 puzzle,
                 table,
                 file,
+                closed: Default::default(),
             })
         })
     }
@@ -436,6 +439,27 @@ impl Table {
         Ok(array)
     }
 
+    /// Ends the table's use: every later call raises ValueError. The mapping is
+    /// released with the object (a numpy view of `entries` keeps it alive).
+    fn close(&self) {
+        self.closed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "antipode.Table.open({}, puzzle={})  # {}-bit, {} levels",
@@ -464,6 +488,12 @@ impl Table {
     /// (reading its lost pages would kill the interpreter). A cut during the call
     /// itself is not caught: tables are replaced by renaming, never cut, by antipode.
     fn check_file(&self) -> PyResult<()> {
+        if self.closed.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{}: the table is closed",
+                self.table.path().display()
+            )));
+        }
         let Some((file, size)) = &self.file else {
             return Ok(());
         };
@@ -508,7 +538,10 @@ struct Partition {
 impl Partition {
     /// Opens (or builds) the databases of `board` split into patterns of `sizes`.
     #[staticmethod]
-    #[pyo3(signature = (board, sizes, goal = None, dir = std::path::PathBuf::from("tables")))]
+    #[pyo3(
+        signature = (board, sizes, goal = None, dir = std::path::PathBuf::from("tables")),
+        text_signature = "(board, sizes, goal=None, dir='tables')"
+    )]
     fn open(
         py: Python<'_>,
         board: &str,

@@ -269,3 +269,12 @@ def test_ctrl_c_ends_a_long_distances_call(tmp_path):
         table.distances(many)
         time.sleep(30)  # reached only if the call ignored Ctrl-C to its end
     assert time.monotonic() - started < 2
+
+
+def test_a_closed_table_refuses_calls(eight_table_path):
+    with antipode.Table.open(eight_table_path) as table:
+        assert table.distance("867254301") == 31
+    with pytest.raises(ValueError, match="closed"):
+        table.distance("867254301")
+    with pytest.raises(ValueError, match="closed"):
+        table.distances([0])

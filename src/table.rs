@@ -374,17 +374,8 @@ impl Table {
         }
         .map_err(io_error(path))?;
         prefer_huge_pages(&map);
-        let found = if check_payload {
-            payload_crc32(&map)
-        } else {
-            header.payload_crc32
-        };
-        if found != header.payload_crc32 {
-            return Err(TableError::Checksum {
-                path: path.to_owned(),
-                expected: header.payload_crc32,
-                found,
-            });
+        if check_payload {
+            check_payload_crc32(path, &header, &map)?;
         }
         let depths = Depths::from_map(header.encoding, map, header.indices)
             .ok_or_else(|| not_depths(path))?;
@@ -548,7 +539,12 @@ pub fn check_file(path: &Path, check_payload: bool) -> Result<(), TableError> {
             .map(&file)
     }
     .map_err(io_error(path))?;
-    let found = payload_crc32(&map);
+    check_payload_crc32(path, &header, &map)
+}
+
+/// Refuses a payload whose CRC-32 is not the one its header records.
+fn check_payload_crc32(path: &Path, header: &Header, payload: &[u8]) -> Result<(), TableError> {
+    let found = payload_crc32(payload);
     if found != header.payload_crc32 {
         return Err(TableError::Checksum {
             path: path.to_owned(),

@@ -157,6 +157,22 @@ fn wipe_named_copy(path: &Path) {
         .unwrap();
 }
 
+/// Asserts that both ranks' shards and the manifest in `folder` are byte for byte
+/// the ones in `whole`.
+fn assert_same_files(folder: &Path, whole: &Path, context: &str) {
+    let files = [0, 1].map(|rank| table::shards::shard_name(rank, 2));
+    for file in files
+        .into_iter()
+        .chain([table::shards::MANIFEST.to_string()])
+    {
+        let resumed = std::fs::read(folder.join(&file)).unwrap();
+        assert!(
+            resumed == std::fs::read(whole.join(&file)).unwrap(),
+            "{context}: {file} differs"
+        );
+    }
+}
+
 #[test]
 fn a_build_killed_part_way_resumes_to_the_same_shards() {
     let dir = tempfile::tempdir().unwrap();
@@ -178,17 +194,7 @@ fn a_build_killed_part_way_resumes_to_the_same_shards() {
             for report in reports {
                 assert_eq!(report.unwrap().gods_number, 55);
             }
-            for rank in 0..2 {
-                let name = table::shards::shard_name(rank, 2);
-                let resumed = std::fs::read(killed.join(&name)).unwrap();
-                let expected = std::fs::read(whole.join(&name)).unwrap();
-                assert!(resumed == expected, "{encoding:?} {at:?}: {name} differs");
-            }
-            let manifest = table::shards::MANIFEST;
-            assert_eq!(
-                std::fs::read_to_string(killed.join(manifest)).unwrap(),
-                std::fs::read_to_string(whole.join(manifest)).unwrap()
-            );
+            assert_same_files(&killed, &whole, &format!("{encoding:?} {at:?}"));
         }
     }
 }
@@ -207,17 +213,8 @@ fn a_build_killed_after_every_level_resumes_to_the_same_shards() {
             for report in build(&puzzle, &killed, 2, &options(encoding), silent) {
                 assert_eq!(report.unwrap().gods_number, 36);
             }
-            for file in [0, 1]
-                .map(|rank| table::shards::shard_name(rank, 2))
-                .into_iter()
-                .chain([table::shards::MANIFEST.to_string()])
-            {
-                let resumed = std::fs::read(killed.join(&file)).unwrap();
-                assert!(
-                    resumed == std::fs::read(whole.join(&file)).unwrap(),
-                    "{encoding:?}, killed after level {level}: {file} differs"
-                );
-            }
+            let context = format!("{encoding:?}, killed after level {level}");
+            assert_same_files(&killed, &whole, &context);
         }
     }
 }
@@ -253,13 +250,7 @@ fn a_build_killed_while_its_shards_were_finished_completes_them() {
             let report = report.unwrap();
             assert_eq!((report.gods_number, report.reachable), (55, 1_814_400));
         }
-        for file in [name(0), name(1), table::shards::MANIFEST.to_string()] {
-            let resumed = std::fs::read(killed.join(&file)).unwrap();
-            assert!(
-                resumed == std::fs::read(whole.join(&file)).unwrap(),
-                "{file} differs"
-            );
-        }
+        assert_same_files(&killed, &whole, &format!("{encoding:?}"));
     }
 }
 

@@ -46,6 +46,19 @@ struct StopWithin<'a> {
     stop: &'a AtomicBool,
 }
 
+impl<'a> StopWithin<'a> {
+    /// Stops level `level` once `units` of its work items are done.
+    fn new(level: u32, units: u64, stop: &'a AtomicBool) -> Self {
+        StopWithin {
+            level,
+            units,
+            current: Default::default(),
+            done: Default::default(),
+            stop,
+        }
+    }
+}
+
 impl Observer for StopWithin<'_> {
     fn level_started(&self, depth: u32, _: antipode::engine::Direction, _: u64) {
         self.current.store(depth, Ordering::Relaxed);
@@ -75,13 +88,7 @@ fn interrupted_within_then_resumed<P: Puzzle>(
     units: u64,
 ) {
     let stop = AtomicBool::new(false);
-    let observer = StopWithin {
-        level: level + 1,
-        units,
-        current: Default::default(),
-        done: Default::default(),
-        stop: &stop,
-    };
+    let observer = StopWithin::new(level + 1, units, &stop);
     interrupted_by_then_resumed(puzzle, encoding, &observer, &stop, level);
 }
 
@@ -195,13 +202,7 @@ fn every_level_stopped_and_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding) {
     let levels = reference.header.histogram.len() as u32;
     for level in 1..levels {
         let stop = AtomicBool::new(false);
-        let observer = StopWithin {
-            level,
-            units: 1,
-            current: Default::default(),
-            done: Default::default(),
-            stop: &stop,
-        };
+        let observer = StopWithin::new(level, 1, &stop);
         let path = dir.path().join(format!("stopped-in-{level}"));
         let result = table::build(puzzle, &path, &rarely, &observer, Some(&stop));
         assert!(

@@ -54,6 +54,9 @@ pub struct Analysis {
     /// What the ranks of a partitioned search sent each other ([`analyze_partitioned`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange: Option<Exchange>,
+    /// Where indices are symmetry classes (`--symmetry`): the positions behind them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<crate::puzzle::ClassCounts>,
 }
 
 /// The traffic of a partitioned search (`--distributed`).
@@ -169,7 +172,13 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
         }
         _ => antipodes(puzzle, &Finished::new(store), gods_number),
     };
-    summarize_indices(puzzle, histogram, &antipode_indices, boards, started)
+    let finished = Finished::new(store);
+    let classes = puzzle.class_counts(&histogram.0, &antipode_indices, &|index| {
+        descent::distance(puzzle, &finished, index).ok()
+    });
+    let mut analysis = summarize_indices(puzzle, histogram, &antipode_indices, boards, started);
+    analysis.classes = classes;
+    analysis
 }
 
 /// The report of a finished search whose antipodes' indices are known.
@@ -203,6 +212,7 @@ fn summarize_indices<P: Puzzle>(
         peak_rss_bytes: sys::peak_rss_bytes().unwrap_or(0),
         group_order: puzzle.group_order(),
         exchange: None,
+        classes: None,
     }
 }
 

@@ -59,6 +59,25 @@ pub struct Successor<S, M> {
 /// A move of puzzle `P` with the position it leads to.
 pub type Step<P> = Successor<<P as Puzzle>::State, <P as Puzzle>::Move>;
 
+/// What stands behind the indices of a puzzle whose indices are symmetry classes of
+/// positions (`--symmetry`): the positions per depth, from the classes per depth.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ClassCounts {
+    /// The order of the symmetry group.
+    pub symmetries: usize,
+    /// Every position the moves reach.
+    pub positions: u128,
+    /// `positions_by_depth[d]`: the positions at distance `d`.
+    pub positions_by_depth: Vec<u128>,
+    /// The positions at the largest distance.
+    pub antipode_positions: u128,
+    /// Burnside's count of classes (the average number of positions a symmetry fixes),
+    /// which equals the classes the search reached.
+    pub burnside_classes: u128,
+    /// The positions in the class of each antipode listed.
+    pub antipode_class_sizes: Vec<u64>,
+}
+
 /// A puzzle whose legal states are numbered by a minimal perfect hash.
 ///
 /// Moves must be reversible (the state graph is undirected): the BFS runs from the goal
@@ -110,6 +129,19 @@ pub trait Puzzle: Sync {
     /// group and knows it (twisty puzzles: Schreier-Sims); reports show it beside the
     /// states reached.
     fn group_order(&self) -> Option<u128> {
+        None
+    }
+
+    /// Where indices are symmetry classes: the positions behind the classes at each
+    /// depth (`classes[d]`) and behind the antipodes listed (`antipodes`, indices),
+    /// given the exact depth of any index (`depth_of`). `None` (the default) where an
+    /// index is one position.
+    fn class_counts(
+        &self,
+        _classes: &[u64],
+        _antipodes: &[u64],
+        _depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
+    ) -> Option<ClassCounts> {
         None
     }
 

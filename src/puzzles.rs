@@ -78,6 +78,8 @@ pub enum AnyPuzzle {
     Blocks(Box<BlockPuzzle>),
     /// A twisty puzzle from a KPuzzle definition.
     KPuzzle(Box<KPuzzle>),
+    /// A twisty puzzle's symmetry classes (`--symmetry`).
+    KClasses(Box<kpuzzle::classes::KClasses>),
 }
 
 /// Runs `$body` with `$p` bound to (a reference to) the concrete puzzle inside a
@@ -93,6 +95,10 @@ macro_rules! with_puzzle {
                 $body
             }
             $crate::puzzles::AnyPuzzle::KPuzzle($p) => {
+                let $p = &**$p;
+                $body
+            }
+            $crate::puzzles::AnyPuzzle::KClasses($p) => {
                 let $p = &**$p;
                 $body
             }
@@ -141,6 +147,12 @@ impl AnyPuzzle {
     pub fn with_metric(self, metric: Metric) -> Result<AnyPuzzle, CatalogError> {
         match self {
             AnyPuzzle::Blocks(p) => Ok(AnyPuzzle::Blocks(Box::new(p.with_metric(metric)))),
+            AnyPuzzle::KClasses(p) => Err(CatalogError::Option(format!(
+                "--metric {} is for sliding-block puzzles; {} is a twisty puzzle: \
+                 --metric half or quarter",
+                metric.name(),
+                p.base().base_name()
+            ))),
             AnyPuzzle::KPuzzle(p) => Err(CatalogError::Option(format!(
                 "--metric {} is for sliding-block puzzles; {} is a twisty puzzle: \
                  --metric half or quarter",
@@ -461,7 +473,13 @@ fn open_kpuzzle(name: &str) -> Option<Result<Opened, CatalogError>> {
 
 /// Opens a KPuzzle whose states can be numbered in 64 bits.
 fn open_ranked_kpuzzle(name: &str) -> Result<Opened, CatalogError> {
-    let p = kpuzzle::library::open(name).map_err(|e| CatalogError::Description(e.to_string()))?;
+    let description = |e: kpuzzle::KPuzzleError| CatalogError::Description(e.to_string());
+    let p = match kpuzzle::library::open_any(name).map_err(description)? {
+        kpuzzle::library::Twisty::Classes(classes) => {
+            return Ok(Opened::Ranked(AnyPuzzle::KClasses(classes)));
+        }
+        kpuzzle::library::Twisty::Plain(p) => *p,
+    };
     match p.layout() {
         Err(e) => Err(CatalogError::Description(e.to_string())),
         Ok(layout) if layout.index_count().is_none() => Err(CatalogError::Description(format!(

@@ -56,8 +56,33 @@ fn text(a: &Analysis) -> String {
     if a.goal_states > 1 {
         let _ = writeln!(s, "goal states     {}", thousands(a.goal_states));
     }
+    if let Some(c) = &a.classes {
+        let _ = writeln!(
+            s,
+            "symmetries      {} (one index per class of positions; Burnside: {} classes)",
+            c.symmetries,
+            crate::units::thousands_wide(c.burnside_classes)
+        );
+        let _ = writeln!(
+            s,
+            "positions       {}",
+            crate::units::thousands_wide(c.positions)
+        );
+    }
     let _ = writeln!(s, "god's number    {}", a.gods_number);
-    let _ = writeln!(s, "antipodes       {}", thousands(a.antipode_count));
+    match &a.classes {
+        Some(c) => {
+            let _ = writeln!(
+                s,
+                "antipodes       {} classes, {} positions",
+                thousands(a.antipode_count),
+                crate::units::thousands_wide(c.antipode_positions)
+            );
+        }
+        None => {
+            let _ = writeln!(s, "antipodes       {}", thousands(a.antipode_count));
+        }
+    }
     let _ = writeln!(
         s,
         "time            {:.3} s on {} thread(s), peak memory {}",
@@ -87,12 +112,32 @@ fn text(a: &Analysis) -> String {
             a.antipode_boards.len(),
             thousands(a.antipode_count)
         );
-        for (board, line) in a.antipode_boards.iter().zip(&a.antipodes) {
-            let _ = writeln!(s, "\n{line}\n{board}");
+        for (k, (board, line)) in a.antipode_boards.iter().zip(&a.antipodes).enumerate() {
+            match a
+                .classes
+                .as_ref()
+                .and_then(|c| c.antipode_class_sizes.get(k))
+            {
+                Some(size) => {
+                    let _ = writeln!(s, "\n{line}  (a class of {size} positions)\n{board}");
+                }
+                None => {
+                    let _ = writeln!(s, "\n{line}\n{board}");
+                }
+            }
         }
     }
     s.push('\n');
-    s.push_str(&depth_table("depth  count", &a.histogram));
+    match &a.classes {
+        None => s.push_str(&depth_table("depth  count", &a.histogram)),
+        Some(c) => {
+            let _ = writeln!(s, "depth  classes  positions");
+            for (d, (count, positions)) in a.histogram.iter().zip(&c.positions_by_depth).enumerate()
+            {
+                let _ = writeln!(s, "{d:>5}  {count}  {positions}");
+            }
+        }
+    }
     s
 }
 

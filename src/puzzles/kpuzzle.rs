@@ -15,11 +15,14 @@
 //! `R2`) or as the pattern itself, orbit by orbit: `CORNERS: 0 1 2 3 4 5 6 7 / 0 0 0
 //! 0 0 0 0 0` (pieces, then orientations; `_` for a blank).
 
+pub mod classes;
 pub mod definition;
 pub mod group;
 pub mod library;
 pub mod ranking;
 pub mod search;
+pub mod symmetry;
+pub mod tws;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -69,6 +72,11 @@ pub struct Variant {
     /// The pieces kept (`CORNERS`, `EDGES:0-5`, `CORNERS+EDGES:0-3`, or a name from
     /// the definition's `antipode.projections`); the others become blanks.
     pub projection: Option<String>,
+    /// Positions that differ by a whole-puzzle rotation are one position
+    /// (`--up-to-rotation`): a reference piece is held home ([`symmetry::Frame`]).
+    pub up_to_rotation: bool,
+    /// One index per symmetry class of positions (`--symmetry`, [`classes`]).
+    pub symmetry: bool,
 }
 
 impl Variant {
@@ -88,6 +96,8 @@ impl Variant {
                     })?
                 }
                 "orbits" => variant.projection = Some(value.to_string()),
+                "up-to-rotation" if value.is_empty() => variant.up_to_rotation = true,
+                "symmetry" if value.is_empty() => variant.symmetry = true,
                 _ => return Err(KPuzzleError::Option(format!("unknown option `--{key}`"))),
             }
         }
@@ -105,6 +115,12 @@ impl Variant {
         }
         if let Some(projection) = &self.projection {
             out.push_str(&format!(" --orbits {projection}"));
+        }
+        if self.up_to_rotation {
+            out.push_str(" --up-to-rotation");
+        }
+        if self.symmetry {
+            out.push_str(" --symmetry");
         }
         out
     }
@@ -301,6 +317,47 @@ impl KPuzzle {
             layout,
             tables: Arc::new(OnceLock::new()),
         })
+    }
+
+    /// The positions this puzzle keeps (whole orbits; a projection's blanks are left
+    /// out), for symmetries: refused where a projection keeps part of an orbit or the
+    /// goal is not the solved state of distinct, untwisted pieces.
+    pub fn compact(&self) -> Result<symmetry::Compact, symmetry::SymmetryError> {
+        let mut compact = symmetry::Compact {
+            kept: Vec::new(),
+            orbit: Vec::new(),
+            moduli: Vec::new(),
+        };
+        for (k, orbit) in self.definition.orbits.iter().enumerate() {
+            let range = orbit.offset..orbit.offset + orbit.pieces;
+            let blanks = range
+                .clone()
+                .filter(|&p| self.goal.pieces[p] == BLANK)
+                .count();
+            if blanks == orbit.pieces {
+                continue;
+            }
+            if blanks > 0 {
+                return Err(symmetry::SymmetryError::Goal(format!(
+                    "symmetries need whole orbits: the projection keeps part of {}",
+                    orbit.name
+                )));
+            }
+            for p in range {
+                if self.goal.pieces[p] as usize != p - orbit.offset || self.goal.orientation[p] != 0
+                {
+                    return Err(symmetry::SymmetryError::Goal(format!(
+                        "symmetries need a goal of distinct pieces in order, untwisted: {} \
+                         is not",
+                        orbit.name
+                    )));
+                }
+                compact.kept.push(p);
+                compact.orbit.push(k as u8);
+                compact.moduli.push(orbit.orientations);
+            }
+        }
+        Ok(compact)
     }
 
     /// The definition.

@@ -175,6 +175,9 @@ pub struct Definition {
     pub projections: Vec<(String, String)>,
     /// The orientations of each flat position's orbit.
     pub moduli: Vec<u8>,
+    /// Whole-puzzle rotations the file names (a `.tws` file's `Rotation` blocks), which
+    /// generate the symmetry group `--symmetry` uses; empty: found from the moves.
+    pub symmetries: Vec<(String, Transformation)>,
 }
 
 impl Definition {
@@ -218,6 +221,7 @@ impl Definition {
             default_moves: extension.moves,
             projections: extension.projections.map(|p| p.0).unwrap_or_default(),
             moduli,
+            symmetries: Vec::new(),
         };
         // Every named projection is checked now, not when a database is first asked of it.
         for (name, _) in &definition.projections {

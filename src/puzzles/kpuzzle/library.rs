@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use super::definition::Definition;
-use super::{KPuzzle, KPuzzleError, Variant};
+use super::classes::KClasses;
+use super::definition::{Definition, Transformation};
+use super::{KPuzzle, KPuzzleError, Variant, symmetry};
 
 /// `(name, file name, text)` of every shipped definition.
 pub const SHIPPED: &[(&str, &str, &str)] = &[
@@ -56,7 +57,7 @@ pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
 /// Whether `name` (without options) is a KPuzzle's: a shipped name or a
 /// `.kpuzzle.json` / `.json` path.
 pub fn is_kpuzzle_name(base: &str) -> bool {
-    shipped(base).is_some() || base.ends_with(".json")
+    shipped(base).is_some() || base.ends_with(".json") || super::tws::is_tws_path(base)
 }
 
 /// Opens the KPuzzle `name` names: a shipped name or a path, with options
@@ -71,8 +72,41 @@ pub fn is_kpuzzle_name(base: &str) -> bool {
 /// assert_eq!(cube.group_order(), 3_674_160);
 /// ```
 pub fn open(name: &str) -> Result<KPuzzle, KPuzzleError> {
+    let (base, mut variant) = Variant::parse(name)?;
+    variant.symmetry = false;
+    match open_variant(base, variant)? {
+        Twisty::Plain(p) => Ok(*p),
+        Twisty::Classes(c) => Ok(c.base().clone()),
+    }
+}
+
+/// A twisty puzzle as a name opens it: its positions, or (`--symmetry`) their
+/// symmetry classes.
+#[derive(Debug, Clone)]
+pub enum Twisty {
+    /// One index per position.
+    Plain(Box<KPuzzle>),
+    /// One index per symmetry class.
+    Classes(Box<KClasses>),
+}
+
+/// Opens the twisty puzzle `name` names, with `--symmetry` and `--up-to-rotation`.
+///
+/// ```
+/// use antipode::Puzzle;
+/// use antipode::puzzles::kpuzzle::library::{Twisty, open_any};
+///
+/// let Twisty::Classes(corners) = open_any("2x2x2 --symmetry").unwrap() else { panic!() };
+/// assert_eq!(corners.symmetry_count(), 3);
+/// assert_eq!(corners.positions(), 3_674_160);
+/// ```
+pub fn open_any(name: &str) -> Result<Twisty, KPuzzleError> {
     let (base, variant) = Variant::parse(name)?;
-    let definition = match shipped(base) {
+    open_variant(base, variant)
+}
+
+fn read_definition(base: &str) -> Result<Definition, KPuzzleError> {
+    Ok(match shipped(base) {
         Some((file, text)) => Definition::from_json(file, text)?,
         None => {
             let text = std::fs::read_to_string(base).map_err(|e| {
@@ -82,8 +116,88 @@ pub fn open(name: &str) -> Result<KPuzzle, KPuzzleError> {
                     message: e.to_string(),
                 })
             })?;
-            Definition::from_json(base, &text)?
+            if super::tws::is_tws_path(base) {
+                super::tws::read(base, &text)?
+            } else {
+                Definition::from_json(base, &text)?
+            }
         }
+    })
+}
+
+fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
+    let definition = read_definition(base)?;
+    let plain_variant = Variant {
+        symmetry: false,
+        up_to_rotation: false,
+        ..variant.clone()
     };
-    KPuzzle::new(base, Arc::new(definition), variant)
+    let plain = KPuzzle::new(base, Arc::new(definition.clone()), plain_variant)?;
+    if !variant.symmetry && !variant.up_to_rotation {
+        return Ok(Twisty::Plain(Box::new(plain)));
+    }
+    let option = |e: symmetry::SymmetryError| KPuzzleError::Option(e.to_string());
+    let compact = plain.compact().map_err(option)?;
+    let moves: Vec<Transformation> = plain
+        .turn_transformations()
+        .iter()
+        .map(|t| compact.restrict(t))
+        .collect();
+    let symmetries = if definition.symmetries.is_empty() {
+        let generators: Vec<usize> = plain
+            .turns()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.amount == 1)
+            .map(|(k, _)| k)
+            .collect();
+        symmetry::automorphisms(&moves, &generators, &compact).map_err(option)?
+    } else {
+        let named: Vec<(String, Transformation)> = definition
+            .symmetries
+            .iter()
+            .map(|(n, t)| (n.clone(), compact.restrict(t)))
+            .collect();
+        symmetry::close(&named, &moves, &compact.moduli).map_err(option)?
+    };
+    let actions = symmetry::distinct_actions(&symmetries, &moves, &compact.moduli);
+    if actions.len() < 2 {
+        return Err(option(symmetry::SymmetryError::None(crate::Puzzle::name(
+            &plain,
+        ))));
+    }
+    let (puzzle, frame) = if variant.up_to_rotation {
+        let frame = symmetry::Frame::new(&symmetries, &moves, &compact).map_err(option)?;
+        let mut framed = definition.clone();
+        for (_, t) in framed.moves.iter_mut() {
+            let local = compact.restrict(t);
+            let r = frame.reference;
+            let slot = local.permutation[r] as usize * compact.moduli[r].max(1) as usize
+                + local.delta[r] as usize;
+            if frame.bring_home.get(slot).copied().flatten().is_none() {
+                continue;
+            }
+            let held = frame.normalize(&local, &compact.moduli);
+            for (i, &p) in compact.kept.iter().enumerate() {
+                t.permutation[p] = compact.kept[held.permutation[i] as usize] as u8;
+                t.delta[p] = held.delta[i];
+            }
+        }
+        let held_variant = Variant {
+            symmetry: false,
+            ..variant.clone()
+        };
+        (
+            KPuzzle::new(base, Arc::new(framed), held_variant)?,
+            Some(frame),
+        )
+    } else {
+        (plain, None)
+    };
+    if !variant.symmetry {
+        return Ok(Twisty::Plain(Box::new(puzzle)));
+    }
+    Ok(Twisty::Classes(Box::new(KClasses::new(
+        puzzle, compact, actions, frame,
+    )?)))
 }

@@ -371,3 +371,20 @@ impl Solvable for KPuzzle {
         space.pattern_of(node)
     }
 }
+
+/// The classes' positions are searched as the positions themselves.
+impl Solvable for super::classes::KClasses {
+    type Space = KSearch;
+
+    fn search_space(&self, bounded: bool) -> KSearch {
+        self.base().search_space(bounded)
+    }
+
+    fn node(space: &KSearch, state: &Pattern) -> KNode {
+        space.node_of(state)
+    }
+
+    fn state(space: &KSearch, node: &KNode) -> Pattern {
+        space.pattern_of(node)
+    }
+}

@@ -1,0 +1,495 @@
+//! The symmetries of a twisty puzzle, and its positions up to whole-puzzle rotation.
+//!
+//! A **symmetry** is a transformation `S` of the pieces (a permutation of positions
+//! within each orbit, with orientation offsets) that maps the move set onto itself by
+//! conjugation, `S⁻¹·M·S` a move for every move `M`, and the goal onto itself. Then
+//! `S⁻¹·P·S` is exactly as far from the goal as `P`: a symmetry class of positions
+//! needs one slot of a table ([`super::classes`]). The group comes from the
+//! definition's rotations (a `.tws` file's `Rotation` blocks), checked and closed under
+//! composition, or else it is found from the moves alone ([`automorphisms`]): every
+//! such transformation, found by a search that fixes the image of one piece and of
+//! each generator and propagates `S(M(p)) = M'(S(p))` through the puzzle. Mirror
+//! images, which turn orientations the other way, are not transformations of this
+//! kind and are not found.
+//!
+//! **Up to rotation.** A puzzle whose pieces fix no frame (the FTO without its
+//! centres) can turn a whole-puzzle rotation into a reachable position; positions that
+//! differ by such a rotation are one position in hand. [`Frame`] holds a reference
+//! piece still: a move that turns it becomes the move followed by the rotation that
+//! brings the reference piece back, so every position has the reference piece home.
+//!
+//! All transformations here are over the puzzle's *kept* positions (the orbits a
+//! projection keeps), numbered from 0 ([`Compact`]).
+
+use super::definition::Transformation;
+use super::group;
+
+/// The most symmetries a group may have here.
+pub const MAX_SYMMETRIES: usize = 4096;
+
+/// Why symmetries could not be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SymmetryError {
+    /// A named rotation is not a symmetry.
+    #[error("rotation `{name}` is not a symmetry of the puzzle: {why}")]
+    NotASymmetry {
+        /// Its name.
+        name: String,
+        /// What fails.
+        why: String,
+    },
+    /// Only the identity.
+    #[error(
+        "{0} has no symmetry but the identity (no transformation of its pieces maps its moves onto its moves)"
+    )]
+    None(String),
+    /// More than [`MAX_SYMMETRIES`].
+    #[error("more than {MAX_SYMMETRIES} symmetries")]
+    TooMany,
+    /// The goal is not the solved state of distinct pieces.
+    #[error("{0}")]
+    Goal(String),
+    /// No piece can hold the frame.
+    #[error("{0}")]
+    Frame(String),
+}
+
+/// The kept positions of a puzzle, renumbered from 0, with their orbits and moduli.
+#[derive(Debug, Clone)]
+pub struct Compact {
+    /// The full position of each kept position.
+    pub kept: Vec<usize>,
+    /// The orbit number (in the definition) of each kept position.
+    pub orbit: Vec<u8>,
+    /// The orientations of each kept position's orbit.
+    pub moduli: Vec<u8>,
+}
+
+impl Compact {
+    /// The number of kept positions.
+    pub fn len(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// True when nothing is kept.
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    /// `t` restricted to the kept positions (which it maps among themselves).
+    pub fn restrict(&self, t: &Transformation) -> Transformation {
+        let mut local = vec![u8::MAX; 256];
+        for (i, &p) in self.kept.iter().enumerate() {
+            local[p] = i as u8;
+        }
+        Transformation {
+            permutation: self
+                .kept
+                .iter()
+                .map(|&p| local[t.permutation[p] as usize])
+                .collect(),
+            delta: self.kept.iter().map(|&p| t.delta[p]).collect(),
+        }
+    }
+
+    /// `t` (over the kept positions) as a transformation of all `positions`,
+    /// the identity elsewhere.
+    pub fn expand(&self, t: &Transformation, positions: usize) -> Transformation {
+        let mut out = Transformation::identity(positions);
+        for (i, &p) in self.kept.iter().enumerate() {
+            out.permutation[p] = self.kept[t.permutation[i] as usize] as u8;
+            out.delta[p] = t.delta[i];
+        }
+        out
+    }
+}
+
+/// `S⁻¹ · t · S` for a symmetry `s` with inverse `s_inverse`.
+pub fn conjugate(
+    t: &Transformation,
+    s: &Transformation,
+    s_inverse: &Transformation,
+    moduli: &[u8],
+) -> Transformation {
+    s_inverse.then(t, moduli).then(s, moduli)
+}
+
+/// The permutation of `moves` that conjugation by the symmetry `s` induces: entry `k`
+/// is the move `S⁻¹·moves[k]·S`.
+pub fn move_permutation(s: &Transformation, moves: &[Transformation], moduli: &[u8]) -> Vec<u16> {
+    let inverse = s.inverse(moduli);
+    moves
+        .iter()
+        .map(|m| {
+            let c = conjugate(m, s, &inverse, moduli);
+            moves.iter().position(|x| *x == c).unwrap_or(usize::MAX) as u16
+        })
+        .collect()
+}
+
+/// One symmetry per distinct action on positions: symmetries that conjugate every
+/// move alike (they differ by a transformation that commutes with every move, such
+/// as one twist of every piece) act alike on every position, which the moves make.
+/// The identity stays first.
+pub fn distinct_actions(
+    symmetries: &[Transformation],
+    moves: &[Transformation],
+    moduli: &[u8],
+) -> Vec<Transformation> {
+    let mut seen = std::collections::HashSet::new();
+    symmetries
+        .iter()
+        .filter(|s| seen.insert(move_permutation(s, moves, moduli)))
+        .cloned()
+        .collect()
+}
+
+/// Why `s` is not a symmetry of `moves`, or `None` if it is one.
+pub fn check(s: &Transformation, moves: &[Transformation], moduli: &[u8]) -> Option<String> {
+    let n = moduli.len();
+    let mut seen = vec![false; n];
+    for (i, &from) in s.permutation.iter().enumerate() {
+        let from = from as usize;
+        if from >= n || std::mem::replace(&mut seen[from], true) {
+            return Some("its permutation is not one".into());
+        }
+        if moduli[from] != moduli[i] {
+            return Some(format!(
+                "it moves position {from} to an orbit of another kind"
+            ));
+        }
+        if s.delta[i] >= moduli[i].max(1) {
+            return Some(format!(
+                "orientation {} at position {i} is out of range",
+                s.delta[i]
+            ));
+        }
+    }
+    let inverse = s.inverse(moduli);
+    for m in moves {
+        let c = conjugate(m, s, &inverse, moduli);
+        if !moves.contains(&c) {
+            return Some("it maps a move to a transformation that is no move".into());
+        }
+    }
+    None
+}
+
+/// The group generated by `generators` (each checked to be a symmetry of `moves`),
+/// the identity first.
+pub fn close(
+    generators: &[(String, Transformation)],
+    moves: &[Transformation],
+    moduli: &[u8],
+) -> Result<Vec<Transformation>, SymmetryError> {
+    for (name, g) in generators {
+        if let Some(why) = check(g, moves, moduli) {
+            return Err(SymmetryError::NotASymmetry {
+                name: name.clone(),
+                why,
+            });
+        }
+    }
+    let mut elements = vec![Transformation::identity(moduli.len())];
+    let mut next = 0;
+    while next < elements.len() {
+        let e = elements[next].clone();
+        next += 1;
+        for (_, g) in generators {
+            let p = e.then(g, moduli);
+            if !elements.contains(&p) {
+                if elements.len() == MAX_SYMMETRIES {
+                    return Err(SymmetryError::TooMany);
+                }
+                elements.push(p);
+            }
+        }
+    }
+    Ok(elements)
+}
+
+/// Every symmetry of the move set `moves` (all moves of the metric, closed under
+/// inverses) whose first `generators` entries generate it: transformations `S` with
+/// `S⁻¹·M·S` in `moves` for every `M`, found by search. The identity comes first.
+pub fn automorphisms(
+    moves: &[Transformation],
+    generators: &[usize],
+    compact: &Compact,
+) -> Result<Vec<Transformation>, SymmetryError> {
+    let mut search = Search {
+        moves,
+        generators,
+        moduli: &compact.moduli,
+        orbit: &compact.orbit,
+        image: vec![None; compact.len()],
+        twist: vec![0; compact.len()],
+        used: vec![false; compact.len()],
+        chosen: vec![None; generators.len()],
+        found: Vec::new(),
+    };
+    search.run()?;
+    let identity = Transformation::identity(compact.len());
+    let mut found = search.found;
+    found.sort_by_key(|t| (t != &identity, t.permutation.clone(), t.delta.clone()));
+    Ok(found)
+}
+
+struct Search<'a> {
+    moves: &'a [Transformation],
+    generators: &'a [usize],
+    moduli: &'a [u8],
+    orbit: &'a [u8],
+    /// `S.permutation[i]`, where known.
+    image: Vec<Option<u8>>,
+    /// `S.delta[i]`, where `image[i]` is known.
+    twist: Vec<u8>,
+    /// Positions that are some position's image.
+    used: Vec<bool>,
+    /// The move each generator's conjugate is.
+    chosen: Vec<Option<usize>>,
+    found: Vec<Transformation>,
+}
+
+impl Search<'_> {
+    fn run(&mut self) -> Result<(), SymmetryError> {
+        // From the equation M·S = S·M' (M' = S⁻¹·M·S): knowing S at i gives S at
+        // M'.permutation[i].
+        let saved = (self.image.clone(), self.twist.clone(), self.used.clone());
+        if !self.propagate() {
+            (self.image, self.twist, self.used) = saved;
+            return Ok(());
+        }
+        let n = self.image.len();
+        let first_unknown = (0..n).find(|&i| self.image[i].is_none());
+        let open_generator = (0..self.generators.len()).find(|&g| self.chosen[g].is_none());
+        let anything_known = self.image.iter().any(Option::is_some);
+        match (first_unknown, open_generator) {
+            (None, None) => {
+                let s = Transformation {
+                    permutation: self.image.iter().map(|x| x.expect("complete")).collect(),
+                    delta: self.twist.clone(),
+                };
+                if check(&s, self.moves, self.moduli).is_none() {
+                    if self.found.len() == MAX_SYMMETRIES {
+                        return Err(SymmetryError::TooMany);
+                    }
+                    self.found.push(s);
+                }
+            }
+            (Some(i), None) | (Some(i), Some(_)) if !anything_known || open_generator.is_none() => {
+                for j in 0..n {
+                    if self.used[j] || self.orbit[j] != self.orbit[i] {
+                        continue;
+                    }
+                    for o in 0..self.moduli[i].max(1) {
+                        let saved = (self.image.clone(), self.twist.clone(), self.used.clone());
+                        self.image[i] = Some(j as u8);
+                        self.twist[i] = o;
+                        self.used[j] = true;
+                        self.run()?;
+                        (self.image, self.twist, self.used) = saved;
+                    }
+                }
+            }
+            (_, Some(g)) => {
+                for m in 0..self.moves.len() {
+                    if self.chosen.contains(&Some(m)) {
+                        continue;
+                    }
+                    self.chosen[g] = Some(m);
+                    let saved = (self.image.clone(), self.twist.clone(), self.used.clone());
+                    self.run()?;
+                    (self.image, self.twist, self.used) = saved;
+                    self.chosen[g] = None;
+                }
+            }
+            (Some(_), None) => unreachable!("taken by the branch on positions"),
+        }
+        (self.image, self.twist, self.used) = saved;
+        Ok(())
+    }
+
+    /// Fills in what the chosen generators' conjugates force; false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        let mut queue: Vec<usize> = (0..self.image.len())
+            .filter(|&i| self.image[i].is_some())
+            .collect();
+        while let Some(i) = queue.pop() {
+            let j = self.image[i].expect("queued when known") as usize;
+            for (g, chosen) in self.chosen.iter().enumerate() {
+                let Some(m) = *chosen else { continue };
+                let generator = &self.moves[self.generators[g]];
+                let conjugate = &self.moves[m];
+                // M·S = S·M': S[M'[i]] = M[S[i]], twists accordingly.
+                let target = conjugate.permutation[i] as usize;
+                let image = generator.permutation[j];
+                let modulus = self.moduli[target].max(1);
+                let twist = (generator.delta[j] + self.twist[i] + modulus
+                    - conjugate.delta[i] % modulus)
+                    % modulus;
+                match self.image[target] {
+                    Some(known) => {
+                        if known != image || self.twist[target] != twist {
+                            return false;
+                        }
+                    }
+                    None => {
+                        if self.used[image as usize]
+                            || self.orbit[image as usize] != self.orbit[target]
+                        {
+                            return false;
+                        }
+                        self.image[target] = Some(image);
+                        self.twist[target] = twist;
+                        self.used[image as usize] = true;
+                        queue.push(target);
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// A reference piece held home: positions up to the whole-puzzle rotations that are
+/// themselves reachable.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The kept position whose piece stays home.
+    pub reference: usize,
+    /// The rotations (symmetries that are positions of the puzzle).
+    pub rotations: Vec<Transformation>,
+    /// For the reference position's piece and twist `(q, o)`, at `q * m + o`, the
+    /// rotation that brings it home.
+    pub bring_home: Vec<Option<u16>>,
+    modulus: u8,
+}
+
+impl Frame {
+    /// The frame of a puzzle with symmetries `symmetries` (compact, over the moves
+    /// `moves` of the move set, its generators first): the symmetries the moves
+    /// reach, and a piece on which they act regularly.
+    pub fn new(
+        symmetries: &[Transformation],
+        moves: &[Transformation],
+        compact: &Compact,
+    ) -> Result<Frame, SymmetryError> {
+        let moduli = &compact.moduli;
+        let move_refs: Vec<&Transformation> = moves.iter().collect();
+        let candidates: Vec<&Transformation> = symmetries.iter().collect();
+        let inside = group::contains(&move_refs, moduli, &candidates);
+        let reachable: Vec<Transformation> = symmetries
+            .iter()
+            .zip(&inside)
+            .filter(|(_, i)| **i)
+            .map(|(s, _)| s.clone())
+            .collect();
+        if reachable.len() < 2 {
+            return Err(SymmetryError::Frame(
+                "--up-to-rotation: no whole-puzzle rotation is a position of this puzzle \
+                 (its pieces already fix the frame)"
+                    .into(),
+            ));
+        }
+        // The piece to hold, and the rotations: a subgroup of the reachable
+        // symmetries that meets the piece's reachable (place, twist) pairs once each
+        // (reachable symmetries that commute with every move, a twist of every piece,
+        // are positions, not rotations: the subgroup leaves them out).
+        for r in 0..compact.len() {
+            let m = compact.moduli[r].max(1);
+            let reached = reachable_places(r, moves, moduli)
+                .iter()
+                .filter(|&&x| x)
+                .count();
+            for (a, b) in
+                (0..reachable.len()).flat_map(|a| (a..reachable.len()).map(move |b| (a, b)))
+            {
+                let pair = [
+                    ("a".to_string(), reachable[a].clone()),
+                    ("b".to_string(), reachable[b].clone()),
+                ];
+                let Ok(rotations) = close(&pair, &[], moduli) else {
+                    continue;
+                };
+                if rotations.len() != reached {
+                    continue;
+                }
+                if let Some(bring_home) = regular_on(r, m, &rotations, compact.len()) {
+                    return Ok(Frame {
+                        reference: r,
+                        rotations,
+                        bring_home,
+                        modulus: m,
+                    });
+                }
+            }
+        }
+        Err(SymmetryError::Frame(format!(
+            "--up-to-rotation: no subgroup of the {} reachable symmetries ({} in all) meets \
+             a piece's places and twists one to one",
+            reachable.len(),
+            symmetries.len()
+        )))
+    }
+
+    /// The rotation that brings `x`'s reference piece home.
+    pub fn rotation_for(&self, x: &Transformation) -> &Transformation {
+        let r = self.reference;
+        let slot = x.permutation[r] as usize * self.modulus as usize + x.delta[r] as usize;
+        let k = self.bring_home[slot].expect("every reachable place has its rotation");
+        &self.rotations[k as usize]
+    }
+
+    /// `x` with its reference piece brought home: `rho · x`.
+    pub fn normalize(&self, x: &Transformation, moduli: &[u8]) -> Transformation {
+        self.rotation_for(x).then(x, moduli)
+    }
+}
+
+/// For rotations that meet the pairs (piece at `r`, its twist) once each, the
+/// rotation bringing each pair home (at `q * m + o`); `None` if two share a pair.
+fn regular_on(
+    r: usize,
+    m: u8,
+    rotations: &[Transformation],
+    positions: usize,
+) -> Option<Vec<Option<u16>>> {
+    let mut bring_home = vec![None; positions * m as usize];
+    for (k, rho) in rotations.iter().enumerate() {
+        // (rho·X)[r] = rho[X[r]] with twist rho.delta[X[r]] + X.delta[r]: rho brings
+        // X home when X holds at r the piece q that rho sends to r, twisted by
+        // -rho.delta[q] (what rho⁻¹ holds at r, so the pair is reachable).
+        let q = rho.permutation.iter().position(|&x| x as usize == r)?;
+        let o = (m - rho.delta[q] % m) % m;
+        let slot = q * m as usize + o as usize;
+        if bring_home[slot].is_some() {
+            return None;
+        }
+        bring_home[slot] = Some(k as u16);
+    }
+    Some(bring_home)
+}
+
+/// Which `(place, twist)` pairs, at `place * m + twist`, the piece at position `r`
+/// reaches under `moves`.
+fn reachable_places(r: usize, moves: &[Transformation], moduli: &[u8]) -> Vec<bool> {
+    let m = moduli[r].max(1) as usize;
+    let mut seen = vec![false; moduli.len() * m];
+    seen[r * m] = true;
+    let mut stack = vec![(r, 0usize)];
+    while let Some((q, o)) = stack.pop() {
+        for t in moves {
+            // The piece at q goes to the position p with t.permutation[p] = q.
+            let p = t
+                .permutation
+                .iter()
+                .position(|&x| x as usize == q)
+                .expect("a permutation");
+            let o2 = (o + t.delta[p] as usize) % m;
+            if !std::mem::replace(&mut seen[p * m + o2], true) {
+                stack.push((p, o2));
+            }
+        }
+    }
+    seen
+}

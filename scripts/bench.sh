@@ -23,11 +23,37 @@
 #            corners RUNS times (default 3), the 3x3x3's corners and six-edge databases built,
 #            the ten 14-move scrambles of tests/data and one 18-move scramble (optimal: 16
 #            moves) solved with them)
+#        scripts/bench.sh fto FTO.tws [DIR]       (the FTO without its centres, up to rotation, by
+#            symmetry classes into a 2-bit table in DIR (default tables/): twsearch's
+#            samples/main/FTO.tws (cubing/twsearch before commit 0011625, which removed it);
+#            the published positions per depth asserted, wall time and peak RSS; resumes
+#            an interrupted table, ~25 min and 3 GiB from nothing)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
 #            and ends with the median wall time of each and their ratio per puzzle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = fto ]; then
+    tws="${2:?give the path of the FTO.tws file}"
+    dir="${3:-tables}"
+    cargo build --release --quiet
+    bin="$PWD/target/release/antipode"
+    mkdir -p "$dir"
+    cp "$tws" "$dir/FTO.tws"
+    cd "$dir"
+    # Positions by depth: Tomas Rokicki, cubing/twips issue #114 (February 2025).
+    expected="1 16 208 2688 34752 444736 5630776 70299419 855239993 9730941773 81185504181 135924475165 2148193926 366"
+    /usr/bin/time -f '%e %M' -o fto.time "$bin" analyze \
+        "FTO.tws --orbits C4RNER+EDGE --up-to-rotation --symmetry" \
+        --bits 2 --table fto-ce-symmetry.table --show 100 --format json >fto.json
+    read -r wall rss <fto.time
+    found=$(python3 -c 'import json,sys; print(*json.load(open("fto.json"))["classes"]["positions_by_depth"])')
+    [ "$found" = "$expected" ] || { echo "FTO: positions by depth $found, expected $expected" >&2; exit 1; }
+    python3 -c 'import json; a = json.load(open("fto.json")); c = a["classes"]; print("FTO corners+edges: {:,} positions in {:,} classes ({} symmetries, {:,} slots), God number {}, {} antipodes in {} classes".format(c["positions"], a["reachable"], c["symmetries"], a["indices"], a["gods_number"], c["antipode_positions"], a["antipode_count"]))'
+    echo "wall $wall s (this run; a resumed table counts only its last part), peak RSS $((rss / 1024)) MiB"
+    exit 0
+fi
 
 if [ "${1:-}" = twisty ]; then
     runs="${2:-3}"

@@ -146,16 +146,45 @@ struct PuzzleArgs {
     /// the definition's).
     #[arg(long, value_name = "MOVES")]
     moves: Option<String>,
+    /// Twisty puzzles whose pieces fix no frame (the FTO without its centres):
+    /// positions that differ by a whole-puzzle rotation are one position (a
+    /// reference piece is held home).
+    #[arg(long)]
+    up_to_rotation: bool,
 }
 
 impl PuzzleArgs {
     /// The puzzle named, with its goal and metric.
     fn open(&self) -> Result<Opened> {
+        self.open_classes(false)
+    }
+
+    /// The puzzle named, or with `symmetry` (twisty puzzles) its symmetry classes.
+    fn open_classes(&self, symmetry: bool) -> Result<Opened> {
+        let mut name = self.name()?;
+        if symmetry {
+            name = self.twisty_name(|variant| variant.symmetry = true)?;
+        }
         Ok(puzzles::open_with(
-            &self.name()?,
+            &name,
             self.goal.as_deref(),
             self.blocks_metric(),
         )?)
+    }
+
+    /// The name with a twisty option set, refused for other puzzles.
+    fn twisty_name(&self, set: impl FnOnce(&mut puzzles::kpuzzle::Variant)) -> Result<String> {
+        let name = self.name()?;
+        let (base, mut variant) = puzzles::kpuzzle::Variant::parse(&name)?;
+        if !puzzles::kpuzzle::library::is_kpuzzle_name(base) {
+            bail!(
+                "{} is not a twisty puzzle: --symmetry is for twisty puzzles (KPuzzle and .tws \
+                 definitions) and peg solitaire",
+                self.puzzle
+            );
+        }
+        set(&mut variant);
+        Ok(format!("{base}{}", variant.suffix()))
     }
 
     /// The sliding-block metric asked for, if any.
@@ -170,17 +199,19 @@ impl PuzzleArgs {
             .metric
             .as_deref()
             .and_then(puzzles::kpuzzle::TurnMetric::from_name);
-        if self.moves.is_none() && twisty_metric.is_none() {
+        if self.moves.is_none() && twisty_metric.is_none() && !self.up_to_rotation {
             return Ok(self.puzzle.clone());
         }
         let (base, mut variant) = puzzles::kpuzzle::Variant::parse(&self.puzzle)?;
         if !puzzles::kpuzzle::library::is_kpuzzle_name(base) {
             bail!(
-                "--moves and --metric {} are for twisty puzzles (KPuzzle definitions), not {}",
+                "--moves, --up-to-rotation and --metric {} are for twisty puzzles (KPuzzle \
+                 definitions), not {}",
                 self.metric.as_deref().unwrap_or("half"),
                 self.puzzle
             );
         }
+        variant.up_to_rotation |= self.up_to_rotation;
         if let Some(moves) = &self.moves {
             variant.moves = Some(moves.split(',').map(|m| m.trim().to_string()).collect());
         }

@@ -148,6 +148,14 @@ pub trait Puzzle: Sync {
     /// The number of indices: every reachable state has exactly one in `0..index_count()`.
     fn index_count(&self) -> u64;
 
+    /// How many indices are known never to be reached: a class index's slots that are
+    /// not the one their class is numbered by (a state the ranking numbers twice). The
+    /// direction rule leaves them out of the states a level can still find, and the
+    /// search ends when the others are all found. Default 0.
+    fn never_reached(&self) -> u64 {
+        0
+    }
+
     /// The most neighbours any state can have.
     fn max_neighbours(&self) -> usize;
 

@@ -61,8 +61,11 @@ pub struct Args {
     /// one position of each.
     #[arg(long)]
     components: bool,
-    /// Peg solitaire: count the boards up to the board's symmetries (those that fix
-    /// the start) as well.
+    /// Count up to the puzzle's symmetries. Twisty puzzles: one index per class of
+    /// positions (S⁻¹·P·S for every symmetry S, found from the moves or named by the
+    /// definition); the report gives classes and positions per depth. Peg solitaire:
+    /// count the boards up to the board's symmetries (those that fix the start) as
+    /// well.
     #[arg(long)]
     symmetry: bool,
     /// Draw the depth histogram into an SVG file (linear and log scale).
@@ -80,7 +83,11 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     if args.bits.is_some() && args.table.is_none() && !args.distributed {
         bail!("--bits sets the entries of a table: give --table too");
     }
-    let puzzle = match args.puzzle.open()? {
+    let opened = match args.puzzle.open()? {
+        Opened::Ranked(_) if args.symmetry => args.puzzle.open_classes(true)?,
+        other => other,
+    };
+    let puzzle = match opened {
         Opened::Ranked(puzzle) => puzzle,
         Opened::Peg(board) if args.distributed => bail!(
             "{} is peg solitaire, whose boards have no ranking to cut into slices: \

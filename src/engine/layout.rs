@@ -75,6 +75,15 @@ impl Layout {
         layout
     }
 
+    /// Leaves out of the one class of a puzzle without colours the `slots` indices its
+    /// ranking never reaches ([`crate::Puzzle::never_reached`]), so that the direction
+    /// rule weighs the states a level can still find.
+    pub fn leave_out(&mut self, slots: u64) {
+        if !self.bipartite {
+            self.class_size[0] = self.class_size[0].saturating_sub(slots);
+        }
+    }
+
     /// Whether levels alternate between two classes.
     pub fn bipartite(&self) -> bool {
         self.bipartite

@@ -235,7 +235,8 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         let slice_len = range.end - range.start;
         let entry_bits = if store.period().is_some() { 2 } else { 8 };
         let goals = puzzle.goal_indices();
-        let layout = Layout::new(&puzzle.segments(), &goals);
+        let mut layout = Layout::new(&puzzle.segments(), &goals);
+        layout.leave_out(puzzle.never_reached());
         let items: Vec<(Range<u64>, usize)> = layout
             .items
             .iter()

@@ -45,7 +45,8 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
         observer: &'a dyn Observer,
         stop: Option<&'a AtomicBool>,
     ) -> Self {
-        let layout = Layout::new(&puzzle.segments(), &goals);
+        let mut layout = Layout::new(&puzzle.segments(), &goals);
+        layout.leave_out(puzzle.never_reached());
         // Codes mod p do not tell the frontier from older levels of its class; recent
         // marks do: one generation when each level's writes stay in the other class,
         // two (alternating by level) when levels write where their frontier lies.

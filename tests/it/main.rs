@@ -17,5 +17,6 @@ mod plots;
 mod shards;
 mod solve;
 mod stores;
+mod symmetry;
 mod tables;
 mod writers;

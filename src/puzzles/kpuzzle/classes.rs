@@ -126,6 +126,8 @@ pub struct KClasses {
     large_moves: Acts,
     group_order: u128,
     goal_index: u64,
+    /// Indices that are not the one their class is numbered by.
+    holes: u64,
 }
 
 /// Keys are packed coordinates: SplitMix64's finalizer spreads them over every bit.
@@ -166,6 +168,7 @@ impl KClasses {
         base: KPuzzle,
         compact: Compact,
         symmetries: Vec<Transformation>,
+        unheld_moves: &[Transformation],
         frame: Option<Frame>,
     ) -> Result<KClasses, KPuzzleError> {
         let refuse = |m: String| KPuzzleError::Option(format!("--symmetry: {m}"));
@@ -380,12 +383,14 @@ impl KClasses {
             },
             group_order,
             goal_index: 0,
+            holes: 0,
         };
         classes.enumerate_small(small_size)?;
-        classes.classify();
+        classes.classify(unheld_moves);
         classes.table_large_moves();
         let identity = Transformation::identity(n);
         classes.goal_index = classes.index_of(&identity);
+        classes.holes = classes.count_holes();
         classes
             .index_count_checked()
             .ok_or_else(|| refuse("the class index does not fit 64 bits".into()))?;
@@ -559,8 +564,10 @@ impl KClasses {
     }
 
     /// Classes of the small part, each value's symmetry to its representative, and
-    /// the representatives' stabilisers.
-    fn classify(&mut self) {
+    /// the representatives' stabilisers. `unheld_moves` are the moves as the
+    /// symmetries conjugate them (before a frame holds a piece), which tell the
+    /// symmetries' actions apart.
+    fn classify(&mut self, unheld_moves: &[Transformation]) {
         let count = self.small_moves.len() / self.moves.len().max(1);
         let count = count.max(1);
         let mut class = vec![u32::MAX; count];
@@ -571,14 +578,14 @@ impl KClasses {
         let actions: Vec<Vec<u16>> = self
             .symmetries
             .iter()
-            .map(|s| super::symmetry::move_permutation(s, &self.moves, &moduli))
+            .map(|s| super::symmetry::move_permutation(s, unheld_moves, &moduli))
             .collect();
         let inverse_index: Vec<u16> = self
             .symmetries
             .iter()
             .map(|s| {
                 let inverse =
-                    super::symmetry::move_permutation(&s.inverse(&moduli), &self.moves, &moduli);
+                    super::symmetry::move_permutation(&s.inverse(&moduli), unheld_moves, &moduli);
                 actions
                     .iter()
                     .position(|a| *a == inverse)
@@ -867,6 +874,17 @@ impl KClasses {
         self.group_order
     }
 
+    /// `state` under symmetry number `sym` (`0..symmetry_count()`, 0 the identity):
+    /// `S⁻¹·state·S`, brought home in the frame if positions are counted up to
+    /// rotation. Every symmetry keeps the distance from the goal.
+    pub fn conjugate(&self, state: &Pattern, sym: usize) -> Pattern {
+        let mut x = self.compact_of(state);
+        if let Some(frame) = &self.frame {
+            x = frame.normalize(&x, &self.compact.moduli);
+        }
+        self.pattern_of(&self.act(sym, &x).0)
+    }
+
     /// How many positions the class of `state` holds: `|group|` over the number of
     /// symmetries that fix it.
     pub fn class_size(&self, state: &Pattern) -> u64 {
@@ -878,6 +896,47 @@ impl KClasses {
             .filter(|&sym| self.act(sym, &x).0 == x)
             .count();
         (self.symmetries.len() / fixing.max(1)) as u64
+    }
+
+    /// The indices that are not the one their class is numbered by: in each class of
+    /// the small part, the large parts less the orbits of its representative's
+    /// stabiliser on them (Burnside: the average number of large parts a stabiliser
+    /// element fixes).
+    fn count_holes(&self) -> u64 {
+        if self.large == Large::Nothing {
+            return 0;
+        }
+        let mut holes = 0u64;
+        for (c, stabiliser) in self.stabiliser_symmetries.iter().enumerate() {
+            if stabiliser.len() < 2 {
+                continue;
+            }
+            let x = self.small_state(self.representatives[c]);
+            let mut fixed = self.large_count as u128;
+            for &sym in &stabiliser[1..] {
+                let mut count = 0u128;
+                let mut visit = |_: &Transformation| count += 1;
+                let mut acts = Acts {
+                    k: self.large_positions.len(),
+                    ..Acts::default()
+                };
+                self.push_act(&mut acts, sym as usize, &x);
+                if self.large_count <= 1 << 22 || self.large == Large::Twists {
+                    for r in 0..self.large_count {
+                        let b = self.unrank_large(r);
+                        if self.apply_act(&acts, 0, &b) == b {
+                            count += 1;
+                        }
+                    }
+                } else {
+                    self.fixed_permutations(&acts, &x, &mut visit);
+                }
+                fixed += count;
+            }
+            let orbits = fixed / stabiliser.len() as u128;
+            holes += self.large_count - orbits as u64;
+        }
+        holes
     }
 
     /// Every class with a symmetric position (one that a symmetry other than the
@@ -1151,6 +1210,10 @@ impl Puzzle for KClasses {
 
     fn index_count(&self) -> u64 {
         self.index_count_checked().expect("checked when opened")
+    }
+
+    fn never_reached(&self) -> u64 {
+        self.holes
     }
 
     fn class_counts(

@@ -160,14 +160,20 @@ fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
             .collect();
         symmetry::close(&named, &moves, &compact.moduli).map_err(option)?
     };
-    let actions = symmetry::distinct_actions(&symmetries, &moves, &compact.moduli);
-    if actions.len() < 2 {
+    let mut actions = symmetry::distinct_actions(&symmetries, &moves, &compact.moduli);
+    let frame = if variant.up_to_rotation {
+        let frame = symmetry::Frame::new(&symmetries, &moves, &compact).map_err(option)?;
+        actions.retain(|s| frame.normalized_by(s, &compact.moduli));
+        Some(frame)
+    } else {
+        None
+    };
+    if variant.symmetry && actions.len() < 2 {
         return Err(option(symmetry::SymmetryError::None(crate::Puzzle::name(
             &plain,
         ))));
     }
-    let (puzzle, frame) = if variant.up_to_rotation {
-        let frame = symmetry::Frame::new(&symmetries, &moves, &compact).map_err(option)?;
+    let puzzle = if let Some(frame) = &frame {
         let mut framed = definition.clone();
         for (_, t) in framed.moves.iter_mut() {
             let local = compact.restrict(t);
@@ -187,17 +193,14 @@ fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
             symmetry: false,
             ..variant.clone()
         };
-        (
-            KPuzzle::new(base, Arc::new(framed), held_variant)?,
-            Some(frame),
-        )
+        KPuzzle::new(base, Arc::new(framed), held_variant)?
     } else {
-        (plain, None)
+        plain
     };
     if !variant.symmetry {
         return Ok(Twisty::Plain(Box::new(puzzle)));
     }
     Ok(Twisty::Classes(Box::new(KClasses::new(
-        puzzle, compact, actions, frame,
+        puzzle, compact, actions, &moves, frame,
     )?)))
 }

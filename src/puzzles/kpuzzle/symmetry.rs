@@ -395,7 +395,18 @@ impl Frame {
         // symmetries that meets the piece's reachable (place, twist) pairs once each
         // (reachable symmetries that commute with every move, a twist of every piece,
         // are positions, not rotations: the subgroup leaves them out).
-        for r in 0..compact.len() {
+        // Pieces of the smallest orbits first: they are the ones a class index
+        // enumerates, and the held piece must be among them.
+        let orbit_size = |i: usize| {
+            compact
+                .orbit
+                .iter()
+                .filter(|&&o| o == compact.orbit[i])
+                .count()
+        };
+        let mut order: Vec<usize> = (0..compact.len()).collect();
+        order.sort_by_key(|&i| (orbit_size(i), i));
+        for r in order {
             let m = compact.moduli[r].max(1);
             let reached = reachable_places(r, moves, moduli)
                 .iter()
@@ -430,6 +441,17 @@ impl Frame {
             reachable.len(),
             symmetries.len()
         )))
+    }
+
+    /// Whether conjugation by `s` maps the rotations onto themselves, as a symmetry
+    /// of positions up to rotation must (else `S⁻¹·P·S` depends on which member of
+    /// `P`'s rotations it is taken of).
+    pub fn normalized_by(&self, s: &Transformation, moduli: &[u8]) -> bool {
+        let inverse = s.inverse(moduli);
+        self.rotations.iter().all(|rho| {
+            self.rotations
+                .contains(&conjugate(rho, s, &inverse, moduli))
+        })
     }
 
     /// The rotation that brings `x`'s reference piece home.

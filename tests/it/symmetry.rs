@@ -1,0 +1,254 @@
+//! Symmetry classes of twisty puzzles (`--symmetry`): the published histograms
+//! counted in positions from classes, Burnside's count of classes against a count by
+//! brute force, the class index's invariants, tables of classes, and bad input.
+
+use antipode::Puzzle;
+use antipode::analysis::analyze;
+use antipode::engine::Silent;
+use antipode::puzzles::kpuzzle::classes::KClasses;
+use antipode::puzzles::kpuzzle::library::{Twisty, open, open_any};
+use proptest::prelude::*;
+
+use crate::common::{antipode, assert_error, run_ok};
+
+/// The 3x3x3's corners in the half-turn metric, positions by distance (Korf 1997;
+/// Jaap Scherphuis's "Pocket Cube" page, 8! 3^7 positions with all six faces).
+const CORNERS: [u128; 12] = [
+    1, 18, 243, 2_874, 28_000, 205_416, 1_168_516, 5_402_628, 20_776_176, 45_391_616, 15_139_616,
+    64_736,
+];
+
+/// The puzzles the property tests draw positions of, opened once.
+fn shared() -> &'static [KClasses] {
+    static SHARED: std::sync::OnceLock<Vec<KClasses>> = std::sync::OnceLock::new();
+    SHARED.get_or_init(|| {
+        [
+            "3x3x3-corners --symmetry",
+            "pyraminx --symmetry",
+            "2x2x2 --moves U,D,R,L,F,B --up-to-rotation --symmetry",
+        ]
+        .iter()
+        .map(|name| classes(name))
+        .collect()
+    })
+}
+
+fn classes(name: &str) -> KClasses {
+    match open_any(name).unwrap() {
+        Twisty::Classes(c) => *c,
+        Twisty::Plain(_) => panic!("{name}: no classes"),
+    }
+}
+
+#[test]
+fn cube3_corners_by_depth_with_and_without_symmetry() {
+    let plain = analyze(&open("3x3x3-corners").unwrap(), 0, &Silent).unwrap();
+    let as_u128: Vec<u128> = plain.histogram.iter().map(|&c| c as u128).collect();
+    assert_eq!(as_u128, CORNERS);
+    let corners = classes("3x3x3-corners --symmetry");
+    assert_eq!(corners.symmetry_count(), 24);
+    let a = analyze(&corners, 0, &Silent).unwrap();
+    let c = a.classes.as_ref().expect("class counts");
+    assert_eq!(c.positions_by_depth, CORNERS);
+    assert_eq!(c.positions, 88_179_840);
+    assert_eq!(c.positions_by_depth.iter().sum::<u128>(), 88_179_840);
+    assert_eq!(c.antipode_positions, 64_736);
+    assert_eq!(c.burnside_classes, a.reachable as u128);
+    assert_eq!(a.gods_number, 11);
+    // One slot per class and a little: at most a twentieth of the plain table.
+    assert!(a.indices * 20 <= plain.indices, "{} slots", a.indices);
+    let sizes: u64 = c.antipode_class_sizes.iter().sum();
+    assert!(sizes > 0 && c.antipode_class_sizes.iter().all(|&s| 24 % s == 0));
+}
+
+/// Burnside by brute force: the average over the symmetries of the positions each
+/// fixes, every position visited.
+fn burnside_by_brute_force(name: &str) -> u128 {
+    let plain = open(name).unwrap();
+    let sym = classes(&format!("{name} --symmetry"));
+    let g = sym.symmetry_count();
+    let mut fixed = 0u128;
+    for index in 0..plain.index_count() {
+        let p = plain.unrank(index);
+        fixed += (0..g).filter(|&s| sym.conjugate(&p, s) == p).count() as u128;
+    }
+    fixed / g as u128
+}
+
+#[test]
+fn small_puzzles_count_the_same_positions_and_burnsides_classes() {
+    for (name, symmetries, brute_force) in [
+        ("2x2x2", 3, true),
+        ("pyraminx", 12, true),
+        ("skewb", 3, false),
+    ] {
+        let plain = analyze(&open(name).unwrap(), 0, &Silent).unwrap();
+        let p = classes(&format!("{name} --symmetry"));
+        assert_eq!(p.symmetry_count(), symmetries, "{name}");
+        let a = analyze(&p, 0, &Silent).unwrap();
+        let c = a.classes.as_ref().unwrap();
+        let expected: Vec<u128> = plain.histogram.iter().map(|&n| n as u128).collect();
+        assert_eq!(c.positions_by_depth, expected, "{name}");
+        assert_eq!(c.burnside_classes, a.reachable as u128, "{name}");
+        if brute_force {
+            assert_eq!(burnside_by_brute_force(name), a.reachable as u128, "{name}");
+        }
+    }
+}
+
+#[test]
+fn positions_up_to_rotation() {
+    // All six faces of the 2x2x2 with a corner held home: the same space as U, R, F.
+    let held = open("2x2x2 --moves U,D,R,L,F,B --up-to-rotation").unwrap();
+    let a = analyze(&held, 0, &Silent).unwrap();
+    let urf = analyze(&open("2x2x2").unwrap(), 0, &Silent).unwrap();
+    assert_eq!(a.histogram, urf.histogram);
+    // With the cube's 24 rotations as symmetries on top.
+    let p = &shared()[2];
+    assert_eq!(p.symmetry_count(), 24);
+    let a = analyze(p, 0, &Silent).unwrap();
+    let c = a.classes.unwrap();
+    let expected: Vec<u128> = urf.histogram.iter().map(|&n| n as u128).collect();
+    assert_eq!(c.positions_by_depth, expected);
+    assert_eq!(c.burnside_classes, a.reachable as u128);
+}
+
+fn scramble(p: &KClasses, turns: &[usize]) -> antipode::puzzles::kpuzzle::definition::Pattern {
+    let base = p.base();
+    let mut pattern = base.goal().clone();
+    for &t in turns {
+        pattern = base.apply(&pattern, t % base.turns().len());
+    }
+    pattern
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Every symmetry's conjugate has the class's index; the index's representative
+    /// ranks to it; the class holds |group| / |stabiliser| positions, the distinct
+    /// conjugates.
+    #[test]
+    fn conjugates_share_the_index(turns in proptest::collection::vec(0usize..64, 0..40)) {
+        for p in shared() {
+            let name = p.name();
+            let x = scramble(p, &turns);
+            let index = p.rank(&x);
+            let mut distinct = std::collections::HashSet::new();
+            for s in 0..p.symmetry_count() {
+                let y = p.conjugate(&x, s);
+                prop_assert_eq!(p.rank(&y), index, "{} symmetry {}", name, s);
+                distinct.insert(y);
+            }
+            prop_assert_eq!(p.rank(&p.unrank(index)), index);
+            prop_assert_eq!(distinct.len() as u64, p.class_size(&x));
+            prop_assert_eq!(p.symmetry_count() as u64 % p.class_size(&x), 0);
+        }
+    }
+}
+
+#[test]
+fn the_command_line_reports_classes_and_positions() {
+    let (out, _) = run_ok(&["analyze", "pyraminx", "--symmetry", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["puzzle"], "pyraminx --symmetry");
+    assert_eq!(json["classes"]["symmetries"], 12);
+    assert_eq!(json["classes"]["positions"], 933_120);
+    assert_eq!(json["classes"]["antipode_positions"], 32);
+    assert_eq!(json["reachable"], json["classes"]["burnside_classes"]);
+    let (text, _) = run_ok(&["analyze", "pyraminx", "--symmetry", "--show", "1"]);
+    assert!(text.contains("symmetries      12"), "{text}");
+    assert!(text.contains("positions       933,120"), "{text}");
+    assert!(text.contains("(a class of "), "{text}");
+}
+
+#[test]
+fn tables_of_classes_verify_and_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("corners.table");
+    let table = table.to_str().unwrap();
+    run_ok(&[
+        "analyze",
+        "3x3x3-corners",
+        "--symmetry",
+        "--table",
+        table,
+        "-q",
+    ]);
+    let (out, _) = run_ok(&["verify", table]);
+    assert!(out.contains("ok"), "{out}");
+    // A position and its mirror image by a rotation: one entry, the same distance.
+    let (out, _) = run_ok(&[
+        "lookup",
+        "--table",
+        table,
+        "3x3x3-corners --symmetry",
+        "R U F'",
+    ]);
+    assert!(out.starts_with("3 "), "{out}");
+    let (out, _) = run_ok(&[
+        "lookup",
+        "--table",
+        table,
+        "3x3x3-corners --symmetry",
+        "U R F'",
+    ]);
+    assert!(out.starts_with("3 "), "{out}");
+    let (out, _) = run_ok(&[
+        "solve",
+        "3x3x3-corners --symmetry",
+        "R U2 F' L D2",
+        "--table",
+        table,
+    ]);
+    // Optimal by descent through the classes' table: five moves.
+    assert_eq!(out.split_whitespace().count(), 5, "{out}");
+}
+
+#[test]
+fn bad_symmetries_and_definitions_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_error(
+        &["analyze", "8puzzle", "--symmetry"],
+        "8puzzle is not a twisty puzzle",
+    );
+    // A rotation that is no symmetry of the moves.
+    let tws = dir.path().join("bad-rotation.tws");
+    std::fs::write(
+        &tws,
+        "Name Tri\nSet P 4 1\nSolved\nP\n1 2 3 4\nEnd\nMove A\nP\n2 3 1 4\nEnd\n\
+         Rotation X\nP\n1 2 4 3\nEnd\n",
+    )
+    .unwrap();
+    let path = tws.to_str().unwrap();
+    assert_error(
+        &["analyze", path, "--symmetry"],
+        "rotation `X` is not a symmetry",
+    );
+    // A block with a bad line names the file and the line.
+    let tws = dir.path().join("bad-block.tws");
+    std::fs::write(
+        &tws,
+        "Set P 3 1\nSolved\nP\n1 2 3\nEnd\nMove A\nP\n1 2\nEnd\n",
+    )
+    .unwrap();
+    let path = tws.to_str().unwrap();
+    assert_error(
+        &["analyze", path],
+        "line 8: 2 entries for a set of 3 pieces",
+    );
+    // One 3-cycle and its inverse: the transposition of two of its pieces maps it to
+    // its inverse; a puzzle whose only symmetry is the identity is refused.
+    let tws = dir.path().join("asymmetric.tws");
+    std::fs::write(
+        &tws,
+        "Set P 4 1\nSolved\nP\n1 2 3 4\nEnd\nMove A\nP\n2 3 1 4\nEnd\nMove B\nP\n2 1 3 4\nEnd\n",
+    )
+    .unwrap();
+    let out = antipode(&["analyze", tws.to_str().unwrap(), "--symmetry"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() || stderr.contains("no symmetry but the identity"),
+        "{stderr}"
+    );
+}

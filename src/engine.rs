@@ -282,8 +282,13 @@ pub trait Executor {
     fn indices(&self) -> std::ops::Range<u64>;
     /// The colour class (0 or 1) of the states at `depth`.
     fn class_of(&self, depth: u32) -> usize;
-    /// States per class over the whole index space.
+    /// States per class over the whole index space (less the indices the puzzle
+    /// never reaches, [`Puzzle::never_reached`]).
     fn class_sizes(&self) -> [u64; 2];
+    /// The indices the puzzle never reaches that a bottom-up level still scans.
+    fn never_reached(&self) -> u64 {
+        0
+    }
     /// The largest depth the store can record.
     fn max_depth(&self) -> u32;
     /// `Some(p)` if the store records depths mod `p`, `None` if exactly.
@@ -327,6 +332,9 @@ impl<E: Executor + ?Sized> Executor for &mut E {
     }
     fn class_sizes(&self) -> [u64; 2] {
         (**self).class_sizes()
+    }
+    fn never_reached(&self) -> u64 {
+        (**self).never_reached()
     }
     fn max_depth(&self) -> u32 {
         (**self).max_depth()
@@ -523,7 +531,7 @@ impl<'a> Bfs<'a> {
             direction: if self.executor.top_down_only() {
                 Direction::TopDown
             } else {
-                Self::choose_direction(candidates, unseen)
+                Self::choose_direction(candidates, unseen, unseen + self.executor.never_reached())
             },
             source,
             target,
@@ -546,8 +554,11 @@ impl<'a> Bfs<'a> {
     /// Top-down while the states a top-down level would expand (the frontier, plus
     /// older levels a store cannot tell from it) are fewer than the unseen states of
     /// the new level's class, bottom-up after: each direction expands that many states.
-    pub fn choose_direction(frontier: u64, unseen: u64) -> Direction {
-        if frontier > unseen {
+    /// A bottom-up level also scans the indices the puzzle never reaches (`scanned`
+    /// counts them with the unseen states); skipping one costs about a quarter of an
+    /// expansion, so they must not outweigh the frontier either.
+    pub fn choose_direction(frontier: u64, unseen: u64, scanned: u64) -> Direction {
+        if frontier > unseen && frontier.saturating_mul(4) > scanned {
             Direction::BottomUp
         } else {
             Direction::TopDown

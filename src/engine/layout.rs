@@ -30,6 +30,8 @@ pub(super) struct Layout {
     pub items: Vec<WorkItem>,
     /// States per class.
     pub class_size: [u64; 2],
+    /// Indices left out of class 0 ([`Layout::leave_out`]).
+    pub left_out: u64,
     bipartite: bool,
     goal_class: usize,
 }
@@ -56,6 +58,7 @@ impl Layout {
         let mut layout = Layout {
             items,
             class_size: [0; 2],
+            left_out: 0,
             bipartite: segments.iter().all(|s| s.colour.is_some()),
             goal_class: 0,
         };
@@ -81,6 +84,7 @@ impl Layout {
     pub fn leave_out(&mut self, slots: u64) {
         if !self.bipartite {
             self.class_size[0] = self.class_size[0].saturating_sub(slots);
+            self.left_out = slots;
         }
     }
 

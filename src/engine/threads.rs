@@ -141,6 +141,10 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         self.layout.class_size
     }
 
+    fn never_reached(&self) -> u64 {
+        self.layout.left_out
+    }
+
     fn max_depth(&self) -> u32 {
         self.store.max_depth()
     }

@@ -205,8 +205,8 @@ impl PuzzleArgs {
         let (base, mut variant) = puzzles::kpuzzle::Variant::parse(&self.puzzle)?;
         if !puzzles::kpuzzle::library::is_kpuzzle_name(base) {
             bail!(
-                "--moves, --up-to-rotation and --metric {} are for twisty puzzles (KPuzzle \
-                 definitions), not {}",
+                "--moves and --metric {} (and --up-to-rotation) are for twisty puzzles \
+                 (KPuzzle and .tws definitions), not {}",
                 self.metric.as_deref().unwrap_or("half"),
                 self.puzzle
             );

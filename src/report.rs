@@ -104,29 +104,7 @@ fn text(a: &Analysis) -> String {
             human_bytes(exchange.bytes_total as f64)
         );
     }
-    if !a.antipode_boards.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nantipodes at distance {} ({} of {} shown):",
-            a.gods_number,
-            a.antipode_boards.len(),
-            thousands(a.antipode_count)
-        );
-        for (k, (board, line)) in a.antipode_boards.iter().zip(&a.antipodes).enumerate() {
-            match a
-                .classes
-                .as_ref()
-                .and_then(|c| c.antipode_class_sizes.get(k))
-            {
-                Some(size) => {
-                    let _ = writeln!(s, "\n{line}  (a class of {size} positions)\n{board}");
-                }
-                None => {
-                    let _ = writeln!(s, "\n{line}\n{board}");
-                }
-            }
-        }
-    }
+    antipode_boards(&mut s, a);
     s.push('\n');
     match &a.classes {
         None => s.push_str(&depth_table("depth  count", &a.histogram)),
@@ -139,6 +117,35 @@ fn text(a: &Analysis) -> String {
         }
     }
     s
+}
+
+/// The antipodes drawn, each with its class's size where indices are classes.
+fn antipode_boards(s: &mut String, a: &Analysis) {
+    if a.antipode_boards.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\nantipodes at distance {} ({} of {} shown):",
+        a.gods_number,
+        a.antipode_boards.len(),
+        thousands(a.antipode_count)
+    );
+    for (k, (board, line)) in a.antipode_boards.iter().zip(&a.antipodes).enumerate() {
+        match a
+            .classes
+            .as_ref()
+            .and_then(|c| c.antipode_class_sizes.get(k))
+        {
+            Some(size) => {
+                let plural = if *size == 1 { "" } else { "s" };
+                let _ = writeln!(s, "\n{line}  (a class of {size} position{plural})\n{board}");
+            }
+            None => {
+                let _ = writeln!(s, "\n{line}\n{board}");
+            }
+        }
+    }
 }
 
 fn csv(a: &Analysis) -> String {

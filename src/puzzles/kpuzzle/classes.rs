@@ -68,6 +68,13 @@ struct Acts {
 }
 
 impl Acts {
+    fn new(k: usize) -> Acts {
+        Acts {
+            k,
+            ..Acts::default()
+        }
+    }
+
     fn push(&mut self, from: &[u8], add: &[u8], label: &[u8], label_twist: &[u8]) {
         self.from.extend_from_slice(from);
         self.add.extend_from_slice(add);
@@ -180,92 +187,16 @@ impl KClasses {
             .collect();
         let refs: Vec<&Transformation> = moves.iter().collect();
         let group_order = super::group::order(&refs, &compact.moduli);
-        // Orbits of compact positions: (first, count).
-        let mut orbits: Vec<(usize, usize)> = Vec::new();
-        for i in 0..n {
-            match orbits.last_mut() {
-                Some((first, count)) if compact.orbit[*first] == compact.orbit[i] => *count += 1,
-                _ => orbits.push((i, 1)),
-            }
-        }
+        let orbits = compact_orbits(&compact);
         let reference_orbit = frame.as_ref().map(|f| compact.orbit[f.reference]);
-        // Choose the split: everything small; else one orbit large; else one orbit's
-        // twists large.
-        let order_without = |large: Large, orbit: (usize, usize)| -> u128 {
-            let moduli: Vec<u8> = compact
-                .moduli
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| {
-                    if (orbit.0..orbit.0 + orbit.1).contains(&i) && large == Large::Twists {
-                        1
-                    } else {
-                        m
-                    }
-                })
-                .collect();
-            let kept: Vec<Transformation> = moves
-                .iter()
-                .map(|t| {
-                    let mut t = t.clone();
-                    if large == Large::Orbit {
-                        for i in orbit.0..orbit.0 + orbit.1 {
-                            t.permutation[i] = i as u8;
-                            t.delta[i] = 0;
-                        }
-                    } else {
-                        for i in orbit.0..orbit.0 + orbit.1 {
-                            t.delta[i] = 0;
-                        }
-                    }
-                    t
-                })
-                .collect();
-            let refs: Vec<&Transformation> = kept.iter().collect();
-            super::group::order(&refs, &moduli)
-        };
-        // Candidates: everything small; one orbit large; one orbit's twists large.
-        // Each is judged by the slots it would take, about |b| · |s| / |group| (at
-        // least |b|), among those whose small part can be enumerated.
-        let symmetries_count = symmetries.len() as u128;
-        let large_size = |large: Large, orbit: (usize, usize)| -> u128 {
-            let k = orbit.1;
-            let m = compact.moduli[orbit.0].max(1) as u128;
-            let pieces = if large == Large::Orbit {
-                (1..=k as u128).product::<u128>()
-            } else {
-                1
-            };
-            pieces * m.pow(k as u32)
-        };
-        let mut candidates: Vec<(u128, u128, Large, (usize, usize))> = Vec::new();
-        if group_order <= MAX_SMALL_PART as u128 {
-            candidates.push((
-                group_order.div_ceil(symmetries_count),
-                group_order,
-                Large::Nothing,
-                (0, 0),
-            ));
-        }
-        for large in [Large::Orbit, Large::Twists] {
-            for &orbit in &orbits {
-                if Some(compact.orbit[orbit.0]) == reference_orbit
-                    || orbit.1 > MAX_LARGE
-                    || (large == Large::Twists && compact.moduli[orbit.0] < 2)
-                {
-                    continue;
-                }
-                let small = order_without(large, orbit);
-                if small <= MAX_SMALL_PART as u128 {
-                    let slots = large_size(large, orbit) * small.div_ceil(symmetries_count).max(1);
-                    candidates.push((slots, small, large, orbit));
-                }
-            }
-        }
-        let choice = candidates
-            .into_iter()
-            .min_by_key(|&(slots, small, _, _)| (slots, small))
-            .map(|(_, small, large, orbit)| (large, orbit, small));
+        let choice = choose_split(
+            &compact,
+            &moves,
+            &orbits,
+            group_order,
+            symmetries.len() as u128,
+            reference_orbit,
+        );
         let Some((large, large_orbit, small_size)) = choice else {
             return Err(refuse(format!(
                 "{} positions, and no split of its pieces leaves a part of at most {} \
@@ -281,60 +212,13 @@ impl KClasses {
         } else {
             1
         };
-        let in_large = |i: usize| large_positions.contains(&i);
-        let even = k > 0
-            && moves.iter().all(|m| {
-                let local: Vec<u8> = large_positions
-                    .iter()
-                    .map(|&i| m.permutation[i] - large_orbit.0 as u8)
-                    .collect();
-                permutation_is_even(&local)
-            });
-        let twist_sum = k > 0
-            && large_modulus > 1
-            && moves.iter().all(|m| {
-                large_positions
-                    .iter()
-                    .map(|&i| m.delta[i] as u32)
-                    .sum::<u32>()
-                    % large_modulus as u32
-                    == 0
-            });
-        let large_count: u64 = match large {
-            Large::Nothing => 1,
-            Large::Orbit | Large::Twists => {
-                let pieces = if large == Large::Orbit {
-                    factorial(k) / if even { 2 } else { 1 }
-                } else {
-                    1
-                };
-                let free = if twist_sum { k - 1 } else { k };
-                pieces * (large_modulus as u64).pow(free as u32)
-            }
-        };
-        let first_of: Vec<u8> = (0..n)
-            .map(|i| {
-                compact
-                    .orbit
-                    .iter()
-                    .position(|&o| o == compact.orbit[i])
-                    .expect("i's orbit") as u8
-            })
+        let (even, twist_sum, large_count) =
+            large_shape(&moves, large, &large_positions, large_modulus);
+        let first_of: Vec<u8> = compact_orbits(&compact)
+            .iter()
+            .flat_map(|&(first, count)| std::iter::repeat_n(first as u8, count))
             .collect();
-        // The small part's key.
-        let mut piece_bits = vec![0u8; n];
-        let mut twist_bits = vec![0u8; n];
-        for &(first, count) in &orbits {
-            for i in first..first + count {
-                let large_here = in_large(i);
-                if !(large_here && large == Large::Orbit) {
-                    piece_bits[i] = bits_for(count);
-                }
-                if !large_here || large == Large::Nothing {
-                    twist_bits[i] = bits_for(compact.moduli[i].max(1) as usize);
-                }
-            }
-        }
+        let (piece_bits, twist_bits) = key_bits(&compact, &orbits, large, &large_positions);
         let total_bits: u32 = piece_bits
             .iter()
             .chain(&twist_bits)
@@ -342,7 +226,7 @@ impl KClasses {
             .sum();
         if total_bits > 64 {
             return Err(refuse(format!(
-                "the enumerated part takes {total_bits} bits, more than 64"
+                "the enumerated part takes {total_bits} bits, over 64"
             )));
         }
         let small_size = small_size as usize;
@@ -366,21 +250,12 @@ impl KClasses {
             small_twists: Vec::new(),
             small_moves: Vec::new(),
             small_class: Vec::new(),
-            acts: Acts {
-                k,
-                ..Acts::default()
-            },
+            acts: Acts::new(k),
             representatives: Vec::new(),
             stabiliser_of: Vec::new(),
-            stabilisers: Acts {
-                k,
-                ..Acts::default()
-            },
+            stabilisers: Acts::new(k),
             stabiliser_symmetries: Vec::new(),
-            large_moves: Acts {
-                k,
-                ..Acts::default()
-            },
+            large_moves: Acts::new(k),
             group_order,
             goal_index: 0,
             holes: 0,
@@ -638,10 +513,7 @@ impl KClasses {
         }
         let first = self.large_positions[0];
         let m = self.large_modulus;
-        let mut table = Acts {
-            k,
-            ..Acts::default()
-        };
+        let mut table = Acts::new(k);
         for t in &self.moves {
             let from: Vec<u8> = self
                 .large_positions
@@ -898,6 +770,32 @@ impl KClasses {
         (self.symmetries.len() / fixing.max(1)) as u64
     }
 
+    /// Every position `(x, b)` whose large part `b` symmetry `sym` fixes, `x` a small
+    /// part that `sym` fixes (`x` itself where there is no large part): by brute force
+    /// over small large parts, else by filling the cycles of the act.
+    fn for_each_fixed(
+        &self,
+        sym: usize,
+        x: &Transformation,
+        visit: &mut dyn FnMut(&Transformation),
+    ) {
+        if self.large == Large::Nothing {
+            return visit(x);
+        }
+        let mut acts = Acts::new(self.large_positions.len());
+        self.push_act(&mut acts, sym, x);
+        if self.large_count <= 1 << 22 || self.large == Large::Twists {
+            for r in 0..self.large_count {
+                let b = self.unrank_large(r);
+                if self.apply_act(&acts, 0, &b) == b {
+                    visit(&self.with_large(x, &b));
+                }
+            }
+        } else {
+            self.fixed_permutations(&acts, x, visit);
+        }
+    }
+
     /// The indices that are not the one their class is numbered by: in each class of
     /// the small part, the large parts less the orbits of its representative's
     /// stabiliser on them (Burnside: the average number of large parts a stabiliser
@@ -914,24 +812,7 @@ impl KClasses {
             let x = self.small_state(self.representatives[c]);
             let mut fixed = self.large_count as u128;
             for &sym in &stabiliser[1..] {
-                let mut count = 0u128;
-                let mut visit = |_: &Transformation| count += 1;
-                let mut acts = Acts {
-                    k: self.large_positions.len(),
-                    ..Acts::default()
-                };
-                self.push_act(&mut acts, sym as usize, &x);
-                if self.large_count <= 1 << 22 || self.large == Large::Twists {
-                    for r in 0..self.large_count {
-                        let b = self.unrank_large(r);
-                        if self.apply_act(&acts, 0, &b) == b {
-                            count += 1;
-                        }
-                    }
-                } else {
-                    self.fixed_permutations(&acts, &x, &mut visit);
-                }
-                fixed += count;
+                self.for_each_fixed(sym as usize, &x, &mut |_| fixed += 1);
             }
             let orbits = fixed / stabiliser.len() as u128;
             holes += self.large_count - orbits as u64;
@@ -961,31 +842,7 @@ impl KClasses {
                         g / fixing.max(1)
                     });
                 };
-                match self.large {
-                    Large::Nothing => visit(&x),
-                    _ if self.large_count <= 1 << 22 => {
-                        let mut acts = Acts {
-                            k: self.large_positions.len(),
-                            ..Acts::default()
-                        };
-                        self.push_act(&mut acts, sym as usize, &x);
-                        for r in 0..self.large_count {
-                            let b = self.unrank_large(r);
-                            if self.apply_act(&acts, 0, &b) == b {
-                                visit(&self.with_large(&x, &b));
-                            }
-                        }
-                    }
-                    Large::Orbit => {
-                        let mut acts = Acts {
-                            k: self.large_positions.len(),
-                            ..Acts::default()
-                        };
-                        self.push_act(&mut acts, sym as usize, &x);
-                        self.fixed_permutations(&acts, &x, &mut visit);
-                    }
-                    Large::Twists => unreachable!("twist parts are small"),
-                }
+                self.for_each_fixed(sym as usize, &x, &mut visit);
             }
         }
         found
@@ -1159,6 +1016,176 @@ impl KClasses {
             .collect();
         (positions, (self.group_order + fixed_total) / g)
     }
+}
+
+/// The split of a class index with the fewest slots, about `|b| · |s| / |group|`,
+/// among those whose small part has at most [`MAX_SMALL_PART`] values: everything
+/// small; else one orbit large; else one orbit's twists large. The held piece's orbit
+/// stays small. Returns the large part, its orbit `(first, count)` and the small
+/// part's number of values.
+fn choose_split(
+    compact: &Compact,
+    moves: &[Transformation],
+    orbits: &[(usize, usize)],
+    group_order: u128,
+    symmetries_count: u128,
+    reference_orbit: Option<u8>,
+) -> Option<(Large, (usize, usize), u128)> {
+    // Choose the split: everything small; else one orbit large; else one orbit's
+    // twists large.
+    let order_without = |large: Large, orbit: (usize, usize)| -> u128 {
+        let moduli: Vec<u8> = compact
+            .moduli
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                if (orbit.0..orbit.0 + orbit.1).contains(&i) && large == Large::Twists {
+                    1
+                } else {
+                    m
+                }
+            })
+            .collect();
+        let kept: Vec<Transformation> = moves
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                if large == Large::Orbit {
+                    for i in orbit.0..orbit.0 + orbit.1 {
+                        t.permutation[i] = i as u8;
+                        t.delta[i] = 0;
+                    }
+                } else {
+                    for i in orbit.0..orbit.0 + orbit.1 {
+                        t.delta[i] = 0;
+                    }
+                }
+                t
+            })
+            .collect();
+        let refs: Vec<&Transformation> = kept.iter().collect();
+        super::group::order(&refs, &moduli)
+    };
+    // Candidates: everything small; one orbit large; one orbit's twists large.
+    // Each is judged by the slots it would take, about |b| · |s| / |group| (at
+    // least |b|), among those whose small part can be enumerated.
+    let large_size = |large: Large, orbit: (usize, usize)| -> u128 {
+        let k = orbit.1;
+        let m = compact.moduli[orbit.0].max(1) as u128;
+        let pieces = if large == Large::Orbit {
+            (1..=k as u128).product::<u128>()
+        } else {
+            1
+        };
+        pieces * m.pow(k as u32)
+    };
+    let mut candidates: Vec<(u128, u128, Large, (usize, usize))> = Vec::new();
+    if group_order <= MAX_SMALL_PART as u128 {
+        candidates.push((
+            group_order.div_ceil(symmetries_count),
+            group_order,
+            Large::Nothing,
+            (0, 0),
+        ));
+    }
+    for large in [Large::Orbit, Large::Twists] {
+        for &orbit in orbits {
+            if Some(compact.orbit[orbit.0]) == reference_orbit
+                || orbit.1 > MAX_LARGE
+                || (large == Large::Twists && compact.moduli[orbit.0] < 2)
+            {
+                continue;
+            }
+            let small = order_without(large, orbit);
+            if small <= MAX_SMALL_PART as u128 {
+                let slots = large_size(large, orbit) * small.div_ceil(symmetries_count).max(1);
+                candidates.push((slots, small, large, orbit));
+            }
+        }
+    }
+    candidates
+        .into_iter()
+        .min_by_key(|&(slots, small, _, _)| (slots, small))
+        .map(|(_, small, large, orbit)| (large, orbit, small))
+}
+
+/// Whether every move keeps the large orbit's permutation even and its twists'
+/// sum, and the number of large parts the ranking numbers.
+fn large_shape(
+    moves: &[Transformation],
+    large: Large,
+    large_positions: &[usize],
+    large_modulus: u8,
+) -> (bool, bool, u64) {
+    let k = large_positions.len();
+    let first = large_positions.first().copied().unwrap_or(0) as u8;
+    let even = k > 0
+        && moves.iter().all(|m| {
+            let local: Vec<u8> = large_positions
+                .iter()
+                .map(|&i| m.permutation[i] - first)
+                .collect();
+            permutation_is_even(&local)
+        });
+    let twist_sum = k > 0
+        && large_modulus > 1
+        && moves.iter().all(|m| {
+            large_positions
+                .iter()
+                .map(|&i| m.delta[i] as u32)
+                .sum::<u32>()
+                % large_modulus as u32
+                == 0
+        });
+    let count = match large {
+        Large::Nothing => 1,
+        Large::Orbit | Large::Twists => {
+            let pieces = if large == Large::Orbit {
+                factorial(k) / if even { 2 } else { 1 }
+            } else {
+                1
+            };
+            let free = if twist_sum { k - 1 } else { k };
+            pieces * (large_modulus as u64).pow(free as u32)
+        }
+    };
+    (even, twist_sum, count)
+}
+
+/// Bits per compact position of the small part's key: its pieces, its twists.
+fn key_bits(
+    compact: &Compact,
+    orbits: &[(usize, usize)],
+    large: Large,
+    large_positions: &[usize],
+) -> (Vec<u8>, Vec<u8>) {
+    let n = compact.len();
+    let mut piece_bits = vec![0u8; n];
+    let mut twist_bits = vec![0u8; n];
+    for &(first, count) in orbits {
+        for i in first..first + count {
+            let large_here = large_positions.contains(&i);
+            if !(large_here && large == Large::Orbit) {
+                piece_bits[i] = bits_for(count);
+            }
+            if !large_here || large == Large::Nothing {
+                twist_bits[i] = bits_for(compact.moduli[i].max(1) as usize);
+            }
+        }
+    }
+    (piece_bits, twist_bits)
+}
+
+/// The orbits of the compact positions, each `(first, count)`.
+fn compact_orbits(compact: &Compact) -> Vec<(usize, usize)> {
+    let mut orbits: Vec<(usize, usize)> = Vec::new();
+    for i in 0..compact.len() {
+        match orbits.last_mut() {
+            Some((first, count)) if compact.orbit[*first] == compact.orbit[i] => *count += 1,
+            _ => orbits.push((i, 1)),
+        }
+    }
+    orbits
 }
 
 fn permutation_is_even(p: &[u8]) -> bool {

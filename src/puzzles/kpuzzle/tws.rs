@@ -126,33 +126,7 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
                 if solved.is_some() || !moves.is_empty() {
                     return Err(lines.error(n, "`Set` after the solved state or a move".into()));
                 }
-                let set_name = tokens[1];
-                if orbits.iter().any(|o| o.name == set_name) {
-                    return Err(lines.error(n, format!("set `{set_name}` is defined twice")));
-                }
-                let pieces: usize = number(&lines, n, tokens[2])?;
-                let orientations: u64 = number(&lines, n, tokens[3])?;
-                if pieces == 0 {
-                    return Err(lines.error(n, format!("set `{set_name}` has no piece")));
-                }
-                if !(1..=MAX_ORIENTATIONS).contains(&orientations) {
-                    return Err(lines.error(
-                        n,
-                        format!("{orientations} orientations: 1 to {MAX_ORIENTATIONS}"),
-                    ));
-                }
-                let offset = orbits.iter().map(|o| o.pieces).sum::<usize>();
-                if offset + pieces > MAX_POSITIONS {
-                    return Err(
-                        lines.error(n, format!("more than {MAX_POSITIONS} pieces in all sets"))
-                    );
-                }
-                orbits.push(Orbit {
-                    name: set_name.to_string(),
-                    pieces,
-                    orientations: orientations as u8,
-                    offset,
-                });
+                orbits.push(set_line(&lines, n, &tokens, &orbits)?);
             }
             "Solved" | "StartState" => {
                 arity(1, tokens[0])?;
@@ -175,24 +149,11 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
                 if solved.is_none() {
                     return Err(lines.error(n, format!("`{}` before `Solved`", tokens[0])));
                 }
-                let move_name = tokens[1].to_string();
-                if moves.iter().chain(&rotations).any(|(m, _)| *m == move_name) {
-                    return Err(lines.error(n, format!("`{move_name}` is defined twice")));
-                }
-                let (kind, style) = match tokens[0] {
-                    "Move" => (Kind::Move, Style::Ksolve),
-                    "MoveTransformation" => (Kind::Move, Style::Zero),
-                    _ => (Kind::Rotation, Style::Ksolve),
-                };
-                let (permutation, delta) = block(&mut lines, &orbits, kind, style)?;
-                let t = Transformation { permutation, delta };
-                if kind == Kind::Rotation {
-                    rotations.push((move_name, t));
+                let (name, t) = move_block(&mut lines, n, &tokens, &orbits, &moves, &rotations)?;
+                if tokens[0] == "Rotation" {
+                    rotations.push((name, t));
                 } else {
-                    if t.is_identity() {
-                        return Err(lines.error(n, format!("move `{move_name}` moves nothing")));
-                    }
-                    moves.push((move_name, t));
+                    moves.push((name, t));
                 }
             }
             other => {
@@ -238,6 +199,66 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
     })
 }
 
+/// A `Move`, `MoveTransformation` or `Rotation` block: its name and transformation.
+fn move_block(
+    lines: &mut Lines<'_>,
+    n: usize,
+    tokens: &[&str],
+    orbits: &[Orbit],
+    moves: &[(String, Transformation)],
+    rotations: &[(String, Transformation)],
+) -> Result<(String, Transformation), DefinitionError> {
+    let move_name = tokens[1].to_string();
+    if moves.iter().chain(rotations).any(|(m, _)| *m == move_name) {
+        return Err(lines.error(n, format!("`{move_name}` is defined twice")));
+    }
+    let (kind, style) = match tokens[0] {
+        "Move" => (Kind::Move, Style::Ksolve),
+        "MoveTransformation" => (Kind::Move, Style::Zero),
+        _ => (Kind::Rotation, Style::Ksolve),
+    };
+    let (permutation, delta) = block(lines, orbits, kind, style)?;
+    let t = Transformation { permutation, delta };
+    if kind == Kind::Move && t.is_identity() {
+        return Err(lines.error(n, format!("move `{move_name}` moves nothing")));
+    }
+    Ok((move_name, t))
+}
+
+/// A `Set NAME PIECES ORIENTATIONS` line, checked against the sets before it.
+fn set_line(
+    lines: &Lines<'_>,
+    n: usize,
+    tokens: &[&str],
+    orbits: &[Orbit],
+) -> Result<Orbit, DefinitionError> {
+    let set_name = tokens[1];
+    if orbits.iter().any(|o| o.name == set_name) {
+        return Err(lines.error(n, format!("set `{set_name}` is defined twice")));
+    }
+    let pieces: usize = number(lines, n, tokens[2])?;
+    let orientations: u64 = number(lines, n, tokens[3])?;
+    if pieces == 0 {
+        return Err(lines.error(n, format!("set `{set_name}` has no piece")));
+    }
+    if !(1..=MAX_ORIENTATIONS).contains(&orientations) {
+        return Err(lines.error(
+            n,
+            format!("{orientations} orientations: 1 to {MAX_ORIENTATIONS}"),
+        ));
+    }
+    let offset = orbits.iter().map(|o| o.pieces).sum::<usize>();
+    if offset + pieces > MAX_POSITIONS {
+        return Err(lines.error(n, format!("more than {MAX_POSITIONS} pieces in all sets")));
+    }
+    Ok(Orbit {
+        name: set_name.to_string(),
+        pieces,
+        orientations: orientations as u8,
+        offset,
+    })
+}
+
 fn number<T: std::str::FromStr>(
     lines: &Lines<'_>,
     n: usize,
@@ -270,7 +291,6 @@ fn block(
         .collect();
     let mut orientation = vec![0u8; positions];
     let mut seen = vec![false; orbits.len()];
-    let base = u64::from(style == Style::Ksolve);
     loop {
         let Some((n, tokens)) = lines.next() else {
             return Err(lines.error(lines.last_line(), "the block has no `End`".into()));
@@ -290,95 +310,116 @@ fn block(
         if std::mem::replace(&mut seen[k], true) {
             return Err(lines.error(n, format!("set `{}` appears twice in the block", tokens[0])));
         }
-        let orbit = &orbits[k];
-        let row = |lines: &mut Lines<'_>| -> Result<(usize, Vec<u64>), DefinitionError> {
-            let (n, tokens) = lines
-                .next()
-                .ok_or_else(|| lines.error(lines.last_line(), "the block has no `End`".into()))?;
-            if tokens.len() != orbit.pieces {
-                return Err(lines.error(
-                    n,
-                    format!(
-                        "{} entries for a set of {} pieces",
-                        tokens.len(),
-                        orbit.pieces
-                    ),
-                ));
-            }
-            let values = tokens
-                .iter()
-                .map(|t| number::<u64>(lines, n, t))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok((n, values))
-        };
-        let (n, values) = row(lines)?;
-        let mut local = Vec::with_capacity(orbit.pieces);
-        for &v in &values {
-            if v < base || v - base >= orbit.pieces as u64 {
-                return Err(lines.error(
-                    n,
-                    format!(
-                        "{v} is not a piece of `{}` ({base} to {})",
-                        orbit.name,
-                        orbit.pieces as u64 - 1 + base
-                    ),
-                ));
-            }
-            local.push((v - base) as usize);
+        set_rows(
+            lines,
+            &orbits[k],
+            kind,
+            style,
+            &mut pieces,
+            &mut orientation,
+        )?;
+    }
+    Ok((pieces, orientation))
+}
+
+/// One set's lines of a block: its pieces (or permutation) and, when the next line is
+/// numbers, its orientations, into `pieces` and `orientation`.
+fn set_rows(
+    lines: &mut Lines<'_>,
+    orbit: &Orbit,
+    kind: Kind,
+    style: Style,
+    pieces: &mut [u8],
+    orientation: &mut [u8],
+) -> Result<(), DefinitionError> {
+    let base = u64::from(style == Style::Ksolve);
+    let row = |lines: &mut Lines<'_>| -> Result<(usize, Vec<u64>), DefinitionError> {
+        let (n, tokens) = lines
+            .next()
+            .ok_or_else(|| lines.error(lines.last_line(), "the block has no `End`".into()))?;
+        if tokens.len() != orbit.pieces {
+            return Err(lines.error(
+                n,
+                format!(
+                    "{} entries for a set of {} pieces",
+                    tokens.len(),
+                    orbit.pieces
+                ),
+            ));
         }
-        if kind != Kind::Solved {
-            let mut used = vec![false; orbit.pieces];
-            if local.iter().any(|&v| std::mem::replace(&mut used[v], true)) {
-                return Err(lines.error(
-                    n,
-                    format!("not a permutation of the {} pieces", orbit.pieces),
-                ));
-            }
+        let values = tokens
+            .iter()
+            .map(|t| number::<u64>(lines, n, t))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((n, values))
+    };
+    let (n, values) = row(lines)?;
+    let mut local = Vec::with_capacity(orbit.pieces);
+    for &v in &values {
+        if v < base || v - base >= orbit.pieces as u64 {
+            return Err(lines.error(
+                n,
+                format!(
+                    "{v} is not a piece of `{}` ({base} to {})",
+                    orbit.name,
+                    orbit.pieces as u64 - 1 + base
+                ),
+            ));
         }
-        // An orientation line is a line of numbers; a set name or End starts the next.
-        let has_twists = lines
-            .peek()
-            .is_some_and(|(_, t)| t[0].bytes().all(|b| b.is_ascii_digit()));
-        let twists = if has_twists {
-            let (n, twists) = row(lines)?;
-            if let Some(&t) = twists.iter().find(|&&t| t >= u64::from(orbit.orientations)) {
-                return Err(lines.error(
-                    n,
-                    format!("orientation {t} is not below {}", orbit.orientations),
-                ));
-            }
-            twists.into_iter().map(|t| t as u8).collect()
-        } else {
-            vec![0u8; orbit.pieces]
-        };
-        for i in 0..orbit.pieces {
-            let p = orbit.offset + i;
-            match kind {
-                Kind::Solved => {
-                    pieces[p] = local[i] as u8;
-                    orientation[p] = twists[i];
-                }
-                _ => {
-                    pieces[p] = (orbit.offset + local[i]) as u8;
-                    orientation[p] = match style {
-                        Style::Ksolve => twists[local[i]],
-                        Style::Zero => twists[i],
-                    };
-                }
-            }
+        local.push((v - base) as usize);
+    }
+    if kind != Kind::Solved {
+        let mut used = vec![false; orbit.pieces];
+        if local.iter().any(|&v| std::mem::replace(&mut used[v], true)) {
+            return Err(lines.error(
+                n,
+                format!("not a permutation of the {} pieces", orbit.pieces),
+            ));
         }
-        if kind == Kind::Solved && orbit.orientations > 1 {
-            let mut sorted = local.clone();
-            sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return Err(lines.error(
-                    n,
-                    "identical pieces with orientations are not supported".into(),
-                ));
+    }
+    // An orientation line is a line of numbers; a set name or End starts the next.
+    let has_twists = lines
+        .peek()
+        .is_some_and(|(_, t)| t[0].bytes().all(|b| b.is_ascii_digit()));
+    let twists = if has_twists {
+        let (n, twists) = row(lines)?;
+        if let Some(&t) = twists.iter().find(|&&t| t >= u64::from(orbit.orientations)) {
+            return Err(lines.error(
+                n,
+                format!("orientation {t} is not below {}", orbit.orientations),
+            ));
+        }
+        twists.into_iter().map(|t| t as u8).collect()
+    } else {
+        vec![0u8; orbit.pieces]
+    };
+    for i in 0..orbit.pieces {
+        let p = orbit.offset + i;
+        match kind {
+            Kind::Solved => {
+                pieces[p] = local[i] as u8;
+                orientation[p] = twists[i];
+            }
+            _ => {
+                pieces[p] = (orbit.offset + local[i]) as u8;
+                orientation[p] = match style {
+                    Style::Ksolve => twists[local[i]],
+                    Style::Zero => twists[i],
+                };
             }
         }
     }
-    Ok((pieces, orientation))
+    if kind == Kind::Solved && orbit.orientations > 1 {
+        let mut sorted = local.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err(lines.error(
+                n,
+                "identical pieces with orientations are not supported".into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -137,6 +137,15 @@ pub struct KClasses {
     holes: u64,
 }
 
+/// What filling the cycles of a large part's act works from: the act, its cycles,
+/// the inverse of its relabelling, and the small part of the positions.
+struct CycleProblem<'a> {
+    acts: &'a Acts,
+    cycles: Vec<Vec<usize>>,
+    label_inverse: Vec<u8>,
+    x: &'a Transformation,
+}
+
 /// Keys are packed coordinates: SplitMix64's finalizer spreads them over every bit.
 #[derive(Debug, Clone, Default)]
 struct KeyHasher(u64);
@@ -896,30 +905,30 @@ impl KClasses {
         }
         let mut pieces = [u8::MAX; MAX_LARGE];
         let mut used = [false; MAX_LARGE];
-        self.fill_cycles(
+        let problem = CycleProblem {
             acts,
-            &cycles,
-            0,
-            &label_inverse,
-            &mut pieces,
-            &mut used,
+            cycles,
+            label_inverse,
             x,
-            visit,
-        );
+        };
+        self.fill_cycles(&problem, 0, &mut pieces, &mut used, visit);
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn fill_cycles(
         &self,
-        acts: &Acts,
-        cycles: &[Vec<usize>],
+        problem: &CycleProblem<'_>,
         next: usize,
-        label_inverse: &[u8],
         pieces: &mut [u8; MAX_LARGE],
         used: &mut [bool; MAX_LARGE],
-        x: &Transformation,
         visit: &mut dyn FnMut(&Transformation),
     ) {
+        let CycleProblem {
+            acts,
+            cycles,
+            label_inverse,
+            x,
+        } = problem;
+        let (acts, x) = (*acts, *x);
         let k = acts.k;
         if next == cycles.len() {
             if self.even && !permutation_is_even(&pieces[..k]) {
@@ -969,16 +978,7 @@ impl KClasses {
             }
             // Closing the cycle: the value after the last place must be the first.
             if ok && value == v {
-                self.fill_cycles(
-                    acts,
-                    cycles,
-                    next + 1,
-                    label_inverse,
-                    pieces,
-                    used,
-                    x,
-                    visit,
-                );
+                self.fill_cycles(problem, next + 1, pieces, used, visit);
             }
             for &value in &placed {
                 used[value as usize] = false;

@@ -3,8 +3,9 @@
 
 Usage: read_table.py [--verify] TABLE|FOLDER [INDEX...]
 The file is mapped, not read: only the header and the entries asked for are touched,
-so one index of a 10 GB table is answered in milliseconds. --verify also checks the
-payload's CRC-32, which reads all of it.
+so one index of a 10 GB table is answered in milliseconds. In a table of format 3
+the 1 MiB block that holds an entry is checked against its CRC-32 before the entry is
+printed; --verify also checks the payload's CRC-32, which reads all of it.
 Prints the header as JSON, then for each INDEX the stored entry: the exact distance for
 8-bit tables, the distance mod 3 for 2-bit tables ("-" if unreachable); for a pattern
 database (kind 1), INDEX is a placement's rank and the entry is its distance ("-" for
@@ -28,7 +29,7 @@ def read_header(data):
     if data[:8] != b"ANTIPODE":
         raise ValueError("not an antipode table")
     version, header_size = struct.unpack_from("<II", data, 8)
-    if version not in (1, 2) or header_size != HEADER_BYTES:
+    if version not in (1, 2, 3) or header_size != HEADER_BYTES:
         raise ValueError(f"unsupported version {version}")
     stored_crc = struct.unpack_from("<Q", data, 176)[0]
     block = bytearray(data[:HEADER_BYTES])
@@ -47,7 +48,13 @@ def read_header(data):
     start, end = struct.unpack_from("<QQ", data, 264)
     if (start, end) == (0, 0):
         end = indices
+    # Version 3, complete depth tables: blocks of 2^k payload bytes, whose CRC-32s
+    # follow the payload (k = 0: none).
+    block_log2 = data[280] if version >= 3 else 0
+    block_list_crc = struct.unpack_from("<I", data, 284)[0]
     return {
+        "block_log2": block_log2,
+        "block_list_crc32": block_list_crc,
         "index_range": [start, end],
         "kind": kind,
         "entry_base": base,
@@ -109,6 +116,30 @@ def database_entry(data, header, rank):
     return distance
 
 
+def block_list(data, header):
+    """The CRC-32 of every payload block (format 3), checked against the header."""
+    if not header["block_log2"]:
+        return None
+    at = HEADER_BYTES + header["payload_bytes"]
+    count = -(-header["payload_bytes"] >> header["block_log2"])
+    raw = data[at:at + 4 * count]
+    if len(raw) != 4 * count or zlib.crc32(raw) != header["block_list_crc32"]:
+        raise SystemExit("the list of block checksums is corrupted")
+    return list(struct.unpack(f"<{count}I", raw))
+
+
+def check_block(data, header, blocks, byte):
+    """Refuses to read from a payload block that does not match its CRC-32."""
+    if blocks is None:
+        return
+    k = header["block_log2"]
+    block = byte >> k
+    start = HEADER_BYTES + (block << k)
+    end = min(start + (1 << k), HEADER_BYTES + header["payload_bytes"])
+    if zlib.crc32(data[start:end]) != blocks[block]:
+        raise SystemExit(f"block {block} of the payload is corrupted")
+
+
 def entry(data, header, index):
     """The stored value of entry `index`: depth (8 bits) or depth mod 3 (2 bits), or a
     pattern database's distance."""
@@ -118,6 +149,7 @@ def entry(data, header, index):
     if not start <= index < end:
         raise SystemExit(f"index {index} is outside this file's range {start}..{end}")
     index -= start
+    check_block(data, header, block_list(data, header), index * header["bits"] // 8)
     if header["bits"] == 8:
         value = data[HEADER_BYTES + index]
     else:
@@ -145,9 +177,11 @@ def open_table(path, verify):
     header = read_header(data)
     if not header["complete"]:
         raise SystemExit(f"{path}: table is incomplete")
-    if size != HEADER_BYTES + header["payload_bytes"]:
+    blocks = 4 * (-(-header["payload_bytes"] >> header["block_log2"])) if header["block_log2"] else 0
+    if size != HEADER_BYTES + header["payload_bytes"] + blocks:
         raise SystemExit(f"{path}: table is truncated")
-    if verify and payload_crc32(data, size) != header["payload_crc32"]:
+    end = HEADER_BYTES + header["payload_bytes"]
+    if verify and payload_crc32(data, end) != header["payload_crc32"]:
         raise SystemExit(f"{path}: payload checksum mismatch")
     return data, header
 

@@ -22,12 +22,17 @@ pub enum DescentError {
 }
 
 /// Whether a state holding `value` is at depth 0.
-fn at_goal<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, state: &P::State, value: u32) -> bool {
+fn at_goal<P: Puzzle, R: DepthRead + ?Sized>(
+    puzzle: &P,
+    store: &R,
+    state: &P::State,
+    value: u32,
+) -> bool {
     value == 0 && (store.period().is_none() || puzzle.is_goal(state))
 }
 
 /// The exact distance of the state with index `index` from the goal set.
-pub fn distance<P: Puzzle, R: DepthRead>(
+pub fn distance<P: Puzzle, R: DepthRead + ?Sized>(
     puzzle: &P,
     store: &R,
     index: u64,
@@ -58,7 +63,7 @@ pub fn distance<P: Puzzle, R: DepthRead>(
 
 /// An optimal solution from `start` to the goal set: each move to a neighbour one
 /// level closer.
-pub fn solve<P: Puzzle, R: DepthRead>(
+pub fn solve<P: Puzzle, R: DepthRead + ?Sized>(
     puzzle: &P,
     store: &R,
     start: &P::State,

@@ -24,6 +24,7 @@
 //! assert_eq!(table.histogram().len(), 32);
 //! ```
 
+mod blocks;
 mod copies;
 pub mod header;
 pub mod lock;
@@ -42,8 +43,9 @@ use rayon::prelude::*;
 use crate::descent::{self, DescentError};
 use crate::engine::EngineError;
 use crate::puzzle::{Puzzle, Step};
-use crate::store::Depths;
+use crate::store::{DepthRead, Depths};
 use crate::with_depths;
+pub use blocks::{BLOCK_LOG2, BlockSums};
 pub use header::{HEADER_BYTES, Header, HeaderError, definition_digest};
 pub use shard_build::{BuiltShard, build_sharded};
 pub use verify::{Check, verify};
@@ -84,6 +86,24 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
         /// From the header.
+        expected: u32,
+        /// Computed now.
+        found: u32,
+    },
+    /// A block of the payload does not match its checksum (format version 3).
+    #[error(
+        "{path}: the payload is corrupted: block {block} (bytes {}..{} of the payload) has \
+         checksum {found:08x}, the file says {expected:08x}",
+        bytes.start, bytes.end
+    )]
+    BlockChecksum {
+        /// The file.
+        path: PathBuf,
+        /// The block's number.
+        block: u64,
+        /// Its bytes in the file's payload.
+        bytes: std::ops::Range<u64>,
+        /// From the file's list of block checksums.
         expected: u32,
         /// Computed now.
         found: u32,
@@ -317,28 +337,36 @@ pub struct Table {
     path: PathBuf,
     header: Header,
     depths: Depths,
+    /// Checks the payload's blocks as answers read them (format version 3).
+    guard: blocks::Guard,
 }
 
 impl Table {
-    /// Opens a complete table: checks the header, the file size and the payload's
-    /// checksum.
+    /// Opens a complete table: checks the header and the file size; then every answer
+    /// ([`Table::distance`], [`Table::solve`], [`PuzzleTable`]) reads only checked
+    /// bytes. A table of format version 3 has a checksum per 1 MiB block of its payload,
+    /// and a block is checked the first time an answer reads it (so opening a table of
+    /// any size reads only its header and that list); an older table's payload is
+    /// checked whole here.
     pub fn open(path: impl AsRef<Path>) -> Result<Table, TableError> {
         Self::open_checked(path.as_ref(), true)
     }
 
-    /// Opens a complete table without checking the payload's checksum (for
-    /// [`verify`], which reports it).
+    /// Opens a complete table without checking an older table's payload (for
+    /// [`verify`], which reports it, and for readers that accept the risk). A table of
+    /// format version 3 still checks each block as answers read it.
     pub fn open_unverified(path: impl AsRef<Path>) -> Result<Table, TableError> {
         Self::open_checked(path.as_ref(), false)
     }
 
     fn open_checked(path: &Path, check_payload: bool) -> Result<Table, TableError> {
         if let Some(manifest) = shards::manifest_path(path) {
-            let (header, depths) = shards::open(&manifest, check_payload)?;
+            let (header, depths, guard) = shards::open(&manifest, check_payload)?;
             return Ok(Table {
                 path: path.to_owned(),
                 header,
                 depths,
+                guard,
             });
         }
         let (file, header) = read_header(path)?;
@@ -363,9 +391,13 @@ impl Table {
                 levels: header.histogram.len(),
             });
         }
+        let mut guard = blocks::Guard::default();
+        if let Some(list) = blocks::read_list(path, &file, &header)? {
+            guard.add(path, 0, &header, list);
+        }
         // SAFETY: a private (copy-on-write) mapping: writes by others to the file may
-        // show through, which the checksum below and the complete flag guard against
-        // for tables written by antipode; this process never writes it.
+        // show through, which the checksums and the complete flag guard against for
+        // tables written by antipode; this process never writes it.
         let map = unsafe {
             MmapOptions::new()
                 .offset(HEADER_BYTES as u64)
@@ -374,7 +406,7 @@ impl Table {
         }
         .map_err(io_error(path))?;
         prefer_huge_pages(&map);
-        if check_payload {
+        if check_payload && !guard.is_active() {
             check_payload_crc32(path, &header, &map)?;
         }
         let depths = Depths::from_map(header.encoding, map, header.indices)
@@ -383,6 +415,7 @@ impl Table {
             path: path.to_owned(),
             header,
             depths,
+            guard,
         })
     }
 
@@ -401,9 +434,40 @@ impl Table {
         &self.header.histogram
     }
 
-    /// The depth array.
+    /// The depth array as mapped, unchecked: for a reader of the whole array, after
+    /// [`Table::check_all`].
     pub fn depths(&self) -> &Depths {
         &self.depths
+    }
+
+    /// Checks every block of the payload not checked yet (version 3; in parallel): for
+    /// readers of the whole array ([`Table::depths`]).
+    pub fn check_all(&self) -> Result<(), TableError> {
+        Ok(self.guard.check_all(self.depths.map())?)
+    }
+
+    /// Whether the payload has checksums per block (format version 3), checked as
+    /// answers read them.
+    pub fn checks_blocks(&self) -> bool {
+        self.guard.is_active()
+    }
+
+    /// Runs `read` on the depth array as answers see it: an entry of a block that does
+    /// not match its checksum reads as unreached, and then the answer is that error.
+    fn checked<T>(
+        &self,
+        read: impl FnOnce(&dyn DepthRead) -> Result<T, DescentError>,
+    ) -> Result<T, TableError> {
+        let payload = self.depths.map();
+        let bits = self.header.encoding.bits();
+        with_depths!(&self.depths, s => {
+            let checked = blocks::Checked::new(s, &self.guard, payload, bits);
+            let answer = read(&checked);
+            match checked.failure() {
+                Some(bad) => Err(bad.into()),
+                None => Ok(answer?),
+            }
+        })
     }
 
     /// Fails unless the table was built for exactly this puzzle and goal set.
@@ -442,9 +506,24 @@ impl Table {
         })
     }
 
+    /// The table as seen by `puzzle`, which [`Table::check_puzzle`] accepted before
+    /// (not checked again: for a reader that keeps the table and its puzzle together
+    /// and answers many calls, such as the Python and C bindings).
+    pub fn for_checked_puzzle<'a, P: Puzzle>(&'a self, puzzle: &'a P) -> PuzzleTable<'a, P> {
+        PuzzleTable {
+            table: self,
+            puzzle,
+        }
+    }
+
     /// The exact distance of `position` from the goal.
     pub fn distance<P: Puzzle>(&self, puzzle: &P, position: &P::State) -> Result<u32, TableError> {
         self.for_puzzle(puzzle)?.distance(position)
+    }
+
+    /// The exact distance of the state with index `index` from the goal.
+    pub fn distance_of_index<P: Puzzle>(&self, puzzle: &P, index: u64) -> Result<u32, TableError> {
+        self.for_puzzle(puzzle)?.distance_of_index(index)
     }
 
     /// An optimal solution from `position`, by descent.
@@ -466,13 +545,20 @@ pub struct PuzzleTable<'a, P: Puzzle> {
 impl<P: Puzzle> PuzzleTable<'_, P> {
     /// The exact distance of `position` from the goal.
     pub fn distance(&self, position: &P::State) -> Result<u32, TableError> {
-        let index = self.puzzle.rank(position);
-        Ok(with_depths!(&self.table.depths, s => descent::distance(self.puzzle, s, index))?)
+        self.distance_of_index(self.puzzle.rank(position))
+    }
+
+    /// The exact distance of the state with index `index` (below the index count)
+    /// from the goal.
+    pub fn distance_of_index(&self, index: u64) -> Result<u32, TableError> {
+        self.table
+            .checked(|s| descent::distance(self.puzzle, s, index))
     }
 
     /// An optimal solution from `position`, by descent.
     pub fn solve(&self, position: &P::State) -> Result<Vec<Step<P>>, TableError> {
-        Ok(with_depths!(&self.table.depths, s => descent::solve(self.puzzle, s, position))?)
+        self.table
+            .checked(|s| descent::solve(self.puzzle, s, position))
     }
 }
 
@@ -520,16 +606,21 @@ fn read_header(path: &Path) -> Result<(File, Header), TableError> {
 
 /// Whether the complete table, pattern database or folder of shards at `path` is the
 /// file its header describes: its size and, with `check_payload`, its payload's
-/// checksum (the whole payload is read).
+/// checksum and every block's (the whole payload is read).
 pub fn check_file(path: &Path, check_payload: bool) -> Result<(), TableError> {
     if let Some(manifest) = shards::manifest_path(path) {
-        return shards::open(&manifest, check_payload).map(|_| ());
+        let (_, depths, guard) = shards::open(&manifest, check_payload)?;
+        if check_payload {
+            guard.check_all(depths.map())?;
+        }
+        return Ok(());
     }
     let (file, header) = read_header(path)?;
     check_size(path, &file, &header)?;
     if !(header.complete && check_payload) {
         return Ok(());
     }
+    let list = blocks::read_list(path, &file, &header)?;
     // SAFETY: a read-only mapping read once for its checksum; a file changed by
     // another process meanwhile gives a wrong checksum, which is reported.
     let map = unsafe {
@@ -539,6 +630,11 @@ pub fn check_file(path: &Path, check_payload: bool) -> Result<(), TableError> {
             .map(&file)
     }
     .map_err(io_error(path))?;
+    if let Some(list) = list {
+        let mut guard = blocks::Guard::default();
+        guard.add(path, 0, &header, list);
+        guard.check_all(&map)?;
+    }
     check_payload_crc32(path, &header, &map)
 }
 
@@ -556,7 +652,10 @@ fn check_payload_crc32(path: &Path, header: &Header, payload: &[u8]) -> Result<(
 }
 
 fn check_size(path: &Path, file: &File, header: &Header) -> Result<(), TableError> {
-    let expected = HEADER_BYTES as u64 + header.payload_bytes;
+    let list = header
+        .block_sums
+        .map_or(0, |sums| sums.list_bytes(header.payload_bytes));
+    let expected = HEADER_BYTES as u64 + header.payload_bytes + list;
     let found = file.metadata().map_err(io_error(path))?.len();
     // A table under construction may also hold the spare copy of its payload.
     let fits = if header.complete {

@@ -27,7 +27,8 @@ typedef enum AntipodeStatus {
   ANTIPODE_BAD_HANDLE = 2,
   // A string is not UTF-8.
   ANTIPODE_BAD_TEXT = 3,
-  // The puzzle name is unknown or its table cannot be opened.
+  // The puzzle name is unknown, its table cannot be opened, or the part of it an
+  // answer reads is corrupted.
   ANTIPODE_BAD_TABLE = 4,
   // A position is malformed, of another size, or cannot reach the goal.
   ANTIPODE_BAD_POSITION = 5,
@@ -82,7 +83,9 @@ enum AntipodeStatus antipode_unrank(const AntipodePuzzle *puzzle,
                                     char *buffer,
                                     uintptr_t length);
 
-// Opens the depth table at `path` (its checksum checked) into `*table`. Its puzzle
+// Opens the depth table at `path` into `*table`; every answer is read from checked
+// bytes (a table of format 3 checks each 1 MiB block the first time it is read, an
+// older one is checked whole here). Its puzzle
 // comes from its header; when `puzzle` is not null (a name or description path, as
 // for [`antipode_puzzle_open`]), the table must be that puzzle's.
 //

@@ -110,6 +110,7 @@ pub fn write(
             base,
         }),
         checkpoint_slot: 0,
+        block_sums: None,
     };
     let written = (|| {
         let mut file = partial.file();

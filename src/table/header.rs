@@ -3,15 +3,17 @@
 //!
 //! Version 2 identifies the puzzle by the SHA-256 digest of its canonical definition
 //! ([`crate::Puzzle::definition`]), which can describe a whole puzzle (a goal set, a
-//! description file), beside a readable name and goal. Version 1 files (name and goal
-//! only) are still read.
+//! description file), beside a readable name and goal. Version 3 adds checksums per
+//! block of a complete depth table's payload ([`super::blocks`]). Files of versions 1
+//! (name and goal only) and 2 are still read.
 
+use super::blocks::{BLOCK_LOG2_RANGE, BlockSums};
 use crate::store::Encoding;
 
 /// "ANTIPODE": the first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"ANTIPODE";
 /// The format version this code writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest version this code reads.
 pub const OLDEST_VERSION: u32 = 1;
 /// Header size; the payload starts at this offset (page-aligned).
@@ -43,6 +45,8 @@ pub const DIGEST_BYTES: usize = 32;
 const SLOT_AT: usize = 256;
 const RANGE_START_AT: usize = 264;
 const RANGE_END_AT: usize = 272;
+const BLOCK_LOG2_AT: usize = 280;
+const BLOCK_LIST_CRC_AT: usize = 284;
 pub(crate) const HISTOGRAM_AT: usize = 2048;
 
 /// Why a header could not be read.
@@ -105,6 +109,10 @@ pub struct Header {
     /// `tables/README.md`). Always 0 in a complete table.
     #[serde(skip)]
     pub checkpoint_slot: u8,
+    /// A complete depth table of version 3: the checksums per payload block that
+    /// follow the payload (`None` before completion, in older files and in other
+    /// kinds of table).
+    pub block_sums: Option<super::blocks::BlockSums>,
 }
 
 /// What a pattern database's header says beyond a depth table's.
@@ -253,6 +261,11 @@ impl Header {
         block[RANGE_START_AT..RANGE_START_AT + 8]
             .copy_from_slice(&self.index_range.start.to_le_bytes());
         block[RANGE_END_AT..RANGE_END_AT + 8].copy_from_slice(&self.index_range.end.to_le_bytes());
+        if let Some(sums) = self.block_sums {
+            block[BLOCK_LOG2_AT] = sums.block_log2;
+            block[BLOCK_LIST_CRC_AT..BLOCK_LIST_CRC_AT + 4]
+                .copy_from_slice(&sums.list_crc32.to_le_bytes());
+        }
         block[LEVELS_AT..LEVELS_AT + 4]
             .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
         block[PAYLOAD_BYTES_AT..PAYLOAD_BYTES_AT + 8]
@@ -350,6 +363,25 @@ impl Header {
         }
         let definition_sha256 =
             (version >= 2).then(|| to_hex(&block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES]));
+        let complete = block[COMPLETE_AT] == 1;
+        let block_sums = match block[BLOCK_LOG2_AT] {
+            0 => None,
+            _ if version < 3 => None,
+            log2 if pattern.is_none() && complete && BLOCK_LOG2_RANGE.contains(&log2) => {
+                Some(BlockSums {
+                    block_log2: log2,
+                    list_crc32: u32_at(block, BLOCK_LIST_CRC_AT),
+                })
+            }
+            log2 => {
+                return Err(HeaderError::Field(format!(
+                    "blocks of 2^{log2} bytes (block checksums are for complete depth \
+                     tables, blocks of 2^{} to 2^{} bytes)",
+                    BLOCK_LOG2_RANGE.start,
+                    BLOCK_LOG2_RANGE.end - 1
+                )));
+            }
+        };
         Ok(Header {
             version,
             puzzle: get_text(block, NAME_AT)?,
@@ -357,7 +389,7 @@ impl Header {
             definition_sha256,
             indices,
             encoding,
-            complete: block[COMPLETE_AT] == 1,
+            complete,
             histogram,
             index_range,
             payload_bytes,
@@ -367,6 +399,7 @@ impl Header {
                 slot @ (0 | 1) => slot,
                 other => return Err(HeaderError::Field(format!("checkpoint copy {other}"))),
             },
+            block_sums,
         })
     }
 }
@@ -391,6 +424,7 @@ mod tests {
             payload_crc32: 0,
             pattern: None,
             checkpoint_slot: 0,
+            block_sums: None,
         };
         assert_eq!(Header::decode(&shard.encode()).unwrap(), shard);
         // A header written before the field: zeros there, a whole table.
@@ -434,6 +468,7 @@ mod tests {
             payload_crc32: 0xdead_beef,
             pattern: None,
             checkpoint_slot: 0,
+            block_sums: None,
         };
         let block = header.encode();
         assert_eq!(block.len(), HEADER_BYTES);
@@ -495,6 +530,7 @@ mod tests {
             payload_crc32: 7,
             pattern: None,
             checkpoint_slot: 0,
+            block_sums: None,
         };
         // A version-1 block: the same layout without the digest, version 1, its own CRC.
         let mut block = v1.encode();
@@ -524,6 +560,7 @@ mod tests {
                 base: EntryBase::Manhattan,
             }),
             checkpoint_slot: 0,
+            block_sums: None,
         };
         let block = header.encode();
         assert_eq!(block[KIND_AT], 1);
@@ -533,6 +570,7 @@ mod tests {
         let depth_table = Header {
             pattern: None,
             checkpoint_slot: 0,
+            block_sums: None,
             ..header
         };
         assert!(matches!(

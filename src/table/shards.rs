@@ -17,7 +17,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use super::{
-    HEADER_BYTES, Header, Identity, TableError, check_size, header, io_error, not_depths,
+    HEADER_BYTES, Header, Identity, TableError, blocks, check_size, header, io_error, not_depths,
     payload_crc32, read_header,
 };
 use crate::store::{Depths, Encoding};
@@ -335,6 +335,7 @@ fn whole_header(manifest: &Manifest, shards: &[Option<&Header>]) -> Header {
         payload_crc32: if complete { crc.finalize() } else { 0 },
         pattern: None,
         checkpoint_slot: 0,
+        block_sums: None,
     }
 }
 
@@ -355,7 +356,10 @@ pub fn read_whole_header(path: &Path) -> Result<(Manifest, Header), TableError> 
 /// Opens the complete table whose manifest is at `path`: every shard checked against
 /// it (with `check_payload`, each payload against its checksum) and the shards'
 /// payloads side by side in one array.
-pub(super) fn open(path: &Path, check_payload: bool) -> Result<(Header, Depths), TableError> {
+pub(super) fn open(
+    path: &Path,
+    check_payload: bool,
+) -> Result<(Header, Depths, blocks::Guard), TableError> {
     let manifest = Manifest::read(path)?;
     if !manifest.complete {
         let (_, header) = read_whole_header(path)?;
@@ -394,7 +398,16 @@ pub(super) fn open(path: &Path, check_payload: bool) -> Result<(Header, Depths),
     let encoding = manifest.encoding().expect("checked when read");
     place_shards(&mut map, &shards, encoding)?;
     super::prefer_huge_pages(&map);
-    let to_check = if check_payload { &shards[..] } else { &[] };
+    let mut guard = blocks::Guard::default();
+    let mut to_check = Vec::new();
+    for shard in &shards {
+        let at = byte_offset(encoding, shard.header.index_range.start);
+        match blocks::read_list(&shard.path, &shard.file, &shard.header)? {
+            Some(list) => guard.add(&shard.path, at, &shard.header, list),
+            None if check_payload => to_check.push(shard),
+            None => {}
+        }
+    }
     for shard in to_check {
         let at = byte_offset(encoding, shard.header.index_range.start) as usize;
         let found = payload_crc32(&map[at..at + shard.header.payload_bytes as usize]);
@@ -408,7 +421,7 @@ pub(super) fn open(path: &Path, check_payload: bool) -> Result<(Header, Depths),
     }
     let depths =
         Depths::from_map(header.encoding, map, header.indices).ok_or_else(|| not_depths(path))?;
-    Ok((header, depths))
+    Ok((header, depths, guard))
 }
 
 /// Where entry `index` starts in the payload.

@@ -34,6 +34,17 @@ pub fn verify<P: Puzzle>(table: &Table, puzzle: &P) -> Vec<Check> {
         ok: found == header.payload_crc32,
         detail: format!("{found:08x} (header {:08x})", header.payload_crc32),
     });
+    if table.checks_blocks() {
+        let blocks = table.check_all();
+        checks.push(Check {
+            name: "block checksums".into(),
+            ok: blocks.is_ok(),
+            detail: match blocks {
+                Ok(()) => "every block of the payload matches its checksum".into(),
+                Err(e) => e.to_string(),
+            },
+        });
+    }
     let puzzle_ok = table.check_puzzle(puzzle);
     checks.push(Check {
         name: "puzzle".into(),

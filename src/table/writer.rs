@@ -35,8 +35,8 @@ use memmap2::MmapMut;
 
 use super::lock::WriteLock;
 use super::{
-    HEADER_BYTES, Header, Identity, TableError, check_size, copies, header, identity, io_error,
-    not_depths, payload_crc32, read_header,
+    HEADER_BYTES, Header, Identity, TableError, blocks, check_size, copies, header, identity,
+    io_error, not_depths, read_header,
 };
 use crate::engine::{self, EngineError, Histogram, Observer, SearchOptions};
 use crate::puzzle::Puzzle;
@@ -249,6 +249,7 @@ pub(super) fn fresh_header(
         payload_crc32: 0,
         pattern: None,
         checkpoint_slot: 0,
+        block_sums: None,
     }
 }
 
@@ -485,8 +486,9 @@ pub fn build<P: Puzzle>(
     })
 }
 
-/// Writes the finished array to copy 0, cuts the spare copy off and marks the table
-/// complete. Copy 0 is overwritten only while the header points at copy 1.
+/// Writes the finished array to copy 0, cuts the spare copy off, writes the block
+/// checksums after the payload and marks the table complete. Copy 0 is overwritten
+/// only while the header points at copy 1.
 pub(super) fn finish(
     writer: &mut Writer,
     depths: &Depths,
@@ -507,10 +509,22 @@ pub(super) fn finish(
     };
     writer.write_headers(&in_copy_zero)?;
     writer.header = in_copy_zero;
-    writer.file().set_len(HEADER_BYTES as u64 + payload)?;
+    let (list, whole) = blocks::checksums(&map[..payload as usize], blocks::BLOCK_LOG2);
+    let list = blocks::list_bytes(&list);
+    writer
+        .file()
+        .set_len(HEADER_BYTES as u64 + payload + list.len() as u64)?;
+    writer
+        .file()
+        .write_all_at(&list, HEADER_BYTES as u64 + payload)?;
+    writer.file().sync_data()?;
     let complete = Header {
-        payload_crc32: payload_crc32(&map[..payload as usize]),
+        payload_crc32: whole,
         complete: true,
+        block_sums: Some(blocks::BlockSums {
+            block_log2: blocks::BLOCK_LOG2,
+            list_crc32: crc32fast::hash(&list),
+        }),
         ..writer.header.clone()
     };
     writer.write_header(&complete)?;

@@ -4,6 +4,7 @@
 mod common;
 
 mod blocks;
+mod checksums;
 mod cli;
 mod executors;
 mod figures;

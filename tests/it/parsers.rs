@@ -125,6 +125,7 @@ proptest! {
             payload_crc32: 0,
             pattern: None,
             checkpoint_slot: slot,
+            block_sums: None,
         };
         let mut block = header.encode();
         let _ = Header::decode(&block);

@@ -338,7 +338,7 @@ fn lookup_solve_info_verify_from_the_binary() {
         let (out, _) = run_ok(&["info", table, "--format", "json"]);
         let json: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(json["complete"], true);
-        assert_eq!(json["version"], 2);
+        assert_eq!(json["version"], 3);
         assert_eq!(json["histogram"].as_array().unwrap().len(), 32);
         let digest = json["definition_sha256"].as_str().unwrap();
         assert_eq!(
@@ -500,7 +500,7 @@ fn python_reads_the_documented_format() {
         let indices: Vec<String> = (0..puzzle.index_count()).map(|i| i.to_string()).collect();
         let (header, lines) = crate::common::python_read_table(&path, &indices);
         assert_eq!(header["puzzle"], "sliding:2x4");
-        assert_eq!(header["version"], 2);
+        assert_eq!(header["version"], 3);
         assert_eq!(
             header["definition_sha256"],
             table.header().definition_sha256.clone().unwrap()

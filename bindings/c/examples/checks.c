@@ -76,10 +76,16 @@ static int table_checks(const char *eight_table, const char *scratch) {
     printf("     (%s)\n", antipode_last_error());
     snprintf(path, sizeof path, "%s/flipped.table", scratch);
     CHECK(copy_file(eight_table, path, -1, 100000), "write a copy with a byte flipped");
-    CHECK(antipode_table_open(path, NULL, &table) == ANTIPODE_BAD_TABLE &&
+    /* Opening reads the header and the block checksums; the first answer that
+     * reads the damaged block is an error, never a distance. */
+    CHECK(antipode_table_open(path, NULL, &table) == ANTIPODE_OK, "open the damaged copy");
+    CHECK(antipode_distance(table, "867254301", &distance) == ANTIPODE_BAD_TABLE &&
               strstr(antipode_last_error(), "checksum") != NULL,
-          "a corrupted table is refused");
+          "a distance read from the damaged block is refused");
     printf("     (%s)\n", antipode_last_error());
+    CHECK(antipode_distance_of_index(table, 0, &distance) == ANTIPODE_BAD_TABLE,
+          "so is an index's");
+    CHECK(antipode_table_close(table) == ANTIPODE_OK, "close the damaged copy");
     return 0;
 }
 

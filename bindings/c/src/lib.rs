@@ -14,11 +14,12 @@ use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use antipode::descent::DescentError;
 use antipode::pdb::Partition;
 use antipode::puzzles::sliding::BoardShape;
 use antipode::puzzles::{self, AnyPuzzle};
-use antipode::table::Table;
-use antipode::{Puzzle, with_depths, with_puzzle};
+use antipode::table::{Table, TableError};
+use antipode::{Puzzle, with_puzzle};
 use rayon::prelude::*;
 
 /// What a call did.
@@ -33,7 +34,8 @@ pub enum AntipodeStatus {
     AntipodeBadHandle = 2,
     /// A string is not UTF-8.
     AntipodeBadText = 3,
-    /// The puzzle name is unknown or its table cannot be opened.
+    /// The puzzle name is unknown, its table cannot be opened, or the part of it an
+    /// answer reads is corrupted.
     AntipodeBadTable = 4,
     /// A position is malformed, of another size, or cannot reach the goal.
     AntipodeBadPosition = 5,
@@ -319,7 +321,9 @@ pub unsafe extern "C" fn antipode_unrank(
     })
 }
 
-/// Opens the depth table at `path` (its checksum checked) into `*table`. Its puzzle
+/// Opens the depth table at `path` into `*table`; every answer is read from checked
+/// bytes (a table of format 3 checks each 1 MiB block the first time it is read, an
+/// older one is checked whole here). Its puzzle
 /// comes from its header; when `puzzle` is not null (a name or description path, as
 /// for [`antipode_puzzle_open`]), the table must be that puzzle's.
 ///
@@ -371,12 +375,22 @@ pub unsafe extern "C" fn antipode_table_close(table: *mut AntipodeTable) -> Anti
 
 /// The distance of one position (text) in a table.
 fn distance_of(t: &AntipodeTable, position: &str) -> Result<u32, (AntipodeStatus, String)> {
-    with_puzzle!(&t.puzzle, q => {
+    let index = with_puzzle!(&t.puzzle, q => {
         let state = q.parse(position).map_err(|e| (AntipodeBadPosition, e.to_string()))?;
-        let index = q.rank(&state);
-        with_depths!(t.table.depths(), s => antipode::descent::distance(q, s, index))
-            .map_err(|e| (AntipodeUnreached, e.to_string()))
-    })
+        q.rank(&state)
+    });
+    distance_of_index(t, index)
+}
+
+/// The distance of the state with index `index` (below the index count), read from
+/// checked blocks only: a damaged table answers with an error, not a value.
+fn distance_of_index(t: &AntipodeTable, index: u64) -> Result<u32, (AntipodeStatus, String)> {
+    with_puzzle!(&t.puzzle, q => t.table.for_checked_puzzle(q).distance_of_index(index)).map_err(
+        |e| match e {
+            TableError::Descent(DescentError::Unreached) => (AntipodeUnreached, e.to_string()),
+            _ => (AntipodeBadTable, e.to_string()),
+        },
+    )
 }
 
 /// The exact distance of `position` (text, e.g. `0 3 2 1/8 7 6 5/4 11 10 9`) into
@@ -417,10 +431,7 @@ pub unsafe extern "C" fn antipode_distance_of_index(
                 format!("index {index} is beyond the table"),
             ));
         }
-        *slot = with_puzzle!(&t.puzzle, q => {
-            with_depths!(t.table.depths(), s => antipode::descent::distance(q, s, index))
-        })
-        .map_err(|e| (AntipodeUnreached, e.to_string()))?;
+        *slot = distance_of_index(t, index)?;
         Ok(())
     })
 }
@@ -445,10 +456,7 @@ pub unsafe extern "C" fn antipode_distance_of_cells(
             .puzzle
             .rank_cells(cells)
             .map_err(|e| (AntipodeBadPosition, e.to_string()))?;
-        *slot = with_puzzle!(&t.puzzle, q => {
-            with_depths!(t.table.depths(), s => antipode::descent::distance(q, s, index))
-        })
-        .map_err(|e| (AntipodeUnreached, e.to_string()))?;
+        *slot = distance_of_index(t, index)?;
         Ok(())
     })
 }

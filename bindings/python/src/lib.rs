@@ -11,10 +11,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
 
+use ::antipode::descent::DescentError;
 use ::antipode::puzzles::{self, AnyPuzzle};
 use ::antipode::store::{Depths, Encoding};
-use ::antipode::table::Table as DepthTable;
-use ::antipode::{Puzzle as _, with_depths, with_puzzle};
+use ::antipode::table::{Table as DepthTable, TableError};
+use ::antipode::{Puzzle as _, with_puzzle};
 
 create_exception!(
     antipode,
@@ -135,6 +136,15 @@ fn quoted(text: &str) -> String {
 
 fn bad_position(e: impl ToString) -> PyErr {
     BadPosition::new_err(e.to_string())
+}
+
+/// The exception for a table that cannot answer: `CorruptFile` where the bytes read
+/// fail their checksum, `Error` otherwise (unreached, inconsistent).
+fn answer_error(e: TableError) -> PyErr {
+    match e {
+        TableError::BlockChecksum { .. } => CorruptFile::new_err(e.to_string()),
+        _ => Error::new_err(e.to_string()),
+    }
 }
 
 fn mismatch(e: impl ToString) -> PyErr {
@@ -269,10 +279,12 @@ struct Table {
 #[pymethods]
 impl Table {
     /// Opens the table at `path`; its puzzle comes from its header, and must be
-    /// `puzzle` (a name or description path) when that is given. `verify=True` also
-    /// checks the payload's checksum (reading all of it).
+    /// `puzzle` (a name or description path) when that is given. Every answer is read
+    /// from checked bytes: a table of format 3 has a checksum per 1 MiB block, checked
+    /// the first time an answer reads the block (a damaged block raises CorruptFile);
+    /// an older table is checked whole at open, unless `verify=False`.
     #[staticmethod]
-    #[pyo3(signature = (path, puzzle = None, verify = false))]
+    #[pyo3(signature = (path, puzzle = None, verify = true))]
     fn open(
         py: Python<'_>,
         path: std::path::PathBuf,
@@ -376,10 +388,10 @@ impl Table {
                 )));
             }
             let out = in_interruptible_chunks(py, &indices, |chunk| {
-                Ok(chunk
+                chunk
                     .par_iter()
-                    .map(|&i| self.distance_of_index(i).unwrap_or(u32::MAX))
-                    .collect())
+                    .map(|&i| self.distance_of_index(i))
+                    .collect()
             })?;
             return Ok(PyArray1::from_vec(py, out));
         }
@@ -419,11 +431,15 @@ impl Table {
     }
 
     /// 8-bit tables: the entries themselves, a read-only numpy view of the mapped
-    /// file (no copy): `distance + 1`, 0 for unreached.
+    /// file (no copy): `distance + 1`, 0 for unreached. The first call checks every
+    /// block of a table of format 3 (reading it all).
     #[getter]
     fn entries<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<u8>>> {
         let this = slf.get();
         this.check_file()?;
+        this.table
+            .check_all()
+            .map_err(|e| CorruptFile::new_err(e.to_string()))?;
         let Depths::Byte(bytes) = this.table.depths() else {
             return Err(Error::new_err(
                 "entries are for 8-bit tables; a 2-bit table's distances come from distances()",
@@ -476,7 +492,7 @@ impl Table {
         py.detach(|| {
             with_puzzle!(&self.puzzle, p => {
                 let state = p.parse(position).map_err(bad_position)?;
-                let steps = self.table.solve(p, &state).map_err(|e| Error::new_err(e.to_string()))?;
+                let steps = self.table.for_checked_puzzle(p).solve(&state).map_err(answer_error)?;
                 Ok(steps.iter().map(|s| s.moved.to_string()).collect())
             })
         })
@@ -507,18 +523,26 @@ impl Table {
         Ok(())
     }
 
-    fn distance_of_index(&self, index: u64) -> Option<u32> {
-        with_puzzle!(&self.puzzle, p => {
-            with_depths!(self.table.depths(), s => ::antipode::descent::distance(p, s, index)).ok()
-        })
+    /// The distance of the state with index `index`, 2**32 - 1 if unreached; a
+    /// damaged or inconsistent table raises.
+    fn distance_of_index(&self, index: u64) -> PyResult<u32> {
+        let answer = with_puzzle!(&self.puzzle, p => {
+            self.table.for_checked_puzzle(p).distance_of_index(index)
+        });
+        match answer {
+            Ok(distance) => Ok(distance),
+            Err(TableError::Descent(DescentError::Unreached)) => Ok(u32::MAX),
+            Err(e) => Err(answer_error(e)),
+        }
     }
 
     fn distance_of_text(&self, position: &str) -> PyResult<u32> {
         with_puzzle!(&self.puzzle, p => {
             let state = p.parse(position).map_err(bad_position)?;
-            let index = p.rank(&state);
-            with_depths!(self.table.depths(), s => ::antipode::descent::distance(p, s, index))
-                .map_err(|e| Error::new_err(e.to_string()))
+            self.table
+                .for_checked_puzzle(p)
+                .distance(&state)
+                .map_err(answer_error)
         })
     }
 }

@@ -134,10 +134,35 @@ def test_damaged_and_foreign_tables_are_refused(eight_table_path, tmp_path):
     short.write_bytes(data[: len(data) - 1000])
     with pytest.raises(antipode.CorruptFile, match="truncated"):
         antipode.Table.open(short)
-    flipped = tmp_path / "flipped.table"
-    flipped.write_bytes(data[:100_000] + bytes([data[100_000] ^ 0x5A]) + data[100_001:])
-    with pytest.raises(antipode.CorruptFile, match="checksum"):
-        antipode.Table.open(flipped, verify=True)
+
+
+def flipped_copy(path, tmp_path, at=100_000):
+    data = path.read_bytes()
+    flipped = tmp_path / f"flipped-{path.name}"
+    flipped.write_bytes(data[:at] + bytes([data[at] ^ 0x5A]) + data[at + 1 :])
+    return flipped
+
+
+def test_a_damaged_table_never_answers(eight_table_path, tmp_path):
+    # Opening reads the header and the list of block checksums; the first answer
+    # that reads the damaged block raises, whatever the call.
+    table = antipode.Table.open(flipped_copy(eight_table_path, tmp_path))
+    with pytest.raises(antipode.CorruptFile, match="block 0"):
+        table.distance("867254301")
+    with pytest.raises(antipode.CorruptFile, match="block 0"):
+        table.distances(np.arange(10))
+    with pytest.raises(antipode.CorruptFile, match="block 0"):
+        table.solve("867254301")
+    with pytest.raises(antipode.CorruptFile, match="block 0"):
+        table.entries
+
+
+def test_a_damaged_two_bit_table_raises_instead_of_unreached(tmp_path):
+    path = tmp_path / "8puzzle-2bit.table"
+    antipode.analyze("8puzzle", table=path, bits=2)
+    table = antipode.Table.open(flipped_copy(path, tmp_path, at=4096 + 20_000))
+    with pytest.raises(antipode.CorruptFile, match="block 0"):
+        table.distances(np.arange(1000))
 
 
 def test_errors_carry_the_library_message(eight_table, tmp_path):

@@ -55,6 +55,9 @@ pub struct Database {
 impl Database {
     /// The database of `projection` in `table` (an 8-bit depth table of it).
     pub fn new(projection: KPuzzle, table: Table) -> Result<Database, KSearchError> {
+        table
+            .check_all()
+            .map_err(|e| KSearchError::Database(e.to_string()))?;
         let Depths::Byte(bytes) = table.depths() else {
             return Err(KSearchError::Database(format!(
                 "{}: pattern databases are 8-bit tables",

@@ -121,7 +121,16 @@ impl Manifest {
             }
             read => read.map_err(io_error(path))?,
         };
-        let manifest: Manifest = toml::from_str(&text)
+        Manifest::parse(path, &text)
+    }
+
+    /// Reads and checks the text of a manifest (`path` names it in errors).
+    pub fn parse(path: &Path, text: &str) -> Result<Manifest, TableError> {
+        let bad = |reason: String| TableError::Shards {
+            path: path.to_owned(),
+            reason,
+        };
+        let manifest: Manifest = toml::from_str(text)
             .map_err(|e| bad(format!("not a table manifest: {}", e.message())))?;
         manifest.check().map_err(bad)?;
         Ok(manifest)

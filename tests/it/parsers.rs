@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 
 use antipode::puzzles::blocks::{BlockPuzzle, library as blocks};
-use antipode::puzzles::kpuzzle::definition::Definition;
+use antipode::puzzles::kpuzzle::{definition::Definition, tws};
 use antipode::puzzles::peg::{description as peg_description, table::PegHeader};
 use antipode::store::Encoding;
 use antipode::table::{Header, shards::Manifest};
@@ -25,6 +25,10 @@ const MANIFEST: &str = "format = 1\npuzzle = \"2x5\"\ngoal = \"12345/6789 \"\n\
                         complete = false\n\n[[shards]]\nfile = \"shard-0-of-2.table\"\n\
                         start = 0\nend = 907200\n\n[[shards]]\nfile = \"shard-1-of-2.table\"\n\
                         start = 907200\nend = 1814400\n";
+
+const TWS: &str = "Name Triangle\nSet P 3 2\nSet Q 2 1\nSolved\nP\n1 2 3\nQ\n1 2\nEnd\n\
+                   Move A\nP\n2 3 1\n1 0 0\nEnd\nMoveTransformation B\nP\n0 2 1\n0 1 1\nQ\n1 0\n\
+                   End\nRotation R\nP\n2 3 1\nEnd\n";
 
 /// One change to a file: overwrite, delete or insert a byte at a position (taken
 /// modulo the length).
@@ -69,6 +73,12 @@ proptest! {
     fn kpuzzle_definitions(text in formatted_text(), edits in prop::collection::vec(edit(), 1..6), which in 0usize..3) {
         let _ = Definition::from_json("x.json", &text);
         let _ = Definition::from_json("x.json", &mutate(KPUZZLES[which], &edits));
+    }
+
+    #[test]
+    fn tws_definitions(text in formatted_text(), edits in prop::collection::vec(edit(), 1..6)) {
+        let _ = tws::read("x.tws", &text);
+        let _ = tws::read("x.tws", &mutate(TWS, &edits));
     }
 
     #[test]
@@ -152,6 +162,7 @@ fn the_valid_files_used_above_are_valid() {
     for text in KPUZZLES {
         Definition::from_json("x.json", text).unwrap();
     }
+    tws::read("x.tws", TWS).unwrap();
     for text in PEGS {
         peg_description::parse("x.toml", text).unwrap();
     }

@@ -135,6 +135,9 @@ pub struct KClasses {
     goal_index: u64,
     /// Indices that are not the one their class is numbered by.
     holes: u64,
+    /// Large parts above this count have the ones a symmetry fixes found cycle by
+    /// cycle ([`KClasses::fixed_permutations`]); up to it, by trying every one.
+    enumerate_fixed_up_to: u64,
 }
 
 /// What filling the cycles of a large part's act works from: the act, its cycles,
@@ -268,6 +271,7 @@ impl KClasses {
             group_order,
             goal_index: 0,
             holes: 0,
+            enumerate_fixed_up_to: 1 << 22,
         };
         classes.enumerate_small(small_size)?;
         classes.classify(unheld_moves);
@@ -793,7 +797,7 @@ impl KClasses {
         }
         let mut acts = Acts::new(self.large_positions.len());
         self.push_act(&mut acts, sym, x);
-        if self.large_count <= 1 << 22 || self.large == Large::Twists {
+        if self.large_count <= self.enumerate_fixed_up_to || self.large == Large::Twists {
             for r in 0..self.large_count {
                 let b = self.unrank_large(r);
                 if self.apply_act(&acts, 0, &b) == b {
@@ -903,7 +907,8 @@ impl KClasses {
             }
             cycles.push(cycle);
         }
-        let mut pieces = [u8::MAX; MAX_LARGE];
+        // Places past k stay 0, as in every large part (they are compared too).
+        let mut pieces = [0u8; MAX_LARGE];
         let mut used = [false; MAX_LARGE];
         let problem = CycleProblem {
             acts,
@@ -1379,6 +1384,78 @@ mod tests {
             library::Twisty::Classes(c) => *c,
             library::Twisty::Plain(_) => panic!("{name} opened without classes"),
         }
+    }
+
+    /// Every permutation of `0..k`, in lexicographic order.
+    fn permutations(k: usize) -> Vec<Vec<u8>> {
+        if k == 0 {
+            return vec![Vec::new()];
+        }
+        let mut all = Vec::new();
+        for rest in permutations(k - 1) {
+            for at in 0..k {
+                let mut p = rest.clone();
+                p.insert(at, (k - 1) as u8);
+                all.push(p);
+            }
+        }
+        all.sort();
+        all
+    }
+
+    /// The large parts an act fixes, found cycle by cycle (for the FTO's edges, too
+    /// many to try), are exactly those found by trying every permutation.
+    #[test]
+    fn fixed_permutations_are_the_large_parts_an_act_fixes() {
+        let mut p = classes("2x2x2");
+        let k = 6;
+        p.large = Large::Orbit;
+        p.large_modulus = 1;
+        p.large_positions = (0..k).collect();
+        let x = p.small_state(p.representatives[0]);
+        let acts_of = |from: &[u8], label: &[u8]| Acts {
+            k,
+            from: from.to_vec(),
+            add: vec![0; k],
+            label: label.to_vec(),
+            label_twist: vec![0; k],
+        };
+        let all = permutations(k);
+        let mut checked = 0;
+        for (n, from) in all.iter().enumerate().step_by(37) {
+            for label in [&all[0], from, &all[(n * 7 + 3) % all.len()]] {
+                let acts = acts_of(from, label);
+                for even in [false, true] {
+                    p.even = even;
+                    let mut by_cycles = Vec::new();
+                    p.fixed_permutations(&acts, &x, &mut |y| by_cycles.push(y.permutation.clone()));
+                    let mut by_trying = Vec::new();
+                    for pieces in &all {
+                        if even && !permutation_is_even(pieces) {
+                            continue;
+                        }
+                        let mut b = LargePart {
+                            pieces: [0; MAX_LARGE],
+                            twists: [0; MAX_LARGE],
+                        };
+                        b.pieces[..k].copy_from_slice(pieces);
+                        if p.apply_act(&acts, 0, &b) == b {
+                            by_trying.push(p.with_large(&x, &b).permutation);
+                        }
+                    }
+                    by_cycles.sort();
+                    by_trying.sort();
+                    assert!(
+                        by_cycles == by_trying,
+                        "from {from:?} label {label:?}: {} by cycles, {} by trying",
+                        by_cycles.len(),
+                        by_trying.len()
+                    );
+                    checked += by_trying.len();
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} fixed parts checked");
     }
 
     #[test]

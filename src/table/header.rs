@@ -4,7 +4,7 @@
 //! Version 2 identifies the puzzle by the SHA-256 digest of its canonical definition
 //! ([`crate::Puzzle::definition`]), which can describe a whole puzzle (a goal set, a
 //! description file), beside a readable name and goal. Version 3 adds checksums per
-//! block of a complete depth table's payload ([`super::blocks`]). Files of versions 1
+//! block of a complete depth table's payload ([`super::BlockSums`]). Files of versions 1
 //! (name and goal only) and 2 are still read.
 
 use super::blocks::{BLOCK_LOG2_RANGE, BlockSums};

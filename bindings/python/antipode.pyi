@@ -128,6 +128,8 @@ def analyze(
     progress: Optional[Callable[[dict[str, Any]], None]] = None,
 ) -> dict[str, Any]:
     """Analyzes the puzzle `name`: gods_number, antipodes, antipode_count, reachable,
-    indices, histogram (numpy). `progress` gets a dict per finished level (depth,
+    indices, histogram (numpy), and for a name with --symmetry a `classes` dict
+    (symmetries, positions, positions_by_depth, antipode_positions,
+    burnside_classes, antipode_class_sizes). `progress` gets a dict per finished level (depth,
     new_states, cumulative, seconds, direction). Ctrl-C stops it with
     KeyboardInterrupt, the table left resumable by the same call."""

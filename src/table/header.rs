@@ -296,26 +296,7 @@ impl Header {
         if u32_at(block, 12) as usize != HEADER_BYTES {
             return Err(HeaderError::Field("header size".into()));
         }
-        let pattern = match block[KIND_AT] {
-            0 => None,
-            1 => {
-                let base = match block[BASE_AT] {
-                    0 => EntryBase::Zero,
-                    1 => EntryBase::Manhattan,
-                    other => return Err(HeaderError::Field(format!("entry base {other}"))),
-                };
-                let count = block[TILE_COUNT_AT] as usize;
-                if count == 0 || count > MAX_PATTERN_TILES {
-                    return Err(HeaderError::Field(format!("{count} pattern tiles")));
-                }
-                Some(PatternInfo {
-                    tiles: block[TILES_AT..TILES_AT + count].to_vec(),
-                    base,
-                })
-            }
-            PEG_KIND => return Err(HeaderError::PegTable),
-            kind => return Err(HeaderError::Field(format!("table kind {kind}"))),
-        };
+        let pattern = decode_pattern(block)?;
         let encoding = match (block[BITS_AT], &pattern) {
             (8, _) => Encoding::Byte,
             (2, None) => Encoding::Mod3,
@@ -364,24 +345,7 @@ impl Header {
         let definition_sha256 =
             (version >= 2).then(|| to_hex(&block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES]));
         let complete = block[COMPLETE_AT] == 1;
-        let block_sums = match block[BLOCK_LOG2_AT] {
-            0 => None,
-            _ if version < 3 => None,
-            log2 if pattern.is_none() && complete && BLOCK_LOG2_RANGE.contains(&log2) => {
-                Some(BlockSums {
-                    block_log2: log2,
-                    list_crc32: u32_at(block, BLOCK_LIST_CRC_AT),
-                })
-            }
-            log2 => {
-                return Err(HeaderError::Field(format!(
-                    "blocks of 2^{log2} bytes (block checksums are for complete depth \
-                     tables, blocks of 2^{} to 2^{} bytes)",
-                    BLOCK_LOG2_RANGE.start,
-                    BLOCK_LOG2_RANGE.end - 1
-                )));
-            }
-        };
+        let block_sums = decode_block_sums(block, version, pattern.is_none(), complete)?;
         Ok(Header {
             version,
             puzzle: get_text(block, NAME_AT)?,
@@ -402,6 +366,55 @@ impl Header {
             block_sums,
         })
     }
+}
+
+/// A pattern database's fields (kind 1), `None` for a depth table (kind 0).
+fn decode_pattern(block: &[u8]) -> Result<Option<PatternInfo>, HeaderError> {
+    Ok(match block[KIND_AT] {
+        0 => None,
+        1 => {
+            let base = match block[BASE_AT] {
+                0 => EntryBase::Zero,
+                1 => EntryBase::Manhattan,
+                other => return Err(HeaderError::Field(format!("entry base {other}"))),
+            };
+            let count = block[TILE_COUNT_AT] as usize;
+            if count == 0 || count > MAX_PATTERN_TILES {
+                return Err(HeaderError::Field(format!("{count} pattern tiles")));
+            }
+            Some(PatternInfo {
+                tiles: block[TILES_AT..TILES_AT + count].to_vec(),
+                base,
+            })
+        }
+        PEG_KIND => return Err(HeaderError::PegTable),
+        kind => return Err(HeaderError::Field(format!("table kind {kind}"))),
+    })
+}
+
+/// The block checksums a complete depth table of version 3 records (offsets 280-287).
+fn decode_block_sums(
+    block: &[u8],
+    version: u32,
+    depth_table: bool,
+    complete: bool,
+) -> Result<Option<BlockSums>, HeaderError> {
+    Ok(match block[BLOCK_LOG2_AT] {
+        0 => None,
+        _ if version < 3 => None,
+        log2 if depth_table && complete && BLOCK_LOG2_RANGE.contains(&log2) => Some(BlockSums {
+            block_log2: log2,
+            list_crc32: u32_at(block, BLOCK_LIST_CRC_AT),
+        }),
+        log2 => {
+            return Err(HeaderError::Field(format!(
+                "blocks of 2^{log2} bytes (block checksums are for complete depth \
+                 tables, blocks of 2^{} to 2^{} bytes)",
+                BLOCK_LOG2_RANGE.start,
+                BLOCK_LOG2_RANGE.end - 1
+            )));
+        }
+    })
 }
 
 #[cfg(test)]
@@ -510,8 +523,8 @@ mod tests {
         wrong[0] = b'X';
         assert_eq!(Header::decode(&wrong), Err(HeaderError::Magic));
         let mut future = block;
-        future[8] = 3;
-        assert_eq!(Header::decode(&future), Err(HeaderError::Version(3)));
+        future[8] = 4;
+        assert_eq!(Header::decode(&future), Err(HeaderError::Version(4)));
     }
 
     #[test]

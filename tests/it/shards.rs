@@ -406,11 +406,27 @@ fn a_bad_shard_is_refused_with_one_line() {
     // Truncated.
     std::fs::write(shard(1), &keep[..keep.len() - 1000]).unwrap();
     lookup("shard-1-of-3.table: truncated or resized");
-    // A byte of the payload changed: the checksum says so (and verify fails).
+    // A byte of the payload changed: a lookup that reads that block fails with the
+    // block's checksum (one in another shard still answers), info and verify too.
     let mut corrupted = keep.clone();
     corrupted[5000] ^= 0x10;
     std::fs::write(shard(1), &corrupted).unwrap();
-    lookup("shard-1-of-3.table: the payload is corrupted");
+    let board = SlidingPuzzle::new(2, 5).unwrap();
+    let in_shard_1 = board.format_line(&board.unrank(700_000));
+    assert_error(
+        &[
+            "lookup",
+            "sliding:2x5",
+            "--table",
+            folder.to_str().unwrap(),
+            &in_shard_1,
+        ],
+        "shard-1-of-3.table: the payload is corrupted: block 0",
+    );
+    assert_error(
+        &["info", folder.to_str().unwrap()],
+        "shard-1-of-3.table: the payload is corrupted",
+    );
     assert_error(&["verify", folder.to_str().unwrap()], "verification failed");
     // Another puzzle's table under a shard's name.
     let eight = SlidingPuzzle::new(3, 3).unwrap();

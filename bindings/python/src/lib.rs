@@ -653,7 +653,10 @@ fn level_dict<'py>(
 
 /// Analyzes the puzzle `name` on a worker thread (the GIL released): a dict with
 /// `gods_number`, `antipodes` (their one-line forms, the first ones),
-/// `antipode_count`, `reachable`, `indices` and `histogram` (numpy). With `table`,
+/// `antipode_count`, `reachable`, `indices` and `histogram` (numpy; per class of
+/// positions for a puzzle opened with `--symmetry`, whose `classes` entry then gives
+/// `symmetries`, `positions`, `positions_by_depth`, `antipode_positions`,
+/// `burnside_classes` and `antipode_class_sizes`). With `table`,
 /// the depths go to that file (`bits` 8 or 2), resuming an unfinished one.
 /// `progress`, if given, is called with a dict per finished level (`depth`,
 /// `new_states`, `cumulative`, `seconds`, `direction`). Ctrl-C (or an exception
@@ -752,6 +755,16 @@ fn analyze<'py>(
         "histogram",
         PyArray1::from_vec(py, analysis.histogram.clone()),
     )?;
+    if let Some(counts) = &analysis.classes {
+        let classes = PyDict::new(py);
+        classes.set_item("symmetries", counts.symmetries)?;
+        classes.set_item("positions", counts.positions)?;
+        classes.set_item("positions_by_depth", counts.positions_by_depth.clone())?;
+        classes.set_item("antipode_positions", counts.antipode_positions)?;
+        classes.set_item("burnside_classes", counts.burnside_classes)?;
+        classes.set_item("antipode_class_sizes", counts.antipode_class_sizes.clone())?;
+        d.set_item("classes", classes)?;
+    }
     Ok(d)
 }
 

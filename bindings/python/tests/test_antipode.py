@@ -303,3 +303,24 @@ def test_a_closed_table_refuses_calls(eight_table_path):
         table.distance("867254301")
     with pytest.raises(ValueError, match="closed"):
         table.distances([0])
+
+
+CORNERS_BY_DEPTH = [1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176, 45391616,
+                    15139616, 64736]
+
+
+def test_a_table_of_symmetry_classes_answers_any_position(tmp_path):
+    path = tmp_path / "corners-classes.table"
+    report = antipode.analyze("3x3x3-corners --symmetry", table=path, bits=2)
+    assert report["gods_number"] == 11
+    assert report["classes"]["symmetries"] == 24
+    assert report["classes"]["positions_by_depth"] == CORNERS_BY_DEPTH
+    assert report["classes"]["burnside_classes"] == report["reachable"] == 3_678_234
+    table = antipode.Table.open(path)
+    # Any position is looked up through its class's index; a solution by descent is
+    # as long as the distance.
+    solved = "CORNERS: 0 1 2 3 4 5 6 7 / 0 0 0 0 0 0 0 0"
+    swapped = "CORNERS: 1 0 2 3 4 5 6 7 / 0 0 0 0 0 0 0 0"
+    assert table.distance(solved) == 0
+    moves = table.solve(swapped)
+    assert len(moves) == table.distance(swapped) > 0

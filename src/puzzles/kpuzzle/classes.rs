@@ -219,11 +219,8 @@ impl KClasses {
         };
         let large_positions: Vec<usize> = (large_orbit.0..large_orbit.0 + large_orbit.1).collect();
         let k = large_positions.len();
-        let large_modulus = if k > 0 {
-            compact.moduli[large_orbit.0].max(1)
-        } else {
-            1
-        };
+        let modulus = compact.moduli.get(large_orbit.0).filter(|_| k > 0);
+        let large_modulus = modulus.map_or(1, |&m| m.max(1));
         let (even, twist_sum, large_count) =
             large_shape(&moves, large, &large_positions, large_modulus);
         let first_of: Vec<u8> = compact_orbits(&compact)

@@ -38,7 +38,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use memmap2::MmapOptions;
-use rayon::prelude::*;
 
 use crate::descent::{self, DescentError};
 use crate::engine::EngineError;
@@ -317,19 +316,7 @@ pub(crate) const CRC_SLICE: usize = 1 << 22;
 
 /// CRC-32 of a payload, computed in parallel slices and combined.
 pub fn payload_crc32(payload: &[u8]) -> u32 {
-    let parts: Vec<crc32fast::Hasher> = payload
-        .par_chunks(CRC_SLICE)
-        .map(|chunk| {
-            let mut h = crc32fast::Hasher::new();
-            h.update(chunk);
-            h
-        })
-        .collect();
-    let mut total = crc32fast::Hasher::new();
-    for part in &parts {
-        total.combine(part);
-    }
-    total.finalize()
+    blocks::checksums(payload, CRC_SLICE.trailing_zeros() as u8).1
 }
 
 /// A complete table, mapped read-only (copy-on-write: nothing is ever written back).

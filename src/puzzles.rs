@@ -326,7 +326,7 @@ pub static FAMILIES: &[Family] = &[
                             p.title(),
                             p.generator_names().join(", ")
                         ),
-                        indices: p.layout().ok().and_then(|l| l.index_count()),
+                        indices: p.index_count_wide().and_then(|n| u64::try_from(n).ok()),
                     }
                 })
                 .collect()
@@ -480,16 +480,19 @@ fn open_ranked_kpuzzle(name: &str) -> Result<Opened, CatalogError> {
         }
         kpuzzle::library::Twisty::Plain(p) => *p,
     };
+    let indices = p.index_count_wide();
     match p.layout() {
         Err(e) => Err(CatalogError::Description(e.to_string())),
-        Ok(layout) if layout.index_count().is_none() => Err(CatalogError::Description(format!(
-            "{} has {} indices, more than a table can number (2^64): solve it with \
+        Ok(_) if indices.is_none_or(|n| n > u64::MAX as u128) => {
+            Err(CatalogError::Description(format!(
+                "{} has {} indices, more than a table can number (2^64): solve it with \
              pattern databases of its projections (`solve {} --pdb ...`, `pdb {} --orbits ...`)",
-            p.base_name(),
-            crate::units::thousands_wide(layout.count()),
-            p.base_name(),
-            p.base_name(),
-        ))),
+                p.base_name(),
+                crate::units::thousands_wide(indices.unwrap_or_default()),
+                p.base_name(),
+                p.base_name(),
+            )))
+        }
         Ok(_) => Ok(Opened::Ranked(AnyPuzzle::KPuzzle(Box::new(p)))),
     }
 }

@@ -28,8 +28,8 @@ pub mod tws;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use definition::{Definition, DefinitionError, Pattern, Transformation, power, split_amount};
 use chain::ChainRanking;
+use definition::{Definition, DefinitionError, Pattern, Transformation, power, split_amount};
 use ranking::{BLANK, Layout, RankingError, Split};
 
 use crate::puzzle::{PositionError, Puzzle, Successor};
@@ -338,6 +338,23 @@ impl KPuzzle {
     /// The stabiliser-chain ranking, when it is the one in use.
     pub fn chain_ranking(&self) -> Option<&ChainRanking> {
         self.chain.as_deref()
+    }
+
+    /// The definition as a table records it, with the ranking's version `ranking`
+    /// (a puzzle of classes numbers positions its own way, and names version 1).
+    pub fn definition_text(&self, ranking: &str) -> String {
+        let mut text = format!("kpuzzle {}\nranking {ranking}\n", self.definition.name);
+        for orbit in &self.definition.orbits {
+            text.push_str(&format!(
+                "orbit {} {} {}\n",
+                orbit.name, orbit.pieces, orbit.orientations
+            ));
+        }
+        text.push_str(&format!("goal {}\n", self.pattern_text(&self.goal, "; ")));
+        for (turn, t) in self.turns.iter().zip(&self.turn_moves) {
+            text.push_str(&format!("move {turn} {:?} {:?}\n", t.permutation, t.delta));
+        }
+        text
     }
 
     /// The positions this puzzle keeps (whole orbits; a projection's blanks are left
@@ -849,18 +866,7 @@ impl Puzzle for KPuzzle {
         } else {
             "1"
         };
-        let mut text = format!("kpuzzle {}\nranking {ranking}\n", self.definition.name);
-        for orbit in &self.definition.orbits {
-            text.push_str(&format!(
-                "orbit {} {} {}\n",
-                orbit.name, orbit.pieces, orbit.orientations
-            ));
-        }
-        text.push_str(&format!("goal {}\n", self.pattern_text(&self.goal, "; ")));
-        for (turn, t) in self.turns.iter().zip(&self.turn_moves) {
-            text.push_str(&format!("move {turn} {:?} {:?}\n", t.permutation, t.delta));
-        }
-        text
+        self.definition_text(ranking)
     }
 
     fn metric_override(&self) -> Option<&'static str> {

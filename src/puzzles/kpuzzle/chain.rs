@@ -238,7 +238,9 @@ impl ChainRanking {
             for (after, &before) in image.iter_mut().zip(&images[..k]) {
                 *after = m[before as usize];
             }
-            *out = self.sift_images(&mut image[..k]).expect("a move keeps the group");
+            *out = self
+                .sift_images(&mut image[..k])
+                .expect("a move keeps the group");
         }
     }
 

@@ -45,8 +45,9 @@ fn cube3_corners_by_depth_with_and_without_symmetry() {
     let plain = analyze(&open("3x3x3-corners").unwrap(), 0, &Silent).unwrap();
     let as_u128: Vec<u128> = plain.histogram.iter().map(|&c| c as u128).collect();
     assert_eq!(as_u128, CORNERS);
+    // The cube's 48 symmetries: 24 rotations and 24 mirrors.
     let corners = classes("3x3x3-corners --symmetry");
-    assert_eq!(corners.symmetry_count(), 24);
+    assert_eq!(corners.symmetry_count(), 48);
     let a = analyze(&corners, 0, &Silent).unwrap();
     let c = a.classes.as_ref().expect("class counts");
     assert_eq!(c.positions_by_depth, CORNERS);
@@ -58,7 +59,7 @@ fn cube3_corners_by_depth_with_and_without_symmetry() {
     // One slot per class and a little: at most a twentieth of the plain table.
     assert!(a.indices * 20 <= plain.indices, "{} slots", a.indices);
     let sizes: u64 = c.antipode_class_sizes.iter().sum();
-    assert!(sizes > 0 && c.antipode_class_sizes.iter().all(|&s| 24 % s == 0));
+    assert!(sizes > 0 && c.antipode_class_sizes.iter().all(|&s| 48 % s == 0));
 }
 
 /// Burnside by brute force: the average over the symmetries of the positions each
@@ -78,9 +79,11 @@ fn burnside_by_brute_force(name: &str) -> u128 {
 #[test]
 fn small_puzzles_count_the_same_positions_and_burnsides_classes() {
     for (name, symmetries, brute_force) in [
-        ("2x2x2", 3, true),
-        ("pyraminx", 12, true),
-        ("skewb", 3, false),
+        // Those fixing the held corner: 3 rotations and 3 mirrors.
+        ("2x2x2", 6, true),
+        // The tetrahedron's 12 rotations and 12 mirrors.
+        ("pyraminx", 24, true),
+        ("skewb", 6, false),
     ] {
         let plain = analyze(&open(name).unwrap(), 0, &Silent).unwrap();
         let p = classes(&format!("{name} --symmetry"));
@@ -103,9 +106,9 @@ fn positions_up_to_rotation() {
     let a = analyze(&held, 0, &Silent).unwrap();
     let urf = analyze(&open("2x2x2").unwrap(), 0, &Silent).unwrap();
     assert_eq!(a.histogram, urf.histogram);
-    // With the cube's 24 rotations as symmetries on top.
+    // With the cube's 48 symmetries on top.
     let p = &shared()[2];
-    assert_eq!(p.symmetry_count(), 24);
+    assert_eq!(p.symmetry_count(), 48);
     let a = analyze(p, 0, &Silent).unwrap();
     let c = a.classes.unwrap();
     let expected: Vec<u128> = urf.histogram.iter().map(|&n| n as u128).collect();
@@ -152,12 +155,12 @@ fn the_command_line_reports_classes_and_positions() {
     let (out, _) = run_ok(&["analyze", "pyraminx", "--symmetry", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["puzzle"], "pyraminx --symmetry");
-    assert_eq!(json["classes"]["symmetries"], 12);
+    assert_eq!(json["classes"]["symmetries"], 24);
     assert_eq!(json["classes"]["positions"], 933_120);
     assert_eq!(json["classes"]["antipode_positions"], 32);
     assert_eq!(json["reachable"], json["classes"]["burnside_classes"]);
     let (text, _) = run_ok(&["analyze", "pyraminx", "--symmetry", "--show", "1"]);
-    assert!(text.contains("symmetries      12"), "{text}");
+    assert!(text.contains("symmetries      24"), "{text}");
     assert!(text.contains("positions       933,120"), "{text}");
     assert!(text.contains("(a class of "), "{text}");
 }
@@ -232,17 +235,36 @@ fn bad_symmetries_and_definitions_are_refused() {
         &["analyze", path],
         "line 8: 2 entries for a set of 3 pieces",
     );
-    // One piece twisted by one move: twisting every piece alike commutes with the
-    // move (it acts on no position), and no transformation maps the twist to its
-    // inverse without turning orientations the other way: no symmetry.
+    // One piece twisted by one move: no transformation maps the twist to its inverse
+    // (twisting every piece alike commutes with the move), but the mirror does, which
+    // turns every twist the other way.
     let tws = dir.path().join("twist.tws");
     std::fs::write(
         &tws,
         "Set P 2 3\nSolved\nP\n1 2\nEnd\nMove A\nP\n1 2\n1 0\nEnd\n",
     )
     .unwrap();
+    let (out, _) = run_ok(&[
+        "analyze",
+        tws.to_str().unwrap(),
+        "--symmetry",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["classes"]["symmetries"], 2, "{out}");
+    assert_eq!(json["classes"]["positions"], 3, "{out}");
+    assert_eq!(json["reachable"], 2, "{out}");
+    // Two pieces swapped: the swap commutes with itself, and with no orientations a
+    // mirror is no other action: no symmetry.
+    let swap = dir.path().join("swap.tws");
+    std::fs::write(
+        &swap,
+        "Set P 2 1\nSolved\nP\n1 2\nEnd\nMove A\nP\n2 1\nEnd\n",
+    )
+    .unwrap();
     assert_error(
-        &["analyze", tws.to_str().unwrap(), "--symmetry"],
+        &["analyze", swap.to_str().unwrap(), "--symmetry"],
         "has no symmetry but the identity",
     );
 }

@@ -34,7 +34,7 @@
 use std::collections::HashMap;
 
 use super::definition::{Pattern, Transformation};
-use super::symmetry::{Compact, Frame};
+use super::symmetry::{Compact, Frame, Symmetry, reflect};
 use super::{KPuzzle, KPuzzleError, Turn};
 use crate::puzzle::{ClassCounts, PositionError, Puzzle, Successor};
 
@@ -57,7 +57,8 @@ enum Large {
 
 /// How the symmetry that takes a small part to its class's representative acts on the
 /// large part, in the large orbit's own numbering: `b'[i]` takes `b[from[i]]`, its
-/// piece `v` relabelled `label[v]`, its twist plus `add[i]` (plus `label_twist[v]`).
+/// piece `v` relabelled `label[v]`, its twist (negated by a mirror, `negate`) plus
+/// `add[i]` (plus `label_twist[v]`).
 #[derive(Debug, Clone, Default)]
 struct Acts {
     k: usize,
@@ -65,6 +66,7 @@ struct Acts {
     add: Vec<u8>,
     label: Vec<u8>,
     label_twist: Vec<u8>,
+    negate: Vec<bool>,
 }
 
 impl Acts {
@@ -75,7 +77,8 @@ impl Acts {
         }
     }
 
-    fn push(&mut self, from: &[u8], add: &[u8], label: &[u8], label_twist: &[u8]) {
+    fn push(&mut self, from: &[u8], add: &[u8], label: &[u8], label_twist: &[u8], negate: bool) {
+        self.negate.push(negate);
         self.from.extend_from_slice(from);
         self.add.extend_from_slice(add);
         self.label.extend_from_slice(label);
@@ -95,7 +98,7 @@ struct LargePart {
 pub struct KClasses {
     base: KPuzzle,
     compact: Compact,
-    symmetries: Vec<Transformation>,
+    symmetries: Vec<Symmetry>,
     frame: Option<Frame>,
     moves: Vec<Transformation>,
     large: Large,
@@ -186,7 +189,7 @@ impl KClasses {
     pub fn new(
         base: KPuzzle,
         compact: Compact,
-        symmetries: Vec<Transformation>,
+        symmetries: Vec<Symmetry>,
         unheld_moves: &[Transformation],
         frame: Option<Frame>,
     ) -> Result<KClasses, KPuzzleError> {
@@ -399,9 +402,14 @@ impl KClasses {
     /// the left factor `rho · S⁻¹`.
     fn act(&self, sym: usize, x: &Transformation) -> (Transformation, Transformation) {
         let moduli = &self.compact.moduli;
-        let s = &self.symmetries[sym];
+        let symmetry = &self.symmetries[sym];
+        let s = &symmetry.s;
         let s_inverse = s.inverse(moduli);
-        let z = s_inverse.then(x, moduli).then(s, moduli);
+        let z = if symmetry.mirror {
+            s_inverse.then(&reflect(x, moduli), moduli).then(s, moduli)
+        } else {
+            s_inverse.then(x, moduli).then(s, moduli)
+        };
         match &self.frame {
             None => (z, s_inverse),
             Some(frame) => {
@@ -420,7 +428,7 @@ impl KClasses {
         }
         let first = self.large_positions[0];
         let (_, left) = self.act(sym, x);
-        let s = &self.symmetries[sym];
+        let s = &self.symmetries[sym].s;
         let m = self.large_modulus;
         let mut from = Vec::with_capacity(k);
         let mut add = Vec::with_capacity(k);
@@ -445,7 +453,8 @@ impl KClasses {
                 }
             }
         }
-        acts.push(&from, &add, &label, &label_twist);
+        let negate = self.symmetries[sym].mirror;
+        acts.push(&from, &add, &label, &label_twist, negate);
     }
 
     /// Classes of the small part, each value's symmetry to its representative, and
@@ -535,7 +544,7 @@ impl KClasses {
                 .iter()
                 .map(|&p| t.delta[p] % m)
                 .collect();
-            table.push(&from, &add, &vec![0; k], &vec![0; k]);
+            table.push(&from, &add, &vec![0; k], &vec![0; k], false);
         }
         self.large_moves = table;
     }
@@ -570,6 +579,9 @@ impl KClasses {
             pieces: [0; MAX_LARGE],
             twists: [0; MAX_LARGE],
         };
+        // A mirror's act takes the twists negated.
+        let negate = acts.negate[at];
+        let twist = |t: u8| if negate { (m - t) % m } else { t };
         match self.large {
             Large::Nothing => {}
             Large::Orbit => {
@@ -580,13 +592,13 @@ impl KClasses {
                     let v = b.pieces[j] as usize;
                     out.pieces[i] = label[v];
                     if m > 1 {
-                        out.twists[i] = (label_twist[v] + b.twists[j] + add[i]) % m;
+                        out.twists[i] = (label_twist[v] + twist(b.twists[j]) + add[i]) % m;
                     }
                 }
             }
             Large::Twists => {
                 for i in 0..k {
-                    out.twists[i] = (b.twists[from[i] as usize] + add[i]) % m;
+                    out.twists[i] = (twist(b.twists[from[i] as usize]) + add[i]) % m;
                 }
             }
         }
@@ -1218,13 +1230,14 @@ impl Puzzle for KClasses {
     }
 
     fn definition(&self) -> String {
-        let mut text = self.base.definition();
+        let mut text = self.base.definition_text("1");
         text.push_str(&format!(
             "classes 1 under {} symmetries\n",
             self.symmetries.len()
         ));
         for s in &self.symmetries {
-            text.push_str(&format!("symmetry {:?} {:?}\n", s.permutation, s.delta));
+            let kind = if s.mirror { "mirror" } else { "symmetry" };
+            text.push_str(&format!("{kind} {:?} {:?}\n", s.s.permutation, s.s.delta));
         }
         text
     }
@@ -1416,6 +1429,7 @@ mod tests {
             add: vec![0; k],
             label: label.to_vec(),
             label_twist: vec![0; k],
+            negate: vec![false],
         };
         let all = permutations(k);
         let mut checked = 0;

@@ -96,9 +96,9 @@ pub enum Twisty {
 /// use antipode::Puzzle;
 /// use antipode::puzzles::kpuzzle::library::{Twisty, open_any};
 ///
-/// let Twisty::Classes(corners) = open_any("2x2x2 --symmetry").unwrap() else { panic!() };
-/// assert_eq!(corners.symmetry_count(), 3);
-/// assert_eq!(corners.positions(), 3_674_160);
+/// let Twisty::Classes(p) = open_any("pyraminx --symmetry").unwrap() else { panic!() };
+/// assert_eq!(p.symmetry_count(), 24); // the tetrahedron's 12 rotations and 12 mirrors
+/// assert_eq!(p.positions(), 933_120);
 /// ```
 pub fn open_any(name: &str) -> Result<Twisty, KPuzzleError> {
     let (base, variant) = Variant::parse(name)?;
@@ -151,18 +151,27 @@ fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
             .filter(|(_, t)| t.amount == 1)
             .map(|(k, _)| k)
             .collect();
-        symmetry::automorphisms(&moves, &generators, &compact).map_err(option)?
+        symmetry::symmetries_with_mirrors(&moves, &generators, &compact).map_err(option)?
     } else {
         let named: Vec<(String, Transformation)> = definition
             .symmetries
             .iter()
             .map(|(n, t)| (n.clone(), compact.restrict(t)))
             .collect();
-        symmetry::close(&named, &moves, &compact.moduli).map_err(option)?
+        symmetry::close(&named, &moves, &compact.moduli)
+            .map_err(option)?
+            .into_iter()
+            .map(symmetry::Symmetry::plain)
+            .collect()
     };
     let mut actions = symmetry::distinct_actions(&symmetries, &moves, &compact.moduli);
     let frame = if variant.up_to_rotation {
-        let frame = symmetry::Frame::new(&symmetries, &moves, &compact).map_err(option)?;
+        let plain: Vec<Transformation> = symmetries
+            .iter()
+            .filter(|s| !s.mirror)
+            .map(|s| s.s.clone())
+            .collect();
+        let frame = symmetry::Frame::new(&plain, &moves, &compact).map_err(option)?;
         actions.retain(|s| frame.normalized_by(s, &compact.moduli));
         Some(frame)
     } else {

@@ -8,9 +8,14 @@
 //! definition's rotations (a `.tws` file's `Rotation` blocks), checked and closed under
 //! composition, or else it is found from the moves alone ([`automorphisms`]): every
 //! such transformation, found by a search that fixes the image of one piece and of
-//! each generator and propagates `S(M(p)) = M'(S(p))` through the puzzle. Mirror
-//! images, which turn orientations the other way, are not transformations of this
-//! kind and are not found.
+//! each generator and propagates `S(M(p)) = M'(S(p))` through the puzzle.
+//!
+//! **Mirrors** turn every twist the other way: with `R(x)` the transformation `x`
+//! with each orientation change negated (an automorphism of the pieces' group), a
+//! mirror acts as `x ↦ S⁻¹·R(x)·S` ([`Symmetry`] with `mirror`). A reflection of the
+//! cube maps a clockwise quarter turn to a counter-clockwise one, so `S⁻¹·R(M)·S` is a
+//! move again: mirrors are found by the same search, started from the reflected
+//! moves. The cube's corners have 24 rotations and 24 mirrors.
 //!
 //! **Up to rotation.** A puzzle whose pieces fix no frame (the FTO without its
 //! centres) can turn a whole-puzzle rotation into a reachable position; positions that
@@ -104,6 +109,76 @@ impl Compact {
     }
 }
 
+/// A symmetry as it acts on positions: `x ↦ S⁻¹·x·S`, or for a mirror
+/// `x ↦ S⁻¹·R(x)·S`, with `R` turning every twist the other way ([`reflect`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    /// The transformation `S`.
+    pub s: Transformation,
+    /// Whether twists are turned the other way first.
+    pub mirror: bool,
+}
+
+impl Symmetry {
+    /// `x ↦ S⁻¹·x·S`.
+    pub fn plain(s: Transformation) -> Symmetry {
+        Symmetry { s, mirror: false }
+    }
+
+    /// `x` under the symmetry.
+    pub fn apply(&self, x: &Transformation, moduli: &[u8]) -> Transformation {
+        let inverse = self.s.inverse(moduli);
+        if self.mirror {
+            conjugate(&reflect(x, moduli), &self.s, &inverse, moduli)
+        } else {
+            conjugate(x, &self.s, &inverse, moduli)
+        }
+    }
+
+    /// The symmetry undoing this one: `(S⁻¹, plain)`, or `(R(S⁻¹), mirror)`.
+    pub fn inverse(&self, moduli: &[u8]) -> Symmetry {
+        let inverse = self.s.inverse(moduli);
+        Symmetry {
+            s: if self.mirror {
+                reflect(&inverse, moduli)
+            } else {
+                inverse
+            },
+            mirror: self.mirror,
+        }
+    }
+
+    /// This symmetry, then `next`: `(R(S)·S_next, either mirror but not both)` when
+    /// `next` is a mirror, `(S·S_next, ...)` otherwise.
+    pub fn then(&self, next: &Symmetry, moduli: &[u8]) -> Symmetry {
+        let first = if next.mirror {
+            reflect(&self.s, moduli)
+        } else {
+            self.s.clone()
+        };
+        Symmetry {
+            s: first.then(&next.s, moduli),
+            mirror: self.mirror != next.mirror,
+        }
+    }
+}
+
+/// `t` with every orientation change turned the other way: `delta → -delta`.
+pub fn reflect(t: &Transformation, moduli: &[u8]) -> Transformation {
+    Transformation {
+        permutation: t.permutation.clone(),
+        delta: t
+            .delta
+            .iter()
+            .zip(moduli)
+            .map(|(&d, &m)| {
+                let m = m.max(1);
+                (m - d % m) % m
+            })
+            .collect(),
+    }
+}
+
 /// `S⁻¹ · t · S` for a symmetry `s` with inverse `s_inverse`.
 pub fn conjugate(
     t: &Transformation,
@@ -114,14 +189,13 @@ pub fn conjugate(
     s_inverse.then(t, moduli).then(s, moduli)
 }
 
-/// The permutation of `moves` that conjugation by the symmetry `s` induces: entry `k`
-/// is the move `S⁻¹·moves[k]·S`.
-pub fn move_permutation(s: &Transformation, moves: &[Transformation], moduli: &[u8]) -> Vec<u16> {
-    let inverse = s.inverse(moduli);
+/// The permutation of `moves` that the symmetry `s` induces: entry `k` is the move
+/// `s` maps `moves[k]` to.
+pub fn move_permutation(s: &Symmetry, moves: &[Transformation], moduli: &[u8]) -> Vec<u16> {
     moves
         .iter()
         .map(|m| {
-            let c = conjugate(m, s, &inverse, moduli);
+            let c = s.apply(m, moduli);
             moves.iter().position(|x| *x == c).unwrap_or(usize::MAX) as u16
         })
         .collect()
@@ -132,10 +206,10 @@ pub fn move_permutation(s: &Transformation, moves: &[Transformation], moduli: &[
 /// as one twist of every piece) act alike on every position, which the moves make.
 /// The identity stays first.
 pub fn distinct_actions(
-    symmetries: &[Transformation],
+    symmetries: &[Symmetry],
     moves: &[Transformation],
     moduli: &[u8],
-) -> Vec<Transformation> {
+) -> Vec<Symmetry> {
     let mut seen = std::collections::HashSet::new();
     symmetries
         .iter()
@@ -146,6 +220,16 @@ pub fn distinct_actions(
 
 /// Why `s` is not a symmetry of `moves`, or `None` if it is one.
 pub fn check(s: &Transformation, moves: &[Transformation], moduli: &[u8]) -> Option<String> {
+    check_symmetry(&Symmetry::plain(s.clone()), moves, moduli)
+}
+
+/// Why `symmetry` (plain or mirror) is not a symmetry of `moves`, or `None`.
+pub fn check_symmetry(
+    symmetry: &Symmetry,
+    moves: &[Transformation],
+    moduli: &[u8],
+) -> Option<String> {
+    let s = &symmetry.s;
     let n = moduli.len();
     let mut seen = vec![false; n];
     for (i, &from) in s.permutation.iter().enumerate() {
@@ -165,10 +249,8 @@ pub fn check(s: &Transformation, moves: &[Transformation], moduli: &[u8]) -> Opt
             ));
         }
     }
-    let inverse = s.inverse(moduli);
     for m in moves {
-        let c = conjugate(m, s, &inverse, moduli);
-        if !moves.contains(&c) {
+        if !moves.contains(&symmetry.apply(m, moduli)) {
             return Some("it maps a move to a transformation that is no move".into());
         }
     }
@@ -216,8 +298,44 @@ pub fn automorphisms(
     generators: &[usize],
     compact: &Compact,
 ) -> Result<Vec<Transformation>, SymmetryError> {
+    automorphisms_of(moves, generators, compact, false)
+}
+
+/// Every symmetry of `moves`, rotations (as [`automorphisms`]) and then mirrors
+/// (`S` with `S⁻¹·R(M)·S` in `moves` for every `M`), the identity first.
+pub fn symmetries_with_mirrors(
+    moves: &[Transformation],
+    generators: &[usize],
+    compact: &Compact,
+) -> Result<Vec<Symmetry>, SymmetryError> {
+    let mut all: Vec<Symmetry> = automorphisms(moves, generators, compact)?
+        .into_iter()
+        .map(Symmetry::plain)
+        .collect();
+    for s in automorphisms_of(moves, generators, compact, true)? {
+        if all.len() == MAX_SYMMETRIES {
+            return Err(SymmetryError::TooMany);
+        }
+        all.push(Symmetry { s, mirror: true });
+    }
+    Ok(all)
+}
+
+fn automorphisms_of(
+    moves: &[Transformation],
+    generators: &[usize],
+    compact: &Compact,
+    mirror: bool,
+) -> Result<Vec<Transformation>, SymmetryError> {
+    let sources: Vec<Transformation> = if mirror {
+        moves.iter().map(|m| reflect(m, &compact.moduli)).collect()
+    } else {
+        moves.to_vec()
+    };
     let mut search = Search {
         moves,
+        sources: &sources,
+        mirror,
         generators,
         moduli: &compact.moduli,
         orbit: &compact.orbit,
@@ -236,6 +354,9 @@ pub fn automorphisms(
 
 struct Search<'a> {
     moves: &'a [Transformation],
+    /// The moves a symmetry maps onto `moves`: `moves` themselves, or reflected.
+    sources: &'a [Transformation],
+    mirror: bool,
     generators: &'a [usize],
     moduli: &'a [u8],
     orbit: &'a [u8],
@@ -269,7 +390,12 @@ impl Search<'_> {
                     permutation: self.image.iter().map(|x| x.expect("complete")).collect(),
                     delta: self.twist.clone(),
                 };
-                if check(&s, self.moves, self.moduli).is_none() {
+                let symmetry = Symmetry {
+                    s,
+                    mirror: self.mirror,
+                };
+                if check_symmetry(&symmetry, self.moves, self.moduli).is_none() {
+                    let s = symmetry.s;
                     if self.found.len() == MAX_SYMMETRIES {
                         return Err(SymmetryError::TooMany);
                     }
@@ -318,7 +444,7 @@ impl Search<'_> {
             let j = self.image[i].expect("queued when known") as usize;
             for (g, chosen) in self.chosen.iter().enumerate() {
                 let Some(m) = *chosen else { continue };
-                let generator = &self.moves[self.generators[g]];
+                let generator = &self.sources[self.generators[g]];
                 let conjugate = &self.moves[m];
                 // M·S = S·M': S[M'[i]] = M[S[i]], twists accordingly.
                 let target = conjugate.permutation[i] as usize;
@@ -446,12 +572,10 @@ impl Frame {
     /// Whether conjugation by `s` maps the rotations onto themselves, as a symmetry
     /// of positions up to rotation must (else `S⁻¹·P·S` depends on which member of
     /// `P`'s rotations it is taken of).
-    pub fn normalized_by(&self, s: &Transformation, moduli: &[u8]) -> bool {
-        let inverse = s.inverse(moduli);
-        self.rotations.iter().all(|rho| {
-            self.rotations
-                .contains(&conjugate(rho, s, &inverse, moduli))
-        })
+    pub fn normalized_by(&self, s: &Symmetry, moduli: &[u8]) -> bool {
+        self.rotations
+            .iter()
+            .all(|rho| self.rotations.contains(&s.apply(rho, moduli)))
     }
 
     /// The rotation that brings `x`'s reference piece home.
@@ -514,4 +638,48 @@ fn reachable_places(r: usize, moves: &[Transformation], moduli: &[u8]) -> Vec<bo
         }
     }
     seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::library::open;
+    use super::*;
+
+    /// The cube's corners: 24 rotations and 24 mirrors; composing and inverting
+    /// symmetries acts as composing and inverting their actions on positions.
+    #[test]
+    fn mirrors_compose_and_invert_as_actions() {
+        let corners = open("3x3x3-corners").unwrap();
+        let compact = corners.compact().unwrap();
+        let moduli = &compact.moduli;
+        let moves: Vec<Transformation> = corners
+            .turn_transformations()
+            .iter()
+            .map(|t| compact.restrict(t))
+            .collect();
+        let generators: Vec<usize> = (0..corners.turns().len())
+            .filter(|&k| corners.turns()[k].amount == 1)
+            .collect();
+        let all = symmetries_with_mirrors(&moves, &generators, &compact).unwrap();
+        let all = distinct_actions(&all, &moves, moduli);
+        assert_eq!(all.len(), 48);
+        assert_eq!(all.iter().filter(|s| s.mirror).count(), 24);
+        // A position: R U F' on the corners.
+        let x = moves[6].then(&moves[0], moduli).then(&moves[14], moduli);
+        for a in all.iter().step_by(5) {
+            assert_eq!(a.inverse(moduli).apply(&a.apply(&x, moduli), moduli), x);
+            for b in all.iter().step_by(7) {
+                let both = a.then(b, moduli);
+                assert_eq!(
+                    both.apply(&x, moduli),
+                    b.apply(&a.apply(&x, moduli), moduli)
+                );
+            }
+        }
+        // A mirror maps a quarter turn to a quarter turn the other way.
+        let mirror = all.iter().find(|s| s.mirror).unwrap();
+        let image = mirror.apply(&moves[0], moduli);
+        let k = moves.iter().position(|m| *m == image).unwrap();
+        assert_eq!(corners.turns()[k].amount, 3, "{}", corners.turns()[k]);
+    }
 }

@@ -61,11 +61,11 @@ pub struct Args {
     /// one position of each.
     #[arg(long)]
     components: bool,
-    /// Count up to the puzzle's symmetries. Twisty puzzles: one index per class of
-    /// positions (S⁻¹·P·S for every symmetry S, found from the moves or named by the
-    /// definition); the report gives classes and positions per depth. Peg solitaire:
-    /// count the boards up to the board's symmetries (those that fix the start) as
-    /// well.
+    /// Search over classes of positions under the puzzle's symmetries: one entry per
+    /// class, and the report gives classes and positions per depth. Twisty puzzles:
+    /// S⁻¹·P·S for every symmetry S (rotations and mirrors, found from the moves or
+    /// named by the definition), one index per class. Peg solitaire: the board's
+    /// rotations and reflections that fix the start, one board per class searched.
     #[arg(long)]
     symmetry: bool,
     /// Draw the depth histogram into an SVG file (linear and log scale).

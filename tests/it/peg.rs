@@ -74,7 +74,7 @@ fn triangle15_by_jumps_with_its_symmetries() {
     ]);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     // The apex start is fixed by the mirror through the apex.
-    assert_eq!(json["symmetries"], 2);
+    assert_eq!(json["classes"]["symmetries"], 2);
     let finishes: Vec<u64> = json["one_peg_finishes"]
         .as_array()
         .unwrap()
@@ -86,12 +86,21 @@ fn triangle15_by_jumps_with_its_symmetries() {
         assert!(finishes.contains(&hole), "{finishes:?}");
     }
     assert!(!finishes.contains(&4));
-    let by_jumps = json["jumps_histogram"].as_array().unwrap();
+    let by_jumps = json["classes"]["positions_by_depth"].as_array().unwrap();
     assert_eq!(by_jumps.len(), 14);
     assert_eq!(by_jumps[0], 1);
-    // Two first jumps, into the apex, mirror images of each other.
+    // Two first jumps, into the apex, mirror images of each other: one class.
     assert_eq!(by_jumps[1], 2);
-    assert_eq!(json["jumps_histogram_up_to_symmetry"][1], 1);
+    assert_eq!(json["jumps_histogram"][1], 1);
+    // The search ran over classes: the same boards as without --symmetry.
+    let (plain, _) = run_ok(&["analyze", "triangle15", "-q", "--format", "json"]);
+    let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    assert_eq!(
+        plain["jumps_histogram"],
+        json["classes"]["positions_by_depth"]
+    );
+    assert_eq!(plain["reachable"], json["classes"]["positions"]);
+    assert_eq!(plain["one_peg_finishes"], json["one_peg_finishes"]);
     // From another start.
     let (out, _) = run_ok(&[
         "analyze",

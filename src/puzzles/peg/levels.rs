@@ -356,17 +356,13 @@ pub struct PegAnalysis {
     pub start: String,
     /// The goal in words.
     pub goal: String,
-    /// Boards reachable from the start.
+    /// Boards reachable from the start (with symmetry: classes of boards).
     pub reachable: u64,
-    /// Boards per number of jumps from the start (level k has k pegs fewer).
+    /// Boards per number of jumps from the start (level k has k pegs fewer; with
+    /// symmetry, classes of boards).
     pub jumps_histogram: Vec<u64>,
-    /// With symmetry: the symmetries of the board that fix the start (what the
-    /// reachable boards are counted up to).
-    pub symmetries: Option<usize>,
-    /// With symmetry: reachable boards up to those symmetries.
-    pub reachable_up_to_symmetry: Option<u64>,
-    /// With symmetry: per number of jumps, boards up to those symmetries.
-    pub jumps_histogram_up_to_symmetry: Option<Vec<u64>>,
+    /// With symmetry: the boards the classes hold.
+    pub classes: Option<PegClasses>,
     /// The holes where a single peg can be left.
     pub one_peg_finishes: Vec<u8>,
     /// Whether a goal board is reachable.
@@ -383,8 +379,23 @@ pub struct PegAnalysis {
     pub seconds: f64,
 }
 
+/// What a search over classes of boards (`--symmetry`) counts besides the classes,
+/// under the same JSON keys as a twisty puzzle's classes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PegClasses {
+    /// The board's symmetries that fix the start (the identity included).
+    pub symmetries: usize,
+    /// The boards the reachable classes hold.
+    pub positions: u64,
+    /// Boards per number of jumps.
+    pub positions_by_depth: Vec<u64>,
+}
+
 /// Counts the boards reachable from the start, one level per jump, with two levels
-/// in memory; with `symmetry`, also up to the board's symmetries that fix the start.
+/// in memory. With `symmetry`, the search runs over classes of boards under the
+/// board's symmetries that fix the start, as `--symmetry` does on every puzzle: a
+/// level holds and expands one board per class (the least of its images), and the
+/// boards per level are the classes' sizes summed.
 /// `progress` hears of every finished level (pegs, boards). With a `checkpoint`, the
 /// level about to be expanded is saved every minute and when `stop` ends the run,
 /// and a saved one of the same analysis is resumed (the file goes when it completes).
@@ -393,8 +404,13 @@ pub struct PegAnalysis {
 /// use antipode::puzzles::peg::{PegBoard, levels};
 ///
 /// let hoppers = PegBoard::shipped("hoppers").unwrap();
-/// let a = levels::analyze(&hoppers, true, None, None, |_, _| {}).unwrap();
+/// let a = levels::analyze(&hoppers, false, None, None, |_, _| {}).unwrap();
 /// assert_eq!(a.jumps_histogram[..3], [1, 4, 12]);
+/// // Over classes: the same boards, fewer entries.
+/// let s = levels::analyze(&hoppers, true, None, None, |_, _| {}).unwrap();
+/// let classes = s.classes.expect("a search over classes");
+/// assert_eq!(classes.positions_by_depth, a.jumps_histogram);
+/// assert!(s.reachable < a.reachable);
 /// assert!(a.goal_reachable);
 /// ```
 pub fn analyze(
@@ -411,11 +427,12 @@ pub fn analyze(
     check_memory(board, level_bytes, "counting the reachable boards")?;
     let halves = Halves::new(board.holes());
     let group = symmetry.then(|| Symmetries::of(board).fixing(board.start()));
+    let canonical = |b: u64| group.as_ref().map_or(b, |g| g.least(b));
     let (mut level, saved) = match checkpoint.and_then(|c| c.load(&ranker)) {
         Some(resumed) => resumed,
         None => {
             let level = LevelSet::empty(&ranker, start_pegs);
-            level.insert(ranker.rank(board.start()));
+            level.insert(ranker.rank(canonical(board.start())));
             (level, Progress::default())
         }
     };
@@ -448,29 +465,66 @@ pub fn analyze(
         if count == 0 {
             break;
         }
-        progress(level.pegs(), count);
-        jumps.push(count);
-        if let Some(group) = &group {
-            classes.push(count_classes(&halves, &level, group));
+        let boards = match &group {
+            Some(group) => count_boards(&halves, &level, group),
+            None => count,
+        };
+        progress(level.pegs(), boards);
+        jumps.push(boards);
+        if group.is_some() {
+            classes.push(count);
         }
         let goal_pegs = board.goal_pegs();
         if level.pegs() == goal_pegs {
             goal_reachable = board
                 .goal_boards()
                 .iter()
-                .any(|&g| level.has(ranker.rank(g)));
+                .any(|&g| level.has(ranker.rank(canonical(g))));
         }
         if level.pegs() == 1 {
             finishes = (0..board.holes() as u8)
-                .filter(|&h| level.has(ranker.rank(1 << h)))
+                .filter(|&h| level.has(ranker.rank(canonical(1 << h))))
                 .collect();
             break;
         }
-        level = expand(board, &ranker, &halves, &level, Direction::Forward);
+        level = match &group {
+            Some(group) => expand_classes(board, &ranker, &halves, &level, group),
+            None => expand(board, &ranker, &halves, &level, Direction::Forward),
+        };
     }
     if let Some(checkpoint) = checkpoint {
         checkpoint.remove();
     }
+    let counted = Progress {
+        jumps,
+        classes,
+        goal_reachable,
+    };
+    Ok(assemble(
+        board,
+        group.as_ref(),
+        counted,
+        finishes,
+        level_bytes,
+        started,
+    ))
+}
+
+/// The analysis from the counts of a finished search (`counted.jumps` boards per
+/// jump, `counted.classes` classes per jump with a `group`).
+fn assemble(
+    board: &PegBoard,
+    group: Option<&Symmetries>,
+    counted: Progress,
+    finishes: Vec<u8>,
+    level_bytes: u64,
+    started: Instant,
+) -> PegAnalysis {
+    let Progress {
+        jumps,
+        classes,
+        goal_reachable,
+    } = counted;
     let small = board.holes() <= super::MOVE_LEVELS_MAX_HOLES;
     let (moves_histogram, goal_moves) = if small {
         let (histogram, goal) = board.moves_histogram();
@@ -478,39 +532,66 @@ pub fn analyze(
     } else {
         (None, None)
     };
-    Ok(PegAnalysis {
+    let (histogram, classes) = match group {
+        Some(group) => (
+            classes,
+            Some(PegClasses {
+                symmetries: group.len(),
+                positions: jumps.iter().sum(),
+                positions_by_depth: jumps,
+            }),
+        ),
+        None => (jumps, None),
+    };
+    PegAnalysis {
         puzzle: board.name().into(),
         holes: board.holes(),
         start: board.format(board.start()),
         goal: board.goal_text(),
-        reachable: jumps.iter().sum(),
-        jumps_histogram: jumps,
-        symmetries: group.as_ref().map(Symmetries::len),
-        reachable_up_to_symmetry: group.as_ref().map(|_| classes.iter().sum()),
-        jumps_histogram_up_to_symmetry: group.map(|_| classes),
+        reachable: histogram.iter().sum(),
+        jumps_histogram: histogram,
+        classes,
         one_peg_finishes: finishes,
         goal_reachable,
         moves_histogram,
         goal_moves,
         level_bytes,
         seconds: started.elapsed().as_secs_f64(),
-    })
+    }
 }
 
-/// Boards of `level` up to the symmetries of `group` (the level is closed under
-/// them): the boards that are the least of their images.
-fn count_classes(halves: &Halves, level: &LevelSet, group: &Symmetries) -> u64 {
+/// The boards the classes of `level` hold (one board per class in the level).
+fn count_boards(halves: &Halves, level: &LevelSet, group: &Symmetries) -> u64 {
     let total = AtomicU64::new(0);
     level.for_each_board(
         halves,
         || Counter(0, &total),
-        |counter, b| {
-            if group.is_least(b) {
-                counter.0 += 1;
-            }
-        },
+        |counter, b| counter.0 += group.class_size(b),
     );
     total.into_inner()
+}
+
+/// The next level of a search over classes: every jump from the level's boards (one
+/// per class), each result replaced by the least of its images.
+fn expand_classes(
+    board: &PegBoard,
+    ranker: &SubsetRanker,
+    halves: &Halves,
+    level: &LevelSet,
+    group: &Symmetries,
+) -> LevelSet {
+    let next = LevelSet::empty(ranker, level.pegs - 1);
+    let bases = halves.bases(level.pegs - 1);
+    level.for_each_board(
+        halves,
+        || (),
+        |_, b| {
+            board.for_each_jump(b, |child| {
+                next.insert(halves.rank(&bases, group.least(child)))
+            })
+        },
+    );
+    next
 }
 
 /// A task's count, added to the total when the task ends.

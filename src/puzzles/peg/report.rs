@@ -16,16 +16,16 @@ pub fn render(a: &PegAnalysis, format: Format) -> String {
             s
         }
         Format::Csv => {
-            let mut s = String::from("puzzle,reachable,jumps,pegs,boards,boards_up_to_symmetry\n");
+            let mut s = String::from("puzzle,reachable,jumps,pegs,boards,classes\n");
             let start_pegs = a.start.matches('1').count();
-            for (jumps, count) in a.jumps_histogram.iter().enumerate() {
-                let classes = a
-                    .jumps_histogram_up_to_symmetry
-                    .as_ref()
-                    .map_or(String::new(), |c| c[jumps].to_string());
+            for (jumps, &count) in a.jumps_histogram.iter().enumerate() {
+                let (boards, classes) = match &a.classes {
+                    Some(c) => (c.positions_by_depth[jumps], count.to_string()),
+                    None => (count, String::new()),
+                };
                 let _ = writeln!(
                     s,
-                    "{},{},{jumps},{},{count},{classes}",
+                    "{},{},{jumps},{},{boards},{classes}",
                     a.puzzle,
                     a.reachable,
                     start_pegs - jumps
@@ -42,13 +42,23 @@ fn text(a: &PegAnalysis) -> String {
     let start_pegs = a.start.matches('1').count();
     let _ = writeln!(s, "puzzle          {} ({} holes)", a.puzzle, a.holes);
     let _ = writeln!(s, "start           {} ({start_pegs} pegs)", a.start);
-    let _ = writeln!(s, "reachable       {} boards", thousands(a.reachable));
-    if let (Some(classes), Some(symmetries)) = (a.reachable_up_to_symmetry, a.symmetries) {
-        let _ = writeln!(
-            s,
-            "up to symmetry  {} boards ({symmetries} symmetries fix the start)",
-            thousands(classes)
-        );
+    match &a.classes {
+        None => {
+            let _ = writeln!(s, "reachable       {} boards", thousands(a.reachable));
+        }
+        Some(c) => {
+            let _ = writeln!(
+                s,
+                "reachable       {} classes of boards",
+                thousands(a.reachable)
+            );
+            let _ = writeln!(
+                s,
+                "symmetries      {} (those fixing the start; one board per class searched)",
+                c.symmetries
+            );
+            let _ = writeln!(s, "positions       {} boards", thousands(c.positions));
+        }
     }
     let finishes = if a.one_peg_finishes.is_empty() {
         "none".to_string()
@@ -69,17 +79,24 @@ fn text(a: &PegAnalysis) -> String {
         a.level_bytes as f64 / (1 << 20) as f64
     );
     let _ = writeln!(s, "time            {:.3} s\n", a.seconds);
-    let _ = write!(s, "jumps  pegs  boards");
-    if a.jumps_histogram_up_to_symmetry.is_some() {
-        let _ = write!(s, "  up to symmetry");
-    }
-    s.push('\n');
-    for (jumps, count) in a.jumps_histogram.iter().enumerate() {
-        let _ = write!(s, "{jumps:>5}  {:>4}  {count}", start_pegs - jumps);
-        if let Some(classes) = &a.jumps_histogram_up_to_symmetry {
-            let _ = write!(s, "  {}", classes[jumps]);
+    match &a.classes {
+        None => {
+            let _ = writeln!(s, "jumps  pegs  boards");
+            for (jumps, count) in a.jumps_histogram.iter().enumerate() {
+                let _ = writeln!(s, "{jumps:>5}  {:>4}  {count}", start_pegs - jumps);
+            }
         }
-        s.push('\n');
+        Some(c) => {
+            let _ = writeln!(s, "jumps  pegs  classes  boards");
+            for (jumps, count) in a.jumps_histogram.iter().enumerate() {
+                let boards = c.positions_by_depth[jumps];
+                let _ = writeln!(
+                    s,
+                    "{jumps:>5}  {:>4}  {count}  {boards}",
+                    start_pegs - jumps
+                );
+            }
+        }
     }
     if let Some(moves) = &a.moves_histogram {
         s.push('\n');

@@ -128,6 +128,23 @@ impl Symmetries {
             })
     }
 
+    /// The least of `board`'s images: its class's representative.
+    #[inline]
+    pub fn least(&self, board: u64) -> u64 {
+        (1..self.len())
+            .map(|g| self.apply(g, board))
+            .fold(board, u64::min)
+    }
+
+    /// How many boards the class of `board` holds: the symmetries over those that
+    /// fix it.
+    pub fn class_size(&self, board: u64) -> u64 {
+        let fixing = (0..self.len())
+            .filter(|&g| self.apply(g, board) == board)
+            .count();
+        (self.len() / fixing.max(1)) as u64
+    }
+
     /// Whether `board` is the least of its images (one board per class).
     #[inline]
     pub fn is_least(&self, board: u64) -> bool {

@@ -3,7 +3,8 @@
 # the kept header is what cbindgen generates from the Rust source, compiles the C
 # examples with cc against both libraries and runs them: the contract checks (on an
 # 8-puzzle table, copies of it truncated and corrupted, and 4-4 databases), and a
-# lookup of the 3x4 position `0 3 2 1/8 7 6 5/4 11 10 9`, which must print 53.
+# lookup of the 3x4 position `0 3 2 1/8 7 6 5/4 11 10 9`, which must print 53, and of
+# positions in a table of symmetry classes.
 # Installs cbindgen with cargo when it is missing. CI runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,3 +44,15 @@ if "$tmp/lookup" "$tmp/11puzzle.table" "0 3 2 1/8 7 6 5/4 11 10" 2>"$tmp/err"; t
 fi
 grep -q "wrong size" "$tmp/err"
 echo "ok   a bad position is one line from the library: $(cat "$tmp/err")"
+# A table of symmetry classes: the library brings a position to its class's index, so a
+# position and its images under a rotation and a mirror get the same answer.
+target/release/antipode analyze "3x3x3-corners --symmetry" --table "$tmp/corners.table" \
+    --quiet >/dev/null
+for position in "R U F'" "F U L'" "L' U' F"; do
+    answer=$("$tmp/lookup" "$tmp/corners.table" "$position")
+    if [ "$answer" != 3 ]; then
+        echo "FAIL the class table answered '$answer' for $position, not 3"
+        exit 1
+    fi
+done
+echo "ok   a table of classes answers 3 for R U F' and its rotation and mirror images"

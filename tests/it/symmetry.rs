@@ -268,3 +268,60 @@ fn bad_symmetries_and_definitions_are_refused() {
         "has no symmetry but the identity",
     );
 }
+
+/// `antipode.symmetries` in a KPuzzle definition names rotations in the form of moves:
+/// the group they generate is the one `--symmetry` uses, and one that is no symmetry
+/// is refused by name.
+#[test]
+fn a_definition_names_its_symmetries() {
+    let shipped: serde_json::Value = serde_json::from_str(include_str!(
+        "../../src/puzzles/kpuzzle/library/3x3x3-corners.kpuzzle.json"
+    ))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let with = |name: &str, corners: serde_json::Value| {
+        let mut definition = shipped.clone();
+        definition["antipode"]["symmetries"] = serde_json::json!({ name: { "CORNERS": corners } });
+        let path = dir.path().join(format!("{name}.kpuzzle.json"));
+        std::fs::write(&path, definition.to_string()).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    // y, the quarter turn of the whole cube about U and D (U D' on the corners): its
+    // powers are 4 symmetries.
+    let y = with(
+        "y",
+        serde_json::json!({ "permutation": [1, 2, 3, 0, 7, 4, 5, 6],
+                            "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] }),
+    );
+    let (out, _) = run_ok(&["analyze", &y, "--symmetry", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["classes"]["symmetries"], 4);
+    let by_depth: Vec<u128> = json["classes"]["positions_by_depth"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u128)
+        .collect();
+    assert_eq!(by_depth, CORNERS);
+    assert_eq!(json["reachable"], json["classes"]["burnside_classes"]);
+    // U alone is a move, not a symmetry: conjugating R by it gives no move.
+    let u = with(
+        "u",
+        serde_json::json!({ "permutation": [1, 2, 3, 0, 4, 5, 6, 7],
+                            "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] }),
+    );
+    assert_error(
+        &["analyze", &u, "--symmetry"],
+        "rotation `u` is not a symmetry of the puzzle",
+    );
+    // A malformed one is refused with its key.
+    let bad = with(
+        "b",
+        serde_json::json!({ "permutation": [1, 1, 3, 0, 4, 5, 6, 7],
+                            "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] }),
+    );
+    assert_error(
+        &["analyze", &bad, "--symmetry"],
+        "antipode.symmetries.b.CORNERS.permutation",
+    );
+}

@@ -10,7 +10,9 @@
 //!   "moves": { "U": { "CORNERS": { "permutation": [1, 2, 3, 0, 4, 5, 6, 7],
 //!                                  "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] } } },
 //!   "derivedMoves": { "U2": "U U" },
-//!   "antipode": { "moves": ["U", "R", "F"], "projections": { "corners": "CORNERS" } }
+//!   "antipode": { "moves": ["U", "R", "F"], "projections": { "corners": "CORNERS" },
+//!                 "symmetries": { "y": { "CORNERS": { "permutation": [1, 2, 3, 0, 5, 6, 7, 4],
+//!                                                     "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] } } } }
 //! }
 //! ```
 //!
@@ -20,7 +22,9 @@
 //! leaves out is left alone. Pieces with the same number in `defaultPattern` are
 //! identical; `orientationMod` 1 for every piece of an orbit means its orientation is
 //! not seen. The optional `antipode` object (other readers ignore it) names the move
-//! set published figures count (`moves`) and projections for pattern databases. Every
+//! set published figures count (`moves`), projections for pattern databases, and
+//! whole-puzzle rotations that generate the group `--symmetry` uses (`symmetries`, in
+//! the form of moves; without it the symmetries are found from the moves). Every
 //! problem is reported with the file and the key it is under.
 
 use std::collections::{BTreeMap, HashMap};
@@ -175,8 +179,9 @@ pub struct Definition {
     pub projections: Vec<(String, String)>,
     /// The orientations of each flat position's orbit.
     pub moduli: Vec<u8>,
-    /// Whole-puzzle rotations the file names (a `.tws` file's `Rotation` blocks), which
-    /// generate the symmetry group `--symmetry` uses; empty: found from the moves.
+    /// Whole-puzzle rotations the file names (`antipode.symmetries`, or a `.tws`
+    /// file's `Rotation` blocks), which generate the symmetry group `--symmetry` uses;
+    /// empty: found from the moves.
     pub symmetries: Vec<(String, Transformation)>,
 }
 
@@ -199,11 +204,20 @@ impl Definition {
             .iter()
             .flat_map(|o| std::iter::repeat_n(o.orientations, o.pieces))
             .collect();
-        let mut moves = reader.moves(&raw, &orbits, default.pieces.len())?;
+        let mut moves = reader.transformations("moves", &raw.moves, &raw.orbits, &orbits)?;
+        if moves.is_empty() {
+            return Err(reader.error("moves", "no move".into()));
+        }
         let base_moves = moves.len();
         let derived = raw.derived_moves.map(|d| d.0).unwrap_or_default();
         reader.derived_moves(&derived, &mut moves, &moduli)?;
         let extension = raw.antipode.unwrap_or_default();
+        let symmetries = match &extension.symmetries {
+            Some(named) => {
+                reader.transformations("antipode.symmetries", named, &raw.orbits, &orbits)?
+            }
+            None => Vec::new(),
+        };
         if let Some(names) = &extension.moves {
             for name in names {
                 if !moves.iter().any(|(n, _)| n == name) {
@@ -221,7 +235,7 @@ impl Definition {
             default_moves: extension.moves,
             projections: extension.projections.map(|p| p.0).unwrap_or_default(),
             moduli,
-            symmetries: Vec::new(),
+            symmetries,
         };
         // Every named projection is checked now, not when a database is first asked of it.
         for (name, _) in &definition.projections {
@@ -416,15 +430,18 @@ impl Reader<'_> {
     }
 
     /// The file's `moves`, in its order.
-    fn moves(
+    /// Named transformations in the form of `moves` (`section` names them in errors).
+    fn transformations(
         &self,
-        raw: &RawDefinition,
+        section: &str,
+        named: &Ordered<Ordered<RawOrbitTransformation>>,
+        raw_orbits: &[RawOrbit],
         orbits: &[Orbit],
-        positions: usize,
     ) -> Result<Vec<(String, Transformation)>, DefinitionError> {
+        let positions = orbits.iter().map(|o| o.pieces).sum();
         let mut moves: Vec<(String, Transformation)> = Vec::new();
-        for (name, orbits_moved) in &raw.moves.0 {
-            let key = format!("moves.{name}");
+        for (name, orbits_moved) in &named.0 {
+            let key = format!("{section}.{name}");
             check_move_name(name).map_err(|m| self.error(&key, m))?;
             let mut t = Transformation::identity(positions);
             for (orbit_name, data) in &orbits_moved.0 {
@@ -432,13 +449,10 @@ impl Reader<'_> {
                 let Some(k) = orbits.iter().position(|o| o.name == *orbit_name) else {
                     return Err(self.error(&key, format!("no orbit is named `{orbit_name}`")));
                 };
-                let declared = raw.orbits[k].num_orientations;
+                let declared = raw_orbits[k].num_orientations;
                 self.orbit_move(&key, data, &orbits[k], declared, &mut t)?;
             }
             moves.push((name.clone(), t));
-        }
-        if moves.is_empty() {
-            return Err(self.error("moves", "no move".into()));
         }
         Ok(moves)
     }
@@ -695,6 +709,7 @@ struct RawExtension {
     title: Option<String>,
     moves: Option<Vec<String>>,
     projections: Option<Ordered<String>>,
+    symmetries: Option<Ordered<Ordered<RawOrbitTransformation>>>,
 }
 
 /// A JSON object read in the file's order (moves keep the order they are written in).

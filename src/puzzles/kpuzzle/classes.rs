@@ -31,6 +31,8 @@
 //! ([`KClasses::positions_by_depth`]); Burnside's lemma over the same sets gives the
 //! number of classes, which the tests compare with the search's.
 
+mod sections;
+
 use std::collections::HashMap;
 
 use super::definition::{Pattern, Transformation};
@@ -40,6 +42,16 @@ use crate::puzzle::{ClassCounts, PositionError, Puzzle, Successor};
 
 /// The most values the small part may take.
 pub const MAX_SMALL_PART: usize = 1 << 23;
+
+/// The most values the split chooses to enumerate: [`MAX_SMALL_PART`], less in tests
+/// that need a large part on a small puzzle.
+fn small_part_limit() -> u128 {
+    #[cfg(test)]
+    if let Some(limit) = tests::SMALL_PART_LIMIT.with(std::cell::Cell::get) {
+        return limit;
+    }
+    MAX_SMALL_PART as u128
+}
 
 /// The most pieces of the ranked large part.
 const MAX_LARGE: usize = 20;
@@ -136,6 +148,8 @@ pub struct KClasses {
     large_moves: Acts,
     group_order: u128,
     goal_index: u64,
+    /// Where each small class's positions are numbered.
+    sections: sections::Sections,
     /// Indices that are not the one their class is numbered by.
     holes: u64,
     /// Large parts above this count have the ones a symmetry fixes found cycle by
@@ -270,12 +284,14 @@ impl KClasses {
             large_moves: Acts::new(k),
             group_order,
             goal_index: 0,
+            sections: sections::Sections::default(),
             holes: 0,
             enumerate_fixed_up_to: 1 << 22,
         };
         classes.enumerate_small(small_size)?;
         classes.classify(unheld_moves);
         classes.table_large_moves();
+        classes.build_sections();
         let identity = Transformation::identity(n);
         classes.goal_index = classes.index_of(&identity);
         classes.holes = classes.count_holes();
@@ -286,7 +302,10 @@ impl KClasses {
     }
 
     fn index_count_checked(&self) -> Option<u64> {
-        (self.representatives.len() as u64).checked_mul(self.large_count)
+        if self.large == Large::Nothing {
+            return Some(self.representatives.len() as u64);
+        }
+        self.sections.total()
     }
 
     /// The small part of `x` as a key.
@@ -608,13 +627,19 @@ impl KClasses {
     /// The rank of a large part.
     #[inline]
     fn rank_large(&self, b: &LargePart) -> u64 {
+        self.rank_large_in(b, &Self::whole_order())
+    }
+
+    /// The rank of a large part read in the order of places `order`.
+    #[inline]
+    fn rank_large_in(&self, b: &LargePart, order: &[u8; MAX_LARGE]) -> u64 {
         let k = self.large_positions.len();
         let m = self.large_modulus as u64;
         let mut rank = 0u64;
         if self.large == Large::Orbit {
             let mut seen = 0u32;
-            for i in 0..k {
-                let v = b.pieces[i] as u32;
+            for (i, &place) in order[..k].iter().enumerate() {
+                let v = b.pieces[place as usize] as u32;
                 let smaller = v - (seen & ((1u32 << v) - 1)).count_ones();
                 seen |= 1 << v;
                 rank = rank * (k - i) as u64 + smaller as u64;
@@ -625,15 +650,20 @@ impl KClasses {
         }
         if m > 1 {
             let free = if self.twist_sum { k - 1 } else { k };
-            for i in 0..free {
-                rank = rank * m + b.twists[i] as u64;
+            for &place in &order[..free] {
+                rank = rank * m + b.twists[place as usize] as u64;
             }
         }
         rank
     }
 
     /// The large part of rank `rank`.
-    fn unrank_large(&self, mut rank: u64) -> LargePart {
+    fn unrank_large(&self, rank: u64) -> LargePart {
+        self.unrank_large_in(rank, &Self::whole_order())
+    }
+
+    /// The large part of rank `rank` read in the order of places `order`.
+    fn unrank_large_in(&self, mut rank: u64, order: &[u8; MAX_LARGE]) -> LargePart {
         let k = self.large_positions.len();
         let m = self.large_modulus as u64;
         let mut b = LargePart {
@@ -644,12 +674,12 @@ impl KClasses {
             let free = if self.twist_sum { k - 1 } else { k };
             let mut sum = 0u64;
             for i in (0..free).rev() {
-                b.twists[i] = (rank % m) as u8;
+                b.twists[order[i] as usize] = (rank % m) as u8;
                 sum += rank % m;
                 rank /= m;
             }
             if self.twist_sum {
-                b.twists[k - 1] = ((m - sum % m) % m) as u8;
+                b.twists[order[k - 1] as usize] = ((m - sum % m) % m) as u8;
             }
         }
         if self.large == Large::Orbit {
@@ -668,7 +698,7 @@ impl KClasses {
                 }
                 for (i, &d) in digits.iter().enumerate().take(k) {
                     let d = d as usize;
-                    b.pieces[i] = free[d];
+                    b.pieces[order[i] as usize] = free[d];
                     free.copy_within(d + 1..k - i, d);
                 }
                 if !self.even || permutation_is_even(&b.pieces[..k]) {
@@ -710,18 +740,19 @@ impl KClasses {
             return c as u64;
         }
         let acted = self.apply_act(&self.acts, s as usize, b);
-        c as u64 * self.large_count + self.canonical_rank(c, &acted)
+        self.number(c, &acted)
     }
 
     /// The representative position of index `index` (compact), and whether the index
     /// is the one its class is numbered by.
     fn representative(&self, index: u64) -> (Transformation, bool) {
-        let c = (index / self.large_count) as usize;
-        let r = index % self.large_count;
+        let (c, b, canonical) = if self.large == Large::Nothing {
+            (index as usize, self.unrank_large(0), true)
+        } else {
+            self.unnumber(index)
+        };
         let s = self.representatives[c];
         let mut x = self.small_state(s);
-        let b = self.unrank_large(r);
-        let canonical = self.large == Large::Nothing || self.canonical_rank(c as u32, &b) == r;
         if let Some(&first) = self.large_positions.first() {
             for (i, &p) in self.large_positions.iter().enumerate() {
                 if self.large == Large::Orbit {
@@ -837,7 +868,7 @@ impl KClasses {
                 self.for_each_fixed(sym as usize, &x, &mut |_| fixed += 1);
             }
             let orbits = fixed / stabiliser.len() as u128;
-            holes += self.large_count - orbits as u64;
+            holes += self.sections.slots(c) - orbits as u64;
         }
         holes
     }
@@ -1094,7 +1125,7 @@ fn choose_split(
         pieces * m.pow(k as u32)
     };
     let mut candidates: Vec<(u128, u128, Large, (usize, usize))> = Vec::new();
-    if group_order <= MAX_SMALL_PART as u128 {
+    if group_order <= small_part_limit() {
         candidates.push((
             group_order.div_ceil(symmetries_count),
             group_order,
@@ -1111,7 +1142,7 @@ fn choose_split(
                 continue;
             }
             let small = order_without(large, orbit);
-            if small <= MAX_SMALL_PART as u128 {
+            if small <= small_part_limit() {
                 let slots = large_size(large, orbit) * small.div_ceil(symmetries_count).max(1);
                 candidates.push((slots, small, large, orbit));
             }
@@ -1232,7 +1263,7 @@ impl Puzzle for KClasses {
     fn definition(&self) -> String {
         let mut text = self.base.definition_text("1");
         text.push_str(&format!(
-            "classes 1 under {} symmetries\n",
+            "classes 2 under {} symmetries\n",
             self.symmetries.len()
         ));
         for s in &self.symmetries {
@@ -1356,11 +1387,13 @@ impl Puzzle for KClasses {
         let k = self.large_positions.len();
         let m = self.large_modulus;
         for &index in indices {
-            let c = (index / self.large_count) as usize;
-            let r = index % self.large_count;
+            let (c, b, canonical) = if self.large == Large::Nothing {
+                (index as usize, self.unrank_large(0), true)
+            } else {
+                self.unnumber(index)
+            };
             let s = self.representatives[c];
-            let b = self.unrank_large(r);
-            if self.large != Large::Nothing && self.canonical_rank(c as u32, &b) != r {
+            if !canonical {
                 // Not the index its class is numbered by: never reached, no neighbours.
                 visit(index, &[]);
                 continue;
@@ -1385,9 +1418,15 @@ impl Puzzle for KClasses {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::puzzles::kpuzzle::library;
+
+    thread_local! {
+        /// Overrides [`MAX_SMALL_PART`] for the split's choice on this thread.
+        pub(in super::super) static SMALL_PART_LIMIT: std::cell::Cell<Option<u128>> =
+            const { std::cell::Cell::new(None) };
+    }
 
     fn classes(name: &str) -> KClasses {
         match library::open_any(&format!("{name} --symmetry")).unwrap() {

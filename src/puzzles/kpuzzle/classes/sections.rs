@@ -1,0 +1,422 @@
+//! Where each class of the small part numbers its large parts: one section of the
+//! index per small class, and inside a section whose representative has a stabiliser,
+//! the large parts numbered up to that stabiliser by a prefix.
+//!
+//! A small class `c` whose representative `s*` is fixed by the symmetries `H` (its
+//! stabiliser, besides the identity) holds the positions `(s*, b)` up to `H`: `b` and
+//! `h(b)` are one class. Taking the smallest rank over `H` names each class once but
+//! leaves the other ranks of its orbit as unused slots, up to `|H|` per class (the
+//! FTO: two per class, half the index).
+//!
+//! A **prefix** removes most of them. The places of the large orbit fall into orbits
+//! under `H`'s place maps; a union `P` of a few of them (2 to 4 places) is mapped onto
+//! itself by every `h`, so the pieces at `P`, the prefix `q`, go to `h(q)` whatever
+//! the rest is. Ranked with the places of `P` first, a large part's rank is
+//! `q · R + rest`: the prefixes (`k!/(k-|P|)!` of them, a small table) fall into orbits
+//! under `H`, each gets a number and a symmetry that takes it to its orbit's least
+//! member, and the section numbers `(prefix class, rest)`. Only a prefix that some
+//! `h` fixes keeps the smallest rank over those `h` (and its unused slots); most
+//! prefixes are fixed by none.
+
+use super::{KClasses, Large, LargePart, MAX_LARGE};
+
+/// No prefix: the section ranks its large parts whole.
+const WHOLE: u32 = u32::MAX;
+
+/// The most places a prefix takes.
+const MAX_PREFIX: usize = 6;
+
+/// The most prefixes a section tables.
+const MAX_PREFIXES: usize = 1 << 20;
+
+/// A prefix of this many places is enough (most prefixes are then fixed by no `h`).
+const ENOUGH_PLACES: usize = 4;
+
+/// One small class's section of the index.
+#[derive(Debug, Clone)]
+pub(super) struct Section {
+    /// Its first index.
+    pub offset: u64,
+    /// The ranks per prefix (the whole large part's count without one).
+    pub rest: u64,
+    /// Its prefix in `Sections::prefixes`, or [`WHOLE`].
+    prefix: u32,
+}
+
+/// A section's prefix: the places ranked first, and the prefixes' classes.
+#[derive(Debug, Clone)]
+struct Prefix {
+    /// The large orbit's places in ranking order, the prefix's places first.
+    order: [u8; MAX_LARGE],
+    /// Where each place stands in `order`.
+    position: [u8; MAX_LARGE],
+    /// The number of prefix places.
+    places: usize,
+    /// Per prefix (its rank): its class, and the stabiliser's act (0 the identity, `j`
+    /// the class's `j`-th act) that takes it to the class's least prefix.
+    table: Vec<(u32, u16)>,
+    /// Per prefix class: its least prefix.
+    least: Vec<u32>,
+    /// Per prefix class: the acts (as in `table`) that fix its least prefix.
+    fixing: Vec<Vec<u16>>,
+}
+
+/// Every section of a puzzle of classes.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Sections {
+    sections: Vec<Section>,
+    prefixes: Vec<Prefix>,
+    /// The index's size: the end of the last section.
+    total: u64,
+}
+
+impl Sections {
+    /// The number of indices, or `None` beyond 64 bits.
+    pub fn total(&self) -> Option<u64> {
+        (self.total != u64::MAX).then_some(self.total)
+    }
+
+    /// The indices of class `c`'s section.
+    pub fn slots(&self, c: usize) -> u64 {
+        let end = self.sections.get(c + 1).map_or(self.total, |s| s.offset);
+        end - self.sections[c].offset
+    }
+}
+
+/// The identity order of places.
+fn identity_order() -> [u8; MAX_LARGE] {
+    std::array::from_fn(|i| i as u8)
+}
+
+impl KClasses {
+    /// One section per small class, with a prefix where the class's representative has
+    /// a stabiliser and the large part is an orbit's pieces.
+    pub(super) fn build_sections(&mut self) {
+        let mut sections = Vec::with_capacity(self.representatives.len());
+        let mut prefixes = Vec::new();
+        let mut offset = 0u64;
+        for c in 0..self.representatives.len() {
+            let (start, count) = self.stabiliser_of[c];
+            let prefix = if count > 0 && self.large == Large::Orbit {
+                self.prefix_for(start, count)
+            } else {
+                None
+            };
+            let (rest, slots, id) = match prefix {
+                Some(prefix) => {
+                    let rest = self.large_count / prefix.table.len() as u64;
+                    let slots = prefix.least.len() as u64 * rest;
+                    prefixes.push(prefix);
+                    (rest, slots, (prefixes.len() - 1) as u32)
+                }
+                None => (self.large_count, self.large_count, WHOLE),
+            };
+            sections.push(Section {
+                offset,
+                rest,
+                prefix: id,
+            });
+            offset = offset.saturating_add(slots);
+        }
+        self.sections = Sections {
+            sections,
+            prefixes,
+            total: offset,
+        };
+    }
+
+    /// The prefix of a class whose stabiliser's acts are `count` acts from `start`:
+    /// the smallest place orbits, up to [`ENOUGH_PLACES`] places or more if an orbit
+    /// is larger, within [`MAX_PREFIX`] places, [`MAX_PREFIXES`] prefixes and 2
+    /// places left; `None` when no orbit fits.
+    fn prefix_for(&self, start: u32, count: u32) -> Option<Prefix> {
+        let k = self.large_positions.len();
+        let acts: Vec<usize> = (start..start + count).map(|a| a as usize).collect();
+        let orbits = self.place_orbits(&acts);
+        let limit = MAX_PREFIX.min(k.saturating_sub(2));
+        let prefixes = |places: usize| (0..places).map(|i| k - i).product::<usize>();
+        let mut chosen: Vec<u8> = Vec::new();
+        for orbit in &orbits {
+            if chosen.len() >= ENOUGH_PLACES {
+                break;
+            }
+            let places = chosen.len() + orbit.len();
+            if places <= limit && prefixes(places) <= MAX_PREFIXES {
+                chosen.extend_from_slice(orbit);
+            }
+        }
+        if chosen.is_empty() {
+            return None;
+        }
+        chosen.sort_unstable();
+        let mut order = identity_order();
+        let mut at = 0;
+        for &p in &chosen {
+            order[at] = p;
+            at += 1;
+        }
+        for p in 0..k as u8 {
+            if !chosen.contains(&p) {
+                order[at] = p;
+                at += 1;
+            }
+        }
+        let mut position = identity_order();
+        for (i, &p) in order.iter().enumerate().take(k) {
+            position[p as usize] = i as u8;
+        }
+        let mut prefix = Prefix {
+            order,
+            position,
+            places: chosen.len(),
+            table: Vec::new(),
+            least: Vec::new(),
+            fixing: Vec::new(),
+        };
+        self.classify_prefixes(&mut prefix, &acts);
+        Some(prefix)
+    }
+
+    /// The orbits of the large orbit's places under the maps `from` of `acts`,
+    /// smallest first.
+    fn place_orbits(&self, acts: &[usize]) -> Vec<Vec<u8>> {
+        let k = self.large_positions.len();
+        let mut seen = [false; MAX_LARGE];
+        let mut orbits = Vec::new();
+        for place in 0..k {
+            if seen[place] {
+                continue;
+            }
+            seen[place] = true;
+            let mut orbit = vec![place as u8];
+            let mut next = 0;
+            while next < orbit.len() {
+                let p = orbit[next] as usize;
+                next += 1;
+                for &a in acts {
+                    let q = self.stabilisers.from[a * k + p] as usize;
+                    if !seen[q] {
+                        seen[q] = true;
+                        orbit.push(q as u8);
+                    }
+                }
+            }
+            orbits.push(orbit);
+        }
+        orbits.sort_by_key(Vec::len);
+        orbits
+    }
+
+    /// Fills `prefix`'s table: each prefix's class under `acts` and the act to its
+    /// class's least prefix, and the acts fixing each least prefix.
+    fn classify_prefixes(&self, prefix: &mut Prefix, acts: &[usize]) {
+        let k = self.large_positions.len();
+        let count: usize = (0..prefix.places).map(|i| k - i).product();
+        let mut class_of_least = vec![u32::MAX; count];
+        let mut table = Vec::with_capacity(count);
+        for q in 0..count as u32 {
+            let images: Vec<u32> = std::iter::once(q)
+                .chain(acts.iter().map(|&a| self.act_on_prefix(prefix, a, q)))
+                .collect();
+            let least = *images.iter().min().expect("the identity's image");
+            let act = images.iter().position(|&i| i == least).expect("present") as u16;
+            if class_of_least[least as usize] == u32::MAX {
+                class_of_least[least as usize] = prefix.least.len() as u32;
+                prefix.least.push(least);
+                let fixing = (1..images.len())
+                    .filter(|&j| self.act_on_prefix(prefix, acts[j - 1], least) == least)
+                    .map(|j| j as u16)
+                    .collect();
+                prefix.fixing.push(fixing);
+            }
+            table.push((class_of_least[least as usize], act));
+        }
+        prefix.table = table;
+    }
+
+    /// The prefix (by rank) that act `at` of the stabilisers makes of prefix `q`.
+    fn act_on_prefix(&self, prefix: &Prefix, at: usize, q: u32) -> u32 {
+        let k = self.large_positions.len();
+        let labels = decode_prefix(q, k, prefix.places);
+        let from = &self.stabilisers.from[at * k..][..k];
+        let label = &self.stabilisers.label[at * k..][..k];
+        let mut image = [0u8; MAX_PREFIX];
+        for (j, out) in image.iter_mut().enumerate().take(prefix.places) {
+            let source = prefix.position[from[prefix.order[j] as usize] as usize] as usize;
+            *out = label[labels[source] as usize];
+        }
+        encode_prefix(&image[..prefix.places], k)
+    }
+
+    /// The index of the large part `b` (already taken to the representative's frame)
+    /// in class `c`'s section.
+    #[inline]
+    pub(super) fn number(&self, c: u32, b: &LargePart) -> u64 {
+        let section = &self.sections.sections[c as usize];
+        if section.prefix == WHOLE {
+            return section.offset + self.canonical_rank(c, b);
+        }
+        let prefix = &self.sections.prefixes[section.prefix as usize];
+        let (start, _) = self.stabiliser_of[c as usize];
+        let act = |j: u16, b: &LargePart| {
+            self.apply_act(&self.stabilisers, (start + j as u32 - 1) as usize, b)
+        };
+        let rank = self.rank_large_in(b, &prefix.order);
+        let (class, to_least) = prefix.table[(rank / section.rest) as usize];
+        let (b, mut best) = if to_least == 0 {
+            (*b, rank % section.rest)
+        } else {
+            let moved = act(to_least, b);
+            let rank = self.rank_large_in(&moved, &prefix.order);
+            (moved, rank % section.rest)
+        };
+        for &j in &prefix.fixing[class as usize] {
+            best = best.min(self.rank_large_in(&act(j, &b), &prefix.order) % section.rest);
+        }
+        section.offset + class as u64 * section.rest + best
+    }
+
+    /// The class, large part and canonicity of `index` (`Large::Nothing` excluded):
+    /// whether `index` is the one its class of positions is numbered by.
+    pub(super) fn unnumber(&self, index: u64) -> (usize, LargePart, bool) {
+        let sections = &self.sections.sections;
+        let c = sections.partition_point(|s| s.offset <= index) - 1;
+        let section = &sections[c];
+        let within = index - section.offset;
+        if section.prefix == WHOLE {
+            let b = self.unrank_large(within);
+            let canonical = self.canonical_rank(c as u32, &b) == within;
+            return (c, b, canonical);
+        }
+        let prefix = &self.sections.prefixes[section.prefix as usize];
+        let (start, _) = self.stabiliser_of[c];
+        let class = (within / section.rest) as usize;
+        let rest = within % section.rest;
+        let rank = prefix.least[class] as u64 * section.rest + rest;
+        let b = self.unrank_large_in(rank, &prefix.order);
+        let canonical = prefix.fixing[class].iter().all(|&j| {
+            let moved = self.apply_act(&self.stabilisers, (start + j as u32 - 1) as usize, &b);
+            self.rank_large_in(&moved, &prefix.order) % section.rest >= rest
+        });
+        (c, b, canonical)
+    }
+
+    /// The identity order, for the sections without a prefix.
+    pub(super) fn whole_order() -> [u8; MAX_LARGE] {
+        identity_order()
+    }
+}
+
+/// The pieces at the first `places` ranked places of a prefix of rank `q` (a partial
+/// permutation of `0..k`, Lehmer digits in radices `k, k-1, ...`).
+fn decode_prefix(mut q: u32, k: usize, places: usize) -> [u8; MAX_PREFIX] {
+    let mut digits = [0u32; MAX_PREFIX];
+    for i in (0..places).rev() {
+        let radix = (k - i) as u32;
+        digits[i] = q % radix;
+        q /= radix;
+    }
+    let mut used = 0u32;
+    let mut labels = [0u8; MAX_PREFIX];
+    for i in 0..places {
+        // The digit-th smallest label not used yet.
+        let mut left = digits[i];
+        let mut v = 0u8;
+        loop {
+            if used >> v & 1 == 0 {
+                if left == 0 {
+                    break;
+                }
+                left -= 1;
+            }
+            v += 1;
+        }
+        labels[i] = v;
+        used |= 1 << v;
+    }
+    labels
+}
+
+/// The rank of the prefix `labels` (see [`decode_prefix`]).
+fn encode_prefix(labels: &[u8], k: usize) -> u32 {
+    let mut used = 0u32;
+    let mut q = 0u32;
+    for (i, &v) in labels.iter().enumerate() {
+        let smaller = v as u32 - (used & ((1u32 << v) - 1)).count_ones();
+        used |= 1 << v;
+        q = q * (k - i) as u32 + smaller;
+    }
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::SMALL_PART_LIMIT;
+    use super::*;
+    use crate::Puzzle;
+    use crate::analysis::analyze;
+    use crate::engine::Silent;
+    use crate::puzzles::kpuzzle::library::{self, Twisty};
+
+    /// The Pyraminx with its edges as the large part (the centres' twists enumerated,
+    /// 81 values): sections with prefixes, as on the FTO's edges.
+    fn pyraminx_with_large_edges() -> KClasses {
+        SMALL_PART_LIMIT.with(|l| l.set(Some(100)));
+        let opened = library::open_any("pyraminx --symmetry");
+        SMALL_PART_LIMIT.with(|l| l.set(None));
+        match opened.unwrap() {
+            Twisty::Classes(c) => *c,
+            Twisty::Plain(_) => panic!("no classes"),
+        }
+    }
+
+    #[test]
+    fn prefixes_number_the_classes_the_whole_search_finds() {
+        let p = pyraminx_with_large_edges();
+        assert_eq!(p.large, Large::Orbit);
+        assert!(!p.sections.prefixes.is_empty(), "no section has a prefix");
+        let a = analyze(&p, 0, &Silent).unwrap();
+        let c = a.classes.as_ref().unwrap();
+        // The published Pyraminx (no tips): 933,120 positions, 11 moves at most.
+        let plain = analyze(&library::open("pyraminx").unwrap(), 0, &Silent).unwrap();
+        let expected: Vec<u128> = plain.histogram.iter().map(|&n| n as u128).collect();
+        assert_eq!(c.positions_by_depth, expected);
+        assert_eq!(c.burnside_classes, a.reachable as u128);
+        // Slots left unused: what the sections' duplicates leave, counted apart.
+        assert_eq!(a.indices - a.reachable, p.never_reached());
+        // Fewer slots than one whole large part per small class.
+        assert!(a.indices < p.representatives.len() as u64 * p.large_count);
+        // Every symmetry's image of a position has its index.
+        let base = p.base();
+        let mut pattern = base.goal().clone();
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pattern = base.apply(&pattern, (seed >> 33) as usize % base.turns().len());
+            let index = p.rank(&pattern);
+            for sym in 0..p.symmetry_count() {
+                assert_eq!(p.rank(&p.conjugate(&pattern, sym)), index);
+            }
+        }
+        // Every canonical index's representative ranks back to it.
+        for index in (0..p.index_count()).step_by(7) {
+            let (x, canonical) = p.representative(index);
+            if canonical {
+                assert_eq!(p.index_of(&x), index);
+            }
+        }
+    }
+
+    #[test]
+    fn prefixes_decode_what_they_encode() {
+        for k in [4usize, 6, 12] {
+            for places in 1..=3 {
+                let count: u32 = (0..places).map(|i| (k - i) as u32).product();
+                for q in 0..count {
+                    let labels = decode_prefix(q, k, places);
+                    assert_eq!(encode_prefix(&labels[..places], k), q);
+                }
+            }
+        }
+    }
+}

@@ -27,7 +27,7 @@
 #            symmetry classes into a 2-bit table in DIR (default tables/): twsearch's
 #            samples/main/FTO.tws (cubing/twsearch before commit 0011625, which removed it);
 #            the published positions per depth asserted, wall time and peak RSS; resumes
-#            an interrupted table, ~25 min and 3 GiB from nothing)
+#            an interrupted table, ~38 min and 1.7 GiB from nothing)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
 #            and ends with the median wall time of each and their ratio per puzzle.

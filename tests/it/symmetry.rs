@@ -304,24 +304,24 @@ fn a_definition_names_its_symmetries() {
         .collect();
     assert_eq!(by_depth, CORNERS);
     assert_eq!(json["reachable"], json["classes"]["burnside_classes"]);
-    // U alone is a move, not a symmetry: conjugating R by it gives no move.
-    let u = with(
-        "u",
-        serde_json::json!({ "permutation": [1, 2, 3, 0, 4, 5, 6, 7],
-                            "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] }),
-    );
-    assert_error(
-        &["analyze", &u, "--symmetry"],
-        "rotation `u` is not a symmetry of the puzzle",
-    );
-    // A malformed one is refused with its key.
-    let bad = with(
-        "b",
-        serde_json::json!({ "permutation": [1, 1, 3, 0, 4, 5, 6, 7],
-                            "orientationDelta": [0, 0, 0, 0, 0, 0, 0, 0] }),
-    );
-    assert_error(
-        &["analyze", &bad, "--symmetry"],
-        "antipode.symmetries.b.CORNERS.permutation",
-    );
+    // U alone is a move, not a symmetry (conjugating R by it gives no move); a
+    // malformed one is refused with its key.
+    for (name, permutation, expected) in [
+        (
+            "u",
+            [1, 2, 3, 0, 4, 5, 6, 7],
+            "rotation `u` is not a symmetry of the puzzle",
+        ),
+        (
+            "b",
+            [1, 1, 3, 0, 4, 5, 6, 7],
+            "antipode.symmetries.b.CORNERS.permutation",
+        ),
+    ] {
+        let path = with(
+            name,
+            serde_json::json!({ "permutation": permutation, "orientationDelta": [0; 8] }),
+        );
+        assert_error(&["analyze", &path, "--symmetry"], expected);
+    }
 }

@@ -14,6 +14,7 @@ A table in shards (the FOLDER an MPI run wrote, or its manifest.toml) prints its
 manifest, and each INDEX is read from the shard whose range holds it.
 The format is documented in tables/README.md.
 """
+import argparse
 import json
 import mmap
 import os
@@ -124,7 +125,7 @@ def block_list(data, header):
     count = -(-header["payload_bytes"] >> header["block_log2"])
     raw = data[at:at + 4 * count]
     if len(raw) != 4 * count or zlib.crc32(raw) != header["block_list_crc32"]:
-        raise SystemExit("the list of block checksums is corrupted")
+        raise ValueError("the list of block checksums is corrupted")
     return list(struct.unpack(f"<{count}I", raw))
 
 
@@ -137,17 +138,17 @@ def check_block(data, header, blocks, byte):
     start = HEADER_BYTES + (block << k)
     end = min(start + (1 << k), HEADER_BYTES + header["payload_bytes"])
     if zlib.crc32(data[start:end]) != blocks[block]:
-        raise SystemExit(f"block {block} of the payload is corrupted")
+        raise ValueError(f"block {block} of the payload is corrupted")
 
 
 def entry(data, header, index):
     """The stored value of entry `index`: depth (8 bits) or depth mod 3 (2 bits), or a
     pattern database's distance."""
-    if header["kind"] == 1:
-        return database_entry(data, header, index)
     start, end = header["index_range"]
     if not start <= index < end:
-        raise SystemExit(f"index {index} is outside this file's range {start}..{end}")
+        raise ValueError(f"index {index} is outside this file's range {start}..{end}")
+    if header["kind"] == 1:
+        return database_entry(data, header, index)
     index -= start
     check_block(data, header, block_list(data, header), index * header["bits"] // 8)
     if header["bits"] == 8:
@@ -172,17 +173,17 @@ def open_table(path, verify):
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size < HEADER_BYTES:
-            raise SystemExit(f"{path}: not an antipode table: shorter than its header")
+            raise ValueError(f"{path}: not an antipode table: shorter than its header")
         data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     header = read_header(data)
     if not header["complete"]:
-        raise SystemExit(f"{path}: table is incomplete")
+        raise ValueError(f"{path}: table is incomplete")
     blocks = 4 * (-(-header["payload_bytes"] >> header["block_log2"])) if header["block_log2"] else 0
     if size != HEADER_BYTES + header["payload_bytes"] + blocks:
-        raise SystemExit(f"{path}: table is truncated")
+        raise ValueError(f"{path}: table is truncated")
     end = HEADER_BYTES + header["payload_bytes"]
     if verify and payload_crc32(data, end) != header["payload_crc32"]:
-        raise SystemExit(f"{path}: payload checksum mismatch")
+        raise ValueError(f"{path}: payload checksum mismatch")
     return data, header
 
 
@@ -193,19 +194,19 @@ def sharded(path, verify, indices):
     manifest_path = path / "manifest.toml" if path.is_dir() else path
     manifest = tomllib.loads(manifest_path.read_text())
     if not manifest.get("complete"):
-        raise SystemExit(f"{manifest_path}: the table is incomplete")
+        raise ValueError(f"{manifest_path}: the table is incomplete")
     print(json.dumps(manifest))
     opened = {}
     for index in indices:
         shard = next((s for s in manifest["shards"] if s["start"] <= index < s["end"]), None)
         if shard is None:
-            raise SystemExit(f"index {index} is outside the table's 0..{manifest['indices']}")
+            raise ValueError(f"index {index} is outside the table's 0..{manifest['indices']}")
         if shard["file"] not in opened:
             data, header = open_table(manifest_path.parent / shard["file"], verify)
             if header["index_range"] != [shard["start"], shard["end"]] or \
                     header["definition_sha256"] != manifest["definition_sha256"] or \
                     f"{header['payload_crc32']:08x}" != shard["payload_crc32"]:
-                raise SystemExit(f"{shard['file']}: not the shard the manifest lists")
+                raise ValueError(f"{shard['file']}: not the shard the manifest lists")
             opened[shard["file"]] = (data, header)
         data, header = opened[shard["file"]]
         value = entry(data, header, index)
@@ -213,19 +214,30 @@ def sharded(path, verify, indices):
 
 
 def main():
-    args = sys.argv[1:]
-    verify = "--verify" in args
-    args = [a for a in args if a != "--verify"]
-    if not args:
-        raise SystemExit(__doc__)
-    path = pathlib.Path(args[0])
-    if path.is_dir() or path.name == "manifest.toml":
-        return sharded(path, verify, [int(a) for a in args[1:]])
-    data, header = open_table(path, verify)
-    print(json.dumps(header))
-    for arg in args[1:]:
-        value = entry(data, header, int(arg))
-        print(arg, "-" if value is None else value)
+    parser = argparse.ArgumentParser(
+        prog="read_table.py",
+        description="\n".join(line for line in __doc__.splitlines()
+                              if not line.startswith("Usage:")),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--verify", action="store_true",
+                        help="also check the payload's CRC-32 (reads all of it)")
+    parser.add_argument("table", metavar="TABLE|FOLDER",
+                        help="a table file, or the folder (or manifest.toml) of a table in shards")
+    parser.add_argument("indices", metavar="INDEX", type=int, nargs="*", default=[],
+                        help="indices whose stored entries are printed")
+    args = parser.parse_args()
+    path = pathlib.Path(args.table)
+    try:
+        if path.is_dir() or path.name == "manifest.toml":
+            return sharded(path, args.verify, args.indices)
+        data, header = open_table(path, args.verify)
+        print(json.dumps(header))
+        for index in args.indices:
+            value = entry(data, header, index)
+            print(index, "-" if value is None else value)
+    except (OSError, ValueError, IndexError) as e:
+        parser.exit(1, f"read_table.py: error: {e}\n")
 
 
 if __name__ == "__main__":

@@ -318,9 +318,10 @@ fn a_definition_names_its_symmetries() {
             "antipode.symmetries.b.CORNERS.permutation",
         ),
     ] {
+        let untwisted = [0u8; 8];
         let path = with(
             name,
-            serde_json::json!({ "permutation": permutation, "orientationDelta": [0; 8] }),
+            serde_json::json!({ "permutation": permutation, "orientationDelta": untwisted }),
         );
         assert_error(&["analyze", &path, "--symmetry"], expected);
     }

@@ -4,7 +4,8 @@
 # target/release/antipode-mpi), and checks under `mpirun` with 1 to 4
 # ranks (oversubscribed), once over shared memory and once forced onto TCP over
 # loopback, that the histograms, God's numbers and antipodes of 8puzzle, 2x5, Goat,
-# Klotski and Oshidori:5 equal the single process's; that a 3-rank 2x5 table in shards
+# Klotski, Oshidori:5 and the Pyraminx's symmetry classes equal the single process's;
+# that a 3-rank 2x5 table in shards
 # holds the single table's entries; that a rank killed with SIGKILL ends the whole job,
 # and, while a table is built, that the same command resumes it to byte-identical
 # shards (another rank count refused); and that bad input is one line and a non-zero
@@ -69,7 +70,8 @@ one_line_per_rank() {
     fi
 }
 
-for puzzle in 8puzzle sliding:2x5 goat klotski oshidori:5; do
+# "pyraminx --symmetry": classes of positions, one index per class, over MPI too.
+for puzzle in 8puzzle sliding:2x5 goat klotski oshidori:5 "pyraminx --symmetry"; do
     "$one_bin" analyze "$puzzle" --quiet --format json | facts >"$tmp/one"
     for transport in "self,vader" "self,tcp"; do
         for ranks in 1 2 3 4; do

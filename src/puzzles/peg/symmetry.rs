@@ -144,12 +144,6 @@ impl Symmetries {
             .count();
         (self.len() / fixing.max(1)) as u64
     }
-
-    /// Whether `board` is the least of its images (one board per class).
-    #[inline]
-    pub fn is_least(&self, board: u64) -> bool {
-        (1..self.len()).all(|g| self.apply(g, board) >= board)
-    }
 }
 
 #[cfg(test)]

@@ -406,6 +406,13 @@ impl Table {
         })
     }
 
+    /// The depth array, for a whole pass over it (a report of a complete table); the
+    /// blocks' checksums are no longer checked as it is read, so check the file first
+    /// ([`check_file`]).
+    pub(crate) fn into_depths(self) -> Depths {
+        self.depths
+    }
+
     /// The file it was opened from.
     pub fn path(&self) -> &Path {
         &self.path

@@ -39,7 +39,8 @@ pub struct Args {
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     table: Option<Option<PathBuf>>,
     /// Bits per state in the table (or, with --distributed, in memory): 8 (exact
-    /// depth) or 2 (depth mod 3); peg solitaire tables have one bit per board.
+    /// depth, the default) or 2 (depth mod 3, a quarter of the size); peg solitaire
+    /// tables have one bit per board.
     #[arg(long, value_enum)]
     bits: Option<Bits>,
     /// Overwrite a complete table (or another puzzle's file) at the table path.
@@ -80,6 +81,41 @@ pub struct Args {
 }
 
 pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
+    run_analysis(&args, interrupt).map_err(|e| with_databases_hint(e, &args.puzzle.puzzle))
+}
+
+/// A sliding board too large for a table: the error, and the pattern databases that
+/// solve its positions instead.
+fn with_databases_hint(error: anyhow::Error, name: &str) -> anyhow::Error {
+    use antipode::analysis::AnalyzeError;
+    use antipode::jobs::AnalyzeJobError;
+    use antipode::puzzles::CatalogError;
+    let too_large = error.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<AnalyzeJobError>(),
+            Some(AnalyzeJobError::Analyze(AnalyzeError::TooLarge { .. }))
+        ) || matches!(
+            cause.downcast_ref::<CatalogError>(),
+            Some(CatalogError::OutOfRange(_))
+        )
+    });
+    let Some(Ok(shape)) = antipode::puzzles::board_shape(name).filter(|_| too_large) else {
+        return error;
+    };
+    let tiles = shape.rows() * shape.cols() - 1;
+    let most = if tiles < 16 { 8 } else { 6 };
+    let parts = tiles.div_ceil(most);
+    let sizes: Vec<String> = (0..parts)
+        .map(|k| (tiles / parts + usize::from(k >= parts - tiles % parts)).to_string())
+        .collect();
+    let sizes = sizes.join("-");
+    anyhow::anyhow!(
+        "{error}; pattern databases solve its positions: `antipode pdb {name} --partition \
+         {sizes}`, then `antipode solve {name} --pdb {sizes} POSITION`"
+    )
+}
+
+fn run_analysis(args: &Args, interrupt: &Interrupt) -> Result<()> {
     if args.bits.is_some() && args.table.is_none() && !args.distributed {
         bail!("--bits sets the entries of a table: give --table too");
     }
@@ -94,7 +130,7 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
              --distributed analyzes ranked puzzles",
             board.name()
         ),
-        Opened::Peg(board) => return analyze_peg(board, &args, interrupt),
+        Opened::Peg(board) => return analyze_peg(board, args, interrupt),
     };
     if args.distributed {
         let bits = args.bits.unwrap_or(Bits::Eight).encoding();
@@ -124,7 +160,7 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
             table,
         };
         return match super::distributed::analyze(&puzzle, &run)? {
-            Some(analysis) => finish(&analysis, &args),
+            Some(analysis) => finish(&analysis, args),
             None => Ok(()),
         };
     }
@@ -145,7 +181,7 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
         return super::print(&text);
     }
     let analysis = match &args.from {
-        None => with_puzzle!(&puzzle, p => run_on(p, &args, interrupt))?,
+        None => with_puzzle!(&puzzle, p => run_on(p, args, interrupt))?,
         Some(from) => with_puzzle!(&puzzle, p => {
             let root = match from.as_str() {
                 "start" => p.start().with_context(|| {
@@ -153,10 +189,10 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
                 })?,
                 position => p.parse(position).context("--from")?,
             };
-            run_on(&Rooted::new(p, root), &args, interrupt)
+            run_on(&Rooted::new(p, root), args, interrupt)
         })?,
     };
-    finish(&analysis, &args)
+    finish(&analysis, args)
 }
 
 /// Draws the plot if asked and prints the report.
@@ -168,6 +204,9 @@ fn finish(analysis: &analysis::Analysis, args: &Args) -> Result<()> {
             analysis.histogram.clone(),
         );
         super::plot::write_svg(path, &[histogram])?;
+        if !args.quiet {
+            eprintln!("plot {}: the depth histogram drawn (SVG)", path.display());
+        }
     }
     super::print(&report::render(analysis, args.format.report()))
 }
@@ -202,6 +241,14 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
     if let Some(table) = table
         && !args.quiet
     {
+        if table.already_complete {
+            eprintln!(
+                "table {} was already complete: the report is read from it (--force builds it \
+                 again)",
+                table.path.display()
+            );
+            return Ok(report);
+        }
         let resumed = match table.resumed_levels {
             0 => String::new(),
             n => format!(", resumed after {n} level(s)"),
@@ -310,6 +357,7 @@ fn analyze_peg(board: PegBoard, args: &Args, interrupt: &Interrupt) -> Result<()
             board.with_start(start)
         }
     };
+    let started = Instant::now();
     let quiet = args.quiet;
     let stop = interrupt.arm();
     let table = match &args.table {
@@ -362,6 +410,9 @@ fn analyze_peg(board: PegBoard, args: &Args, interrupt: &Interrupt) -> Result<()
         ),
         other => other.into(),
     })?;
+    let mut analysis = analysis;
+    // The whole command: the table's backward pass too.
+    analysis.seconds = started.elapsed().as_secs_f64();
     let mut out = peg_report::render(&analysis, args.format.report());
     if let (Some((path, solvable)), Format::Text) = (&table, args.format) {
         out.push_str(&format!(

@@ -52,6 +52,8 @@ pub struct TableWritten {
     pub crc32: u32,
     /// Levels that were already in the file when the job started (0: a fresh table).
     pub resumed_levels: usize,
+    /// The table was already complete: nothing was written, the report was read from it.
+    pub already_complete: bool,
 }
 
 /// Where an analysis keeps its depths.
@@ -220,6 +222,11 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
                 })
             })?;
         }
+        if !self.force
+            && let Some(done) = self.complete_table(path, started)?
+        {
+            return Ok(done);
+        }
         let mut options = table::BuildOptions {
             encoding: self.encoding,
             force: self.force,
@@ -243,6 +250,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
             bits: built.header.encoding.bits(),
             crc32: built.header.payload_crc32,
             resumed_levels: built.resumed_levels,
+            already_complete: false,
         };
         let histogram = Histogram(built.header.histogram.clone());
         let last_level = built.last_level;
@@ -251,6 +259,44 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
             analysis::summarize(self.puzzle, s, histogram, last_level, self.boards, started)
         });
         Ok((report, written))
+    }
+}
+
+impl<P: Puzzle> Analyze<'_, P> {
+    /// The report of a complete table of this puzzle and encoding at `path`, read from
+    /// it (its whole payload checked first); `None` when there is none, and the build
+    /// decides (a fresh file, a resume, or a refusal of another puzzle's table).
+    fn complete_table(
+        &self,
+        path: &Path,
+        started: Instant,
+    ) -> Result<Option<(Analysis, TableWritten)>, AnalyzeJobError> {
+        let complete = matches!(
+            table::read_header_of(path),
+            Ok(header) if header.complete && header.encoding == self.encoding && header.pattern.is_none()
+        );
+        if !complete {
+            return Ok(None);
+        }
+        let table = table::Table::open(path).map_err(AnalyzeJobError::Table)?;
+        if table.check_puzzle(self.puzzle).is_err() {
+            return Ok(None);
+        }
+        table::check_file(path, true).map_err(AnalyzeJobError::Table)?;
+        let header = table.header().clone();
+        let mut depths = table.into_depths();
+        let histogram = Histogram(header.histogram.clone());
+        let report = with_depths!(&mut depths, s => {
+            analysis::summarize(self.puzzle, s, histogram, None, self.boards, started)
+        });
+        let written = TableWritten {
+            path: path.to_owned(),
+            bits: header.encoding.bits(),
+            crc32: header.payload_crc32,
+            resumed_levels: header.histogram.len(),
+            already_complete: true,
+        };
+        Ok(Some((report, written)))
     }
 }
 

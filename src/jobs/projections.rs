@@ -28,6 +28,20 @@ pub enum ProjectionsError {
     /// A database that cannot bound the search.
     #[error(transparent)]
     Database(#[from] crate::puzzles::kpuzzle::search::KSearchError),
+    /// The file a database would have holds another table.
+    #[error(
+        "{}: holds a table of {table}, not the database of {wanted}: move it away, or keep \
+         the databases in another folder (--dir DIR)",
+        path.display()
+    )]
+    Occupied {
+        /// The file.
+        path: PathBuf,
+        /// Whose table it holds.
+        table: String,
+        /// The projection asked for.
+        wanted: String,
+    },
     /// No projection was named.
     #[error("name the projections, e.g. corners,edges6a,edges6b or CORNERS,EDGES:0-5")]
     Empty,
@@ -35,7 +49,7 @@ pub enum ProjectionsError {
 
 /// The pattern databases of some projections of a twisty puzzle, as table files in a
 /// folder (`tables/` unless [`Projections::dir`] says otherwise), named
-/// `PUZZLE-PROJECTION-8bit.table`. [`Projections::open`] opens those present and
+/// `PUZZLE-pdb-PROJECTION-8bit.table`. [`Projections::open`] opens those present and
 /// builds the others (an interrupted build resumes).
 ///
 /// ```
@@ -158,7 +172,20 @@ impl<'a> Projections<'a> {
                 job.run_with_table()?;
             }
             let table = Table::open(&path)?;
-            table.check_puzzle(&projection)?;
+            match table.check_puzzle(&projection) {
+                Err(TableError::OtherPuzzle {
+                    path,
+                    table,
+                    wanted,
+                }) => {
+                    return Err(ProjectionsError::Occupied {
+                        path,
+                        table,
+                        wanted,
+                    });
+                }
+                other => other?,
+            }
             out.push((projection, table));
         }
         Ok(out)
@@ -182,7 +209,9 @@ impl<'a> Projections<'a> {
     }
 }
 
-/// `PUZZLE-PROJECTION-8bit.table`, made safe for a file name.
+/// `PUZZLE-pdb-PROJECTION-8bit.table`, made safe for a file name: the `pdb` keeps it
+/// apart from the default table of a puzzle named `PUZZLE-PROJECTION` (the
+/// `3x3x3-corners` puzzle's `3x3x3-corners-8bit.table`).
 fn file_name(projection: &KPuzzle) -> String {
     let spec = projection.variant().projection.clone().unwrap_or_default();
     let base = Path::new(projection.base_name())
@@ -191,7 +220,7 @@ fn file_name(projection: &KPuzzle) -> String {
         .unwrap_or("kpuzzle")
         .trim_end_matches(".json")
         .trim_end_matches(".kpuzzle");
-    let mut name = format!("{base}-{spec}");
+    let mut name = format!("{base}-pdb-{spec}");
     let suffix = projection.variant().suffix();
     if projection.variant().moves.is_some() {
         name.push_str(&format!(

@@ -452,8 +452,21 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
         "incomplete",
     );
 
-    // Refusing to overwrite, unwritable path, missing file.
-    assert_error(&["analyze", "8puzzle", "--table", table, "-q"], "--force");
+    // A complete table: the report is read from it (byte for byte the same file),
+    // --force builds it again; an unwritable path, another puzzle's table.
+    let before = std::fs::read(table).unwrap();
+    let again = antipode(&["analyze", "8puzzle", "--table", table]);
+    assert!(again.status.success());
+    let (report, notice) = (
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&again.stderr),
+    );
+    assert!(report.contains("god's number    31"), "{report}");
+    assert!(
+        notice.contains("was already complete: the report is read from it"),
+        "{notice}"
+    );
+    assert_eq!(std::fs::read(table).unwrap(), before);
     assert!(
         antipode(&["analyze", "8puzzle", "--table", table, "--force", "-q"])
             .status

@@ -22,6 +22,9 @@ pub const ANTIPODE_LIMIT: usize = 100_000;
 pub struct Analysis {
     /// The puzzle's name.
     pub puzzle: String,
+    /// Its goal (depth 0), in words or as a position: the goal set, or the `--from`
+    /// position.
+    pub goal: String,
     /// Size of the index space (every legal state).
     pub indices: u64,
     /// States reached from the goal set (the others cannot reach it).
@@ -194,6 +197,7 @@ fn summarize_indices<P: Puzzle>(
     let states: Vec<P::State> = antipode_indices.iter().map(|&i| puzzle.unrank(i)).collect();
     Analysis {
         puzzle: puzzle.name(),
+        goal: puzzle.goal_summary(),
         indices: puzzle.index_count(),
         reachable: histogram.reachable(),
         goal_states: histogram.0.first().copied().unwrap_or(0),

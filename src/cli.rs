@@ -23,7 +23,13 @@ use antipode::store::Encoding;
 
 /// Exhaustive state-space analysis of puzzles: God's number, antipodes, depth tables.
 #[derive(Debug, Parser)]
-#[command(name = "antipode", version, about)]
+#[command(
+    name = "antipode",
+    version,
+    about,
+    after_help = "Start with `antipode list` (the puzzles) and `antipode analyze 8puzzle`; \
+                  `antipode help COMMAND` shows a command's options and examples."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -32,28 +38,76 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the puzzles with their sizes, table sizes and whether they fit this machine.
+    #[command(after_help = EXAMPLES_LIST)]
     List(list::Args),
     /// Breadth-first search of every state from the goal: God's number, antipodes,
     /// histogram (optionally into a table file).
+    #[command(after_help = EXAMPLES_ANALYZE)]
     Analyze(analyze::Args),
     /// Exact distances of positions, from a table file.
+    #[command(after_help = EXAMPLES_LOOKUP)]
     Lookup(lookup::Args),
     /// Optimal solutions from a position: by search (IDA*; bidirectional BFS for
     /// sliding blocks; BFS for peg solitaire) or, with --table, by descending a table.
+    #[command(after_help = EXAMPLES_SOLVE)]
     Solve(solve::Args),
     /// Build pattern databases as table files (what `solve --pdb` uses): a partition
     /// of a sliding board's tiles, or a twisty puzzle's projections; an interrupted
     /// build resumes.
+    #[command(after_help = EXAMPLES_PDB)]
     Pdb(pdb::Args),
     /// Check a table file: descent property, level counts, checksum.
+    #[command(after_help = EXAMPLES_VERIFY)]
     Verify(table_files::VerifyArgs),
     /// Show a table file's header.
+    #[command(after_help = "Example:\n  antipode info tables/8puzzle-8bit.table\n")]
     Info(table_files::InfoArgs),
     /// Draw depth histograms (of table files or JSON reports) as an SVG picture.
+    #[command(after_help = EXAMPLES_PLOT)]
     Plot(plot::Args),
     /// Print a shell completion script (bash, zsh, fish).
     Completions(CompletionsArgs),
 }
+
+const EXAMPLES_LIST: &str = "Examples:
+  antipode list                  the puzzles, their sizes and what fits this machine
+  antipode list --format json
+";
+const EXAMPLES_ANALYZE: &str = "Examples:
+  antipode analyze 8puzzle                        God's number 31, 2 antipodes
+  antipode analyze 11puzzle --table --bits 2      into tables/11puzzle-2bit.table
+  antipode analyze klotski --from start           the start's component
+  antipode analyze 3x3x3-corners --symmetry       one entry per symmetry class
+  antipode analyze english33 --symmetry           peg solitaire: boards per jump
+  antipode analyze my-puzzle.toml --format json   your own puzzle (README: the format)
+";
+const EXAMPLES_LOOKUP: &str = "Examples:
+  antipode lookup 8puzzle --table tables/8puzzle-8bit.table 867254301
+  antipode lookup 2x2x2 --table tables/2x2x2-8bit.table \"R U R' U'\"
+  antipode lookup 8puzzle --table tables/8puzzle-8bit.table < positions.txt
+";
+const EXAMPLES_SOLVE: &str = "Examples:
+  antipode solve 8puzzle 867254301 --all          every optimal solution
+  antipode solve goat --boards                    from its start, every board drawn
+  antipode solve 8puzzle - < positions.txt        a batch: LENGTH NODES SECONDS POSITION
+  antipode solve 15puzzle --pdb 7-8 \"...\"         IDA* with pattern databases
+  antipode solve hoppers --first 0-6 --boards     peg solitaire: holes numbered, boards drawn
+  antipode solve 8puzzle 867254301 --table tables/8puzzle-8bit.table
+";
+const EXAMPLES_PDB: &str = "Examples:
+  antipode pdb 15puzzle --partition 7-8           two databases in tables/ (about 90 s)
+  antipode pdb 24puzzle --partition 6-6-6-6
+  antipode pdb 3x3x3 --orbits corners,edges6a,edges6b
+Pattern databases are for sliding boards (up to 32 cells) and twisty puzzles.
+";
+const EXAMPLES_VERIFY: &str = "Examples:
+  antipode verify tables/8puzzle-8bit.table
+  antipode verify tables/english33-solvable.table
+";
+const EXAMPLES_PLOT: &str = "Examples:
+  antipode plot tables/11puzzle-8bit.table --out 11puzzle.svg
+  antipode plot a.json b.json --out both.svg      two reports overlaid
+";
 
 #[derive(Debug, clap::Args)]
 struct CompletionsArgs {
@@ -71,14 +125,13 @@ enum Shell {
 
 /// Writes the completion script of `shell` to standard output.
 fn completions(args: CompletionsArgs) -> Result<()> {
-    use clap::CommandFactory;
     let shell = match args.shell {
         Shell::Bash => clap_complete::Shell::Bash,
         Shell::Zsh => clap_complete::Shell::Zsh,
         Shell::Fish => clap_complete::Shell::Fish,
     };
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "antipode", &mut script);
+    clap_complete::generate(shell, &mut command(), "antipode", &mut script);
     print(&String::from_utf8(script).context("the completion script is UTF-8")?)
 }
 
@@ -130,7 +183,8 @@ impl Format {
 #[derive(Debug, clap::Args)]
 struct PuzzleArgs {
     /// Puzzle name (see `antipode list`), e.g. `8puzzle`, `goat`, `sliding:2x5`,
-    /// `klotski`, or the path of a description file (`my-puzzle.toml`).
+    /// `klotski`, `english33`, `2x2x2`, or the path of a description file
+    /// (`my-puzzle.toml`, `my-board.toml`, `cube.kpuzzle.json`).
     puzzle: String,
     /// Another goal for sliding boards, e.g. `0 1 2/3 4 5/6 7 8` (blank first); for
     /// peg solitaire `one-peg`, a hole number or a board.
@@ -244,7 +298,11 @@ impl Bits {
 
 /// Parses the command line and runs the subcommand.
 pub fn run() -> Result<()> {
-    let cli = match Cli::try_parse() {
+    use clap::FromArgMatches;
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         // Help and version go to stdout as clap prints them.
         Err(e) if !e.use_stderr() => e.exit(),
@@ -263,6 +321,20 @@ pub fn run() -> Result<()> {
         Command::Plot(args) => plot::run(args),
         Command::Completions(args) => completions(args),
     }
+}
+
+/// The command line's definition, with the puzzle help of `pdb` narrowed to the
+/// puzzles it takes.
+fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().mut_subcommand("pdb", |pdb| {
+        pdb.mut_arg("puzzle", |puzzle| {
+            puzzle.help(
+                "A sliding board (`15puzzle`, `24puzzle`, `sliding:RxC`; up to 32 cells) or a \
+                 twisty puzzle (`3x3x3`, `2x2x2`, a KPuzzle or .tws file)",
+            )
+        })
+    })
 }
 
 /// Folds clap's multi-line usage error into one line, without its "error:" prefix
@@ -306,6 +378,8 @@ impl Interrupt {
             if handler_armed.load(Ordering::Relaxed) {
                 handler_token.stop();
             } else {
+                // Nothing is being written: the job ends here, with one line.
+                eprintln!("\nantipode: interrupted");
                 std::process::exit(130);
             }
         })
@@ -340,4 +414,12 @@ fn print(text: &str) -> Result<()> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::command().debug_assert();
+    }
 }

@@ -62,6 +62,8 @@ pub struct Histogram {
     pub indices: u64,
     /// States at each depth, from depth 0.
     pub counts: crate::engine::Histogram,
+    /// A pattern database's entries (placements per value), not a puzzle's depths.
+    pub database: bool,
 }
 
 impl Histogram {
@@ -71,6 +73,7 @@ impl Histogram {
             name: name.into(),
             indices,
             counts: crate::engine::Histogram(counts),
+            database: false,
         }
     }
 
@@ -100,11 +103,10 @@ impl Histogram {
                 // The file must be the table its header describes (a file cut short
                 // is refused); the payload's checksum is `verify`'s to check.
                 crate::table::check_file(path, false)?;
-                return Ok(Histogram::new(
-                    &header.puzzle,
-                    header.indices,
-                    header.histogram,
-                ));
+                return Ok(Histogram {
+                    database: header.pattern.is_some(),
+                    ..Histogram::new(&header.puzzle, header.indices, header.histogram)
+                });
             }
             // Not a table: perhaps a JSON report.
             Err(TableError::Header {
@@ -270,7 +272,7 @@ where
             )
         }))?;
         if histograms.len() > 1 {
-            drawn.label(&histogram.name).legend(move |(x, y)| {
+            drawn.label(describe(histogram)).legend(move |(x, y)| {
                 Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled())
             });
         }
@@ -287,16 +289,47 @@ where
     Ok(())
 }
 
-fn titles(histograms: &[Histogram]) -> (String, String) {
-    let describe = |h: &Histogram| {
+/// The most characters of a title (24 px) and of a subtitle (15 px) that fit the
+/// picture's width.
+const TITLE_CHARS: usize = 72;
+const SUBTITLE_CHARS: usize = 118;
+
+/// `text` cut to `most` characters, with `…` where it was cut.
+fn fit(text: String, most: usize) -> String {
+    if text.chars().count() <= most {
+        return text;
+    }
+    let mut cut: String = text.chars().take(most - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// A histogram's figures in words: God's number and the antipodes, or of a pattern
+/// database its largest value and the placements at it.
+fn describe(h: &Histogram) -> String {
+    let last = h.antipodes();
+    if h.database {
+        format!(
+            "{}: pattern database, largest value {} ({} placement{})",
+            h.name,
+            h.counts.gods_number(),
+            crate::units::thousands(last),
+            if last == 1 { "" } else { "s" }
+        )
+    } else {
         format!(
             "{}: God's number {}, {} antipode{}",
             h.name,
             h.counts.gods_number(),
-            crate::units::thousands(h.antipodes()),
-            if h.antipodes() == 1 { "" } else { "s" }
+            crate::units::thousands(last),
+            if last == 1 { "" } else { "s" }
         )
-    };
+    }
+}
+
+/// The title (one histogram's figures; of several, their names, each one's figures in
+/// the legend) and the subtitle (sizes), each cut to the picture's width.
+fn titles(histograms: &[Histogram]) -> (String, String) {
     let sizes = |h: &Histogram| {
         let reachable = h.counts.reachable();
         if reachable == h.indices {
@@ -310,18 +343,24 @@ fn titles(histograms: &[Histogram]) -> (String, String) {
             )
         }
     };
-    let title = histograms
-        .iter()
-        .map(describe)
-        .collect::<Vec<_>>()
-        .join("; ");
+    let title = match histograms {
+        [one] => describe(one),
+        several => format!(
+            "Depths of {}",
+            several
+                .iter()
+                .map(|h| h.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     let mut subtitle = histograms.iter().map(sizes).collect::<Vec<_>>().join("; ");
     subtitle.push_str(if histograms.len() > 1 {
         " (bars: fraction of each puzzle's states)"
     } else {
         " (bars: states per depth)"
     });
-    (title, subtitle)
+    (fit(title, TITLE_CHARS), fit(subtitle, SUBTITLE_CHARS))
 }
 
 /// An axis label: 1234567 as "1.2M" ([`crate::units::compact`]), 0.085 as "0.085",
@@ -371,6 +410,30 @@ mod tests {
         let overlaid = histogram_svg(&[histogram, other]).unwrap();
         assert_eq!(overlaid.matches("class=\"bar\"").count(), 2 * (6 + 2));
         assert!(overlaid.contains("fraction of each puzzle"));
+        assert!(overlaid.contains("number 1, 9 antipodes"), "in the legend");
+    }
+
+    #[test]
+    fn long_titles_are_cut_to_the_width_and_databases_have_their_own_words() {
+        let long = |k: usize| {
+            Histogram::new(
+                &format!("FTO.tws --orbits C4RNER+EDGE --up-to-rotation {k}"),
+                1,
+                vec![1],
+            )
+        };
+        let (title, subtitle) = titles(&[long(1), long(2), long(3)]);
+        assert_eq!(title.chars().count(), TITLE_CHARS);
+        assert!(title.ends_with('…') && title.starts_with("Depths of FTO.tws"));
+        assert!(subtitle.chars().count() <= SUBTITLE_CHARS);
+        let database = Histogram {
+            database: true,
+            ..Histogram::new("15puzzle tiles 1-7", 57_657_600, vec![1, 2, 5])
+        };
+        assert_eq!(
+            titles(&[database]).0,
+            "15puzzle tiles 1-7: pattern database, largest value 2 (5 placements)"
+        );
     }
 
     #[test]

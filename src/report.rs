@@ -32,6 +32,7 @@ pub fn render(analysis: &Analysis, format: Format) -> String {
 fn text(a: &Analysis) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "puzzle          {}", a.puzzle);
+    let _ = writeln!(s, "goal            {}", a.goal);
     let _ = writeln!(s, "indices         {}", thousands(a.indices));
     let _ = writeln!(s, "reachable       {}", thousands(a.reachable));
     if let Some(order) = a.group_order {

@@ -30,6 +30,11 @@ struct Puzzle {
     fits_memory_2bit: Option<bool>,
     fits_disk_8bit: Option<bool>,
     fits_disk_2bit: Option<bool>,
+    /// Whether `pdb` and `solve --pdb` take it.
+    pattern_databases: bool,
+    /// Puzzles searched forward (peg solitaire): the memory `analyze` needs.
+    search_bytes: Option<u64>,
+    fits_memory_search: Option<bool>,
 }
 
 #[derive(serde::Serialize)]
@@ -74,6 +79,9 @@ pub fn run(args: Args) -> Result<()> {
                     fits_memory_2bit: fits(bytes2, memory),
                     fits_disk_8bit: fits(bytes8, disk),
                     fits_disk_2bit: fits(bytes2, disk),
+                    pattern_databases: entry.databases,
+                    search_bytes: entry.search_bytes,
+                    fits_memory_search: fits(entry.search_bytes, memory),
                 }
             })
             .collect(),
@@ -112,14 +120,32 @@ fn text(catalog: &Catalog) -> String {
     );
     for p in &catalog.puzzles {
         let size = |bytes: Option<u64>| bytes.map_or("-".into(), |b| human_bytes(b as f64));
-        let fit = match p.indices {
-            Some(_) => format!(
+        let fit = match (p.indices, p.search_bytes) {
+            (Some(_), _) => format!(
                 "{}/{}",
                 fit_word(p.fits_memory_8bit, p.fits_disk_8bit),
                 fit_word(p.fits_memory_2bit, p.fits_disk_2bit)
             ),
-            None => "-".into(),
+            (None, Some(_)) => match p.fits_memory_search {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "?",
+            }
+            .into(),
+            (None, None) if p.pattern_databases => "pdb".into(),
+            (None, None) => "-".into(),
         };
+        let mut description = p.description.clone();
+        if let Some(bytes) = p.search_bytes {
+            description.push_str(&format!(
+                "; analyze needs {} of bit sets",
+                human_bytes(bytes as f64)
+            ));
+        }
+        if p.pattern_databases && p.fits_disk_2bit != Some(true) {
+            description
+                .push_str("; too large for a table: pattern databases, `pdb`, `solve --pdb`");
+        }
         text.push_str(&format!(
             "{:<16} {:>22} {:>10} {:>10}  {:<9}  {}\n",
             p.name,
@@ -127,13 +153,14 @@ fn text(catalog: &Catalog) -> String {
             size(p.table_bytes_8bit),
             size(p.table_bytes_2bit),
             fit,
-            p.description
+            description
         ));
     }
     text.push_str(&format!(
         "\nTables in memory and on disk: {} of memory available now, {} free on the disk \
          of {}/.\n\"fits 8/2\": at 8 and at 2 bits per state, yes (memory and disk), disk (a \
-         table file larger than memory, paged), memory (no room for the file), no.\n",
+         table file larger than memory, paged), memory (no room for the file), no; peg \
+         solitaire: whether the search's bit sets fit in memory; pdb: pattern databases only.\n",
         room(catalog.memory_available_bytes),
         room(catalog.disk_available_bytes),
         catalog.disk_path

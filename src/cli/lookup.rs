@@ -22,7 +22,8 @@ pub struct Args {
     table: PathBuf,
     /// Positions (quote those with spaces); none: one per line on standard input.
     positions: Vec<String>,
-    /// Output: text (`DISTANCE POSITION` per line, stops at the first bad position),
+    /// Output: text (`DISTANCE POSITION` per line, stops after the answers before the
+    /// first bad position),
     /// json (one object per line: position and distance, or the error) or tsv.
     #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json, Format::Tsv]))]
     format: Format,
@@ -62,7 +63,11 @@ pub fn run(args: Args) -> Result<()> {
                     Ok((position, distance)) => {
                         out.push_str(&format!("{distance} {position}\n"));
                     }
-                    Err(e) => bail!("{}: {e}", place(k, line)),
+                    Err(e) => {
+                        // The answers before the bad line are printed, as JSON's are.
+                        super::print(&out)?;
+                        bail!("{}: {e}", place(k, line))
+                    }
                 }
             }
             out
@@ -114,13 +119,18 @@ fn lookup_peg(board: &PegBoard, args: &Args, lines: &[&str], from_stdin: bool) -
         out.push_str("position\tsolvable\n");
     }
     for (k, line) in lines.iter().enumerate() {
-        let position = board.parse(line).with_context(|| {
-            if from_stdin {
-                format!("line {}", k + 1)
-            } else {
-                format!("`{line}`")
+        let position = match board.parse(line) {
+            Ok(position) => position,
+            Err(e) => {
+                super::print(&out)?;
+                let place = if from_stdin {
+                    format!("line {}", k + 1)
+                } else {
+                    format!("`{line}`")
+                };
+                bail!("{place}: {e}");
             }
-        })?;
+        };
         let solvable = table.solvable(position);
         let text = board.format(position);
         match args.format {

@@ -215,45 +215,10 @@ pub(super) fn sliding_board(puzzle: &PuzzleArgs, what: &str) -> Result<BoardShap
 /// Opens (or builds, reporting on stderr unless `quiet`) the databases of a job;
 /// Ctrl-C stops a build with a checkpoint.
 pub(super) fn open(job: Databases<'_>, quiet: bool, interrupt: &Interrupt) -> Result<Partition> {
-    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let bar = BuildBar::default();
     let report = move |event: PartitionEvent| {
-        if quiet {
-            return;
-        }
-        match event {
-            PartitionEvent::Building {
-                tiles,
-                path,
-                placements,
-            } => eprintln!(
-                "building the pattern database of tiles {} ({} placements) into {}",
-                tile_list(&tiles),
-                thousands(placements),
-                path.display()
-            ),
-            PartitionEvent::Level { depth, placements } => {
-                if terminal {
-                    eprint!(
-                        "\r  distance {depth:>3}: {:>13} placements",
-                        thousands(placements)
-                    )
-                }
-            }
-            PartitionEvent::Built {
-                path,
-                bytes,
-                seconds,
-            } => eprintln!(
-                "{}  built in {seconds:.1} s: {} ({})",
-                if terminal { "\r" } else { "" },
-                path.display(),
-                human_bytes(bytes as f64)
-            ),
-            PartitionEvent::Resumed { checkpoint, depth } => eprintln!(
-                "  resuming from {} (distances up to {depth} done)",
-                checkpoint.display()
-            ),
-            PartitionEvent::Opened { .. } => {}
+        if !quiet {
+            bar.event(event);
         }
     };
     // After the databases are open (while `solve --pdb` searches, say) Ctrl-C ends the
@@ -261,4 +226,74 @@ pub(super) fn open(job: Databases<'_>, quiet: bool, interrupt: &Interrupt) -> Re
     let opened = job.stop(&interrupt.arm()).events(report).open();
     interrupt.disarm();
     Ok(opened?)
+}
+
+/// A database build's progress on standard error: a line when it starts, a bar of the
+/// placements reached (with the rate and the time left) while it runs, a line when it
+/// is written.
+#[derive(Default)]
+struct BuildBar {
+    bar: std::sync::Mutex<Option<indicatif::ProgressBar>>,
+}
+
+impl BuildBar {
+    fn event(&self, event: PartitionEvent) {
+        let mut bar = self.bar.lock().expect("progress lock");
+        match event {
+            PartitionEvent::Building {
+                tiles,
+                path,
+                placements,
+            } => {
+                eprintln!(
+                    "building the pattern database of tiles {} ({} placements) into {}",
+                    tile_list(&tiles),
+                    thousands(placements),
+                    path.display()
+                );
+                let progress = indicatif::ProgressBar::new(placements);
+                progress.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "  distance {prefix:>3} [{bar:30}] {percent:>3}% {elapsed}  {msg}",
+                    )
+                    .expect("valid template")
+                    .progress_chars("=> "),
+                );
+                *bar = Some(progress);
+            }
+            PartitionEvent::Level { depth, placements } => {
+                if let Some(progress) = bar.as_ref() {
+                    progress.set_prefix(depth.to_string());
+                    progress.inc(placements);
+                    let seconds = progress.elapsed().as_secs_f64().max(1e-3);
+                    let rate = progress.position() as f64 / seconds;
+                    let left = (progress.length().unwrap_or(0) - progress.position()) as f64
+                        / rate.max(1.0);
+                    progress.set_message(format!(
+                        "{} placements/s, ~{left:.0} s left",
+                        antipode::units::compact(rate)
+                    ));
+                }
+            }
+            PartitionEvent::Built {
+                path,
+                bytes,
+                seconds,
+            } => {
+                if let Some(progress) = bar.take() {
+                    progress.finish_and_clear();
+                }
+                eprintln!(
+                    "  built in {seconds:.1} s: {} ({})",
+                    path.display(),
+                    human_bytes(bytes as f64)
+                );
+            }
+            PartitionEvent::Resumed { checkpoint, depth } => eprintln!(
+                "  resuming from {} (distances up to {depth} done)",
+                checkpoint.display()
+            ),
+            PartitionEvent::Opened { .. } => {}
+        }
+    }
 }

@@ -25,7 +25,12 @@ pub fn run(args: Args) -> Result<()> {
         .iter()
         .map(|path| histogram_of(path))
         .collect::<Result<Vec<_>>>()?;
-    write_svg(&args.out, &histograms)
+    write_svg(&args.out, &histograms)?;
+    super::print(&format!(
+        "{}: the depth histogram{} drawn (SVG)\n",
+        args.out.display(),
+        if histograms.len() > 1 { "s" } else { "" }
+    ))
 }
 
 /// The histogram recorded in a table file's header, or in a JSON report.

@@ -187,6 +187,37 @@ impl LevelPrinter {
     }
 }
 
+/// A job without a measure of its progress (a search for solutions, a check of a
+/// file): a spinner with what it does and the time so far on standard error, drawn
+/// on a terminal from the first second on; cleared when dropped.
+pub struct Working {
+    bar: Option<ProgressBar>,
+}
+
+impl Working {
+    /// Starts the spinner with `what` (nothing when `quiet`).
+    pub fn start(quiet: bool, what: &str) -> Working {
+        if quiet {
+            return Working { bar: None };
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("valid template"),
+        );
+        bar.set_message(what.to_string());
+        bar.enable_steady_tick(Duration::from_millis(250));
+        Working { bar: Some(bar) }
+    }
+}
+
+impl Drop for Working {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

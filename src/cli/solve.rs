@@ -50,7 +50,10 @@ impl Method {
 pub struct Args {
     #[command(flatten)]
     puzzle: PuzzleArgs,
-    /// The start position (default: the puzzle's own start, where it has one).
+    /// The start position (default: the puzzle's own start, where it has one), or `-`
+    /// for a batch: one position per line on standard input (blank lines and `#`
+    /// comments skipped, every line checked before any search starts), each answered
+    /// by a line `LENGTH NODES SECONDS POSITION` (JSON: one object per line).
     position: Option<String>,
     /// Descend this table instead of searching (peg solitaire: search only the boards
     /// its table marks as still solvable).
@@ -71,6 +74,10 @@ pub struct Args {
     /// Also draw the board after every move.
     #[arg(long)]
     boards: bool,
+    /// A batch: also give one optimal solution's moves, at the end of each line
+    /// (JSON: `moves`).
+    #[arg(long)]
+    with_moves: bool,
     /// Output format: text (the moved pieces, one solution per line; with --boards,
     /// every board after) or json.
     #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json]))]
@@ -142,7 +149,10 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
         }
         for start in read_starts(p, &args, batch)? {
             let started = Instant::now();
-            let solution = job.solve(&start)?;
+            let working = super::progress::Working::start(batch, "searching");
+            let solution = job.solve(&start);
+            drop(working);
+            let solution = solution?;
             print_solution(p, &start, solution, &args, batch, started)?;
         }
     });
@@ -173,6 +183,11 @@ fn wants_batch(position: Option<&str>, has_start: bool) -> bool {
 /// line of standard input, all read before any search starts.
 fn read_starts<N: Notation>(p: &N, args: &Args, batch: bool) -> Result<Vec<N::State>> {
     if !batch {
+        if args.with_moves {
+            bail!(
+                "--with-moves adds the moves to a batch's lines (POSITION `-`); one position prints its moves anyway"
+            );
+        }
         return Ok(vec![match &args.position {
             Some(text) => p.parse(text)?,
             None => match p.start() {
@@ -208,18 +223,42 @@ fn print_solution<N: Notation>(
     started: Instant,
 ) -> Result<()> {
     if !batch {
-        return super::print(&render(p, start, solution, args, started)?);
+        let summary = format!(
+            "{} moves{}, {} nodes",
+            solution.length(),
+            match solution.moves.len() {
+                1 => String::new(),
+                n => format!(", {n} optimal solutions"),
+            },
+            antipode::units::thousands(solution.nodes),
+        );
+        super::print(&render(p, start, solution, args, started)?)?;
+        if args.format == Format::Text {
+            // The figures go to standard error: standard output is the moves alone.
+            eprintln!("{summary}, {:.3} s", started.elapsed().as_secs_f64());
+        }
+        return Ok(());
     }
     let line = BatchLine {
         position: p.format_line(start),
         length: solution.length(),
         nodes: solution.nodes,
         seconds: started.elapsed().as_secs_f64(),
+        moves: args
+            .with_moves
+            .then(|| solution.moves.into_iter().next().unwrap_or_default()),
     };
     super::print(&match args.format {
         Format::Text => format!(
-            "{:>4} {:>14} {:>9.3}  {}\n",
-            line.length, line.nodes, line.seconds, line.position
+            "{:>4} {:>14} {:>9.3}  {}{}\n",
+            line.length,
+            line.nodes,
+            line.seconds,
+            line.position,
+            match &line.moves {
+                Some(moves) => format!("  {}", moves.join(" ")),
+                None => String::new(),
+            }
         ),
         _ => serde_json::to_string(&line)? + "\n",
     })
@@ -267,15 +306,7 @@ fn solve_twisty(puzzle: &KPuzzle, specs: &str, args: &Args, interrupt: &Interrup
     for start in starts {
         let started = Instant::now();
         let solution = job.solve(&start)?;
-        let (length, nodes) = (solution.length(), solution.nodes);
         print_solution(puzzle, &start, solution, args, batch, started)?;
-        if !batch && args.format == Format::Text {
-            super::print(&format!(
-                "{length} moves, {} nodes, {:.3} s\n",
-                antipode::units::thousands(nodes),
-                started.elapsed().as_secs_f64()
-            ))?;
-        }
     }
     Ok(())
 }
@@ -291,8 +322,11 @@ struct PegSolved {
 
 /// Fewest-move solutions of a peg solitaire board, in the seed's notation.
 fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
-    if args.method.is_some() || args.boards {
-        bail!("peg solitaire is solved by its own search: no --method or --boards");
+    if args.method.is_some() {
+        bail!("peg solitaire is solved by its own search: no --method");
+    }
+    if args.with_moves {
+        bail!("--with-moves is for batches of ranked puzzles; peg solitaire prints its moves");
     }
     let started = Instant::now();
     let start = match &args.position {
@@ -301,6 +335,13 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
     };
     let first = args.first.as_deref().map(parse_jump).transpose()?;
     let max_length = args.max_length.unwrap_or(MAX_LENGTH);
+    let working = super::progress::Working::start(
+        false,
+        &format!(
+            "{}: finding the boards that can still reach the goal, then the fewest moves",
+            board.name()
+        ),
+    );
     let (length, solutions) = match &args.table {
         // The table says which boards can still reach the goal.
         Some(path) => {
@@ -310,6 +351,7 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
         }
         None => board.solutions(start, first, args.all, max_length)?,
     };
+    drop(working);
     Ok(match args.format {
         Format::Json | Format::Csv | Format::Tsv => {
             let solved = PegSolved {
@@ -321,8 +363,55 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
             };
             serde_json::to_string_pretty(&solved)? + "\n"
         }
-        Format::Text => solutions.iter().map(|s| peg::notation(s) + "\n").collect(),
+        Format::Text => {
+            let mut text = String::new();
+            for solution in &solutions {
+                text.push_str(&(peg::notation(solution) + "\n"));
+                if args.boards {
+                    text.push_str(&peg_boards(board, start, solution)?);
+                }
+            }
+            // The figures go to standard error (after the moves): standard output is
+            // the moves alone.
+            let summary = format!(
+                "{length} moves{}, {:.3} s",
+                match solutions.len() {
+                    1 => String::new(),
+                    n => format!(", {n} solutions"),
+                },
+                started.elapsed().as_secs_f64()
+            );
+            super::print(&text)?;
+            eprintln!("{summary}");
+            String::new()
+        }
     })
+}
+
+/// The holes' numbers, the start and the board after every move of `solution`.
+fn peg_boards(board: &PegBoard, start: u64, solution: &peg::PegSolution) -> Result<String> {
+    let mut text = format!(
+        "\nholes\n{}\nstart\n{}",
+        board.draw_holes(),
+        board.draw(start)
+    );
+    let mut now = start;
+    for (k, chain) in solution.iter().enumerate() {
+        for jump in chain.windows(2) {
+            now = board
+                .jump(now, jump[0], jump[1])
+                .context("a solution's jump is legal")?;
+        }
+        let holes: Vec<String> = chain.iter().map(u8::to_string).collect();
+        text.push_str(&format!(
+            "\n{} move [{}]\n{}",
+            k + 1,
+            holes.join(","),
+            board.draw(now)
+        ));
+    }
+    text.push('\n');
+    Ok(text)
 }
 
 /// `0-6`: a jump from hole 0 to hole 6.
@@ -343,6 +432,8 @@ struct BatchLine {
     length: usize,
     nodes: u64,
     seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<String>>,
 }
 
 fn render<N: Notation>(

@@ -154,8 +154,11 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         goal: args.goal.clone(),
         threads: args.threads,
     };
-    let checks = verify_file(&args.path, &options)?;
-    report(&args, &checks)
+    let working =
+        super::progress::Working::start(false, &format!("verifying {}", args.path.display()));
+    let checks = verify_file(&args.path, &options);
+    drop(working);
+    report(&args, &checks?)
 }
 
 /// Prints the checks; fails with the first that does not hold.

@@ -337,6 +337,58 @@ impl PegBoard {
             .collect()
     }
 
+    /// The board drawn as its description draws it: `o` a peg, `.` an empty hole.
+    ///
+    /// ```
+    /// use antipode::puzzles::peg::PegBoard;
+    ///
+    /// let board = PegBoard::shipped("triangle15").unwrap();
+    /// assert_eq!(board.draw(board.start()).lines().next(), Some("    ."));
+    /// ```
+    pub fn draw(&self, board: u64) -> String {
+        self.drawing(1, |hole| {
+            if board >> hole & 1 == 1 { "o" } else { "." }.to_string()
+        })
+    }
+
+    /// The holes' numbers drawn where the holes are (the numbers that positions,
+    /// `--first` and the jumps `[from,to]` use: row by row, from 0).
+    ///
+    /// ```
+    /// use antipode::puzzles::peg::PegBoard;
+    ///
+    /// let hoppers = PegBoard::shipped("hoppers").unwrap();
+    /// assert_eq!(hoppers.draw_holes().lines().nth(1), Some("     3     4"));
+    /// ```
+    pub fn draw_holes(&self) -> String {
+        self.drawing(3, |hole| hole.to_string())
+    }
+
+    /// The holes' places, `width` characters per column of the description, each
+    /// filled with `mark(hole)` right-aligned.
+    fn drawing(&self, width: usize, mark: impl Fn(usize) -> String) -> String {
+        let rows = self.places.iter().map(|p| p.0);
+        let cols = self.places.iter().map(|p| p.1);
+        let (Some(top), Some(left)) = (rows.clone().min(), cols.clone().min()) else {
+            return String::new();
+        };
+        let (bottom, right) = (rows.max().unwrap_or(top), cols.max().unwrap_or(left));
+        let mut text = String::new();
+        for row in top..=bottom {
+            let mut line = String::new();
+            for col in left..=right {
+                let cell = match self.places.iter().position(|&p| p == (row, col)) {
+                    Some(hole) => mark(hole),
+                    None => String::new(),
+                };
+                line.push_str(&format!("{cell:>width$}"));
+            }
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+        text
+    }
+
     /// Calls `f` with every board one jump after `board`: the jumps from its pegs or
     /// the jumps into its empty holes, whichever are fewer.
     #[inline]

@@ -66,8 +66,9 @@ pub enum HeaderError {
     Checksum,
     /// The file is a peg solitaire table (kind 2), which has a header of its own.
     #[error(
-        "a peg solitaire table of the boards that can still be solved (read it with \
-         `antipode lookup BOARD --table FILE`)"
+        "a peg solitaire table of the boards that can still be solved: ask it with \
+         `antipode lookup BOARD --table FILE POSITION...` or `antipode solve BOARD --table \
+         FILE` (`antipode info FILE` names its BOARD)"
     )]
     PegTable,
     /// A field holds an impossible value.

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use super::{Table, payload_crc32};
 use crate::puzzle::Puzzle;
 use crate::store::DepthRead;
+use crate::units::thousands;
 use crate::with_depths;
 
 /// One named check and its outcome.
@@ -115,10 +116,7 @@ fn check_store<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, histogram: &[u64]
         })
         .collect();
     let reached: u64 = histogram.iter().sum();
-    let first = |a: &AtomicU64| match a.load(Ordering::Relaxed) {
-        u64::MAX => "none".to_string(),
-        i => format!("first at index {i}"),
-    };
+    let unreached = counts[slots];
     vec![
         Check {
             name: "goal set at depth 0".into(),
@@ -137,17 +135,35 @@ fn check_store<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, histogram: &[u64]
                 "every state has a neighbour one closer, none two closer".into()
             },
             ok: bad_descent.load(Ordering::Relaxed) == u64::MAX,
-            detail: first(&bad_descent),
+            detail: first_failure(
+                &bad_descent,
+                format!("holds for all {} reached states", thousands(reached)),
+            ),
         },
         Check {
             name: "no unreached state next to a reached one".into(),
             ok: bad_unseen.load(Ordering::Relaxed) == u64::MAX,
-            detail: first(&bad_unseen),
+            detail: first_failure(
+                &bad_unseen,
+                format!("holds for all {} unreached states", thousands(unreached)),
+            ),
         },
         Check {
             name: "states per level match the header".into(),
             ok: counts[..slots] == expected[..] && counts[slots] == n - reached,
-            detail: format!("{reached} reached, {} unreached", counts[slots]),
+            detail: format!(
+                "{} reached, {} unreached",
+                thousands(reached),
+                thousands(unreached)
+            ),
         },
     ]
+}
+
+/// Where a check failed first (the index an atomic minimum holds), or `held`.
+fn first_failure(index: &AtomicU64, held: String) -> String {
+    match index.load(Ordering::Relaxed) {
+        u64::MAX => held,
+        i => format!("it fails first at index {i}"),
+    }
 }

@@ -243,21 +243,25 @@ fn completion_scripts_for_three_shells() {
     );
 }
 
-/// The README's command list is the top-level help's, line for line.
+/// The README names every command of the top-level help.
 #[test]
-fn readme_lists_the_commands_as_the_help_describes_them() {
+fn readme_names_every_command_of_the_help() {
     let (help, _) = run_ok(&["--help"]);
     let commands: Vec<&str> = help
         .lines()
         .skip_while(|l| *l != "Commands:")
+        .skip(1)
         .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&c| c != "help")
         .collect();
     assert!(commands.len() > 5, "{help}");
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let block = commands.join("\n");
-    assert!(
-        readme.contains(&block),
-        "README.md's command list differs from `antipode --help`; it should read:\n{block}"
-    );
+    for command in commands {
+        assert!(
+            readme.contains(&format!("`{command}`")),
+            "README.md does not name `{command}`"
+        );
+    }
 }

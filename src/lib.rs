@@ -149,3 +149,9 @@ pub mod units;
 pub use jobs::Analyze;
 pub use puzzle::{PositionError, Puzzle, Segment, Successor};
 pub use stop::StopToken;
+
+/// README.md's Rust example, compiled and run as a doc test (its shell examples run in
+/// `tests/it/readme.rs`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;

@@ -15,6 +15,7 @@ mod parsers;
 mod pdb;
 mod peg;
 mod plots;
+mod readme;
 mod shards;
 mod solve;
 mod stores;

@@ -31,4 +31,4 @@ pub use solve::{
     Limits, MAX_LENGTH, MAX_LENGTH_BIG_BOARDS, Method, PositionsError, Solution, Solve, SolveError,
     SolvePdb, SolveTwisty, read_positions,
 };
-pub use verify::{VerifyError, VerifyOptions, verify_file};
+pub use verify::{VerifyError, VerifyOptions, verify_file, verify_file_observed};

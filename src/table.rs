@@ -47,7 +47,7 @@ use crate::with_depths;
 pub use blocks::{BLOCK_LOG2, BlockSums};
 pub use header::{HEADER_BYTES, Header, HeaderError, definition_digest};
 pub use shard_build::{BuiltShard, build_sharded};
-pub use verify::{Check, verify};
+pub use verify::{Check, verify, verify_observed};
 pub use writer::{BuildOptions, Built, build};
 
 /// What can go wrong with a table file.

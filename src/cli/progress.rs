@@ -187,6 +187,64 @@ impl LevelPrinter {
     }
 }
 
+/// A job measured in units of work (a check of every entry, the boards of every peg
+/// count): its bar, with the rate and the time left, on standard error; cleared when
+/// dropped. It hears the job as an [`Observer`] of one level.
+pub struct TaskBar {
+    what: String,
+    unit: &'static str,
+    quiet: bool,
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl TaskBar {
+    /// A bar for `what`, counting `unit`s (nothing when `quiet`).
+    pub fn new(quiet: bool, what: &str, unit: &'static str) -> TaskBar {
+        TaskBar {
+            what: what.to_string(),
+            unit,
+            quiet,
+            bar: Mutex::new(None),
+        }
+    }
+}
+
+impl Observer for TaskBar {
+    fn level_started(&self, _depth: u32, _direction: Direction, work_units: u64) {
+        if self.quiet {
+            return;
+        }
+        let bar = ProgressBar::new(work_units);
+        bar.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {percent:>3}% {elapsed}  {prefix}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_message(self.what.clone());
+        *self.bar.lock().expect("progress lock") = Some(bar);
+    }
+
+    fn work_done(&self, units: u64) {
+        if let Some(bar) = self.bar.lock().expect("progress lock").as_ref() {
+            bar.inc(units);
+            let elapsed = bar.elapsed();
+            let mut rate = per_second(bar.position(), elapsed).replace("states", self.unit);
+            if let Some(left) = seconds_left(bar.length().unwrap_or(0), bar.position(), elapsed) {
+                rate.push_str(&format!(", {} left", human_duration(left)));
+            }
+            bar.set_prefix(rate);
+        }
+    }
+}
+
+impl Drop for TaskBar {
+    fn drop(&mut self) {
+        if let Some(bar) = self.bar.lock().expect("progress lock").take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// A job without a measure of its progress (a search for solutions, a check of a
 /// file): a spinner with what it does and the time so far on standard error, drawn
 /// on a terminal from the first second on; cleared when dropped.

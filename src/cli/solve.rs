@@ -335,23 +335,28 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
     };
     let first = args.first.as_deref().map(parse_jump).transpose()?;
     let max_length = args.max_length.unwrap_or(MAX_LENGTH);
-    let working = super::progress::Working::start(
-        false,
-        &format!(
-            "{}: finding the boards that can still reach the goal, then the fewest moves",
-            board.name()
-        ),
-    );
+    let fewest = || super::progress::Working::start(false, "the fewest moves");
     let (length, solutions) = match &args.table {
         // The table says which boards can still reach the goal.
         Some(path) => {
             let table = SolvableTable::open(path)?;
             table.check_board(board)?;
+            let _working = fewest();
             board.solutions_among(start, first, args.all, max_length, &table)?
         }
-        None => board.solutions(start, first, args.all, max_length)?,
+        None => {
+            let bar = super::progress::TaskBar::new(
+                false,
+                "the boards that can still reach the goal",
+                "boards",
+            );
+            let solvable =
+                peg::levels::solvable_sets_observed(board, start.count_ones(), None, &bar)?;
+            drop(bar);
+            let _working = fewest();
+            board.solutions_among(start, first, args.all, max_length, &solvable)?
+        }
     };
-    drop(working);
     Ok(match args.format {
         Format::Json | Format::Csv | Format::Tsv => {
             let solved = PegSolved {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 
-use antipode::jobs::{VerifyOptions, verify_file};
+use antipode::jobs::{VerifyOptions, verify_file_observed};
 use antipode::puzzles;
 use antipode::table;
 use antipode::units::{depth_table, human_bytes, thousands};
@@ -154,10 +154,13 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         goal: args.goal.clone(),
         threads: args.threads,
     };
-    let working =
-        super::progress::Working::start(false, &format!("verifying {}", args.path.display()));
-    let checks = verify_file(&args.path, &options);
-    drop(working);
+    let bar = super::progress::TaskBar::new(
+        false,
+        &format!("verifying {}", args.path.display()),
+        "entries",
+    );
+    let checks = verify_file_observed(&args.path, &options, &bar);
+    drop(bar);
     report(&args, &checks?)
 }
 

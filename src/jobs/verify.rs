@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::engine::{Observer, Silent};
 use crate::pdb::{Pattern, Pdb, PdbError, tile_list};
 use crate::pool::{self, PoolError};
 use crate::puzzles::{self, CatalogError, Metric};
@@ -61,15 +62,28 @@ pub enum VerifyError {
 /// assert!(checks.iter().all(|check| check.ok));
 /// ```
 pub fn verify_file(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, VerifyError> {
+    verify_file_observed(path, options, &Silent)
+}
+
+/// [`verify_file`], telling `observer` of its progress: the check of every entry is
+/// one level of work (`level_started` with the entries, then `work_done` as they are
+/// checked).
+pub fn verify_file_observed(
+    path: &Path,
+    options: &VerifyOptions,
+    observer: &dyn Observer,
+) -> Result<Vec<Check>, VerifyError> {
     let header = match table::read_header_of(path) {
         Err(TableError::Header {
             cause: table::HeaderError::PegTable,
             ..
-        }) => return pool::run_on(options.threads, || verify_peg(path, options))?,
+        }) => return pool::run_on(options.threads, || verify_peg(path, options, observer))?,
         other => other?,
     };
     if header.pattern.is_some() {
-        return pool::run_on(options.threads, || verify_pdb(path, &header, options))?;
+        return pool::run_on(options.threads, || {
+            verify_pdb(path, &header, options, observer)
+        })?;
     }
     let refuse = |cause: String| VerifyError::Puzzle {
         path: path.to_owned(),
@@ -99,14 +113,18 @@ pub fn verify_file(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, V
     };
     Ok(pool::run_on(
         options.threads,
-        || with_puzzle!(&puzzle, p => table::verify(&table, p)),
+        || with_puzzle!(&puzzle, p => table::verify_observed(&table, p, observer)),
     )?)
 }
 
 /// Checks a peg solitaire table ([`crate::puzzles::peg::table::verify`]) of the board
 /// its header names (or `--puzzle`, with `--goal` if it was built for another goal).
-fn verify_peg(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, VerifyError> {
-    use crate::puzzles::peg::table::{SolvableTable, verify};
+fn verify_peg(
+    path: &Path,
+    options: &VerifyOptions,
+    observer: &dyn Observer,
+) -> Result<Vec<Check>, VerifyError> {
+    use crate::puzzles::peg::table::{SolvableTable, verify_observed};
     let table = SolvableTable::open(path)?;
     let refuse = |cause: String| VerifyError::Puzzle {
         path: path.to_owned(),
@@ -123,7 +141,7 @@ fn verify_peg(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, Verify
         }
     };
     table.check_board(&board)?;
-    Ok(verify(&table, &board))
+    Ok(verify_observed(&table, &board, observer))
 }
 
 /// Checks a pattern database: opening it checks its payload and definition (a
@@ -132,6 +150,7 @@ fn verify_pdb(
     path: &Path,
     header: &Header,
     options: &VerifyOptions,
+    observer: &dyn Observer,
 ) -> Result<Vec<Check>, VerifyError> {
     let refuse = |cause: String| VerifyError::Puzzle {
         path: path.to_owned(),
@@ -187,6 +206,6 @@ fn verify_pdb(
             ),
         },
     ];
-    checks.extend(crate::pdb::verify::verify(&pdb));
+    checks.extend(crate::pdb::verify::verify_observed(&pdb, observer));
     Ok(checks)
 }

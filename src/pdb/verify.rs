@@ -19,6 +19,12 @@ const CHUNK: u64 = 1 << 16;
 /// keep a position's parity; the placements per distance match the header's
 /// histogram. The payload checksum and the definition were checked by [`Pdb::open`].
 pub fn verify(pdb: &Pdb) -> Vec<Check> {
+    verify_observed(pdb, &crate::engine::Silent)
+}
+
+/// [`verify`], telling `observer` of its progress: one level of work, in placements
+/// (`work_done` after each chunk).
+pub fn verify_observed(pdb: &Pdb, observer: &dyn crate::engine::Observer) -> Vec<Check> {
     let header = pdb.header();
     let pattern = pdb.pattern();
     let placements = pattern.placements();
@@ -28,11 +34,11 @@ pub fn verify(pdb: &Pdb) -> Vec<Check> {
     // levels.
     let (unreached, beyond) = (levels, levels + 1);
     let counts: Vec<AtomicU64> = (0..=beyond).map(|_| AtomicU64::new(0)).collect();
-    let none_yet = || AtomicU64::new(u64::MAX);
-    let (no_closer, below_manhattan) = (none_yet(), none_yet());
-    let (unreached_next, zero_elsewhere) = (none_yet(), none_yet());
+    let [no_closer, below_manhattan, unreached_next, zero_elsewhere] =
+        std::array::from_fn(|_| AtomicU64::new(u64::MAX));
     let goal_rank = placements.rank(pattern.homes());
     let count = placements.count();
+    observer.level_started(0, crate::engine::Direction::TopDown, count);
     (0..count.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
         let mut cursor = Cursor::new(placements);
         let mut local = vec![0u64; beyond + 1];
@@ -76,6 +82,7 @@ pub fn verify(pdb: &Pdb) -> Vec<Check> {
                 _ => {}
             }
         }
+        observer.work_done(CHUNK.min(count - c * CHUNK));
         for (total, n) in counts.iter().zip(local) {
             total.fetch_add(n, Ordering::Relaxed);
         }

@@ -27,6 +27,16 @@ pub struct Check {
 /// unreached state has a reached neighbour; the states per level match the header's
 /// histogram; the payload matches its checksum.
 pub fn verify<P: Puzzle>(table: &Table, puzzle: &P) -> Vec<Check> {
+    verify_observed(table, puzzle, &crate::engine::Silent)
+}
+
+/// [`verify`], telling `observer` of its progress: one level of work, in states
+/// (`work_done` after each chunk of states checked).
+pub fn verify_observed<P: Puzzle>(
+    table: &Table,
+    puzzle: &P,
+    observer: &dyn crate::engine::Observer,
+) -> Vec<Check> {
     let header = table.header();
     let mut checks = Vec::new();
     let found = payload_crc32(table.depths().map());
@@ -55,11 +65,16 @@ pub fn verify<P: Puzzle>(table: &Table, puzzle: &P) -> Vec<Check> {
     if puzzle_ok.is_err() {
         return checks;
     }
-    with_depths!(table.depths(), store => checks.extend(check_store(puzzle, store, &header.histogram)));
+    with_depths!(table.depths(), store => checks.extend(check_store(puzzle, store, &header.histogram, observer)));
     checks
 }
 
-fn check_store<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, histogram: &[u64]) -> Vec<Check> {
+fn check_store<P: Puzzle, R: DepthRead>(
+    puzzle: &P,
+    store: &R,
+    histogram: &[u64],
+    observer: &dyn crate::engine::Observer,
+) -> Vec<Check> {
     let period = store.period();
     let goals = puzzle.goal_indices();
     let is_goal = |index: u64| goals.binary_search(&index).is_ok();
@@ -69,6 +84,7 @@ fn check_store<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, histogram: &[u64]
     let bad_unseen = AtomicU64::new(u64::MAX);
     let n = store.len();
     const CHUNK: u64 = 1 << 15;
+    observer.level_started(0, crate::engine::Direction::TopDown, n);
     (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
         let indices: Vec<u64> = (c * CHUNK..((c + 1) * CHUNK).min(n)).collect();
         let mut local = vec![0u64; slots + 1];
@@ -103,18 +119,10 @@ fn check_store<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, histogram: &[u64]
         for (total, part) in counts.iter().zip(local) {
             total.fetch_add(part, Ordering::Relaxed);
         }
+        observer.work_done(indices.len() as u64);
     });
     let counts: Vec<u64> = counts.iter().map(|c| c.load(Ordering::Relaxed)).collect();
-    let expected: Vec<u64> = (0..slots)
-        .map(|slot| {
-            histogram
-                .iter()
-                .enumerate()
-                .filter(|(d, _)| period.map_or(*d == slot, |p| d % p as usize == slot))
-                .map(|(_, &c)| c)
-                .sum()
-        })
-        .collect();
+    let expected = expected_counts(histogram, period, slots);
     let reached: u64 = histogram.iter().sum();
     let unreached = counts[slots];
     vec![
@@ -158,6 +166,21 @@ fn check_store<P: Puzzle, R: DepthRead>(puzzle: &P, store: &R, histogram: &[u64]
             ),
         },
     ]
+}
+
+/// The states per slot (a depth, or with depths mod `period` a residue) that the
+/// header's `histogram` implies.
+fn expected_counts(histogram: &[u64], period: Option<u32>, slots: usize) -> Vec<u64> {
+    (0..slots)
+        .map(|slot| {
+            histogram
+                .iter()
+                .enumerate()
+                .filter(|(d, _)| period.map_or(*d == slot, |p| d % p as usize == slot))
+                .map(|(_, &c)| c)
+                .sum()
+        })
+        .collect()
 }
 
 /// Where a check failed first (the index an atomic minimum holds), or `held`.

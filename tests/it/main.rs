@@ -9,6 +9,7 @@ mod cli;
 mod executors;
 mod figures;
 mod goal_sets;
+mod guidance;
 mod house;
 mod kpuzzle;
 mod parsers;

@@ -316,6 +316,17 @@ pub fn solvable_sets(
     up_to_pegs: u32,
     stop: Option<&crate::StopToken>,
 ) -> Result<BoardSets, PegError> {
+    solvable_sets_observed(board, up_to_pegs, stop, &crate::engine::Silent)
+}
+
+/// [`solvable_sets`], telling `observer` of its progress: one level of work in boards
+/// (every board of each peg count above the goal's, `work_done` as each is done).
+pub fn solvable_sets_observed(
+    board: &PegBoard,
+    up_to_pegs: u32,
+    stop: Option<&crate::StopToken>,
+    observer: &dyn crate::engine::Observer,
+) -> Result<BoardSets, PegError> {
     let ranker = SubsetRanker::new(board.holes());
     let low = board.goal_pegs();
     let bytes: u64 = (low..=up_to_pegs.max(low))
@@ -329,6 +340,9 @@ pub fn solvable_sets(
         first.insert(ranker.rank(goal));
     }
     levels[low as usize] = Some(first);
+    let boards = |pegs: u32| ranker.count(pegs as usize);
+    let work = (low..up_to_pegs).map(|p| boards(p + 1)).sum();
+    observer.level_started(0, crate::engine::Direction::TopDown, work);
     for pegs in low..up_to_pegs {
         if stop.is_some_and(|s| s.is_stopped()) {
             return Err(PegError::Stopped);
@@ -341,6 +355,7 @@ pub fn solvable_sets(
             Direction::Backward,
         );
         levels[pegs as usize + 1] = Some(next);
+        observer.work_done(boards(pegs + 1));
     }
     Ok(BoardSets { ranker, levels })
 }

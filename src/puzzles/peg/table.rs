@@ -489,8 +489,20 @@ impl super::SolvableBoards for SolvableTable {
 /// marked, every board that can reach the goal is); the header's counts are the
 /// levels'. Opening it has checked the header, the size and the checksum.
 pub fn verify(table: &SolvableTable, board: &PegBoard) -> Vec<Check> {
+    verify_observed(table, board, &crate::engine::Silent)
+}
+
+/// [`verify`], telling `observer` of its progress: one level of work, in boards of
+/// every peg count (`work_done` after each peg count).
+pub fn verify_observed(
+    table: &SolvableTable,
+    board: &PegBoard,
+    observer: &dyn crate::engine::Observer,
+) -> Vec<Check> {
     use std::sync::atomic::{AtomicU64, Ordering};
     let holes = board.holes();
+    let all_boards: u64 = (0..=holes).map(|p| table.ranker.count(p)).sum();
+    observer.level_started(0, crate::engine::Direction::TopDown, all_boards);
     let halves = Halves::new(holes);
     let goals_marked = board.goal_boards().iter().all(|&g| table.solvable(g));
     let (unproven, missing) = (AtomicU64::new(0), AtomicU64::new(0));
@@ -520,6 +532,7 @@ pub fn verify(table: &SolvableTable, board: &PegBoard) -> Vec<Check> {
                 });
             },
         );
+        observer.work_done(table.ranker.count(pegs as usize));
     }
     let (unproven, missing) = (unproven.into_inner(), missing.into_inner());
     let check = |name: &str, ok: bool, detail: String| Check {
@@ -537,12 +550,18 @@ pub fn verify(table: &SolvableTable, board: &PegBoard) -> Vec<Check> {
         check(
             "every marked board has a marked board one jump on",
             unproven == 0,
-            format!("{unproven} without"),
+            match unproven {
+                0 => "holds for every marked board".into(),
+                n => format!("{n} without"),
+            },
         ),
         check(
             "every board a reversed jump before a marked one is marked",
             missing == 0,
-            format!("{missing} missing"),
+            match missing {
+                0 => "holds for every marked board".into(),
+                n => format!("{n} missing"),
+            },
         ),
         check(
             "counts per peg count",

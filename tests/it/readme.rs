@@ -1,8 +1,8 @@
 //! README.md as a test: every shell example runs, in order, in a scratch folder with a
 //! fresh `tables/`, as a new user would type it; what a comment quotes in backticks
 //! must be in the command's output. Commands marked `(long)` take minutes and are
-//! skipped (`scripts/bench.sh` measures them). The Rust example is a doc test
-//! (`src/lib.rs` includes the README).
+//! skipped (`scripts/bench.sh` measures them) unless `README_LONG=1` is set. The Rust
+//! example is a doc test (`src/lib.rs` includes the README).
 
 use std::path::Path;
 use std::process::Command;
@@ -15,6 +15,8 @@ struct Example {
     command: String,
     /// What its comment quotes in backticks.
     quoted: Vec<String>,
+    /// Marked `(long)`: minutes.
+    long: bool,
 }
 
 /// Commands that set up a machine or need what the default build does not have; each
@@ -27,9 +29,9 @@ const NOT_HERE: &[&str] = &[
     "pip ",
 ];
 
-/// The examples of README.md's `sh` blocks, long ones left out; `cargo run --release
-/// --` is the binary.
-fn examples(readme: &str) -> Vec<Example> {
+/// The examples of README.md's `sh` blocks, long ones left out unless `long`;
+/// `cargo run --release --` is the binary.
+fn examples(readme: &str, long: bool) -> Vec<Example> {
     let mut out = Vec::new();
     let mut in_sh = false;
     for (k, line) in readme.lines().enumerate() {
@@ -42,7 +44,8 @@ fn examples(readme: &str) -> Vec<Example> {
             continue;
         }
         let (command, comment) = split_comment(trimmed);
-        if comment.contains("(long)") || NOT_HERE.iter().any(|p| command.starts_with(p)) {
+        let marked = comment.contains("(long)");
+        if (marked && !long) || NOT_HERE.iter().any(|p| command.starts_with(p)) {
             continue;
         }
         out.push(Example {
@@ -54,6 +57,7 @@ fn examples(readme: &str) -> Vec<Example> {
                 .step_by(2)
                 .map(str::to_string)
                 .collect(),
+            long: marked,
         });
     }
     out
@@ -102,7 +106,7 @@ fn scratch() -> tempfile::TempDir {
 fn the_readme_runs_as_written() {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let examples = examples(&readme);
+    let examples = examples(&readme, std::env::var_os("README_LONG").is_some());
     assert!(examples.len() > 30, "{} examples", examples.len());
     let dir = scratch();
     let path = format!(
@@ -143,7 +147,7 @@ fn the_readme_runs_as_written() {
             );
         }
         assert!(
-            started.elapsed().as_secs() < 60,
+            example.long || started.elapsed().as_secs() < 60,
             "README.md:{}: `{}` took {:.0} s: mark it (long)",
             example.line,
             example.command,

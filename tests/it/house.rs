@@ -1,6 +1,6 @@
 //! The house rules of `src/`, checked on the source itself: the top-level modules
-//! import one another without a circle, and no function outside tests runs over 100
-//! lines.
+//! import one another without a circle. (Function length is clippy's
+//! `too_many_lines`, denied in Cargo.toml with its threshold in clippy.toml.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -105,57 +105,4 @@ fn top_level_modules_import_without_a_circle() {
             "{module} imports puzzles"
         );
     }
-}
-
-/// Whether `line` opens a function (at any indentation, any visibility).
-fn opens_function(line: &str) -> bool {
-    let mut rest = line.trim_start();
-    for prefix in [
-        "pub(crate) ",
-        "pub(super) ",
-        "pub ",
-        "const ",
-        "unsafe ",
-        "extern \"C\" ",
-    ] {
-        rest = rest.strip_prefix(prefix).unwrap_or(rest);
-    }
-    rest = rest.strip_prefix("unsafe ").unwrap_or(rest);
-    rest.starts_with("fn ")
-}
-
-#[test]
-fn no_function_over_100_lines() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut long = Vec::new();
-    let mut functions = 0;
-    for file in rust_files(&src) {
-        let text = std::fs::read_to_string(&file).expect("a source file");
-        let lines = code_lines(&text);
-        for (start, line) in lines.iter().enumerate() {
-            if !opens_function(line)
-                || line.trim_end().ends_with(';')
-                || line.trim_end().ends_with('}')
-            {
-                continue;
-            }
-            // rustfmt closes a body at the indentation that opened it.
-            let indent = &line[..line.len() - line.trim_start().len()];
-            let close = format!("{indent}}}");
-            let Some(length) = lines[start..].iter().position(|l| *l == close) else {
-                continue;
-            };
-            functions += 1;
-            if length + 1 > 100 {
-                long.push(format!(
-                    "{}:{} ({} lines)",
-                    file.display(),
-                    start + 1,
-                    length + 1
-                ));
-            }
-        }
-    }
-    assert!(functions > 500, "found only {functions} functions");
-    assert!(long.is_empty(), "functions over 100 lines: {long:#?}");
 }

@@ -368,6 +368,63 @@ fn lookup_reads_positions_from_stdin() {
 }
 
 #[test]
+fn a_complete_table_is_read_again_not_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = eight_table(dir.path(), "8");
+    let table = path.to_str().unwrap();
+    // A complete table: the report is read from it (byte for byte the same file),
+    // --force builds it again; an unwritable path, another puzzle's table.
+    let before = std::fs::read(table).unwrap();
+    let again = antipode(&["analyze", "8puzzle", "--table", table]);
+    assert!(again.status.success());
+    let (report, notice) = (
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&again.stderr),
+    );
+    assert!(report.contains("god's number    31"), "{report}");
+    assert!(
+        notice.contains("was already complete: the report is read from it"),
+        "{notice}"
+    );
+    assert_eq!(std::fs::read(table).unwrap(), before);
+    assert!(
+        antipode(&["analyze", "8puzzle", "--table", table, "--force", "-q"])
+            .status
+            .success()
+    );
+    assert_error(
+        &[
+            "analyze",
+            "8puzzle",
+            "--table",
+            "/proc/antipode.table",
+            "-q",
+        ],
+        "/proc/antipode.table",
+    );
+    assert_error(
+        &["analyze", "sliding:2x4", "--table", table, "-q"],
+        "complete table of 8puzzle",
+    );
+    let text = dir.path().join("text.table");
+    std::fs::write(&text, "hello\n".repeat(1000)).unwrap();
+    assert_error(
+        &[
+            "analyze",
+            "sliding:2x4",
+            "--table",
+            text.to_str().unwrap(),
+            "-q",
+        ],
+        "not an unfinished table of this puzzle",
+    );
+    assert_error(
+        &["lookup", "8puzzle", "--table", "/nonexistent/t.table", "1"],
+        "No such file",
+    );
+}
+
+#[test]
 fn bad_positions_and_bad_tables_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
     let path = eight_table(dir.path(), "8");
@@ -450,55 +507,6 @@ fn bad_positions_and_bad_tables_are_one_line_errors() {
             partial.to_str().unwrap(),
         ],
         "incomplete",
-    );
-
-    // A complete table: the report is read from it (byte for byte the same file),
-    // --force builds it again; an unwritable path, another puzzle's table.
-    let before = std::fs::read(table).unwrap();
-    let again = antipode(&["analyze", "8puzzle", "--table", table]);
-    assert!(again.status.success());
-    let (report, notice) = (
-        String::from_utf8_lossy(&again.stdout),
-        String::from_utf8_lossy(&again.stderr),
-    );
-    assert!(report.contains("god's number    31"), "{report}");
-    assert!(
-        notice.contains("was already complete: the report is read from it"),
-        "{notice}"
-    );
-    assert_eq!(std::fs::read(table).unwrap(), before);
-    assert!(
-        antipode(&["analyze", "8puzzle", "--table", table, "--force", "-q"])
-            .status
-            .success()
-    );
-    assert_error(
-        &[
-            "analyze",
-            "8puzzle",
-            "--table",
-            "/proc/antipode.table",
-            "-q",
-        ],
-        "/proc/antipode.table",
-    );
-    assert_error(
-        &["analyze", "sliding:2x4", "--table", table, "-q"],
-        "complete table of 8puzzle",
-    );
-    assert_error(
-        &[
-            "analyze",
-            "sliding:2x4",
-            "--table",
-            text.to_str().unwrap(),
-            "-q",
-        ],
-        "not an unfinished table of this puzzle",
-    );
-    assert_error(
-        &["lookup", "8puzzle", "--table", "/nonexistent/t.table", "1"],
-        "No such file",
     );
 }
 

@@ -11,7 +11,7 @@
 //! | `verify` | [`verify_file`] |
 //! | `lookup` | [`lookup()`] (peg solitaire: [`crate::puzzles::peg::table::SolvableTable`]) |
 //! | `info` | [`crate::table::read_header_of`] |
-//! | `plot` | [`crate::plot::Histogram::read`], [`crate::plot::histogram_svg`] |
+//! | `plot` | `plot::Histogram::read`, `plot::histogram_svg` (feature `plot`) |
 //! | `list` | [`crate::puzzles::catalog`] |
 //!
 //! Jobs sit above every other module and nothing but the command line imports them.

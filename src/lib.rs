@@ -133,6 +133,7 @@ pub mod jobs;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod pdb;
+#[cfg(feature = "plot")]
 pub mod plot;
 pub mod pool;
 pub mod puzzle;

@@ -308,23 +308,20 @@ fn fit(text: String, most: usize) -> String {
 /// database its largest value and the placements at it.
 fn describe(h: &Histogram) -> String {
     let last = h.antipodes();
-    if h.database {
-        format!(
-            "{}: pattern database, largest value {} ({} placement{})",
-            h.name,
-            h.counts.gods_number(),
-            crate::units::thousands(last),
-            if last == 1 { "" } else { "s" }
-        )
+    let (largest, at) = if h.database {
+        ("pattern database, largest value", "placement")
     } else {
-        format!(
-            "{}: God's number {}, {} antipode{}",
-            h.name,
-            h.counts.gods_number(),
-            crate::units::thousands(last),
-            if last == 1 { "" } else { "s" }
-        )
-    }
+        ("God's number", "antipode")
+    };
+    let separator = if h.database { " (" } else { ", " };
+    format!(
+        "{}: {largest} {}{separator}{} {at}{}{}",
+        h.name,
+        h.counts.gods_number(),
+        crate::units::thousands(last),
+        if last == 1 { "" } else { "s" },
+        if h.database { ")" } else { "" }
+    )
 }
 
 /// The title (one histogram's figures; of several, their names, each one's figures in

@@ -566,7 +566,10 @@ pub fn verify_observed(
         check(
             "counts per peg count",
             counts == table.header.histogram,
-            format!("{} boards can reach the goal", counts.iter().sum::<u64>()),
+            format!(
+                "{} boards can reach the goal",
+                crate::units::thousands(counts.iter().sum::<u64>())
+            ),
         ),
     ]
 }

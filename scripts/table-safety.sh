@@ -81,10 +81,14 @@ wait_for() {
     for _ in $(seq 6000); do [ -e "$1" ] && return 0; sleep 0.01; done
     return 1
 }
-# Waits (at most 60 s) until FILE has at least BYTES allocated on disk.
-wait_for_blocks() {
+# Waits (at most 60 s, and while process PID runs) until FILE is larger than BYTES and
+# every byte of it is allocated on disk.
+wait_for_blocks() { # wait_for_blocks FILE BYTES PID
+    local sizes
     for _ in $(seq 6000); do
-        [ -e "$1" ] && [ $(($(stat -c '%b * %B' "$1"))) -ge "$2" ] && return 0
+        sizes=$(stat -c '%s %b %B' "$1" 2>/dev/null) &&
+            awk -v min="$2" '{ exit !($1 > min && $2 * $3 >= $1) }' <<<"$sizes" && return 0
+        kill -0 "$3" 2>/dev/null || return 1
         sleep 0.01
     done
     return 1
@@ -159,12 +163,18 @@ full_disk() {
     mount_tmpfs "$d/tmpfs" "$((2 * table_bytes / 1048576 + 4))M" || { fail "mount tmpfs"; return; }
     build_table "$d/tmpfs/t.table" >/dev/null 2>"$d/e1" &
     local pid=$!
-    # Once the build has its blocks (a disk filled before that refuses the build).
-    wait_for_blocks "$d/tmpfs/t.table" $((2 * table_bytes))
-    fill "$d/tmpfs/fill"
+    # Once the build has its blocks (a disk filled before that refuses the build), and
+    # while it still runs: a fill after its end would prove nothing.
+    local filled=no
+    if wait_for_blocks "$d/tmpfs/t.table" "$table_bytes" "$pid"; then
+        fill "$d/tmpfs/fill"
+        kill -0 "$pid" 2>/dev/null && filled=yes
+    fi
     wait "$pid"
     local status=$?
-    if [ "$status" = 0 ] && cmp -s "$d/tmpfs/t.table" "$work/ref/table"; then
+    if [ "$filled" = no ]; then
+        fail "disk filled mid-run on tmpfs: the build ended before the disk was full (exit $status)"
+    elif [ "$status" = 0 ] && cmp -s "$d/tmpfs/t.table" "$work/ref/table"; then
         ok "disk filled mid-run on tmpfs: the build completes (its blocks were allocated first), byte-identical"
     else
         fail "disk filled mid-run on tmpfs: exit $status: $(cat "$d/e1")"

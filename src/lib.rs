@@ -29,6 +29,7 @@
 //! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `mpi` feature) |
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
 //! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`]; a partitioned search's table in shards and its manifest: [`table::shards`], written by [`table::build_sharded`] |
+//! | how files reach the disk | [`persist`]: atomic replace (a sibling, synced, renamed, the folder synced), sibling paths, and the one checkpoint format of resumable builds ([`persist::checkpoint`]) |
 //! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`puzzles::kpuzzle::search`] |
 //! | searches without a table | [`solve`]: IDA*, IDDFS, bidirectional BFS |
 //! | other languages | crates of their own over this library: `bindings/c` (a C library and its header `antipode.h`), `bindings/python` (the Python package, PyO3 and numpy) |
@@ -57,7 +58,7 @@
 //! Modules import only downwards (a test, `tests/it/house.rs`, checks that no
 //! top-level module imports itself through others): [`jobs`] on top; then
 //! [`puzzles`]; then [`pdb`], [`solve`], [`table`], [`analysis`], [`report`]; then
-//! [`engine`], [`descent`], [`store`], [`rank`] and [`puzzle`]. The engine knows
+//! [`engine`], [`descent`], [`store`], [`rank`], [`persist`] and [`puzzle`]. The engine knows
 //! levels, storage and threads, nothing of any particular puzzle; a puzzle knows its
 //! rules and its ranking, nothing of files or threads.
 //!
@@ -133,6 +134,7 @@ pub mod jobs;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod pdb;
+pub mod persist;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod pool;

@@ -385,7 +385,8 @@ fn analyze_peg(board: PegBoard, args: &Args, interrupt: &Interrupt) -> Result<()
         }
     };
     let checkpoint = Checkpoint::new(
-        PathBuf::from("tables").join(format!("{}-reachable.checkpoint", board.name())),
+        PathBuf::from(antipode::persist::TABLES_DIR)
+            .join(format!("{}-reachable.checkpoint", board.name())),
         &board,
         args.symmetry,
     );

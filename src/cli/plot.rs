@@ -43,7 +43,7 @@ pub fn check_writable(path: &Path) -> Result<()> {
     if path.is_dir() {
         bail!("{shown} is a directory: give a file name such as plot.svg");
     }
-    let partial = partial_path(path);
+    let partial = antipode::persist::sibling(path, ".partial");
     std::fs::File::create(&partial).with_context(|| format!("cannot write {shown}"))?;
     std::fs::remove_file(&partial).with_context(|| format!("cannot write {shown}"))?;
     Ok(())
@@ -53,13 +53,6 @@ pub fn check_writable(path: &Path) -> Result<()> {
 /// half-written picture is left under its name.
 pub fn write_svg(path: &Path, histograms: &[Histogram]) -> Result<()> {
     let svg = plot::histogram_svg(histograms)?;
-    let partial = partial_path(path);
-    std::fs::write(&partial, svg).with_context(|| format!("cannot write {}", path.display()))?;
-    std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))
-}
-
-fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    path.with_file_name(name)
+    antipode::persist::replace(path, |out| std::io::Write::write_all(out, svg.as_bytes()))
+        .with_context(|| format!("cannot write {}", path.display()))
 }

@@ -12,8 +12,7 @@ use crate::store::Encoding;
 use crate::table::{self, TableError};
 use crate::{StopToken, puzzles, with_depths, with_puzzle};
 
-/// Where generated tables go unless the caller names a path.
-pub const TABLES_DIR: &str = "tables";
+pub use crate::persist::TABLES_DIR;
 
 /// Why an [`Analyze`] job failed.
 #[derive(Debug, thiserror::Error)]

@@ -7,41 +7,23 @@
 //! the placements per distance. That is the whole state of the search: resuming runs
 //! the sweep over every chunk and goes on.
 //!
-//! The file (`NAME.table.checkpoint` beside the database) is private to this machine:
-//!
-//! | bytes | field |
-//! |---|---|
-//! | 8 | magic `APDBCKP1` |
-//! | 64 | the database's definition digest (SHA-256, hex) |
-//! | 4 | bytes per region word (2, 4 or 8), little-endian |
-//! | 4 | the level expanded last, little-endian |
-//! | 8 | placements, little-endian |
-//! | 4 | CRC-32 of the entries and words |
-//! | 4 | `0x01020304` in native byte order (the words are native) |
-//! | 4 | distances in the histogram, little-endian |
-//! | 8 each | the histogram, little-endian |
-//! | placements | the entries (distance + 1, 0 for unreached) |
-//! | placements x word | the region words, native byte order |
-//!
-//! It is written to `NAME.table.checkpoint.tmp` and renamed over the last one, without
-//! waiting for the disk: it survives the process being killed, and one lost with the
-//! machine fails its checksum, so the build starts over. Nothing else reads it.
+//! The checkpoint (`NAME.table.checkpoint` beside the database) is the kit's format
+//! ([`crate::persist::checkpoint`], kind `pdb`), identified by the database's definition
+//! digest; its fields are the bytes per region word, the level expanded last and the
+//! histogram, and its sections the entries (distance + 1, 0 for unreached) and the
+//! region words (native byte order).
 
-use std::fs::File;
-use std::io::{BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::file::with_suffix;
+use crate::persist::checkpoint::{Checkpoint, Section};
 
-const MAGIC: &[u8; 8] = b"APDBCKP1";
-const BYTE_ORDER: u32 = 0x0102_0304;
-const FIXED: usize = 8 + 64 + 4 + 4 + 8 + 4 + 4 + 4;
+/// The version of the `pdb` checkpoint's fields.
+const VERSION: u32 = 2;
 
 /// Where a build's progress is kept: checkpoints of the database at `path`.
 #[derive(Debug, Clone)]
 pub struct CheckpointFile {
-    path: PathBuf,
-    digest: String,
+    checkpoint: Checkpoint,
 }
 
 /// A build's state as saved: the level expanded last and the placements per distance
@@ -58,18 +40,13 @@ impl CheckpointFile {
     /// Checkpoints of the database at `database` whose definition digest is `digest`.
     pub fn beside(database: &Path, digest: &str) -> CheckpointFile {
         CheckpointFile {
-            path: with_suffix(database, ".checkpoint"),
-            digest: digest.to_owned(),
+            checkpoint: Checkpoint::beside(database, "pdb", VERSION, digest.as_bytes()),
         }
     }
 
     /// The checkpoint file.
     pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn temporary(&self) -> PathBuf {
-        with_suffix(&self.path, ".tmp")
+        self.checkpoint.path()
     }
 
     /// Saves a build's state.
@@ -80,36 +57,14 @@ impl CheckpointFile {
         entries: &[u8],
         words: &[u8],
     ) -> std::io::Result<()> {
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(entries);
-        crc.update(words);
-        let mut head = Vec::with_capacity(FIXED + 8 * saved.histogram.len());
-        head.extend_from_slice(MAGIC);
-        head.extend_from_slice(&digest_bytes(&self.digest));
-        head.extend_from_slice(&(word_bytes as u32).to_le_bytes());
-        head.extend_from_slice(&saved.depth.to_le_bytes());
-        head.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-        head.extend_from_slice(&crc.finalize().to_le_bytes());
-        head.extend_from_slice(&BYTE_ORDER.to_ne_bytes());
-        head.extend_from_slice(&(saved.histogram.len() as u32).to_le_bytes());
+        let mut fields = Vec::with_capacity(8 + 8 * saved.histogram.len());
+        fields.extend_from_slice(&(word_bytes as u32).to_le_bytes());
+        fields.extend_from_slice(&saved.depth.to_le_bytes());
         for count in &saved.histogram {
-            head.extend_from_slice(&count.to_le_bytes());
+            fields.extend_from_slice(&count.to_le_bytes());
         }
-        let temporary = self.temporary();
-        let written = (|| {
-            let mut file = BufWriter::with_capacity(1 << 20, File::create(&temporary)?);
-            file.write_all(&head)?;
-            file.write_all(entries)?;
-            file.write_all(words)?;
-            file.into_inner().map_err(|e| e.into_error())?;
-            std::fs::rename(&temporary, &self.path)
-        })();
-        if written.is_err() {
-            // What was written of it goes (a full disk gets its room back); the last
-            // checkpoint is untouched.
-            let _ = std::fs::remove_file(&temporary);
-        }
-        written
+        self.checkpoint
+            .save(&fields, &[Section::Bytes(entries), Section::Bytes(words)])
     }
 
     /// Loads the saved state into `entries` and `words` if there is a checkpoint of
@@ -121,66 +76,30 @@ impl CheckpointFile {
         entries: &mut [u8],
         words: &mut [u8],
     ) -> std::io::Result<Option<Saved>> {
-        let mut file = match File::open(&self.path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let mut head = [0u8; FIXED];
-        if file.read_exact(&mut head).is_err() {
-            return Ok(None);
-        }
-        let u32_at = |at: usize| u32::from_le_bytes(head[at..at + 4].try_into().unwrap());
-        let matches = &head[..8] == MAGIC
-            && head[8..72] == digest_bytes(&self.digest)
-            && u32_at(72) as usize == word_bytes
-            && u64::from_le_bytes(head[80..88].try_into().unwrap()) == entries.len() as u64
-            && u32::from_ne_bytes(head[92..96].try_into().unwrap()) == BYTE_ORDER;
-        let (depth, crc, levels) = (u32_at(76), u32_at(88), u32_at(96) as usize);
-        if !matches || levels != depth as usize + 1 {
-            return Ok(None);
-        }
-        let mut histogram = vec![0u8; 8 * levels];
-        if file.read_exact(&mut histogram).is_err()
-            || file.read_exact(entries).is_err()
-            || file.read_exact(words).is_err()
-        {
-            return Ok(None);
-        }
-        let mut check = crc32fast::Hasher::new();
-        check.update(entries);
-        check.update(words);
-        if check.finalize() != crc {
-            return Ok(None);
-        }
-        Ok(Some(Saved {
-            depth,
-            histogram: histogram
+        self.checkpoint.load(|fields, sections| {
+            let u32_at =
+                |at: usize| Some(u32::from_le_bytes(fields.get(at..at + 4)?.try_into().ok()?));
+            let (saved_word_bytes, depth) = (u32_at(0)?, u32_at(4)?);
+            let histogram: Vec<u64> = fields[8..]
                 .chunks_exact(8)
-                .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
-                .collect(),
-        }))
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+                .collect();
+            if saved_word_bytes as usize != word_bytes
+                || fields.len() != 8 + 8 * histogram.len()
+                || histogram.len() != depth as usize + 1
+            {
+                return None;
+            }
+            sections.read_bytes(entries)?;
+            sections.read_bytes(words)?;
+            Some(Saved { depth, histogram })
+        })
     }
 
     /// Removes the checkpoint (the database is complete, or the checkpoint is stale).
     pub fn remove(&self) -> std::io::Result<()> {
-        for path in [self.path.clone(), self.temporary()] {
-            match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
-        }
-        Ok(())
+        self.checkpoint.remove()
     }
-}
-
-/// The digest as 64 bytes (hex text, zero-padded).
-fn digest_bytes(digest: &str) -> [u8; 64] {
-    let mut bytes = [0u8; 64];
-    let text = digest.as_bytes();
-    let n = text.len().min(64);
-    bytes[..n].copy_from_slice(&text[..n]);
-    bytes
 }
 
 #[cfg(test)]

@@ -117,8 +117,7 @@ pub fn write(
         file.set_len(0)?;
         file.write_all(&header.encode())?;
         file.write_all(payload)?;
-        file.sync_all()?;
-        std::fs::rename(partial.path(), path)
+        crate::persist::publish(file, partial.path(), path)
     })();
     match written {
         Ok(()) => Ok(header),
@@ -135,14 +134,7 @@ pub fn write(
 
 /// Where a database is written before it is complete.
 pub fn partial_path(path: &Path) -> PathBuf {
-    with_suffix(path, ".partial")
-}
-
-/// `path` with `suffix` added to its file name.
-pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
+    crate::persist::sibling(path, ".partial")
 }
 
 /// The entries of `built` less their placements' Manhattan distance, four bits each,

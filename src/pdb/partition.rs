@@ -11,8 +11,8 @@
 //! let board = BoardShape::new(4, 4)?.with_goal("0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15")?;
 //! let tiles = Partition::split(4, 4, board.goal(), "7-8")?;
 //! let settings = BuildSettings::default();
-//! let partition =
-//!     Partition::open_or_build("tables".as_ref(), &board, &tiles, &settings, &mut |_| {})?;
+//! let tables = antipode::persist::TABLES_DIR.as_ref();
+//! let partition = Partition::open_or_build(tables, &board, &tiles, &settings, &mut |_| {})?;
 //! let position = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3];
 //! assert!(partition.estimate(&position) <= 57);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -199,16 +199,8 @@ impl Manifest {
              this folder).\n{}",
             toml::to_string(self).expect("a manifest serializes")
         );
-        let temporary = path.with_extension("toml.partial");
-        let io = io_error(path);
-        let written = (|| {
-            let file = File::create(&temporary)?;
-            file.write_all_at(text.as_bytes(), 0)?;
-            file.sync_all()?;
-            std::fs::rename(&temporary, path)?;
-            File::open(path.parent().unwrap_or(Path::new(".")))?.sync_all()
-        })();
-        written.map_err(io)
+        crate::persist::replace(path, |out| std::io::Write::write_all(out, text.as_bytes()))
+            .map_err(io_error(path))
     }
 }
 

@@ -1,22 +1,22 @@
 //! The checkpoint of a forward peg solitaire analysis: the level about to be expanded
 //! and the counts so far, so that an interrupted `analyze` goes on from there.
 //!
-//! The file (`tables/NAME-reachable.checkpoint` from the command line) is private to
-//! the machine that wrote it: `ANTIPEG1`, the SHA-256 of the board's definition, its
-//! start and whether symmetry classes are counted, the level's peg count, whether the
-//! goal was reached, the counts per jump (and per class), the level's words, and a
-//! CRC-32 of all of it, little-endian. It is written to `PATH.tmp`, synced and renamed
-//! over `PATH`, so a kill at any moment leaves the previous checkpoint or the new one.
+//! The file (`tables/NAME-reachable.checkpoint` from the command line) is the kit's
+//! format ([`crate::persist::checkpoint`], kind `peg`), identified by the board's
+//! definition, its start and whether symmetry classes are counted. Its fields are the
+//! level's peg count, whether the goal was reached and the counts per jump (and per
+//! class); its one section is the level's words.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::PegBoard;
 use super::levels::LevelSet;
+use crate::persist::checkpoint::{Checkpoint as Saved, Section};
 use crate::rank::subsets::SubsetRanker;
 
-const MAGIC: &[u8; 8] = b"ANTIPEG1";
+/// The version of the `peg` checkpoint's fields; the symmetric search's levels hold one
+/// board per class since version 2.
+const VERSION: u32 = 2;
 
 /// What a checkpoint holds besides the level.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -32,8 +32,7 @@ pub struct Progress {
 /// A forward analysis's checkpoint file.
 #[derive(Debug, Clone)]
 pub struct Checkpoint {
-    path: PathBuf,
-    digest: [u8; 32],
+    saved: Saved,
 }
 
 /// Why a checkpoint could not be written.
@@ -49,139 +48,69 @@ pub struct CheckpointError {
 impl Checkpoint {
     /// The checkpoint at `path` of the analysis of `board` from its start.
     pub fn new(path: impl Into<PathBuf>, board: &PegBoard, symmetry: bool) -> Checkpoint {
-        use sha2::Digest;
-        // Version 2 of the symmetric search: its levels hold one board per class.
-        let symmetry = if symmetry { "classes 2" } else { "false" };
         let identity = format!(
             "{}start {}\nsymmetry {symmetry}\n",
             board.definition(),
             board.format(board.start())
         );
         Checkpoint {
-            path: path.into(),
-            digest: sha2::Sha256::digest(identity.as_bytes()).into(),
+            saved: Saved::new(path, "peg", VERSION, identity.as_bytes()),
         }
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.saved.path()
     }
 
     /// Saves `level` and `progress`.
     pub fn save(&self, level: &LevelSet, progress: &Progress) -> Result<(), CheckpointError> {
-        let tmp = PathBuf::from(format!("{}.tmp", self.path.display()));
-        let failed = |cause| CheckpointError {
-            path: self.path.clone(),
-            cause,
-        };
-        let written = (|| {
-            if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
-            let file = File::create(&tmp)?;
-            let mut out = CrcWriter {
-                inner: BufWriter::with_capacity(1 << 20, &file),
-                crc: crc32fast::Hasher::new(),
-            };
-            out.write_all(MAGIC)?;
-            out.write_all(&self.digest)?;
-            out.write_all(&level.pegs().to_le_bytes())?;
-            out.write_all(&[progress.goal_reachable as u8])?;
-            out.write_all(&(progress.jumps.len() as u32).to_le_bytes())?;
-            out.write_all(&(progress.classes.len() as u32).to_le_bytes())?;
-            for count in progress.jumps.iter().chain(&progress.classes) {
-                out.write_all(&count.to_le_bytes())?;
-            }
-            for word in level.words() {
-                out.write_all(&word.to_le_bytes())?;
-            }
-            let crc = out.crc.clone().finalize();
-            out.inner.write_all(&crc.to_le_bytes())?;
-            out.inner.flush()?;
-            drop(out);
-            file.sync_all()?;
-            std::fs::rename(&tmp, &self.path)
-        })();
-        written.map_err(|cause| {
-            let _ = std::fs::remove_file(&tmp);
-            failed(cause)
-        })
+        let mut fields =
+            Vec::with_capacity(13 + 8 * (progress.jumps.len() + progress.classes.len()));
+        fields.extend_from_slice(&level.pegs().to_le_bytes());
+        fields.push(u8::from(progress.goal_reachable));
+        fields.extend_from_slice(&(progress.jumps.len() as u32).to_le_bytes());
+        fields.extend_from_slice(&(progress.classes.len() as u32).to_le_bytes());
+        for count in progress.jumps.iter().chain(&progress.classes) {
+            fields.extend_from_slice(&count.to_le_bytes());
+        }
+        self.saved
+            .save(&fields, &[Section::AtomicWords(level.atomic_words())])
+            .map_err(|cause| CheckpointError {
+                path: self.path().to_owned(),
+                cause,
+            })
     }
 
     /// The saved level and progress, if the file is this analysis's and intact.
     pub fn load(&self, ranker: &SubsetRanker) -> Option<(LevelSet, Progress)> {
-        let file = File::open(&self.path).ok()?;
-        let length = file.metadata().ok()?.len();
-        let mut input = BufReader::with_capacity(1 << 20, file);
-        let mut crc = crc32fast::Hasher::new();
-        let mut take = |bytes: usize| -> Option<Vec<u8>> {
-            let mut buffer = vec![0u8; bytes];
-            input.read_exact(&mut buffer).ok()?;
-            crc.update(&buffer);
-            Some(buffer)
-        };
-        let u32_of = |b: Vec<u8>| u32::from_le_bytes(b.try_into().expect("4 bytes"));
-        if take(8)? != MAGIC || take(32)? != self.digest {
-            return None;
-        }
-        let pegs = u32_of(take(4)?);
-        let goal_reachable = take(1)?[0] == 1;
-        let (jumps, classes) = (u32_of(take(4)?) as usize, u32_of(take(4)?) as usize);
-        let words = ranker.count(pegs as usize).div_ceil(64);
-        let expected = 8 + 32 + 4 + 1 + 8 + 8 * (jumps + classes) as u64 + 8 * words + 4;
-        if pegs as usize > ranker.places() || length != expected {
-            return None;
-        }
-        let counts: Vec<u64> = take(8 * (jumps + classes))?
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect();
-        let mut level_words = Vec::with_capacity(words as usize);
-        for _ in 0..words.div_ceil(1 << 16) {
-            let chunk = (words - level_words.len() as u64).min(1 << 16) as usize;
-            let bytes = take(8 * chunk)?;
-            level_words.extend(
-                bytes
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            );
-        }
-        let found = crc.finalize();
-        let mut stored = [0u8; 4];
-        input.read_exact(&mut stored).ok()?;
-        if u32::from_le_bytes(stored) != found {
-            return None;
-        }
-        let progress = Progress {
-            jumps: counts[..jumps].to_vec(),
-            classes: counts[jumps..].to_vec(),
-            goal_reachable,
-        };
-        Some((LevelSet::from_words(ranker, pegs, &level_words), progress))
+        let loaded = self.saved.load(|fields, sections| {
+            let u32_at =
+                |at: usize| Some(u32::from_le_bytes(fields.get(at..at + 4)?.try_into().ok()?));
+            let (pegs, goal_reachable) = (u32_at(0)?, *fields.get(4)? == 1);
+            let (jumps, classes) = (u32_at(5)? as usize, u32_at(9)? as usize);
+            if pegs as usize > ranker.places() || fields.len() != 13 + 8 * (jumps + classes) {
+                return None;
+            }
+            let counts: Vec<u64> = fields[13..]
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect();
+            let level = LevelSet::empty(ranker, pegs);
+            sections.read_atomic_words(level.atomic_words())?;
+            let progress = Progress {
+                jumps: counts[..jumps].to_vec(),
+                classes: counts[jumps..].to_vec(),
+                goal_reachable,
+            };
+            Some((level, progress))
+        });
+        loaded.ok().flatten()
     }
 
     /// Removes the file (the analysis is complete).
     pub fn remove(&self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// A writer that keeps the CRC-32 of what passes through it.
-struct CrcWriter<W: Write> {
-    inner: W,
-    crc: crc32fast::Hasher,
-}
-
-impl<W: Write> Write for CrcWriter<W> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let written = self.inner.write(bytes)?;
-        self.crc.update(&bytes[..written]);
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
+        let _ = self.saved.remove();
     }
 }
 

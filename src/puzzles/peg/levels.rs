@@ -77,6 +77,11 @@ impl LevelSet {
         self.words.iter().map(|w| w.load(Ordering::Relaxed))
     }
 
+    /// The words, shared: bit `i % 64` of word `i / 64` is rank `i`.
+    pub(crate) fn atomic_words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
     /// A level from its words (as [`LevelSet::words`] gives them).
     pub fn from_words(ranker: &SubsetRanker, pegs: u32, words: &[u64]) -> LevelSet {
         let level = LevelSet::empty(ranker, pegs);

@@ -147,7 +147,7 @@ pub const MAX_TABLE_HOLES: usize = 40;
 
 /// `tables/NAME-solvable.table`.
 pub fn default_path(board: &PegBoard) -> PathBuf {
-    PathBuf::from("tables").join(format!("{}-solvable.table", board.name()))
+    PathBuf::from(crate::persist::TABLES_DIR).join(format!("{}-solvable.table", board.name()))
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> TableError + '_ {
@@ -226,7 +226,7 @@ pub fn build(
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(io(parent))?;
     }
-    let partial = PathBuf::from(format!("{}.partial", path.display()));
+    let partial = crate::persist::sibling(path, ".partial");
     let lock = WriteLock::acquire(&partial)?;
     let (offsets, payload) = level_offsets(board.holes());
     if let Some(free) = crate::sys::available_bytes(&partial)
@@ -284,13 +284,7 @@ fn finish(
     head.payload_crc32 = crc.finalize();
     head.complete = true;
     write_header(partial, file, head, "the complete header")?;
-    std::fs::rename(partial, path).map_err(io(path))?;
-    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty())
-        && let Ok(dir) = File::open(dir)
-    {
-        let _ = dir.sync_all();
-    }
-    Ok(())
+    crate::persist::publish(file, partial, path).map_err(io(path))
 }
 
 /// The header and last level of a previous run of this board in `partial`, or (when

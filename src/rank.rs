@@ -1,13 +1,22 @@
 //! Ranking math shared by the puzzles: bijections between arrangements and dense integers.
 //!
-//! Every puzzle's minimal perfect hash is built from these pieces:
-//! [`permutation`] ranks orderings of distinct items (optionally only those of one parity,
-//! which is what halves a sliding-tile board's index space), [`combination`] ranks
-//! the set of places taken by identical items ([`subsets`] does it by tables for sets
-//! of up to 64 places: a peg solitaire board with k pegs), and [`partial`] ranks where a few
-//! distinct items stand (a pattern database's tiles).
+//! Every puzzle's minimal perfect hash is built from these pieces, and each exists once:
+//! - [`permutation`] ranks orderings of distinct items (optionally only those of one
+//!   parity, which is what halves a sliding-tile board's index space);
+//! - [`combination`] ranks the set of places taken by identical items (colex order), with
+//!   two table-driven strategies of the same order: [`subsets`] (one lookup per byte of
+//!   a mask of up to 64 places) and [`halves`] (a mask's two halves, for walking a peg
+//!   solitaire level in rank order);
+//! - [`kinds`] ranks where several kinds of identical pieces stand, kind by kind, as
+//!   combinations in mixed radix (a sliding-block puzzle's repeated pieces, a twisty
+//!   puzzle's identical pieces);
+//! - [`multiset`] ranks the arrangements of a multiset in lexicographic order
+//!   (Oshidori's stones);
+//! - [`partial`] ranks where a few distinct items stand (a pattern database's tiles).
 
 pub mod combination;
+pub mod halves;
+pub mod kinds;
 pub mod multiset;
 pub mod partial;
 pub mod permutation;

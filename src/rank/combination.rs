@@ -8,11 +8,18 @@ use super::binomial;
 /// `rank = sum over members c_0 < c_1 < ... of C(c_i, i + 1)`, a bijection onto
 /// `0..C(n, k)` for k-subsets of `0..n`.
 pub fn rank(places: u32) -> u64 {
-    let mut rest = places;
+    terms(u64::from(places), 0, 0)
+}
+
+/// The rank's terms of the members of `mask` numbered from place `offset`, with `below`
+/// members under them: `sum C(c_i + offset, below + i + 1)`. A set split at a place
+/// ranks as the sum of its parts' terms; [`rank`] is `terms(mask, 0, 0)`.
+pub fn terms(mask: u64, offset: usize, below: usize) -> u64 {
+    let mut rest = mask;
     let mut total = 0;
-    let mut i = 0;
+    let mut i = below;
     while rest != 0 {
-        let c = rest.trailing_zeros() as usize;
+        let c = rest.trailing_zeros() as usize + offset;
         i += 1;
         total += binomial(c, i);
         rest &= rest - 1;

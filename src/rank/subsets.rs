@@ -8,6 +8,7 @@
 //! below it are taken), so a 33-place mask takes five lookups.
 
 use super::binomial;
+use super::combination::terms;
 
 /// Rank and unrank of subsets of `0..n` (`n <= 64`) as `u64` masks.
 #[derive(Debug, Clone)]
@@ -38,17 +39,11 @@ impl SubsetRanker {
         let mut share = vec![0u64; bytes * 256 * width];
         for byte_at in 0..bytes {
             for byte in 0..256usize {
+                // The byte's members among the places.
+                let inside = (byte as u64) & (u64::MAX >> (64 - places)) >> (8 * byte_at);
                 for below in 0..width {
-                    let mut total = 0u64;
-                    let mut members = below;
-                    for bit in 0..8 {
-                        let place = byte_at * 8 + bit;
-                        if byte >> bit & 1 == 1 && place < places {
-                            members += 1;
-                            total += binomial(place, members);
-                        }
-                    }
-                    share[(byte_at * 256 + byte) * width + below] = total;
+                    share[(byte_at * 256 + byte) * width + below] =
+                        terms(inside, 8 * byte_at, below);
                 }
             }
         }

@@ -10,6 +10,7 @@
 //! combinations of kind `k` and `D` the number of distinct pieces. The product of the
 //! radices is the multinomial `F! / (e! g_1! ...)`: a bijection.
 
+use crate::rank::kinds::{self, PieceKind};
 use crate::rank::{binomial, combination, factorial, permutation};
 
 /// Item codes: 0 an empty cell, `1 + k` the k-th group of 1x1 pieces.
@@ -17,8 +18,9 @@ use crate::rank::{binomial, combination, factorial, permutation};
 pub(super) struct SmallRanking {
     /// Free cells (items).
     items: usize,
-    /// Codes that occur more than once, with their count and radix, in rank order.
-    repeated: Vec<(u8, usize, u64)>,
+    /// Codes that occur more than once (and the empty cells), with their count, in
+    /// rank order.
+    repeated: Vec<PieceKind>,
     /// For each code, its index among the distinct pieces (or `NOT_DISTINCT`).
     distinct_index: [u8; 256],
     /// For each distinct index, its code.
@@ -113,7 +115,10 @@ impl SmallRanking {
                 distinct_code.push(code as u8);
             } else if count > 1 || code == 0 {
                 let radix = binomial(left, count);
-                repeated.push((code as u8, count, radix));
+                repeated.push(PieceKind {
+                    code: code as u8,
+                    count: count as u8,
+                });
                 total *= radix;
                 left -= count;
             }
@@ -136,7 +141,9 @@ impl SmallRanking {
         let mut left = items;
         let combinations = repeated
             .iter()
-            .map(|&(_, count, radix)| {
+            .map(|kind| {
+                let count = usize::from(kind.count);
+                let radix = binomial(left, count);
                 let table = (radix <= COMBINATION_TABLE).then(|| {
                     std::sync::Arc::new(
                         (0..radix)
@@ -183,25 +190,7 @@ impl SmallRanking {
     /// to the distinct pieces.
     #[inline(always)]
     pub fn combination_part(&self, items: &[u8; 64]) -> (u64, u32) {
-        let mut remaining: u32 = (1u32 << self.items) - 1;
-        let mut rank = 0u64;
-        for &(code, _, radix) in &self.repeated {
-            // Colex rank of the kind's places among the places left.
-            let (mut comb, mut k, mut places) = (0u64, 0usize, 0u32);
-            let mut bits = remaining;
-            while bits != 0 {
-                let p = bits.trailing_zeros();
-                bits &= bits - 1;
-                if items[p as usize] == code {
-                    k += 1;
-                    comb += binomial((remaining & ((1u32 << p) - 1)).count_ones() as usize, k);
-                    places |= 1 << p;
-                }
-            }
-            rank = rank * radix + comb;
-            remaining &= !places;
-        }
-        (rank, remaining)
+        kinds::rank(items, (1u32 << self.items) - 1, &self.repeated)
     }
 
     /// The Lehmer rank of the distinct pieces' order over `places`. The digits are
@@ -338,29 +327,18 @@ impl SmallRanking {
     /// The items with rank `rank`, into `out[..F]`.
     pub fn unrank(&self, rank: u64, out: &mut [u8]) {
         let d = self.distinct_code.len();
-        let mut rest = rank / factorial(d);
         let perm = rank % factorial(d);
-        let mut digits = [0u64; 32];
-        for (k, &(_, _, radix)) in self.repeated.iter().enumerate().rev() {
-            digits[k] = rest % radix;
-            rest /= radix;
-        }
-        let mut remaining: u32 = (1u32 << self.items) - 1;
-        for (k, &(code, count, _)) in self.repeated.iter().enumerate() {
-            let mut bits = match &self.combinations[k] {
-                Some(table) => table[digits[k] as usize],
-                None => combination::unrank(digits[k], remaining.count_ones() as usize, count),
-            };
-            let mut taken = 0u32;
-            while bits != 0 {
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
-                let p = permutation::nth_set_bit(remaining, b);
-                out[p as usize] = code;
-                taken |= 1 << p;
-            }
-            remaining &= !taken;
-        }
+        let all = (1u32 << self.items) - 1;
+        let mut remaining = kinds::unrank_with(
+            rank / factorial(d),
+            all,
+            &self.repeated,
+            out,
+            |k, digit, n, count| match &self.combinations[k] {
+                Some(table) => table[digit as usize],
+                None => combination::unrank(digit, n, count),
+            },
+        );
         let order = self.unrank_order(perm);
         let mut k = 0;
         while remaining != 0 {

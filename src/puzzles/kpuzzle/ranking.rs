@@ -14,8 +14,9 @@
 //! ranks in mixed radix, the first part most significant.
 
 use super::definition::{Pattern, Transformation};
+use crate::rank::kinds::{self, PieceKind};
 use crate::rank::partial::Placements;
-use crate::rank::{binomial, combination, permutation};
+use crate::rank::{binomial, permutation};
 use rayon::prelude::*;
 
 /// The pieces and orientations of a state, borrowed (a [`Pattern`], or a search node).
@@ -75,7 +76,8 @@ enum Kind {
     Classes {
         class: Box<[u8; 256]>,
         labels: Vec<u8>,
-        counts: Vec<u8>,
+        /// Every kind but the last, which takes the places left.
+        ranked: Vec<PieceKind>,
         oriented: Vec<bool>,
     },
 }
@@ -295,7 +297,7 @@ impl Layout {
             }
             Kind::Classes {
                 class,
-                counts,
+                ranked,
                 oriented,
                 ..
             } => {
@@ -303,7 +305,7 @@ impl Layout {
                 for (slot, &p) in classes.iter_mut().zip(&part.places) {
                     *slot = class[pattern.pieces[p as usize] as usize];
                 }
-                let arrangement = rank_classes(&classes[..n], counts);
+                let arrangement = rank_classes(&classes[..n], ranked);
                 let mut twist = 0u64;
                 for (i, &q) in part.places.iter().enumerate() {
                     if oriented[classes[i] as usize] {
@@ -397,12 +399,13 @@ impl Layout {
             }
             Kind::Classes {
                 labels,
-                counts,
+                ranked,
                 oriented,
                 ..
             } => {
                 let mut classes = [0u8; 32];
-                unrank_classes(arrangement, counts, &mut classes[..n]);
+                let last = (labels.len() - 1) as u8;
+                unrank_classes(arrangement, ranked, last, &mut classes[..n]);
                 for i in (0..n).rev() {
                     let q = part.places[i] as usize;
                     pattern.pieces[q] = labels[classes[i] as usize];
@@ -775,7 +778,7 @@ impl Part {
             kind: Kind::Classes {
                 class,
                 labels: sorted,
-                counts,
+                ranked: ranked_kinds(&counts),
                 oriented,
             },
             digits,
@@ -879,77 +882,33 @@ fn partial_items(labels: &[u8]) -> Option<Vec<u8>> {
     (distinct && blanks > 0 && !tracked.is_empty()).then_some(tracked)
 }
 
-/// Rank of a sequence of kinds (`counts[k]` of kind `k`): kind by kind, the places
-/// it takes among the places left, as a combination, in mixed radix.
-fn rank_classes(classes: &[u8], counts: &[u8]) -> u64 {
-    let mut rank = 0u64;
-    let mut left: u32 = if classes.len() == 32 {
-        u32::MAX
-    } else {
-        (1u32 << classes.len()) - 1
-    };
-    let mut places_left = classes.len();
-    for (kind, &count) in counts
-        .iter()
-        .enumerate()
-        .take(counts.len().saturating_sub(1))
-    {
-        // The places of `kind`, numbered among the places left.
-        let mut mask = 0u32;
-        let mut i = 0;
-        let mut rest = left;
-        while rest != 0 {
-            let p = rest.trailing_zeros();
-            rest &= rest - 1;
-            if classes[p as usize] == kind as u8 {
-                mask |= 1 << i;
-                left &= !(1 << p);
-            }
-            i += 1;
-        }
-        rank = rank * binomial(places_left, count as usize) + combination::rank(mask);
-        places_left -= count as usize;
-    }
-    rank
+/// The kinds ranked by place, kind `k` coded `k`: all but the last, whose places are
+/// those left.
+fn ranked_kinds(counts: &[u8]) -> Vec<PieceKind> {
+    let ranked = counts.len().saturating_sub(1);
+    (0..ranked)
+        .map(|k| PieceKind {
+            code: k as u8,
+            count: counts[k],
+        })
+        .collect()
 }
 
-/// Inverse of [`rank_classes`].
-fn unrank_classes(mut rank: u64, counts: &[u8], out: &mut [u8]) {
-    let kinds = counts.len();
-    let mut sizes = [0u64; 33];
-    let mut places_left = out.len();
-    for (k, &c) in counts.iter().enumerate().take(kinds.saturating_sub(1)) {
-        sizes[k] = binomial(places_left, c as usize);
-        places_left -= c as usize;
-    }
-    let mut digits = [0u64; 33];
-    for k in (0..kinds.saturating_sub(1)).rev() {
-        digits[k] = rank % sizes[k];
-        rank /= sizes[k];
-    }
-    let last = kinds.saturating_sub(1) as u8;
+/// Rank of a sequence of kinds (`kinds` as [`ranked_kinds`] gives them): kind by kind,
+/// the places it takes among the places left, as a combination, in mixed radix.
+fn rank_classes(classes: &[u8], kinds: &[PieceKind]) -> u64 {
+    kinds::rank(classes, all_places(classes.len()), kinds).0
+}
+
+/// Inverse of [`rank_classes`]; `last` is the code of the kind left out of `kinds`.
+fn unrank_classes(rank: u64, kinds: &[PieceKind], last: u8, out: &mut [u8]) {
     out.fill(last);
-    let mut left: u32 = if out.len() == 32 {
-        u32::MAX
-    } else {
-        (1u32 << out.len()) - 1
-    };
-    places_left = out.len();
-    for (k, &c) in counts.iter().enumerate().take(kinds.saturating_sub(1)) {
-        let mask = combination::unrank(digits[k], places_left, c as usize);
-        let mut i = 0;
-        let mut rest = left;
-        while rest != 0 {
-            let p = rest.trailing_zeros();
-            rest &= rest - 1;
-            if mask >> i & 1 == 1 {
-                out[p as usize] = k as u8;
-                left &= !(1 << p);
-            }
-            i += 1;
-        }
-        places_left -= c as usize;
-    }
+    kinds::unrank(rank, all_places(out.len()), kinds, out);
+}
+
+/// The mask of places `0..n` (`n <= 32`).
+fn all_places(n: usize) -> u32 {
+    if n == 32 { u32::MAX } else { (1u32 << n) - 1 }
 }
 
 #[cfg(test)]
@@ -969,11 +928,12 @@ mod tests {
             }
             let rank = seed % total;
             let mut out = vec![0u8; n];
-            unrank_classes(rank, &counts, &mut out);
+            let kinds = ranked_kinds(&counts);
+            unrank_classes(rank, &kinds, counts.len() as u8 - 1, &mut out);
             for (k, &c) in counts.iter().enumerate() {
                 prop_assert_eq!(out.iter().filter(|&&x| x == k as u8).count(), c as usize);
             }
-            prop_assert_eq!(rank_classes(&out, &counts), rank);
+            prop_assert_eq!(rank_classes(&out, &kinds), rank);
         }
     }
 }

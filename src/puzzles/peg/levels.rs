@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use super::checkpoint::{Checkpoint, Progress};
 use super::symmetry::Symmetries;
 use super::{PegBoard, PegError};
+use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;
 
 /// The boards with `pegs` pegs that a search found, one bit per rank.
@@ -100,7 +101,7 @@ impl LevelSet {
         visit: impl Fn(&mut S, u64) + Sync,
     ) {
         let base = halves.bases(self.pegs);
-        let highs = 1usize << halves.high_bits;
+        let highs = halves.highs();
         let per_task = (highs / 256).max(1);
         (0..highs.div_ceil(per_task))
             .into_par_iter()
@@ -108,10 +109,9 @@ impl LevelSet {
                 let mut state = init();
                 let run = task * per_task..((task + 1) * per_task).min(highs);
                 for (high, &first) in run.clone().zip(&base[run]) {
-                    let Some(low_pegs) = halves.low_pegs(self.pegs, high as u64) else {
+                    let Some(lows) = halves.lows(self.pegs, high as u64) else {
                         continue;
                     };
-                    let lows = &halves.low_unrank[low_pegs];
                     let end = first + lows.len() as u64;
                     let mut at = first;
                     while at < end {
@@ -126,88 +126,13 @@ impl LevelSet {
                             let offset = at - first + bits.trailing_zeros() as u64;
                             bits &= bits - 1;
                             let board =
-                                (high as u64) << halves.low_bits | lows[offset as usize] as u64;
+                                (high as u64) << halves.low_bits() | lows[offset as usize] as u64;
                             visit(&mut state, board);
                         }
                         at += span;
                     }
                 }
             });
-    }
-}
-
-/// Ranks boards of one peg count by the two halves of their masks, two lookups each:
-/// with `c_0 < c_1 < ...` the pegs, the rank `sum C(c_i, i + 1)` is the low half's
-/// rank among the subsets of its places with as many members (the first terms), plus a
-/// term that depends only on the high half and the peg count. So the boards with one
-/// high half have consecutive ranks, and iterating a level is a walk over high halves,
-/// each a run of bits whose low halves come from a table.
-#[derive(Debug, Clone)]
-pub struct Halves {
-    low_bits: usize,
-    high_bits: usize,
-    /// The rank of a low half among the low halves with as many members.
-    low_rank: Vec<u32>,
-    /// `low_unrank[m][j]`: the low half with `m` members and rank `j`.
-    low_unrank: Vec<Vec<u32>>,
-}
-
-impl Halves {
-    /// The tables for boards of `holes` holes (at most 48: larger levels do not fit
-    /// any memory).
-    pub fn new(holes: usize) -> Halves {
-        assert!(holes <= 48, "at most 48 holes");
-        let low_bits = holes / 2;
-        let mut low_rank = vec![0u32; 1 << low_bits];
-        let mut low_unrank = vec![Vec::new(); low_bits + 1];
-        for low in 0u32..1 << low_bits {
-            let members = low.count_ones() as usize;
-            low_rank[low as usize] = low_unrank[members].len() as u32;
-            low_unrank[members].push(low);
-        }
-        Halves {
-            low_bits,
-            high_bits: holes - low_bits,
-            low_rank,
-            low_unrank,
-        }
-    }
-
-    /// The members of the low half of a board with `pegs` pegs and high half `high`,
-    /// if such a board exists.
-    #[inline(always)]
-    fn low_pegs(&self, pegs: u32, high: u64) -> Option<usize> {
-        let low = pegs.checked_sub(high.count_ones())? as usize;
-        (low <= self.low_bits).then_some(low)
-    }
-
-    /// For every high half, the rank of the first board with `pegs` pegs and that
-    /// high half (unused where there is none).
-    pub fn bases(&self, pegs: u32) -> Vec<u64> {
-        (0u64..1 << self.high_bits)
-            .map(|high| match self.low_pegs(pegs, high) {
-                None => 0,
-                Some(low) => {
-                    let mut total = 0;
-                    let mut rest = high;
-                    let mut i = low;
-                    while rest != 0 {
-                        let c = rest.trailing_zeros() as usize + self.low_bits;
-                        i += 1;
-                        total += crate::rank::binomial(c, i);
-                        rest &= rest - 1;
-                    }
-                    total
-                }
-            })
-            .collect()
-    }
-
-    /// The rank of `board` given the [`Halves::bases`] of its peg count.
-    #[inline(always)]
-    pub fn rank(&self, bases: &[u64], board: u64) -> u64 {
-        bases[(board >> self.low_bits) as usize]
-            + self.low_rank[(board & ((1 << self.low_bits) - 1)) as usize] as u64
     }
 }
 
@@ -659,18 +584,6 @@ impl BuildHasher for BoardHash {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn halves_rank_like_the_ranker(holes in 2usize..=40, seed in any::<u64>()) {
-            let ranker = SubsetRanker::new(holes);
-            let halves = Halves::new(holes);
-            let board = seed & (u64::MAX >> (64 - holes));
-            let pegs = board.count_ones();
-            prop_assert_eq!(halves.rank(&halves.bases(pegs), board), ranker.rank(board));
-        }
-    }
 
     #[test]
     fn a_board_beyond_the_rank_tables_is_refused() {

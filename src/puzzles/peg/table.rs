@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::levels::{Direction, Halves, LevelSet, expand};
+use super::levels::{Direction, LevelSet, expand};
 use super::{PegBoard, PegError};
+use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;
 use crate::table::header::{
     self, BITS_AT, COMPLETE_AT, DIGEST_AT, DIGEST_BYTES, GOAL_AT, HEADER_BYTES, HEADER_CRC_AT,

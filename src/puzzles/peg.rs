@@ -16,6 +16,7 @@
 
 pub mod checkpoint;
 pub mod description;
+pub mod level_set;
 pub mod levels;
 pub mod library;
 pub mod report;

@@ -29,7 +29,25 @@ pub fn terms(mask: u64, offset: usize, below: usize) -> u64 {
 
 /// Inverse of [`rank`]: the `k`-subset of `0..n` with the given rank, as a bit mask.
 pub fn unrank(index: u64, n: usize, k: usize) -> u32 {
-    super::subsets::unrank(index, n, k) as u32
+    unrank64(index, n, k) as u32
+}
+
+/// The `k`-subset of `0..n` (`n <= 64`) with colex rank `index`, as a mask: from the
+/// top, the largest `c` with `C(c, i) <= index` for `i = k..1`.
+pub fn unrank64(mut index: u64, n: usize, k: usize) -> u64 {
+    debug_assert!(index < binomial(n, k));
+    let mut mask = 0u64;
+    let mut top = n;
+    for i in (1..=k).rev() {
+        let mut c = top - 1;
+        while binomial(c, i) > index {
+            c -= 1;
+        }
+        index -= binomial(c, i);
+        mask |= 1 << c;
+        top = c;
+    }
+    mask
 }
 
 #[cfg(test)]

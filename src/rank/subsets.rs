@@ -8,7 +8,7 @@
 //! below it are taken), so a 33-place mask takes five lookups.
 
 use super::binomial;
-use super::combination::terms;
+use super::combination::{terms, unrank64};
 
 /// Rank and unrank of subsets of `0..n` (`n <= 64`) as `u64` masks.
 #[derive(Debug, Clone)]
@@ -81,26 +81,8 @@ impl SubsetRanker {
 
     /// The subset of `members` members with rank `index` (below `count(members)`).
     pub fn unrank(&self, index: u64, members: usize) -> u64 {
-        unrank(index, self.places, members)
+        unrank64(index, self.places, members)
     }
-}
-
-/// The `members`-subset of `0..places` (`places <= 64`) with colex rank `index`, as a
-/// mask: from the top, the largest `c` with `C(c, i) <= index` for `i = members..1`.
-pub fn unrank(mut index: u64, places: usize, members: usize) -> u64 {
-    debug_assert!(index < binomial(places, members));
-    let mut mask = 0u64;
-    let mut top = places;
-    for i in (1..=members).rev() {
-        let mut c = top - 1;
-        while binomial(c, i) > index {
-            c -= 1;
-        }
-        index -= binomial(c, i);
-        mask |= 1 << c;
-        top = c;
-    }
-    mask
 }
 
 #[cfg(test)]

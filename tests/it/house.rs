@@ -1,6 +1,7 @@
 //! The house rules of `src/`, checked on the source itself: the top-level modules
-//! import one another without a circle. (Function length is clippy's
-//! `too_many_lines`, denied in Cargo.toml with its threshold in clippy.toml.)
+//! import one another without a circle, and so do the source files, inside a module
+//! too (a module and its parent may share types both ways). (Function length is
+//! clippy's `too_many_lines`, denied in Cargo.toml with its threshold in clippy.toml.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ fn code_lines(text: &str) -> Vec<&str> {
     let mut lines = Vec::new();
     let mut all = text.lines().peekable();
     while let Some(line) = all.next() {
-        if line == "#[cfg(test)]" && all.peek().is_some_and(|next| next.starts_with("mod tests")) {
+        if line == "#[cfg(test)]" && all.peek().is_some_and(|next| next.contains("mod tests {")) {
             break;
         }
         lines.push(line);
@@ -105,4 +106,163 @@ fn top_level_modules_import_without_a_circle() {
             "{module} imports puzzles"
         );
     }
+}
+
+/// The module path of a library file (`src/pdb/build.rs`: `pdb::build`; `src/pdb.rs`:
+/// `pdb`), `None` for the crate root and the binary's files.
+fn module_path(src: &Path, file: &Path) -> Option<Vec<String>> {
+    top_module(src, file)?;
+    let relative = file.strip_prefix(src).ok()?.with_extension("");
+    Some(
+        relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect(),
+    )
+}
+
+/// The paths a use tree or an expression names from `text` on (after `crate::` or
+/// `super::`): `a::{b, c::d}` is `[a, b]` and `[a, c, d]`. Parsing stops at the first
+/// character that is not part of a path.
+fn paths_from(text: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+    let mut path = prefix.to_vec();
+    let mut at = 0;
+    loop {
+        let rest = &text[at..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut used = 1;
+            loop {
+                let item = &group[used - 1..];
+                let skipped = item.len() - item.trim_start().len();
+                used += skipped;
+                if group[used - 1..].starts_with('}') {
+                    return at + used + 1;
+                }
+                used += paths_from(&group[used - 1..], &path, out);
+                let tail = &group[used - 1..];
+                let skipped = tail.len() - tail.trim_start().len();
+                used += skipped;
+                if group[used - 1..].starts_with(',') {
+                    used += 1;
+                } else if group[used - 1..].starts_with('}') {
+                    return at + used + 1;
+                } else {
+                    return at + used;
+                }
+            }
+        }
+        let ident: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if ident.is_empty() {
+            out.push(path);
+            return at;
+        }
+        at += ident.len();
+        match ident.as_str() {
+            "super" => {
+                path.pop();
+            }
+            "self" => {}
+            _ => path.push(ident),
+        }
+        if text[at..].starts_with("::") {
+            at += 2;
+        } else {
+            out.push(path);
+            return at;
+        }
+    }
+}
+
+/// The library's modules each file names through `crate::`, `super::` or `self::`.
+fn file_imports(src: &Path, files: &[PathBuf]) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let modules: BTreeSet<Vec<String>> = files.iter().filter_map(|f| module_path(src, f)).collect();
+    let mut graph = BTreeMap::new();
+    for file in files {
+        let Some(module) = module_path(src, file) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(file).expect("a source file");
+        let mut named = Vec::new();
+        for line in code_lines(&text) {
+            let line = line.split("//").next().unwrap_or_default();
+            for (at, word) in line.match_indices(['c', 's']) {
+                let _ = word;
+                let before = line[..at].chars().last();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+                    continue;
+                }
+                let rest = &line[at..];
+                let base: Vec<String> = if let Some(tail) = rest.strip_prefix("crate::") {
+                    paths_from(tail, &[], &mut named);
+                    continue;
+                } else if rest.starts_with("super::") || rest.starts_with("self::") {
+                    module.clone()
+                } else {
+                    continue;
+                };
+                paths_from(rest, &base, &mut named);
+            }
+        }
+        let mut uses = BTreeSet::new();
+        for path in named {
+            // The longest prefix that is a module.
+            let Some(target) = (1..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|prefix| modules.contains(prefix))
+            else {
+                continue;
+            };
+            // A module and its parent share types both ways (a facade and its parts).
+            let related = target.starts_with(&module) || module.starts_with(&target);
+            if !related {
+                uses.insert(target);
+            }
+        }
+        graph.insert(module, uses);
+    }
+    graph
+}
+
+#[test]
+fn source_files_import_without_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = file_imports(&src, &rust_files(&src));
+    let name = |m: &Vec<String>| m.join("::");
+    // The parser sees what the code names.
+    let pdb_build = vec!["pdb".to_string(), "build".to_string()];
+    assert!(graph[&pdb_build].contains(&vec!["pdb".to_string(), "checkpoint".to_string()]));
+    let mut circles = BTreeSet::new();
+    for start in graph.keys() {
+        // Depth-first from each module: a path back to it is a circle.
+        let mut stack: Vec<(Vec<String>, Vec<String>)> = graph[start]
+            .iter()
+            .map(|next| (next.clone(), vec![name(start)]))
+            .collect();
+        let mut seen = BTreeSet::new();
+        while let Some((next, trail)) = stack.pop() {
+            if &next == start {
+                // Each circle once, from its least module.
+                if trail.iter().all(|m| *m >= name(start)) {
+                    circles.insert(format!("{} -> {}", trail.join(" -> "), name(start)));
+                }
+                continue;
+            }
+            if seen.insert(next.clone()) {
+                for after in graph.get(&next).into_iter().flatten() {
+                    let mut longer = trail.clone();
+                    longer.push(name(&next));
+                    stack.push((after.clone(), longer));
+                }
+            }
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }

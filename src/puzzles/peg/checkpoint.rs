@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::PegBoard;
-use super::levels::LevelSet;
+use super::level_set::LevelSet;
 use crate::persist::checkpoint::{Checkpoint as Saved, Section};
 use crate::rank::subsets::SubsetRanker;
 

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::levels::{Direction, LevelSet, expand};
+use super::level_set::LevelSet;
+use super::levels::{Direction, expand};
 use super::{PegBoard, PegError};
 use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;

@@ -5,11 +5,11 @@
 //!
 //! | command | job |
 //! |---|---|
-//! | `analyze` | [`Analyze`] (and [`crate::components::components`], [`crate::puzzles::peg::levels::analyze`], [`crate::puzzles::peg::table::build`]) |
-//! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`]; twisty puzzles with databases: [`Projections`] and [`crate::puzzles::kpuzzle::search::KSearch`]; peg solitaire: [`crate::puzzles::peg::PegBoard::solutions`] |
+//! | `analyze` | [`Analyze`] (and [`crate::components::components`], [`crate::solvers::peg::levels::analyze`], [`crate::solvers::peg::table::build`]) |
+//! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`]; twisty puzzles with databases: [`Projections`] and [`crate::solvers::kpuzzle::KSearch`]; peg solitaire: [`crate::solvers::peg::solutions`] |
 //! | `pdb` | [`Databases`]; twisty puzzles: [`Projections`] |
 //! | `verify` | [`verify_file`] |
-//! | `lookup` | [`lookup()`] (peg solitaire: [`crate::puzzles::peg::table::SolvableTable`]) |
+//! | `lookup` | [`lookup()`] (peg solitaire: [`crate::solvers::peg::table::SolvableTable`]) |
 //! | `info` | [`crate::table::read_header_of`] |
 //! | `plot` | `plot::Histogram::read`, `plot::histogram_svg` (feature `plot`) |
 //! | `list` | [`crate::puzzles::catalog`] |
@@ -18,6 +18,7 @@
 
 mod analyze;
 mod databases;
+mod identity;
 mod lookup;
 mod projections;
 mod solve;
@@ -25,6 +26,7 @@ mod verify;
 
 pub use analyze::{Analyze, AnalyzeJobError, TABLES_DIR, TableWritten, default_table_path};
 pub use databases::{Databases, DatabasesError};
+pub use identity::puzzle_from_identity;
 pub use lookup::{Lookup, lookup};
 pub use projections::{Projections, ProjectionsError};
 pub use solve::{

@@ -30,7 +30,8 @@
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
 //! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`]; a partitioned search's table in shards and its manifest: [`table::shards`], written by [`table::build_sharded`] |
 //! | how files reach the disk | [`persist`]: atomic replace (a sibling, synced, renamed, the folder synced), sibling paths, and the one checkpoint format of resumable builds ([`persist::checkpoint`]) |
-//! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`puzzles::kpuzzle::search`] |
+//! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`solvers::kpuzzle`] |
+//! | how each family is searched | [`solvers`]: IDA* spaces of sliding boards (with pattern databases), sliding blocks, Oshidori and twisty puzzles; peg solitaire's level sweep, checkpoint, table and optimal solver ([`solvers::peg`]) |
 //! | searches without a table | [`solve`]: IDA*, IDDFS, bidirectional BFS |
 //! | other languages | crates of their own over this library: `bindings/c` (a C library and its header `antipode.h`), `bindings/python` (the Python package, PyO3 and numpy) |
 //!
@@ -55,12 +56,15 @@
 //!
 //! # Layers
 //!
-//! Modules import only downwards (a test, `tests/it/house.rs`, checks that no
-//! top-level module imports itself through others): [`jobs`] on top; then
-//! [`puzzles`]; then [`pdb`], [`solve`], [`table`], [`analysis`], [`report`]; then
-//! [`engine`], [`descent`], [`store`], [`rank`], [`persist`] and [`puzzle`]. The engine knows
-//! levels, storage and threads, nothing of any particular puzzle; a puzzle knows its
-//! rules and its ranking, nothing of files or threads.
+//! Modules import only downwards (a test, `tests/it/house.rs`, checks that no module
+//! or source file imports itself through others): [`jobs`] on top; then [`solvers`],
+//! each family's searches; then, side by side, [`puzzles`] (rules, ranking and
+//! notation: it imports none of [`table`], [`pdb`], [`solve`] and [`report`], which a
+//! test checks too) and the machinery that knows no particular puzzle, [`pdb`],
+//! [`solve`], [`table`], [`analysis`], [`report`]; then [`engine`], [`descent`],
+//! [`store`], [`rank`], [`persist`] and [`puzzle`]. The engine knows levels, storage
+//! and threads, nothing of any particular puzzle; a puzzle knows its rules and its
+//! ranking, nothing of files, searches or threads.
 //!
 //! # How the pieces work
 //!
@@ -105,15 +109,15 @@
 //!   tree into subtrees for the threads; a space may walk on its own below a subtree's
 //!   root ([`solve::SearchSpace::own_walk`]) if it visits the same nodes in the same
 //!   order: boards of up to 16 cells walk packed into one `u64`
-//!   (`puzzles/sliding/packed_walk.rs`), pattern-database searches look up a child's
+//!   (`solvers/sliding/packed_walk.rs`), pattern-database searches look up a child's
 //!   reflected entry only when its direct sum is within the limit. Property tests hold
 //!   both to the generic walk's nodes and solutions.
 //! - **Peg solitaire** (boards from description files) goes one jump, one peg, per
-//!   level ([`puzzles::peg::levels`]): a board with k pegs is ranked among the k-subsets
+//!   level ([`solvers::peg::levels`]): a board with k pegs is ranked among the k-subsets
 //!   of the holes by the two halves of its mask (two table lookups), each level a bit
 //!   set of `C(holes, k)` bits marked with atomic ORs; forward from the start for the
 //!   counts, backward from the goal for the boards that can still be solved (the
-//!   solver's pruning and the peg tables of [`puzzles::peg::table`]).
+//!   solver's pruning and the peg tables of [`solvers::peg::table`]).
 //! - **Safety.** `unsafe` is confined to the stores (atomic views of mapped bytes,
 //!   scans whose callers own the range), the SIMD scans, the POPCNT paths (behind a
 //!   token only CPU detection creates) and the system calls; `Cargo.toml` denies
@@ -143,6 +147,7 @@ pub mod puzzles;
 pub mod rank;
 pub mod report;
 pub mod solve;
+pub mod solvers;
 mod stop;
 pub mod store;
 pub mod sys;

@@ -8,7 +8,7 @@
 //! - [`checkpoint`]: a build's progress on disk, to resume an interrupted build;
 //! - [`file`](mod@file): databases as table files, and [`Pdb`], one opened for lookups;
 //! - [`partition`]: the tiles split into patterns, and [`Partition::estimate`], the
-//!   bound IDA* uses (`crate::puzzles::sliding::pdb_search`);
+//!   bound IDA* uses (`crate::solvers::sliding::pdb_search`);
 //! - [`verify`]: an independent check of a database's entries.
 
 pub mod build;

@@ -359,7 +359,7 @@ pub static FAMILIES: &[Family] = &[
                         ),
                         indices: None,
                         databases: false,
-                        search_bytes: Some(peg::levels::two_levels_bytes(
+                        search_bytes: Some(peg::two_levels_bytes(
                             board.holes(),
                             1,
                             board.start().count_ones(),
@@ -667,18 +667,6 @@ pub fn lookup(name: &str) -> Result<AnyPuzzle, CatalogError> {
     }
 }
 
-/// The puzzle a table names: its command-line name and its goal's one-line form
-/// (or a goal-set summary, which the puzzle's own goal set must then match).
-pub fn from_identity(name: &str, goal: &str) -> Result<AnyPuzzle, CatalogError> {
-    let puzzle = lookup(name)?;
-    let own = with_puzzle!(&puzzle, p => crate::table::header::fit_text(&p.goal_summary()));
-    if own == goal {
-        Ok(puzzle)
-    } else {
-        puzzle.with_goal(goal)
-    }
-}
-
 /// Every line of `antipode list`, family by family.
 pub fn catalog() -> Vec<CatalogEntry> {
     FAMILIES
@@ -773,16 +761,5 @@ mod tests {
                 family.pattern
             );
         }
-    }
-
-    #[test]
-    fn goals_by_identity() {
-        let korf = from_identity("8puzzle", "0 1 2/3 4 5/6 7 8").unwrap();
-        assert_eq!(korf.name(), "8puzzle");
-        assert!(from_identity("goat", "18BB/257./3946").is_ok());
-        assert!(matches!(
-            from_identity("goat", "18BB/2.75/3946"),
-            Err(CatalogError::Goal(_))
-        ));
     }
 }

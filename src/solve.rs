@@ -2,8 +2,8 @@
 //! admissible lower bound, as in the seed pages.
 //!
 //! [`ida::search`] is generic over a [`SearchSpace`]; each puzzle family provides one
-//! in its own module ([`crate::puzzles::sliding::search`],
-//! `crate::puzzles::blocks::search`, [`crate::puzzles::oshidori::search`]) that applies
+//! in its own module ([`crate::solvers::sliding::search`],
+//! `crate::solvers::blocks`, [`crate::solvers::oshidori`]) that applies
 //! moves in place and keeps its lower bound up to date incrementally, and names it by
 //! implementing [`Solvable`].
 

@@ -3,7 +3,7 @@
 //! behind the checksum are reached.
 #![no_main]
 
-use antipode::puzzles::peg::table::PegHeader;
+use antipode::solvers::peg::table::PegHeader;
 use antipode::table::header::VERSION;
 use antipode::table::{HEADER_BYTES, Header};
 use libfuzzer_sys::fuzz_target;

@@ -8,11 +8,10 @@ use anyhow::{Context, Result, bail};
 
 use antipode::puzzle::Rooted;
 use antipode::puzzles::Opened;
-use antipode::puzzles::peg::checkpoint::Checkpoint;
-use antipode::puzzles::peg::{
-    PegBoard, PegError, levels, report as peg_report, table as peg_table,
-};
+use antipode::puzzles::peg::{PegBoard, PegError};
 use antipode::report;
+use antipode::solvers::peg::checkpoint::Checkpoint;
+use antipode::solvers::peg::{levels, report as peg_report, table as peg_table};
 use antipode::units::thousands;
 use antipode::{Analyze, Puzzle, analysis, components, with_puzzle};
 

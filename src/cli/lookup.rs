@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 
 use antipode::puzzles::Opened;
 use antipode::puzzles::peg::PegBoard;
-use antipode::puzzles::peg::table::SolvableTable;
+use antipode::solvers::peg::table::SolvableTable;
 use antipode::table::Table;
 use antipode::{jobs, with_puzzle};
 

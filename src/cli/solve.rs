@@ -15,10 +15,10 @@ use antipode::jobs::{
 use antipode::puzzle::Notation;
 use antipode::puzzles::Opened;
 use antipode::puzzles::kpuzzle::KPuzzle;
-use antipode::puzzles::kpuzzle::search::Database;
-use antipode::puzzles::peg::table::SolvableTable;
 use antipode::puzzles::peg::{self, PegBoard};
 use antipode::puzzles::sliding::BoardShape;
+use antipode::solvers::kpuzzle::Database;
+use antipode::solvers::peg::table::SolvableTable;
 use antipode::table::Table;
 use antipode::{Puzzle, jobs, with_puzzle};
 
@@ -350,8 +350,12 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
                 "the boards that can still reach the goal",
                 "boards",
             );
-            let solvable =
-                peg::levels::solvable_sets_observed(board, start.count_ones(), None, &bar)?;
+            let solvable = antipode::solvers::peg::levels::solvable_sets_observed(
+                board,
+                start.count_ones(),
+                None,
+                &bar,
+            )?;
             drop(bar);
             let _working = fewest();
             board.solutions_among(start, first, args.all, max_length, &solvable)?

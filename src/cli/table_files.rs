@@ -188,7 +188,7 @@ fn report(args: &VerifyArgs, checks: &[table::Check]) -> Result<()> {
 
 /// `info` on a peg solitaire table: its header.
 fn peg_info(args: &InfoArgs) -> Result<()> {
-    let header = antipode::puzzles::peg::table::read_header(&args.path)?;
+    let header = antipode::solvers::peg::table::read_header(&args.path)?;
     let text = match args.format {
         Format::Text => {
             let mut s = format!(
@@ -217,7 +217,7 @@ fn peg_info(args: &InfoArgs) -> Result<()> {
     };
     super::print(&text)?;
     if header.complete
-        && let Err(e) = antipode::puzzles::peg::table::SolvableTable::open(&args.path)
+        && let Err(e) = antipode::solvers::peg::table::SolvableTable::open(&args.path)
     {
         bail!("the file does not match the header shown: {e}");
     }

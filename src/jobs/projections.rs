@@ -8,8 +8,8 @@ use std::time::Duration;
 use super::{Analyze, AnalyzeJobError, TABLES_DIR};
 use crate::StopToken;
 use crate::engine::{Observer, Silent};
-use crate::puzzles::kpuzzle::search::Database;
 use crate::puzzles::kpuzzle::{KPuzzle, KPuzzleError};
+use crate::solvers::kpuzzle::Database;
 use crate::store::Encoding;
 use crate::table::{Table, TableError};
 
@@ -27,7 +27,7 @@ pub enum ProjectionsError {
     Table(#[from] TableError),
     /// A database that cannot bound the search.
     #[error(transparent)]
-    Database(#[from] crate::puzzles::kpuzzle::search::KSearchError),
+    Database(#[from] crate::solvers::kpuzzle::KSearchError),
     /// The file a database would have holds another table.
     #[error(
         "{}: holds a table of {table}, not the database of {wanted}: move it away, or keep \

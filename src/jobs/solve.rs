@@ -10,10 +10,10 @@ use crate::pool::{self, PoolError};
 use crate::puzzle::Notation;
 use crate::puzzles::kpuzzle::KPuzzle;
 use crate::puzzles::kpuzzle::definition::Pattern;
-use crate::puzzles::kpuzzle::search::{Database, KSearch, KSearchError};
 use crate::puzzles::sliding::BoardShape;
-use crate::puzzles::sliding::pdb_search::PdbSpace;
 use crate::solve::{self, Found, SearchError, Solvable, ida};
+use crate::solvers::kpuzzle::{Database, KSearch, KSearchError};
+use crate::solvers::sliding::pdb_search::PdbSpace;
 use crate::table::{Table, TableError};
 
 /// The longest solution searched for unless the caller says otherwise.

@@ -98,7 +98,7 @@ pub fn verify_file_observed(
     let header = table.header();
     let puzzle = match &options.puzzle {
         Some(name) => puzzles::lookup(name).map_err(|e| refuse(e.to_string()))?,
-        None => puzzles::from_identity(&header.puzzle, &header.goal).map_err(|e| {
+        None => super::puzzle_from_identity(&header.puzzle, &header.goal).map_err(|e| {
             refuse(format!(
                 "cannot find the puzzle `{}` by name (give its description with --puzzle FILE): {e}",
                 header.puzzle
@@ -117,14 +117,14 @@ pub fn verify_file_observed(
     )?)
 }
 
-/// Checks a peg solitaire table ([`crate::puzzles::peg::table::verify`]) of the board
+/// Checks a peg solitaire table ([`crate::solvers::peg::table::verify`]) of the board
 /// its header names (or `--puzzle`, with `--goal` if it was built for another goal).
 fn verify_peg(
     path: &Path,
     options: &VerifyOptions,
     observer: &dyn Observer,
 ) -> Result<Vec<Check>, VerifyError> {
-    use crate::puzzles::peg::table::{SolvableTable, verify_observed};
+    use crate::solvers::peg::table::{SolvableTable, verify_observed};
     let table = SolvableTable::open(path)?;
     let refuse = |cause: String| VerifyError::Puzzle {
         path: path.to_owned(),

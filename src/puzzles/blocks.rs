@@ -21,7 +21,6 @@
 pub mod description;
 mod expand;
 pub mod library;
-mod search;
 mod small;
 
 use std::collections::HashMap;
@@ -92,7 +91,7 @@ pub enum BlocksError {
 
 /// A group of interchangeable pieces.
 #[derive(Debug, Clone)]
-struct Group {
+pub(crate) struct Group {
     /// Their characters, in the order of the start position's reading order.
     glyphs: Vec<char>,
     /// Cells relative to the bounding box's top-left corner.
@@ -102,11 +101,11 @@ struct Group {
     /// Height and width of the bounding box.
     size: (usize, usize),
     /// Index of its first piece in a position's anchor list.
-    first: usize,
+    pub(crate) first: usize,
 }
 
 impl Group {
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.glyphs.len()
     }
 
@@ -118,7 +117,7 @@ impl Group {
 /// A position: the anchor cell of every piece, group by group (each group ascending).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Layout {
-    anchors: [u8; MAX_PIECES],
+    pub(crate) anchors: [u8; MAX_PIECES],
 }
 
 /// One move: the piece (its character before the move) and the unit steps it takes.
@@ -126,10 +125,10 @@ pub struct Layout {
 pub struct BlockMove {
     glyph: char,
     /// The piece's index in the layout before the move.
-    piece: u8,
+    pub(crate) piece: u8,
     /// The piece's anchor before and after the move.
-    from: u8,
-    to: u8,
+    pub(crate) from: u8,
+    pub(crate) to: u8,
     /// Directions, 2 bits each (0 up, 1 down, 2 left, 3 right), first step lowest.
     steps: u128,
     len: u8,
@@ -139,7 +138,7 @@ const ARROWS: [char; 4] = ['↑', '↓', '←', '→'];
 
 impl BlockMove {
     /// Whether its first step is up or down.
-    fn vertical(&self) -> bool {
+    pub(crate) fn vertical(&self) -> bool {
         self.steps & 3 < 2
     }
 }
@@ -161,13 +160,13 @@ pub struct BlockPuzzle {
     title: String,
     source: String,
     rows: usize,
-    cols: usize,
+    pub(crate) cols: usize,
     walls: u64,
-    metric: Metric,
+    pub(crate) metric: Metric,
     /// The metric the description names.
     described_metric: Metric,
     /// Big groups first (they form the arrangements), then 1x1 groups.
-    groups: Vec<Group>,
+    pub(crate) groups: Vec<Group>,
     /// The group of each piece.
     group_of: Vec<u8>,
     big_groups: usize,
@@ -186,9 +185,9 @@ pub struct BlockPuzzle {
     around: Vec<Vec<u8>>,
     per_arrangement: u64,
     start: Layout,
-    goal_layout: Option<Layout>,
+    pub(crate) goal_layout: Option<Layout>,
     /// Goal conditions as (group, anchor cell).
-    goal_places: Vec<(usize, u8)>,
+    pub(crate) goal_places: Vec<(usize, u8)>,
 }
 
 /// The version of the index numbering, in [`Puzzle::definition`]: a table written
@@ -544,7 +543,7 @@ impl BlockPuzzle {
     }
 
     #[inline]
-    fn group_of_piece(&self, piece: usize) -> usize {
+    pub(crate) fn group_of_piece(&self, piece: usize) -> usize {
         self.group_of[piece] as usize
     }
 
@@ -642,7 +641,11 @@ impl BlockPuzzle {
     /// Calls `visit(move, layout after it)` for every move from `layout`, without
     /// allocating (the successors, the IDA* expansion and the per-state expansion of
     /// the line and path metrics all come here).
-    fn for_each_successor(&self, layout: &Layout, mut visit: impl FnMut(BlockMove, Layout)) {
+    pub(crate) fn for_each_successor(
+        &self,
+        layout: &Layout,
+        mut visit: impl FnMut(BlockMove, Layout),
+    ) {
         let owner = self.owners(layout);
         // Only a piece next to an empty cell can move (in every metric, a move starts
         // with a step into one); the others are skipped, the order kept.

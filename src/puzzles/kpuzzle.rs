@@ -9,7 +9,7 @@
 //! `EDGES:0-5`), which keeps some pieces and makes the others identical blanks whose
 //! orientation is not seen: the abstraction a pattern database stores.
 //! [`ranking`] numbers its states, [`group`] finds how many the moves reach, and
-//! [`search`] solves positions with IDA* over pattern databases of projections.
+//! [`crate::solvers::kpuzzle`] solves positions with IDA* over pattern databases of projections.
 //!
 //! Positions are written as a move sequence from the solved state (`R U R' U'`,
 //! `R2`) or as the pattern itself, orbit by orbit: `CORNERS: 0 1 2 3 4 5 6 7 / 0 0 0
@@ -21,7 +21,6 @@ pub mod definition;
 pub mod group;
 pub mod library;
 pub mod ranking;
-pub mod search;
 pub mod symmetry;
 pub mod tws;
 
@@ -193,26 +192,26 @@ fn turn_label(name: &str, amount: u32, order: u32) -> String {
 
 /// A generator of the move set.
 #[derive(Debug, Clone)]
-struct Generator {
+pub(crate) struct Generator {
     name: String,
     transformation: Transformation,
-    order: u32,
+    pub(crate) order: u32,
 }
 
 /// A twisty puzzle: a KPuzzle definition under one move set.
 #[derive(Debug, Clone)]
 pub struct KPuzzle {
     base: String,
-    definition: Arc<Definition>,
-    variant: Variant,
-    generators: Vec<Generator>,
-    turns: Vec<Turn>,
-    turn_moves: Vec<Transformation>,
+    pub(crate) definition: Arc<Definition>,
+    pub(crate) variant: Variant,
+    pub(crate) generators: Vec<Generator>,
+    pub(crate) turns: Vec<Turn>,
+    pub(crate) turn_moves: Vec<Transformation>,
     /// Bit `h` of `commutes[g]`: generators `g` and `h` commute.
     commutes: Vec<u64>,
-    goal: Pattern,
+    pub(crate) goal: Pattern,
     /// Positions whose piece is a blank in the goal (orientation not seen).
-    layout: Result<Layout, RankingError>,
+    pub(crate) layout: Result<Layout, RankingError>,
     /// The stabiliser-chain ranking, where it has fewer indices than `layout`.
     chain: Option<Arc<ChainRanking>>,
     /// Per orbit, which piece numbers the goal keeps (not blanks).

@@ -12,7 +12,6 @@ use crate::puzzles::notation;
 use crate::rank::multiset;
 
 mod expand;
-pub mod search;
 
 /// The most kinds: one digit each.
 pub const MAX_KINDS: usize = 9;

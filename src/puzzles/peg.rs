@@ -9,25 +9,24 @@
 //! Jumps cannot be undone, so there is no single ranked state space: a board with k
 //! pegs is a k-subset of the holes, ranked among the boards with k pegs
 //! ([`crate::rank::subsets`]), and the searches go level by level, one level per jump,
-//! each level a bit set of `C(holes, k)` entries ([`levels`]). The same levels run
-//! backwards from the goal (a reversed jump puts two pegs back) give, per peg count,
-//! the boards that can still be solved: the pruning of [`PegBoard::solutions`] and
-//! the table files of [`table`].
+//! each level a bit set of `C(holes, k)` entries ([`crate::solvers::peg::levels`]). The
+//! same levels run backwards from the goal (a reversed jump puts two pegs back) give,
+//! per peg count, the boards that can still be solved: the pruning of
+//! [`PegBoard::solutions_among`] and the table files of [`crate::solvers::peg::table`].
+//! This module holds the rules, the ranking and the notation; the searches are in
+//! [`crate::solvers::peg`].
 
-pub mod checkpoint;
 pub mod description;
-pub mod level_set;
-pub mod levels;
 pub mod library;
-pub mod report;
 pub mod symmetry;
-pub mod table;
+
+use std::hash::{BuildHasher, Hasher};
 
 use crate::puzzle::PositionError;
 
 /// The boards from which the goal can still be reached, as a search asks for them:
-/// computed ([`levels::BoardSets`]) or read from a table
-/// ([`table::SolvableTable`]).
+/// computed ([`crate::solvers::peg::levels::BoardSets`]) or read from a table
+/// ([`crate::solvers::peg::table::SolvableTable`]).
 pub trait SolvableBoards: Sync {
     /// Whether the goal can be reached from `board`.
     fn can_reach_goal(&self, board: u64) -> bool;
@@ -151,7 +150,8 @@ impl PegBoard {
     /// let board = PegBoard::from_text("row5.toml", text).unwrap();
     /// assert_eq!(board.holes(), 5);
     /// // One move: the peg on hole 0 jumps twice, to hole 4.
-    /// let (moves, solutions) = board.solutions(board.start(), None, false, 10).unwrap();
+    /// let (moves, solutions) =
+    ///     antipode::solvers::peg::solutions(&board, board.start(), None, false, 10).unwrap();
     /// assert_eq!(moves, 1);
     /// assert_eq!(solutions, [[[0, 2, 4]]]);
     /// ```
@@ -484,23 +484,8 @@ impl PegBoard {
         false
     }
 
-    /// The fewest-move solutions from `start` (every one with `all`; `first` fixes the
-    /// first jump, `max_moves` bounds the search). Boards that cannot reach the goal
-    /// are never expanded: the boards that can are found first, level by level
-    /// backwards from the goal ([`levels::solvable_sets`]); [`PegBoard::solutions_among`]
-    /// takes them from elsewhere (a peg table).
-    pub fn solutions(
-        &self,
-        start: u64,
-        first: Option<(u8, u8)>,
-        all: bool,
-        max_moves: u32,
-    ) -> Result<(u32, Vec<PegSolution>), PegError> {
-        let solvable = levels::solvable_sets(self, start.count_ones(), None)?;
-        self.solutions_among(start, first, all, max_moves, &solvable)
-    }
-
-    /// [`PegBoard::solutions`] with the boards that can still reach the goal given:
+    /// The fewest-move solutions from `start`, with the boards that can still reach the goal
+    /// given (computed by `crate::solvers::peg::solutions`, or read from a table):
     /// only they are expanded. Up to [`MOVE_LEVELS_MAX_HOLES`] holes the search is
     /// iterative deepening over jumps (the seed's method; solutions in ascending order
     /// of their holes), on larger boards a breadth-first search over moves (one
@@ -588,7 +573,7 @@ impl PegBoard {
         stop_at_goal: bool,
     ) -> Vec<Vec<u64>> {
         use rayon::prelude::*;
-        let mut seen = std::collections::HashSet::with_hasher(levels::BoardHash);
+        let mut seen = std::collections::HashSet::with_hasher(BoardHash);
         seen.insert(from);
         let mut levels = vec![vec![from]];
         loop {
@@ -715,6 +700,48 @@ pub fn notation(solution: &PegSolution) -> String {
             format!("[{}]", holes.join(","))
         })
         .collect()
+}
+
+/// The largest bit sets of two adjacent levels between `low` and `high` pegs, in bytes.
+pub fn two_levels_bytes(holes: usize, low: u32, high: u32) -> u64 {
+    let level_bytes = |p: u32| crate::rank::binomial(holes, p as usize).div_ceil(64) * 8;
+    (low..high)
+        .map(|p| level_bytes(p) + level_bytes(p + 1))
+        .max()
+        .unwrap_or_else(|| level_bytes(low))
+}
+
+/// A hasher for boards (already well mixed by one multiplication): the move search's
+/// set of boards seen.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BoardHash;
+
+/// The state of [`BoardHash`].
+#[derive(Debug, Default)]
+pub struct BoardHasher(u64);
+
+impl Hasher for BoardHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, board: u64) {
+        self.0 = (board ^ board >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+impl BuildHasher for BoardHash {
+    type Hasher = BoardHasher;
+
+    fn build_hasher(&self) -> BoardHasher {
+        BoardHasher(0)
+    }
 }
 
 #[cfg(test)]

@@ -10,11 +10,9 @@
 //! digits. `expand` uses this to expand runs of consecutive indices incrementally.
 
 mod expand;
-mod packed_walk;
-pub mod pdb_search;
-pub mod search;
 mod shape;
 
+pub(crate) use shape::blank_cell;
 pub use shape::{BoardShape, MAX_SHAPE_CELLS, board_name};
 
 use crate::grid::Grid;

@@ -18,7 +18,7 @@ pub const VERSION: u32 = 3;
 pub const OLDEST_VERSION: u32 = 1;
 /// Header size; the payload starts at this offset (page-aligned).
 pub const HEADER_BYTES: usize = 4096;
-/// The kind byte of a peg solitaire table (`crate::puzzles::peg::table`).
+/// The kind byte of a peg solitaire table (`crate::solvers::peg::table`).
 pub const PEG_KIND: u8 = 2;
 /// Most depths the histogram area holds.
 pub const MAX_LEVELS: usize = 256;

@@ -266,3 +266,21 @@ fn source_files_import_without_a_circle() {
         circles.into_iter().collect::<Vec<_>>().join("\n")
     );
 }
+
+#[test]
+fn puzzles_keep_rules_ranking_and_notation() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = file_imports(&src, &rust_files(&src));
+    let mut found = Vec::new();
+    for (module, uses) in &graph {
+        if module[0] != "puzzles" {
+            continue;
+        }
+        for target in uses {
+            if ["table", "pdb", "solve", "report"].contains(&target[0].as_str()) {
+                found.push(format!("{} -> {}", module.join("::"), target.join("::")));
+            }
+        }
+    }
+    assert!(found.is_empty(), "puzzles/ imports:\n{}", found.join("\n"));
+}

@@ -6,7 +6,8 @@ use proptest::prelude::*;
 
 use antipode::puzzles::blocks::{BlockPuzzle, library as blocks};
 use antipode::puzzles::kpuzzle::{definition::Definition, tws};
-use antipode::puzzles::peg::{description as peg_description, table::PegHeader};
+use antipode::puzzles::peg::description as peg_description;
+use antipode::solvers::peg::table::PegHeader;
 use antipode::store::Encoding;
 use antipode::table::{Header, shards::Manifest};
 use antipode::{Puzzle as _, puzzles, with_puzzle};

@@ -10,8 +10,8 @@ use antipode::engine::Silent;
 use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::sliding::BoardShape;
-use antipode::puzzles::sliding::search::SlidingSpace;
 use antipode::solve::SearchSpace;
+use antipode::solvers::sliding::search::SlidingSpace;
 use antipode::table::HEADER_BYTES;
 use antipode::{Puzzle, Successor};
 

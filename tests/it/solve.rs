@@ -5,8 +5,8 @@ use crate::common::{antipode, assert_error, assert_measured, run_ok};
 
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
-use antipode::puzzles::sliding::search::SlidingSpace;
 use antipode::solve::{self, Method};
+use antipode::solvers::sliding::search::SlidingSpace;
 use antipode::{Puzzle, Successor};
 
 /// Applies the moves (the seeds' notation: the piece moved) and returns the end.

@@ -342,7 +342,7 @@ pub unsafe extern "C" fn antipode_table_open(
         let opened = Table::open(text(path)?).map_err(|e| bad(e.to_string()))?;
         let header = opened.header();
         let puzzle = if puzzle.is_null() {
-            puzzles::from_identity(&header.puzzle, &header.goal)
+            antipode::jobs::puzzle_from_identity(&header.puzzle, &header.goal)
                 .map_err(|e| bad(format!("{}: {e}", header.puzzle)))?
         } else {
             puzzles::lookup(text(puzzle)?).map_err(|e| bad(e.to_string()))?

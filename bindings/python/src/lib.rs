@@ -320,7 +320,7 @@ impl Table {
             let header = table.header();
             let puzzle = match puzzle {
                 Some(name) => puzzles::lookup(name),
-                None => puzzles::from_identity(&header.puzzle, &header.goal),
+                None => antipode::jobs::puzzle_from_identity(&header.puzzle, &header.goal),
             }
             .map_err(mismatch)?;
             with_puzzle!(&puzzle, p => table.check_puzzle(p)).map_err(mismatch)?;

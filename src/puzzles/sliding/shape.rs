@@ -16,8 +16,9 @@ use crate::PositionError;
 use crate::puzzles::notation;
 use crate::rank::permutation;
 
-/// The most cells a board shape may have (pattern databases index up to this many).
-pub const MAX_SHAPE_CELLS: usize = crate::pdb::pattern::MAX_CELLS;
+/// The most cells a board shape may have (pattern databases index up to this many:
+/// `crate::solvers::sliding` checks that they agree).
+pub const MAX_SHAPE_CELLS: usize = 32;
 
 /// A board's rows, columns and goal (row-major tile numbers, 0 for the blank).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,24 +37,6 @@ pub fn board_name(rows: usize, cols: usize) -> String {
         (4, 4) => "15puzzle".into(),
         (5, 5) => "24puzzle".into(),
         (r, c) => format!("sliding:{r}x{c}"),
-    }
-}
-
-impl crate::pdb::Board for BoardShape {
-    fn name(&self) -> String {
-        BoardShape::name(self)
-    }
-    fn rows(&self) -> usize {
-        BoardShape::rows(self)
-    }
-    fn cols(&self) -> usize {
-        BoardShape::cols(self)
-    }
-    fn goal(&self) -> &[u8] {
-        BoardShape::goal(self)
-    }
-    fn format_line(&self, cells: &[u8]) -> String {
-        BoardShape::format_line(self, cells)
     }
 }
 
@@ -270,7 +253,7 @@ pub(super) fn parse_cells(rows: usize, cols: usize, text: &str) -> Result<Vec<u8
 }
 
 /// The cell of the blank (tile 0) among `cells`, 0 if there is none.
-pub(super) fn blank_cell(cells: &[u8]) -> usize {
+pub(crate) fn blank_cell(cells: &[u8]) -> usize {
     cells.iter().position(|&t| t == 0).unwrap_or(0)
 }
 

@@ -10,14 +10,13 @@
 //! bit clear (most children are found more than once). Two levels are in memory at a
 //! time.
 
-use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::checkpoint::{Checkpoint, Progress};
 use super::level_set::LevelSet;
-use super::symmetry::Symmetries;
-use super::{PegBoard, PegError};
+use crate::puzzles::peg::symmetry::Symmetries;
+use crate::puzzles::peg::{PegBoard, PegError, two_levels_bytes};
 use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;
 
@@ -82,19 +81,10 @@ impl BoardSets {
     }
 }
 
-impl super::SolvableBoards for BoardSets {
+impl crate::puzzles::peg::SolvableBoards for BoardSets {
     fn can_reach_goal(&self, board: u64) -> bool {
         self.contains(board)
     }
-}
-
-/// The largest bit sets of two adjacent levels between `low` and `high` pegs, in bytes.
-pub fn two_levels_bytes(holes: usize, low: u32, high: u32) -> u64 {
-    let level_bytes = |p: u32| crate::rank::binomial(holes, p as usize).div_ceil(64) * 8;
-    (low..high)
-        .map(|p| level_bytes(p) + level_bytes(p + 1))
-        .max()
-        .unwrap_or_else(|| level_bytes(low))
 }
 
 /// The most holes a board searched level by level may have ([`Halves`]' tables).
@@ -198,9 +188,9 @@ pub struct PegAnalysis {
     /// Whether a goal board is reachable.
     pub goal_reachable: bool,
     /// Boards per fewest number of moves (boards up to
-    /// [`super::MOVE_LEVELS_MAX_HOLES`] holes).
+    /// [`crate::puzzles::peg::MOVE_LEVELS_MAX_HOLES`] holes).
     pub moves_histogram: Option<Vec<u64>>,
-    /// The fewest moves to the goal (boards up to [`super::MOVE_LEVELS_MAX_HOLES`]
+    /// The fewest moves to the goal (boards up to [`crate::puzzles::peg::MOVE_LEVELS_MAX_HOLES`]
     /// holes; `solve` finds them on larger boards).
     pub goal_moves: Option<u32>,
     /// The largest two levels' bit sets, in bytes (the search's memory).
@@ -231,7 +221,8 @@ pub struct PegClasses {
 /// and a saved one of the same analysis is resumed (the file goes when it completes).
 ///
 /// ```
-/// use antipode::puzzles::peg::{PegBoard, levels};
+/// use antipode::puzzles::peg::PegBoard;
+/// use antipode::solvers::peg::levels;
 ///
 /// let hoppers = PegBoard::shipped("hoppers").unwrap();
 /// let a = levels::analyze(&hoppers, false, None, None, |_, _| {}).unwrap();
@@ -355,7 +346,7 @@ fn assemble(
         classes,
         goal_reachable,
     } = counted;
-    let small = board.holes() <= super::MOVE_LEVELS_MAX_HOLES;
+    let small = board.holes() <= crate::puzzles::peg::MOVE_LEVELS_MAX_HOLES;
     let (moves_histogram, goal_moves) = if small {
         let (histogram, goal) = board.moves_histogram();
         (Some(histogram), goal)
@@ -433,39 +424,6 @@ impl Drop for Counter<'_> {
     }
 }
 
-/// A hasher for boards (already well mixed by one multiplication): the move search's
-/// set of boards seen.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BoardHash;
-
-/// The state of [`BoardHash`].
-#[derive(Debug, Default)]
-pub struct BoardHasher(u64);
-
-impl Hasher for BoardHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-
-    fn write_u64(&mut self, board: u64) {
-        self.0 = (board ^ board >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-impl BuildHasher for BoardHash {
-    type Hasher = BoardHasher;
-
-    fn build_hasher(&self) -> BoardHasher {
-        BoardHasher(0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,7 +440,7 @@ mod tests {
             Err(PegError::TooLarge(_))
         ));
         assert!(matches!(
-            wide.solutions(wide.start(), None, false, 5),
+            crate::solvers::peg::solutions(&wide, wide.start(), None, false, 5),
             Err(PegError::TooLarge(_))
         ));
     }

@@ -6,9 +6,9 @@
 
 use super::packed_walk::{MAX_OWN_DEPTH, Tail};
 use super::search::BoardMoves;
-use super::shape::{BoardShape, MAX_SHAPE_CELLS, blank_cell};
 use crate::pdb::Partition;
 use crate::pdb::partition::MAX_PATTERNS;
+use crate::puzzles::sliding::{BoardShape, MAX_SHAPE_CELLS, blank_cell};
 use crate::solve::SearchSpace;
 use crate::solve::ida::WalkState;
 

@@ -10,8 +10,8 @@
 //! puzzles; IDA* is seed 001's method for Goat (whose bound also told its two bars
 //! apart by a parity invariant of that board, which this general one cannot know).
 
-use super::{BlockMove, BlockPuzzle, Layout, Metric};
 use crate::Puzzle;
+use crate::puzzles::blocks::{BlockMove, BlockPuzzle, Layout, Metric};
 use crate::solve::{SearchSpace, Solvable};
 
 /// Most pieces of one group whose assignments to goal places are all tried.

@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::PegBoard;
 use super::level_set::LevelSet;
 use crate::persist::checkpoint::{Checkpoint as Saved, Section};
+use crate::puzzles::peg::PegBoard;
 use crate::rank::subsets::SubsetRanker;
 
 /// The version of the `peg` checkpoint's fields; the symmetric search's levels hold one
@@ -116,8 +116,8 @@ impl Checkpoint {
 
 #[cfg(test)]
 mod tests {
-    use super::super::levels::analyze;
     use super::*;
+    use crate::solvers::peg::levels::analyze;
 
     #[test]
     fn an_analysis_stopped_midway_goes_on_from_its_checkpoint() {
@@ -131,7 +131,10 @@ mod tests {
                 stop.stop();
             }
         });
-        assert!(matches!(stopped, Err(super::super::PegError::Stopped)));
+        assert!(matches!(
+            stopped,
+            Err(crate::puzzles::peg::PegError::Stopped)
+        ));
         let ranker = SubsetRanker::new(13);
         let (level, progress) = checkpoint.load(&ranker).expect("a checkpoint");
         assert_eq!(level.pegs(), 6);

@@ -6,10 +6,10 @@
 //! half-turn metric (its powers are single moves) nor its own inverse in the quarter
 //! one, and of two generators that commute (opposite faces) only one order is tried.
 
-use super::definition::Pattern;
-use super::ranking::View;
-use super::{KPuzzle, TurnMetric};
 use crate::puzzles::kpuzzle::Turn;
+use crate::puzzles::kpuzzle::definition::Pattern;
+use crate::puzzles::kpuzzle::ranking::View;
+use crate::puzzles::kpuzzle::{KPuzzle, TurnMetric};
 use crate::solve::{SearchSpace, Solvable};
 use crate::store::Depths;
 use crate::table::Table;
@@ -376,7 +376,7 @@ impl Solvable for KPuzzle {
 }
 
 /// The classes' positions are searched as the positions themselves.
-impl Solvable for super::classes::KClasses {
+impl Solvable for crate::puzzles::kpuzzle::classes::KClasses {
     type Space = KSearch;
 
     fn search_space(&self, bounded: bool) -> KSearch {

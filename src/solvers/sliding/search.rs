@@ -59,7 +59,7 @@ impl<const N: usize> BoardMoves<N> {
             around: [Around::default(); N],
             goal_cells: [0; N],
             colour: [0; N],
-            goal_blank: super::shape::blank_cell(goal),
+            goal_blank: crate::puzzles::sliding::blank_cell(goal),
             cells: grid.cells(),
         };
         moves.goal_cells[..grid.cells()].copy_from_slice(goal);

@@ -203,8 +203,8 @@ mod tests {
 
     use crate::puzzle::Puzzle;
     use crate::puzzles::sliding::SlidingPuzzle;
-    use crate::puzzles::sliding::search::SlidingSpace;
     use crate::solve::{GenericWalk, ida};
+    use crate::solvers::sliding::search::SlidingSpace;
 
     fn shapes() -> impl Strategy<Value = (usize, usize)> {
         prop::sample::select(vec![

@@ -16,7 +16,7 @@ use memmap2::Mmap;
 
 use super::level_set::LevelSet;
 use super::levels::{Direction, expand};
-use super::{PegBoard, PegError};
+use crate::puzzles::peg::{PegBoard, PegError};
 use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;
 use crate::table::header::{
@@ -205,7 +205,7 @@ pub fn build(
         .into());
     }
     // Two levels' bit sets are held at once; refused before any file is made.
-    let two_levels = super::levels::two_levels_bytes(board.holes(), 0, board.holes() as u32);
+    let two_levels = crate::puzzles::peg::two_levels_bytes(board.holes(), 0, board.holes() as u32);
     super::levels::check_memory(board, two_levels, "its table")?;
     if path.exists() && !force {
         match read_header(path) {
@@ -472,7 +472,7 @@ impl SolvableTable {
     }
 }
 
-impl super::SolvableBoards for SolvableTable {
+impl crate::puzzles::peg::SolvableBoards for SolvableTable {
     fn can_reach_goal(&self, board: u64) -> bool {
         self.solvable(board)
     }
@@ -590,7 +590,7 @@ mod tests {
         let solvable = build(&board, &path, false, None, |_, _| {}).unwrap();
         let table = SolvableTable::open(&path).unwrap();
         table.check_board(&board).unwrap();
-        let sets = super::super::levels::solvable_sets(&board, 13, None).unwrap();
+        let sets = crate::solvers::peg::levels::solvable_sets(&board, 13, None).unwrap();
         let mut count = 0;
         for b in 0u64..1 << 13 {
             assert_eq!(table.solvable(b), sets.contains(b), "{b:013b}");
@@ -603,7 +603,9 @@ mod tests {
             build(&board, &path, false, None, |_, _| {}),
             Err(PegTableError::Table(TableError::Exists { .. }))
         ));
-        let other = board.clone().with_goal(super::super::PegGoal::OnePeg);
+        let other = board
+            .clone()
+            .with_goal(crate::puzzles::peg::PegGoal::OnePeg);
         assert!(table.check_board(&other).is_err());
         assert!(verify(&table, &board).iter().all(|c| c.ok));
         // A table that misses a solvable board, with its checksum made to match, fails.

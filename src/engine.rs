@@ -83,6 +83,14 @@ pub use threads::Threads;
 pub use transport::{Alone, InProcess, InProcessRanks, Transport};
 
 /// How one level was computed.
+///
+/// ```
+/// use antipode::engine::{Bfs, Direction};
+///
+/// // A large frontier and few unseen states left: look for parents bottom-up.
+/// assert_eq!(Bfs::choose_direction(1_000, 10, 100), Direction::BottomUp);
+/// assert_eq!(Bfs::choose_direction(1, 1_000_000, 1_000_000), Direction::TopDown);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
@@ -93,6 +101,26 @@ pub enum Direction {
 }
 
 /// What one finished level found.
+///
+/// ```
+/// use std::sync::Mutex;
+/// use antipode::engine::{self, LevelStats, Observer};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// struct Levels(Mutex<Vec<(u32, u64)>>);
+/// impl Observer for Levels {
+///     fn level_finished(&self, stats: &LevelStats) {
+///         self.0.lock().unwrap().push((stats.depth, stats.new_states));
+///     }
+/// }
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// let levels = Levels(Mutex::new(Vec::new()));
+/// engine::search(&board, &store, &levels).unwrap();
+/// let levels = levels.0.into_inner().unwrap();
+/// assert_eq!(levels[..3], [(0, 1), (1, 2), (2, 3)]);
+/// assert_eq!(levels.last(), Some(&(21, 1)));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LevelStats {
     /// The depth of the states found.
@@ -109,6 +137,26 @@ pub struct LevelStats {
 
 /// Receives progress from a running search. Called from worker threads, hence `Sync`.
 /// The library never prints; a front end renders these events.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use antipode::engine::{self, Observer};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// /// Counts the work units done, as a progress bar would.
+/// #[derive(Default)]
+/// struct Units(AtomicU64);
+/// impl Observer for Units {
+///     fn work_done(&self, units: u64) {
+///         self.0.fetch_add(units, Ordering::Relaxed);
+///     }
+/// }
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// let units = Units::default();
+/// engine::search(&board, &store, &units).unwrap();
+/// assert!(units.0.load(Ordering::Relaxed) > 0);
+/// ```
 pub trait Observer: Sync {
     /// A level starts; `work_units` calls of [`Observer::work_done`] will follow in total.
     fn level_started(&self, _depth: u32, _direction: Direction, _work_units: u64) {}
@@ -122,11 +170,31 @@ pub trait Observer: Sync {
 }
 
 /// An observer that ignores everything.
+///
+/// ```
+/// use antipode::engine::{self, Silent};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// assert_eq!(engine::search(&board, &store, &Silent).unwrap().gods_number(), 21);
+/// ```
 pub struct Silent;
 
 impl Observer for Silent {}
 
 /// Why a search stopped early.
+///
+/// ```
+/// use antipode::engine::{self, EngineError, Silent};
+/// use antipode::{puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// // A store of the wrong size is refused before anything runs.
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(10).unwrap();
+/// let refused = engine::search(&board, &store, &Silent);
+/// assert!(matches!(refused, Err(EngineError::SizeMismatch { store: 10, puzzle: 360 })));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// The store cannot hold the depths this puzzle reaches.
@@ -160,6 +228,13 @@ pub enum EngineError {
 }
 
 /// The result of a complete search: `histogram[d]` states at distance `d` from the goal.
+///
+/// ```
+/// use antipode::engine::Histogram;
+///
+/// let histogram = Histogram(vec![1, 2, 3, 1]);
+/// assert_eq!((histogram.reachable(), histogram.gods_number()), (7, 3));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Histogram(pub Vec<u64>);
 
@@ -176,9 +251,40 @@ impl Histogram {
 }
 
 /// Called after each completed level with the histogram so far.
+///
+/// ```
+/// use antipode::engine::{self, Checkpoint, SearchOptions, Silent};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// let mut levels_saved = 0;
+/// let mut save = |histogram: &[u64]| {
+///     levels_saved = histogram.len();
+///     Ok(())
+/// };
+/// let checkpoint: &mut Checkpoint = &mut save;
+/// let options = SearchOptions { checkpoint: Some(checkpoint), ..Default::default() };
+/// engine::search_with(&board, &store, &Silent, options).unwrap();
+/// assert_eq!(levels_saved, 22);
+/// ```
 pub type Checkpoint<'a> = dyn FnMut(&[u64]) -> std::io::Result<()> + 'a;
 
 /// Options of [`search_with`]: resuming, checkpointing and stopping.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use antipode::engine::{self, EngineError, SearchOptions, Silent};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// // A stop requested before the start: the search ends after the goal's level.
+/// let stop = AtomicBool::new(true);
+/// let options = SearchOptions { stop: Some(&stop), ..Default::default() };
+/// let stopped = engine::search_with(&board, &store, &Silent, options);
+/// assert!(matches!(stopped, Err(EngineError::Interrupted { .. })));
+/// ```
 #[derive(Default)]
 pub struct SearchOptions<'a> {
     /// The histogram of the levels the store already holds completely (a resumed
@@ -243,6 +349,14 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
 }
 
 /// One level about to be computed.
+///
+/// ```
+/// use antipode::engine::{Direction, LevelPlan};
+///
+/// // The plan of the level that finds the states at depth 5 from a frontier at depth 4.
+/// let plan = LevelPlan { depth: 4, frontier: 12, unseen: 300, direction: Direction::TopDown, source: 0, target: 1 };
+/// assert_eq!(plan.depth + 1, 5);
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct LevelPlan {
     /// The frontier's depth; the level finds the states at `depth + 1`.
@@ -260,6 +374,14 @@ pub struct LevelPlan {
 }
 
 /// What running a level found on one executor, as far as the direction could tell.
+///
+/// ```
+/// use antipode::engine::LevelOutcome;
+///
+/// // A top-down level on a store that cannot tell new marks apart counts nothing itself.
+/// let outcome = LevelOutcome::default();
+/// assert_eq!((outcome.found, outcome.captured), (None, None));
+/// ```
 #[derive(Debug, Default)]
 pub struct LevelOutcome {
     /// The new states among the executor's indices, if the direction counted them
@@ -276,6 +398,19 @@ pub struct LevelOutcome {
 ///
 /// Every executor of a search is called with the same plans in the same order, and
 /// answers the questions about classes, periods and exactness alike.
+///
+/// ```
+/// use antipode::engine::{Bfs, Executor, Silent, Threads};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// let threads = Threads::new(&board, &store, board.goal_indices(), &Silent, None);
+/// assert_eq!(threads.indices(), 0..360);
+/// let mut bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
+/// bfs.seed();
+/// assert_eq!(bfs.run(None, None).unwrap().gods_number(), 21);
+/// ```
 pub trait Executor {
     /// The indices whose entries this executor holds and computes (all of them for
     /// one process).
@@ -374,6 +509,18 @@ impl<E: Executor + ?Sized> Executor for &mut E {
 /// The places later extensions plug in: [`Bfs::seed`] (what depth 0 holds), the
 /// executor (how a level's work is done: [`Threads`] on one process's cores; a slice
 /// of the index space per process would be another), and [`Bfs::choose_direction`].
+///
+/// ```
+/// use antipode::engine::{Bfs, Silent};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// let mut bfs = Bfs::new(&board, &store, &Silent, None).unwrap();
+/// bfs.seed();
+/// let histogram = bfs.run(None, None).unwrap();
+/// assert_eq!((histogram.reachable(), histogram.gods_number()), (360, 21));
+/// ```
 pub struct Bfs<'a> {
     executor: Box<dyn Executor + 'a>,
     observer: &'a dyn Observer,

@@ -51,6 +51,13 @@ pub use verify::{Check, verify, verify_observed};
 pub use writer::{BuildOptions, Built, build};
 
 /// What can go wrong with a table file.
+///
+/// ```
+/// use antipode::table::{Table, TableError};
+///
+/// let missing = Table::open("no-such.table");
+/// assert!(matches!(missing, Err(TableError::Io { .. })));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     /// Reading or writing the file failed.
@@ -254,6 +261,16 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
 }
 
 /// How a table names its puzzle.
+///
+/// ```
+/// use antipode::puzzles::SlidingPuzzle;
+/// use antipode::table;
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let identity = table::identity(&board);
+/// assert_eq!((identity.name.as_str(), identity.goal.as_str()), ("sliding:2x3", "123/450"));
+/// assert_eq!(identity.digest.len(), 64);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identity {
     /// The command-line name.
@@ -320,6 +337,20 @@ pub fn payload_crc32(payload: &[u8]) -> u32 {
 }
 
 /// A complete table, mapped read-only (copy-on-write: nothing is ever written back).
+///
+/// ```
+/// use antipode::{Puzzle, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::table::{self, BuildOptions, Table};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// let table = Table::open(&path).unwrap();
+/// assert!(table.header().complete);
+/// assert_eq!(table.histogram().iter().sum::<u64>(), 360);
+/// assert_eq!(table.distance(&board, &board.parse("450/123").unwrap()).unwrap(), 21);
+/// ```
 pub struct Table {
     path: PathBuf,
     header: Header,
@@ -531,6 +562,22 @@ impl Table {
 }
 
 /// A [`Table`] known to belong to a puzzle ([`Table::for_puzzle`]).
+///
+/// ```
+/// use antipode::{Puzzle, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::table::{self, BuildOptions, Table};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// let table = Table::open(&path).unwrap();
+/// let lookups = table.for_puzzle(&board).unwrap();
+/// let start = board.parse("450/123").unwrap();
+/// assert_eq!(lookups.distance(&start).unwrap(), 21);
+/// // An optimal solution, by descent: one step per move.
+/// assert_eq!(lookups.solve(&start).unwrap().len(), 21);
+/// ```
 pub struct PuzzleTable<'a, P: Puzzle> {
     table: &'a Table,
     puzzle: &'a P,

@@ -17,6 +17,19 @@ use crate::store::{DepthRead, DepthStore, Wanted};
 const FILTER_BATCH: usize = 64;
 
 /// A store no thread writes any more: reads only, including fast scans.
+///
+/// ```
+/// use antipode::engine::{self, Finished, Silent};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let mut store = ByteDepths::anonymous(board.index_count()).unwrap();
+/// engine::search(&board, &store, &Silent).unwrap();
+/// // The one antipode of the 2x3 board, 21 moves from the goal.
+/// let antipodes = Finished::new(&mut store).indices_at_depth(21, 10);
+/// assert_eq!(antipodes.len(), 1);
+/// assert_eq!(board.format_line(&board.unrank(antipodes[0])), "450/123");
+/// ```
 pub struct Finished<'a, S: DepthStore>(&'a S);
 
 impl<'a, S: DepthStore> Finished<'a, S> {

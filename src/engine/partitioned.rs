@@ -92,6 +92,33 @@ fn post(outboxes: &mut [Vec<u32>], slices: &Slices, starts: &[u64], wide: bool, 
 /// does not look at a stop request: the ranks would have to agree on the level to
 /// stop at (stopping the job stops every rank; a table resumes from its last
 /// checkpoint).
+///
+/// ```
+/// use antipode::engine::{Bfs, InProcessRanks, Partitioned, Silent, Slices};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+///
+/// // Two ranks, as threads of this process: each holds and computes half the indices.
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let ranks = InProcessRanks::new(2);
+/// let histograms: Vec<_> = std::thread::scope(|scope| {
+///     let runs: Vec<_> = (0..2)
+///         .map(|r| {
+///             let (transport, board) = (ranks.rank(r), &board);
+///             scope.spawn(move || {
+///                 let slice = Slices::new(board.index_count(), 2).range(r);
+///                 let store = ByteDepths::anonymous(slice.end - slice.start).unwrap();
+///                 let rank = Partitioned::new(board, &store, &transport, &Silent);
+///                 let mut bfs = Bfs::with_executor(Box::new(rank), &Silent, None);
+///                 bfs.seed();
+///                 bfs.run(None, None).unwrap()
+///             })
+///         })
+///         .collect();
+///     runs.into_iter().map(|run| run.join().unwrap()).collect()
+/// });
+/// assert_eq!(histograms[0], histograms[1]);
+/// assert_eq!(histograms[0].reachable(), 360);
+/// ```
 pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     puzzle: &'a P,
     /// The slice's entries, indexed from the slice's start.

@@ -17,6 +17,19 @@ const DENSE_FRACTION: u64 = 64;
 /// Every index of one store, computed by this process's threads. Per chunk of
 /// `2^CHUNK_SHIFT` indices it remembers the last level written there, so sparse
 /// levels visit only the chunks that hold their frontier.
+///
+/// ```
+/// use antipode::engine::{Bfs, Silent, Threads};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::PackedDepths};
+///
+/// // Two bits per state (depth mod 3) on this process's cores.
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let store = PackedDepths::anonymous(board.index_count()).unwrap();
+/// let threads = Threads::new(&board, &store, board.goal_indices(), &Silent, None);
+/// let mut bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
+/// bfs.seed();
+/// assert_eq!(bfs.run(None, None).unwrap().gods_number(), 21);
+/// ```
 pub struct Threads<'a, P: Puzzle, S: DepthStore> {
     puzzle: &'a P,
     store: &'a S,

@@ -8,6 +8,14 @@ use std::sync::{Condvar, Mutex};
 
 /// The collective operations of a partitioned search. Every rank calls the same
 /// operations in the same order (they block until all ranks have called them).
+///
+/// ```
+/// use antipode::engine::{Alone, Transport};
+///
+/// // One rank: every collective is the rank's own value.
+/// assert_eq!((Alone.rank(), Alone.ranks(), Alone.sum(7)), (0, 1, 7));
+/// assert_eq!(Alone.gather(&[1, 2]), [1, 2]);
+/// ```
 pub trait Transport {
     /// This rank's number, `0..ranks()`.
     fn rank(&self) -> usize;
@@ -31,6 +39,14 @@ pub trait Transport {
 }
 
 /// The transport of a search that is not partitioned: one rank, nothing to send.
+///
+/// ```
+/// use antipode::engine::{Alone, Transport};
+///
+/// let mut inbox = vec![9];
+/// assert!(!Alone.exchange(&[Vec::new()], &mut inbox, false));
+/// assert!(inbox.is_empty());
+/// ```
 pub struct Alone;
 
 impl Transport for Alone {
@@ -63,6 +79,23 @@ impl Transport for Alone {
 /// [`InProcessRanks::rank`]. A rank whose thread panics makes every other rank panic
 /// at its next meeting instead of waiting for it forever (as `mpirun` ends a job when
 /// a rank dies).
+///
+/// ```
+/// use antipode::engine::{InProcessRanks, Transport};
+///
+/// // Three ranks as threads: each adds its number, and all get the sum.
+/// let ranks = InProcessRanks::new(3);
+/// let sums: Vec<u64> = std::thread::scope(|scope| {
+///     let runs: Vec<_> = (0..3)
+///         .map(|r| {
+///             let rank = ranks.rank(r);
+///             scope.spawn(move || rank.sum(r as u64))
+///         })
+///         .collect();
+///     runs.into_iter().map(|run| run.join().unwrap()).collect()
+/// });
+/// assert_eq!(sums, [3, 3, 3]);
+/// ```
 pub struct InProcessRanks {
     ranks: usize,
     barrier: Meeting,
@@ -157,6 +190,19 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// One rank of [`InProcessRanks`].
+///
+/// ```
+/// use antipode::engine::{InProcessRanks, Transport};
+///
+/// // Each of two ranks gathers both ranks' values, in rank order.
+/// let ranks = InProcessRanks::new(2);
+/// std::thread::scope(|scope| {
+///     for r in 0..2 {
+///         let rank = ranks.rank(r);
+///         scope.spawn(move || assert_eq!(rank.gather(&[r as u64 * 10]), [0, 10]));
+///     }
+/// });
+/// ```
 pub struct InProcess<'a> {
     shared: &'a InProcessRanks,
     rank: usize,

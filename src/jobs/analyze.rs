@@ -41,6 +41,20 @@ pub enum AnalyzeJobError {
 }
 
 /// A table file an [`Analyze`] job wrote.
+///
+/// ```
+/// use antipode::{Analyze, puzzles::SlidingPuzzle};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let (_, first) = Analyze::new(&board).table(&path).run_with_table().unwrap();
+/// let written = first.expect("a table was asked for");
+/// assert_eq!((written.bits, written.already_complete), (8, false));
+/// // Run again: the complete table is read, not built again.
+/// let (_, again) = Analyze::new(&board).table(&path).run_with_table().unwrap();
+/// assert!(again.unwrap().already_complete);
+/// ```
 #[derive(Debug, Clone)]
 pub struct TableWritten {
     /// Its path.

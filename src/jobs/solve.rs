@@ -59,6 +59,16 @@ pub enum SolveError {
 
 /// What solving one position found: each solution as its moves (in the puzzle's
 /// notation) and the positions after them.
+///
+/// ```
+/// use antipode::{Puzzle, jobs::Solve, puzzles::SlidingPuzzle};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let solution = Solve::new(&board).solve(&board.parse("450/123").unwrap()).unwrap();
+/// assert_eq!(solution.length(), 21);
+/// // The last position of the path is the goal.
+/// assert!(board.is_goal(solution.paths[0].last().unwrap()));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Solution<S> {
     /// One or (with `all`) every optimal solution, as the moved pieces.
@@ -121,6 +131,18 @@ pub struct Solve<'a, P: Solvable> {
 
 /// What a solve job looks for and with what: every optimal solution or one, the
 /// longest solution tried, the worker threads.
+///
+/// ```
+/// use antipode::jobs::{Limits, Solve, SolveError};
+/// use antipode::{Puzzle, puzzles::SlidingPuzzle, solve::ida::SearchError};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let start = board.parse("450/123").unwrap();
+/// // The 2x3 board's antipode needs 21 moves: a limit of 20 finds nothing.
+/// let short = Limits { max_length: Some(20), threads: Some(1), ..Limits::default() };
+/// let refused = Solve::new(&board).limits(short).solve(&start);
+/// assert!(matches!(refused, Err(SolveError::Search(SearchError::TooDeep(20)))));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Limits {
     /// Every optimal solution, not just one (IDA*, IDDFS, pattern databases).
@@ -324,6 +346,19 @@ pub fn read_positions<N: Notation>(
 /// `solve PUZZLE --pdb PROJECTIONS` on a twisty puzzle: IDA* bounded by the largest
 /// distance its projections' databases give ([`crate::jobs::Projections`]), with the
 /// cubing solvers' move pruning.
+///
+/// ```
+/// use antipode::Puzzle;
+/// use antipode::jobs::{Projections, SolveTwisty};
+/// use antipode::puzzles::kpuzzle::library::open;
+///
+/// let cube = open("2x2x2").unwrap();
+/// let dir = tempfile::tempdir().unwrap();
+/// let databases = Projections::new(&cube, "CORNERS:0-3").dir(dir.path()).open().unwrap();
+/// let job = SolveTwisty::new(&cube, databases).unwrap();
+/// let solution = job.solve(&cube.parse("R U F").unwrap()).unwrap();
+/// assert_eq!(solution.length(), 3);
+/// ```
 pub struct SolveTwisty<'a> {
     puzzle: &'a KPuzzle,
     space: KSearch,

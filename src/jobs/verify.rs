@@ -12,6 +12,17 @@ use crate::with_puzzle;
 
 /// What [`verify_file`] needs beyond the file: the puzzle when its name alone does not
 /// find it, the metric and goal the table was built with if not the usual ones.
+///
+/// ```
+/// use antipode::{Analyze, puzzles::SlidingPuzzle};
+/// use antipode::jobs::{VerifyOptions, verify_file};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// Analyze::new(&SlidingPuzzle::new(2, 3).unwrap()).table(&path).run().unwrap();
+/// let one_thread = VerifyOptions { threads: Some(1), ..VerifyOptions::default() };
+/// assert!(verify_file(&path, &one_thread).unwrap().iter().all(|check| check.ok));
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct VerifyOptions {
     /// The puzzle's name or description file (a depth table of a sliding-block
@@ -68,6 +79,28 @@ pub fn verify_file(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, V
 /// [`verify_file`], telling `observer` of its progress: the check of every entry is
 /// one level of work (`level_started` with the entries, then `work_done` as they are
 /// checked).
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use antipode::engine::Observer;
+/// use antipode::jobs::{VerifyOptions, verify_file_observed};
+/// use antipode::{Analyze, puzzles::SlidingPuzzle};
+///
+/// #[derive(Default)]
+/// struct Checked(AtomicU64);
+/// impl Observer for Checked {
+///     fn work_done(&self, units: u64) {
+///         self.0.fetch_add(units, Ordering::Relaxed);
+///     }
+/// }
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// Analyze::new(&SlidingPuzzle::new(2, 3).unwrap()).table(&path).run().unwrap();
+/// let checked = Checked::default();
+/// let checks = verify_file_observed(&path, &VerifyOptions::default(), &checked).unwrap();
+/// assert!(checks.iter().all(|check| check.ok));
+/// assert_eq!(checked.0.load(Ordering::Relaxed), 360);
+/// ```
 pub fn verify_file_observed(
     path: &Path,
     options: &VerifyOptions,

@@ -21,6 +21,18 @@
 use super::combination;
 
 /// The tables of subsets of `0..places` split into a low and a high half.
+///
+/// ```
+/// use antipode::rank::halves::Halves;
+///
+/// // The three-member subsets of six places whose high half is 0b100 (place 5): their
+/// // ranks are a run, from the base, over the low halves with two members.
+/// let halves = Halves::new(6);
+/// let bases = halves.bases(3);
+/// let lows = halves.lows(3, 0b100).unwrap();
+/// assert_eq!(lows, [0b011, 0b101, 0b110]);
+/// assert_eq!(halves.rank(&bases, 0b100_011), bases[0b100]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Halves {
     low_bits: usize,

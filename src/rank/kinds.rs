@@ -24,6 +24,15 @@ use super::{binomial, combination, permutation};
 
 /// One kind of identical pieces: the code that marks it among the items, and how many
 /// places it takes.
+///
+/// ```
+/// use antipode::rank::kinds::{self, PieceKind};
+///
+/// // Two identical pieces over four places: C(4, 2) = 6 ranks.
+/// let pair = [PieceKind { code: 1, count: 2 }];
+/// assert_eq!(kinds::count(4, &pair), Some(6));
+/// assert_eq!(kinds::rank(&[1, 1, 0, 0], 0b1111, &pair), (0, 0b1100));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PieceKind {
     /// The kind's code in the items.

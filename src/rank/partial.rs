@@ -33,6 +33,18 @@ use super::permutation::nth_set_bit;
 ///
 /// `Placements::new(n, k)` panics when `P(n, k)` does not fit a `u64`: check
 /// [`Placements::checked_count`] first for sizes that come from input.
+///
+/// ```
+/// use antipode::rank::partial::Placements;
+///
+/// // Three distinct tiles on nine cells: 9 * 8 * 7 placements.
+/// let space = Placements::new(9, 3);
+/// assert_eq!(space.count(), 504);
+/// let rank = space.rank(&[4, 0, 8]);
+/// let mut places = [0u8; 3];
+/// space.unrank(rank, &mut places);
+/// assert_eq!(places, [4, 0, 8]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Placements {
     n: usize,
@@ -131,6 +143,19 @@ const MAX_STEP: u64 = 1 << 12;
 /// A placement that moves to higher ranks by adding to its digits (a carry now and
 /// then), not by the `k` divisions of [`Placements::unrank`]: the walk over a level in
 /// rank order.
+///
+/// ```
+/// use antipode::rank::partial::{Cursor, Placements};
+///
+/// let space = Placements::new(5, 2);
+/// let mut cursor = Cursor::new(&space);
+/// // Walking the ranks in order gives what unranking each gives.
+/// for rank in 0..space.count() {
+///     let mut places = [0u8; 2];
+///     space.unrank(rank, &mut places);
+///     assert_eq!(cursor.seek(rank), places);
+/// }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Cursor<'a> {
     space: &'a Placements,
@@ -201,6 +226,16 @@ impl<'a> Cursor<'a> {
 /// `i` from place `a` to a free place `b` changes digit `i`, and the digit of each
 /// later item whose place lies strictly between `a` and `b` by one (a neighbour on a
 /// board row has none in between, one a row away has at most `cols - 1`).
+///
+/// ```
+/// use antipode::rank::partial::Placements;
+///
+/// let space = Placements::new(9, 3);
+/// let places = [4, 0, 8];
+/// let prepared = space.prepare(&places, space.rank(&places));
+/// // Item 1 moves from cell 0 to cell 1: the rank as if ranked from scratch.
+/// assert_eq!(prepared.rank_after_move(1, 1), space.rank(&[4, 1, 8]));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Prepared<'a> {
     space: &'a Placements,

@@ -11,6 +11,15 @@ use super::binomial;
 use super::combination::{terms, unrank64};
 
 /// Rank and unrank of subsets of `0..n` (`n <= 64`) as `u64` masks.
+///
+/// ```
+/// use antipode::rank::subsets::SubsetRanker;
+///
+/// // Boards of English 33 with two pegs: C(33, 2) of them, in the order of their masks.
+/// let ranker = SubsetRanker::new(33);
+/// assert_eq!(ranker.count(2), 528);
+/// assert_eq!((ranker.rank(0b011), ranker.rank(0b101), ranker.rank(0b110)), (0, 1, 2));
+/// ```
 #[derive(Debug, Clone)]
 pub struct SubsetRanker {
     places: usize,

@@ -27,6 +27,15 @@ pub const BLOCK_LOG2: u8 = 20;
 pub(crate) const BLOCK_LOG2_RANGE: Range<u8> = 12..31;
 
 /// What a version-3 header says of the block checksums after the payload.
+///
+/// ```
+/// use antipode::table::BlockSums;
+///
+/// let sums = BlockSums { block_log2: 20, list_crc32: 0 };
+/// // A payload of 2.5 MiB has three blocks of 1 MiB, listed in 12 bytes.
+/// let payload = 5 << 19;
+/// assert_eq!((sums.blocks(payload), sums.list_bytes(payload)), (3, 12));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct BlockSums {
     /// log2 of the block size in bytes.
@@ -126,7 +135,7 @@ const BAD: u8 = 2;
 
 /// A payload block whose checksum does not match.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadBlock {
+pub(crate) struct BadBlock {
     /// The file that holds it.
     pub path: PathBuf,
     /// Its number in that file's payload.

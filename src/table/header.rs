@@ -50,6 +50,13 @@ const BLOCK_LIST_CRC_AT: usize = 284;
 pub(crate) const HISTOGRAM_AT: usize = 2048;
 
 /// Why a header could not be read.
+///
+/// ```
+/// use antipode::table::{HEADER_BYTES, Header, HeaderError};
+///
+/// let zeros = vec![0u8; HEADER_BYTES];
+/// assert_eq!(Header::decode(&zeros), Err(HeaderError::Magic));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HeaderError {
     /// The file does not start with the magic bytes.
@@ -77,6 +84,20 @@ pub enum HeaderError {
 }
 
 /// Everything the header records.
+///
+/// ```
+/// use antipode::{engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
+/// use antipode::table::{self, BuildOptions, Header};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// let header = table::read_header_of(&path).unwrap();
+/// assert_eq!((header.indices, header.encoding, header.complete), (360, Encoding::Byte, true));
+/// // The header block encodes and decodes to itself.
+/// assert_eq!(Header::decode(&header.encode()).unwrap(), header);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Header {
     /// The format version of the file (this code writes [`VERSION`]).
@@ -117,6 +138,14 @@ pub struct Header {
 }
 
 /// What a pattern database's header says beyond a depth table's.
+///
+/// ```
+/// use antipode::table::header::{EntryBase, PatternInfo};
+///
+/// // The database of tiles 1, 2 and 3, entries counted from their Manhattan distance.
+/// let info = PatternInfo { tiles: vec![1, 2, 3], base: EntryBase::Manhattan };
+/// assert_eq!(info.tiles.len(), 3);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct PatternInfo {
     /// The pattern's tiles, in the order of a placement's places.
@@ -126,6 +155,14 @@ pub struct PatternInfo {
 }
 
 /// What a pattern database's entries count from.
+///
+/// ```
+/// use antipode::table::header::EntryBase;
+///
+/// // An entry e of a database counted from zero is the distance e - 1.
+/// let (base, entry) = (EntryBase::Zero, 5u8);
+/// assert_eq!((base, entry - 1), (EntryBase::Zero, 4));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EntryBase {

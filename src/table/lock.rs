@@ -29,6 +29,20 @@ use std::path::{Path, PathBuf};
 use super::TableError;
 
 /// A file open for reading and writing under an exclusive lock, released on drop.
+///
+/// ```
+/// use antipode::table::{TableError, lock::WriteLock};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("t.table.partial");
+/// let lock = WriteLock::acquire(&path).unwrap();
+/// assert!(lock.created());
+/// // A second writer is refused while the first holds the lock.
+/// let second = WriteLock::acquire(&path);
+/// assert!(matches!(second, Err(TableError::Busy { .. })));
+/// drop(lock);
+/// assert!(!WriteLock::acquire(&path).unwrap().created());
+/// ```
 #[derive(Debug)]
 pub struct WriteLock {
     file: File,
@@ -37,6 +51,13 @@ pub struct WriteLock {
 }
 
 /// The process that holds a lock, as far as the system says.
+///
+/// ```
+/// use antipode::table::lock::Holder;
+///
+/// let holder = Holder { pid: 4242, name: Some("antipode".into()) };
+/// assert_eq!(holder.to_string(), "process 4242 (antipode)");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Holder {
     /// Its process id.

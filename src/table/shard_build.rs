@@ -37,6 +37,31 @@ use crate::store::Depths;
 use crate::with_depths;
 
 /// What one rank's part of [`build_sharded`] produced.
+///
+/// ```
+/// use antipode::engine::{InProcessRanks, Silent};
+/// use antipode::puzzles::SlidingPuzzle;
+/// use antipode::table::{self, BuildOptions};
+///
+/// // Two ranks (threads here; MPI processes with the mpi feature) build one shard each.
+/// let dir = tempfile::tempdir().unwrap();
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let ranks = InProcessRanks::new(2);
+/// let shards: Vec<_> = std::thread::scope(|scope| {
+///     let runs: Vec<_> = (0..2)
+///         .map(|r| {
+///             let (transport, board, dir) = (ranks.rank(r), &board, dir.path());
+///             scope.spawn(move || {
+///                 let options = BuildOptions::default();
+///                 table::build_sharded(board, dir, &options, &transport, &Silent, 10).unwrap()
+///             })
+///         })
+///         .collect();
+///     runs.into_iter().map(|run| run.join().unwrap()).collect()
+/// });
+/// assert_eq!(shards[0].histogram.reachable(), 360);
+/// assert_eq!(shards[0].header.index_range, 0..180);
+/// ```
 pub struct BuiltShard {
     /// The whole search's histogram (the same on every rank).
     pub histogram: engine::Histogram,

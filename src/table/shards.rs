@@ -34,6 +34,19 @@ pub fn shard_name(rank: usize, ranks: usize) -> String {
 }
 
 /// The manifest of a table in shards (`manifest.toml`).
+///
+/// ```
+/// use antipode::{engine::Slices, puzzles::SlidingPuzzle, store::Encoding};
+/// use antipode::table::{self, shards::Manifest};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let manifest = Manifest::new(&table::identity(&board), 360, Encoding::Byte, &Slices::new(360, 2));
+/// assert_eq!((manifest.ranks, manifest.complete), (2, false));
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("manifest.toml");
+/// manifest.write(&path).unwrap();
+/// assert_eq!(Manifest::read(&path).unwrap(), manifest);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
@@ -58,6 +71,17 @@ pub struct Manifest {
 }
 
 /// One shard in a [`Manifest`].
+///
+/// ```
+/// use antipode::{engine::Slices, puzzles::SlidingPuzzle, store::Encoding};
+/// use antipode::table::{self, shards::Manifest};
+///
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let manifest = Manifest::new(&table::identity(&board), 360, Encoding::Byte, &Slices::new(360, 2));
+/// let ranges: Vec<_> = manifest.shards.iter().map(|shard| shard.start..shard.end).collect();
+/// assert_eq!(ranges, [0..180, 180..360]);
+/// assert_eq!(manifest.shards[0].crc32(), None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShardEntry {

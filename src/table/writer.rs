@@ -379,6 +379,18 @@ pub(super) fn reserve_blocks(file: &File, path: &Path, needed: u64) -> Result<()
 }
 
 /// What [`build`] produced.
+///
+/// ```
+/// use antipode::{engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::table::{self, BuildOptions};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let built = table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// assert_eq!((built.resumed_levels, built.header.histogram.len()), (0, 22));
+/// assert_eq!(built.last_level.map(|level| level.len()), Some(1));
+/// ```
 pub struct Built {
     /// The table's final header.
     pub header: Header,
@@ -405,6 +417,24 @@ pub(super) fn checkpoint_interval(options: &BuildOptions, last_cost: Duration) -
 }
 
 /// How [`build`] writes a table.
+///
+/// ```
+/// use std::time::Duration;
+/// use antipode::{engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
+/// use antipode::table::{self, BuildOptions};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("2x3.table");
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// // Two bits per state, a checkpoint after every level.
+/// let options = BuildOptions {
+///     encoding: Encoding::Mod3,
+///     checkpoint_every: Duration::ZERO,
+///     ..Default::default()
+/// };
+/// let built = table::build(&board, &path, &options, &Silent, None).unwrap();
+/// assert_eq!(built.header.encoding, Encoding::Mod3);
+/// ```
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
     /// Entry encoding.

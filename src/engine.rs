@@ -240,11 +240,13 @@ pub struct Histogram(pub Vec<u64>);
 
 impl Histogram {
     /// The number of states reached.
+    #[must_use]
     pub fn reachable(&self) -> u64 {
         self.0.iter().sum()
     }
 
     /// The largest distance (God's number).
+    #[must_use]
     pub fn gods_number(&self) -> u32 {
         self.0.len().saturating_sub(1) as u32
     }
@@ -704,6 +706,7 @@ impl<'a> Bfs<'a> {
     /// A bottom-up level also scans the indices the puzzle never reaches (`scanned`
     /// counts them with the unseen states); skipping one costs about a quarter of an
     /// expansion, so they must not outweigh the frontier either.
+    #[must_use]
     pub fn choose_direction(frontier: u64, unseen: u64, scanned: u64) -> Direction {
         if frontier > unseen && frontier.saturating_mul(4) > scanned {
             Direction::BottomUp

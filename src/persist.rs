@@ -32,6 +32,7 @@ pub const TABLES_DIR: &str = "tables";
 
 /// `path` with `suffix` added to its file name: `sibling("t.table", ".partial")` is
 /// `t.table.partial`. Names that are not UTF-8 keep their bytes.
+#[must_use]
 pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);

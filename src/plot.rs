@@ -68,6 +68,7 @@ pub struct Histogram {
 
 impl Histogram {
     /// A histogram of `name`, with `indices` indices in all.
+    #[must_use]
     pub fn new(name: &str, indices: u64, counts: Vec<u64>) -> Histogram {
         Histogram {
             name: name.into(),
@@ -78,6 +79,7 @@ impl Histogram {
     }
 
     /// The states at God's number (the last depth).
+    #[must_use]
     pub fn antipodes(&self) -> u64 {
         self.counts.0.last().copied().unwrap_or(0)
     }

@@ -134,11 +134,13 @@ impl AnyPuzzle {
     }
 
     /// The puzzle's command-line name.
+    #[must_use]
     pub fn name(&self) -> String {
         with_puzzle!(self, p => p.name())
     }
 
     /// The puzzle's number of indices.
+    #[must_use]
     pub fn index_count(&self) -> u64 {
         with_puzzle!(self, p => p.index_count())
     }
@@ -464,6 +466,7 @@ fn open_sliding(name: &str) -> Option<Result<Opened, CatalogError>> {
 /// The shape of the sliding board `name` names, up to
 /// [`sliding::MAX_SHAPE_CELLS`] cells (the 24-puzzle too: pattern databases need no
 /// full ranking); `None` if `name` is not a sliding board's.
+#[must_use]
 pub fn board_shape(name: &str) -> Option<Result<sliding::BoardShape, CatalogError>> {
     Some(sliding_size(name)?.and_then(|(rows, cols)| {
         sliding::BoardShape::new(rows, cols).map_err(|e| CatalogError::OutOfRange(e.to_string()))
@@ -668,6 +671,7 @@ pub fn lookup(name: &str) -> Result<AnyPuzzle, CatalogError> {
 }
 
 /// Every line of `antipode list`, family by family.
+#[must_use]
 pub fn catalog() -> Vec<CatalogEntry> {
     FAMILIES
         .iter()

@@ -35,6 +35,7 @@ const FACTORIALS: [u64; 21] = {
 
 /// `n!` for `n <= 20` (the largest factorial that fits in a `u64`), by table.
 #[inline(always)]
+#[must_use]
 pub const fn factorial(n: usize) -> u64 {
     FACTORIALS[n]
 }
@@ -60,6 +61,7 @@ static BINOMIALS: [[u64; 33]; BINOMIAL_ROWS + 1] = {
 
 /// The number of ways to choose `k` items out of `n` (`n <= 64`), or 0 when `k > n`.
 #[inline(always)]
+#[must_use]
 pub fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         0

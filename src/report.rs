@@ -17,6 +17,7 @@ pub enum Format {
 }
 
 /// The report in the given format, ending with a newline.
+#[must_use]
 pub fn render(analysis: &Analysis, format: Format) -> String {
     match format {
         Format::Text => text(analysis),

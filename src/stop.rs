@@ -20,6 +20,7 @@ pub struct StopToken(Arc<AtomicBool>);
 
 impl StopToken {
     /// A token not yet stopped.
+    #[must_use]
     pub fn new() -> StopToken {
         StopToken::default()
     }
@@ -30,11 +31,13 @@ impl StopToken {
     }
 
     /// Whether a stop was asked for.
+    #[must_use]
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
 
     /// The flag itself, for the lower-level calls that take one.
+    #[must_use]
     pub fn flag(&self) -> &AtomicBool {
         &self.0
     }

@@ -29,6 +29,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// Bits per entry.
+    #[must_use]
     pub fn bits(self) -> u32 {
         match self {
             Encoding::Byte => 8,
@@ -38,6 +39,7 @@ impl Encoding {
     }
 
     /// Payload bytes for `entries` entries.
+    #[must_use]
     pub fn payload_bytes(self, entries: u64) -> u64 {
         match self {
             Encoding::Byte => entries,
@@ -210,6 +212,7 @@ macro_rules! with_depths {
 impl Depths {
     /// A store of `encoding` over `map` (a table's payload), content kept; `None` for
     /// an encoding that is not a depth store's.
+    #[must_use]
     pub fn from_map(encoding: Encoding, map: memmap2::MmapMut, entries: u64) -> Option<Depths> {
         match encoding {
             Encoding::Byte => Some(Depths::Byte(ByteDepths::from_map(map, entries))),

@@ -6,11 +6,13 @@
 //! so callers must treat every answer here as advisory.
 
 /// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
+#[must_use]
 pub fn peak_rss_bytes() -> Option<u64> {
     proc_kib("/proc/self/status", "VmHWM:")
 }
 
 /// Physical memory of the machine in bytes, if known.
+#[must_use]
 pub fn total_memory_bytes() -> Option<u64> {
     proc_kib("/proc/meminfo", "MemTotal:")
 }
@@ -19,6 +21,7 @@ pub fn total_memory_bytes() -> Option<u64> {
 /// bytes, if known: the machine's `MemAvailable`, less where this process's limits
 /// are tighter (its address-space and data limits, `ulimit -v` and `ulimit -d`, less
 /// what it already maps; its cgroup's `memory.max` less `memory.current`).
+#[must_use]
 pub fn available_memory_bytes() -> Option<u64> {
     let machine = proc_kib("/proc/meminfo", "MemAvailable:");
     [machine, rlimit_room(), cgroup_room()]
@@ -127,6 +130,7 @@ pub fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
 /// Bytes available to this user on the file system that holds `path` (or would hold it:
 /// its nearest existing ancestor), if known.
 #[cfg(unix)]
+#[must_use]
 pub fn available_bytes(path: &std::path::Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let existing = path

@@ -293,6 +293,7 @@ pub fn identity<P: Puzzle>(puzzle: &P) -> Identity {
 impl Identity {
     /// Whether a table with `header` was built for this puzzle: the same definition
     /// digest (version 2), or the same name and goal (version 1).
+    #[must_use]
     pub fn matches(&self, header: &Header) -> bool {
         match &header.definition_sha256 {
             Some(digest) => *digest == self.digest,
@@ -332,6 +333,7 @@ pub(crate) fn prefer_huge_pages(bytes: &[u8]) {
 pub(crate) const CRC_SLICE: usize = 1 << 22;
 
 /// CRC-32 of a payload, computed in parallel slices and combined.
+#[must_use]
 pub fn payload_crc32(payload: &[u8]) -> u32 {
     blocks::checksums(payload, CRC_SLICE.trailing_zeros() as u8).1
 }

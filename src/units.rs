@@ -5,11 +5,13 @@
 /// ```
 /// assert_eq!(antipode::units::thousands(239_500_800), "239,500,800");
 /// ```
+#[must_use]
 pub fn thousands(n: u64) -> String {
     thousands_wide(n as u128)
 }
 
 /// [`thousands`] for numbers beyond 64 bits (a twisty puzzle's group order).
+#[must_use]
 pub fn thousands_wide(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -23,6 +25,7 @@ pub fn thousands_wide(n: u128) -> String {
 }
 
 /// A byte count in binary units, e.g. `228.4 MiB`.
+#[must_use]
 pub fn human_bytes(bytes: f64) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut value = bytes;
@@ -43,6 +46,7 @@ pub fn human_bytes(bytes: f64) -> String {
 /// ```
 /// assert_eq!(antipode::units::compact(21_500_000.0), "21.5M");
 /// ```
+#[must_use]
 pub fn compact(value: f64) -> String {
     let magnitude = value.abs();
     let (scaled, unit) = if magnitude < 1e3 {
@@ -59,6 +63,7 @@ pub fn compact(value: f64) -> String {
 }
 
 /// The `depth  count` table of a histogram, one line per depth, under a heading.
+#[must_use]
 pub fn depth_table(heading: &str, counts: &[u64]) -> String {
     let mut text = format!("{heading}\n");
     for (depth, count) in counts.iter().enumerate() {

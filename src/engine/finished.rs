@@ -40,6 +40,7 @@ impl<'a, S: DepthStore> Finished<'a, S> {
 
     /// The first `limit` indices (ascending) whose entry matches `depth` (for stores
     /// with a period: whose depth has that residue).
+    #[must_use]
     pub fn indices_at_depth(&self, depth: u32, limit: usize) -> Vec<u64> {
         self.filter_at_depth(depth, limit, |_, _| {})
     }

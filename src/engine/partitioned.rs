@@ -63,6 +63,7 @@ pub const MIN_BATCH_STATES: usize = 1 << 16;
 /// neighbours: the batch, its neighbours, the outboxes and what arrives (two ranks)
 /// take about `8 (1 + 2 max_neighbours)` bytes per state, kept near an eighth of the
 /// slice's bytes, within [`MIN_BATCH_STATES`]..=[`BATCH_STATES`].
+#[must_use]
 pub fn batch_states(slice_len: u64, entry_bits: u64, max_neighbours: usize) -> usize {
     let slice_bytes = slice_len.saturating_mul(entry_bits) / 8;
     let per_state = 8 * (1 + 2 * max_neighbours as u64);
@@ -319,6 +320,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     }
 
     /// Bytes this rank sent per level (levels 1, 2, ...).
+    #[must_use]
     pub fn bytes_sent(&self) -> &[u64] {
         &self.sent
     }

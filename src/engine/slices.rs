@@ -53,6 +53,7 @@ pub struct Slices {
 
 impl Slices {
     /// `count` indices over `ranks` ranks (at least one).
+    #[must_use]
     pub fn new(count: u64, ranks: usize) -> Slices {
         let ranks = ranks.max(1);
         let block = if count / ranks as u64 >= BLOCKED_FROM {
@@ -71,22 +72,26 @@ impl Slices {
     }
 
     /// The number of ranks.
+    #[must_use]
     pub fn ranks(&self) -> usize {
         self.ranks
     }
 
     /// Indices per block: every slice but the last starts and ends on a multiple of it.
+    #[must_use]
     pub fn block(&self) -> u64 {
         1 << self.block_shift
     }
 
     /// The first index of rank `rank`'s slice (`count` for `rank == ranks`).
+    #[must_use]
     pub fn start(&self, rank: usize) -> u64 {
         let block = (rank as u128 * self.blocks as u128 / self.ranks as u128) as u64;
         (block << self.block_shift).min(self.count)
     }
 
     /// Rank `rank`'s indices.
+    #[must_use]
     pub fn range(&self, rank: usize) -> Range<u64> {
         self.start(rank)..self.start(rank + 1)
     }
@@ -94,6 +99,7 @@ impl Slices {
     /// The rank that owns `index` (below `count`): the largest `r` whose first block
     /// is at most `index`'s block `b`, i.e. `ceil((b + 1) * ranks / blocks) - 1`.
     #[inline(always)]
+    #[must_use]
     pub fn owner(&self, index: u64) -> usize {
         let block = (index >> self.block_shift) + 1;
         let rounded = block

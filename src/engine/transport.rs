@@ -109,6 +109,7 @@ pub struct InProcessRanks {
 
 impl InProcessRanks {
     /// `ranks` ranks (at least one).
+    #[must_use]
     pub fn new(ranks: usize) -> InProcessRanks {
         let ranks = ranks.max(1);
         InProcessRanks {

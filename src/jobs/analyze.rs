@@ -132,6 +132,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     }
 
     /// Writes the depths into the table file at `path` (resuming an unfinished one).
+    #[must_use]
     pub fn table(mut self, path: impl AsRef<Path>) -> Self {
         self.target = Target::Table(path.as_ref().to_owned());
         self
@@ -140,6 +141,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     /// Writes the depths into the table file at [`default_table_path`] (its folder,
     /// `tables/`, is made if missing; a path given to [`Analyze::table`] must be in an
     /// existing folder).
+    #[must_use]
     pub fn default_table(mut self) -> Self {
         self.target = Target::DefaultTable;
         self
@@ -147,12 +149,14 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
 
     /// Entries of the table: one byte of exact depth (the default) or depths mod 3 in
     /// two bits. In memory the depths are always bytes.
+    #[must_use]
     pub fn encoding(mut self, encoding: Encoding) -> Self {
         self.encoding = encoding;
         self
     }
 
     /// Overwrite a complete table (or another puzzle's file) at the table path.
+    #[must_use]
     pub fn force(mut self, force: bool) -> Self {
         self.force = force;
         self
@@ -160,24 +164,28 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
 
     /// Record progress in the table at most this often (default: every 2 s, and no
     /// more often than keeps checkpoints to about 3% of the run); zero: every level.
+    #[must_use]
     pub fn checkpoint_every(mut self, every: Duration) -> Self {
         self.checkpoint_every = Some(every);
         self
     }
 
     /// Worker threads (default: all cores).
+    #[must_use]
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads);
         self
     }
 
     /// Worker threads, `None` for all cores.
+    #[must_use]
     pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
         self.threads = threads;
         self
     }
 
     /// Receives the levels as they finish.
+    #[must_use]
     pub fn observer(mut self, observer: &'a dyn Observer) -> Self {
         self.observer = observer;
         self
@@ -185,18 +193,21 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
 
     /// Stops the search between work items once `token` is stopped; a table keeps its
     /// complete levels ([`AnalyzeJobError::Interrupted`]).
+    #[must_use]
     pub fn stop(mut self, token: &StopToken) -> Self {
         self.stop = Some(token.clone());
         self
     }
 
     /// Draw the first `boards` antipodes as boards in the report.
+    #[must_use]
     pub fn boards(mut self, boards: usize) -> Self {
         self.boards = boards;
         self
     }
 
     /// The table file the job writes, if any.
+    #[must_use]
     pub fn table_path(&self) -> Option<PathBuf> {
         match &self.target {
             Target::Memory => None,

@@ -78,6 +78,7 @@ impl<'a> Databases<'a> {
     }
 
     /// Patterns given tile by tile.
+    #[must_use]
     pub fn patterns(board: &'a BoardShape, patterns: Vec<Vec<u8>>) -> Self {
         Databases {
             board,
@@ -111,12 +112,14 @@ impl<'a> Databases<'a> {
     }
 
     /// The folder of the database files.
+    #[must_use]
     pub fn dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.dir = dir.as_ref().to_owned();
         self
     }
 
     /// Worker threads of the builds, `None` for all cores.
+    #[must_use]
     pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
         self.threads = threads;
         self
@@ -124,24 +127,28 @@ impl<'a> Databases<'a> {
 
     /// A build stops after its current level once `token` is stopped, saving its
     /// progress ([`DatabasesError::Interrupted`]).
+    #[must_use]
     pub fn stop(mut self, token: &StopToken) -> Self {
         self.stop = Some(token.clone());
         self
     }
 
     /// Builds save their progress at most this often (default 30 s); `None`: never.
+    #[must_use]
     pub fn checkpoint_every(mut self, every: Option<Duration>) -> Self {
         self.checkpoint_every = every;
         self
     }
 
     /// Receives what happens: databases opened, builds started, levels, builds done.
+    #[must_use]
     pub fn events(mut self, events: impl FnMut(PartitionEvent) + Send + 'a) -> Self {
         self.events = Some(Box::new(events));
         self
     }
 
     /// The patterns' tiles.
+    #[must_use]
     pub fn pattern_tiles(&self) -> &[Vec<u8>] {
         &self.patterns
     }

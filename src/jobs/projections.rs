@@ -92,30 +92,35 @@ impl<'a> Projections<'a> {
     }
 
     /// The folder of the database files.
+    #[must_use]
     pub fn dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.dir = dir.as_ref().to_owned();
         self
     }
 
     /// Worker threads of a build (default: all cores).
+    #[must_use]
     pub fn threads_or_all(mut self, threads: Option<usize>) -> Self {
         self.threads = threads;
         self
     }
 
     /// Receives a build's progress.
+    #[must_use]
     pub fn observer(mut self, observer: &'a dyn Observer) -> Self {
         self.observer = observer;
         self
     }
 
     /// Stops a build (resumable) when the token is set.
+    #[must_use]
     pub fn stop(mut self, token: &StopToken) -> Self {
         self.stop = Some(token.clone());
         self
     }
 
     /// Saves a build's progress at most this often.
+    #[must_use]
     pub fn checkpoint_every(mut self, every: Option<Duration>) -> Self {
         self.checkpoint_every = every;
         self

@@ -167,18 +167,21 @@ impl<'a, P: Solvable> Solve<'a, P> {
     }
 
     /// Descend this table instead of searching.
+    #[must_use]
     pub fn table(mut self, table: &'a Table) -> Self {
         self.table = Some(table);
         self
     }
 
     /// The search method.
+    #[must_use]
     pub fn method(mut self, method: Method) -> Self {
         self.method = Some(method);
         self
     }
 
     /// What to look for, and with how many threads.
+    #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
@@ -186,6 +189,7 @@ impl<'a, P: Solvable> Solve<'a, P> {
 
     /// The method a search uses: the one asked for, else bidirectional BFS where the
     /// puzzle prefers it and one solution is wanted, else IDA*.
+    #[must_use]
     pub fn chosen_method(&self) -> Method {
         self.method
             .unwrap_or(if P::PREFERS_BIDIRECTIONAL && !self.limits.all {
@@ -252,6 +256,7 @@ pub struct SolvePdb<'a> {
 impl<'a> SolvePdb<'a> {
     /// One optimal solution, up to [`MAX_LENGTH`] moves ([`MAX_LENGTH_BIG_BOARDS`] on
     /// boards too large to rank), on all cores.
+    #[must_use]
     pub fn new(board: &'a BoardShape, partition: &'a Partition) -> Self {
         SolvePdb {
             board,
@@ -261,12 +266,14 @@ impl<'a> SolvePdb<'a> {
     }
 
     /// What to look for, and with how many threads.
+    #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
     }
 
     /// The board.
+    #[must_use]
     pub fn board(&self) -> &BoardShape {
         self.board
     }
@@ -376,12 +383,14 @@ impl<'a> SolveTwisty<'a> {
     }
 
     /// What to look for, and with how many threads.
+    #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
     }
 
     /// The puzzle.
+    #[must_use]
     pub fn puzzle(&self) -> &KPuzzle {
         self.puzzle
     }

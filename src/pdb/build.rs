@@ -243,6 +243,7 @@ impl<W: RegionWord> std::ops::DerefMut for WordArray<W> {
 
 /// Bytes of memory a build of `pattern` holds per placement (the region word, the
 /// current level's regions and the entry).
+#[must_use]
 pub fn bytes_per_placement(pattern: &Pattern) -> u64 {
     let word = word_bytes(pattern);
     word + word / 2 + 1
@@ -277,6 +278,7 @@ fn word_bytes(pattern: &Pattern) -> u64 {
 
 /// Bytes of a checkpoint of `pattern`'s build (an entry and a word per placement),
 /// beside a header of a few hundred bytes.
+#[must_use]
 pub fn checkpoint_bytes(pattern: &Pattern) -> u64 {
     pattern
         .placements()

@@ -38,6 +38,7 @@ pub struct Saved {
 
 impl CheckpointFile {
     /// Checkpoints of the database at `database` whose definition digest is `digest`.
+    #[must_use]
     pub fn beside(database: &Path, digest: &str) -> CheckpointFile {
         CheckpointFile {
             checkpoint: Checkpoint::beside(database, "pdb", VERSION, digest.as_bytes()),
@@ -45,6 +46,7 @@ impl CheckpointFile {
     }
 
     /// The checkpoint file.
+    #[must_use]
     pub fn path(&self) -> &Path {
         self.checkpoint.path()
     }

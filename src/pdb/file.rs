@@ -20,6 +20,7 @@ use crate::table::{self, TableError};
 
 /// The canonical definition of a pattern database, whose SHA-256 the header keeps: the
 /// board, its goal (tile per cell, row-major) and the pattern's tiles.
+#[must_use]
 pub fn definition(pattern: &Pattern, goal: &[u8]) -> String {
     format!(
         "pattern database\nboard {}x{}\ngoal {}\ntiles {}\n",
@@ -133,6 +134,7 @@ pub fn write(
 }
 
 /// Where a database is written before it is complete.
+#[must_use]
 pub fn partial_path(path: &Path) -> PathBuf {
     crate::persist::sibling(path, ".partial")
 }
@@ -294,16 +296,19 @@ impl Pdb {
     }
 
     /// The file.
+    #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// The pattern.
+    #[must_use]
     pub fn pattern(&self) -> &Pattern {
         &self.pattern
     }
 
     /// The file's header.
+    #[must_use]
     pub fn header(&self) -> &Header {
         &self.header
     }
@@ -311,6 +316,7 @@ impl Pdb {
     /// The fewest pattern moves from placement `places` (`places[i]` the cell of the
     /// pattern's `i`-th tile) to the goal.
     #[inline(always)]
+    #[must_use]
     pub fn distance(&self, places: &[u8]) -> u32 {
         let rank = self.pattern.placements().rank(places);
         self.distance_at(rank, places).unwrap_or(0)
@@ -319,6 +325,7 @@ impl Pdb {
     /// The distance of the placement of rank `rank`, whose places are `places`; `None`
     /// for a placement no solvable position has (stored as 0).
     #[inline(always)]
+    #[must_use]
     pub fn distance_at(&self, rank: u64, places: &[u8]) -> Option<u32> {
         let rank = rank as usize;
         let stored = if self.nibbles {
@@ -339,6 +346,7 @@ impl Pdb {
 
     /// The pattern tiles' Manhattan distance in `places`: a lower bound of every
     /// entry.
+    #[must_use]
     pub fn manhattan(&self, places: &[u8]) -> u32 {
         manhattan(&self.manhattan, places)
     }

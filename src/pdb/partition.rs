@@ -243,22 +243,26 @@ impl Partition {
     }
 
     /// The opened databases.
+    #[must_use]
     pub fn databases(&self) -> &[Pdb] {
         &self.dbs
     }
 
     /// Whether the bound also takes the position reflected about the main diagonal.
+    #[must_use]
     pub fn reflects(&self) -> bool {
         self.reflection.is_some()
     }
 
     /// Board cells.
+    #[must_use]
     pub fn cells(&self) -> usize {
         self.cells
     }
 
     /// The tile whose place in the reflected position a move of `tile` changes (the
     /// reflection pairs tiles; `tile` itself without one).
+    #[must_use]
     pub fn reflected_tile(&self, tile: u8) -> u8 {
         match &self.reflection {
             Some((_, tile_map)) => tile_map[tile as usize % MAX_CELLS],
@@ -268,6 +272,7 @@ impl Partition {
 
     /// The pattern holding `tile`, if any.
     #[inline(always)]
+    #[must_use]
     pub fn pattern_of(&self, tile: u8) -> Option<usize> {
         let p = self.pattern_of[tile as usize % MAX_CELLS];
         (p != NONE).then_some(p as usize)
@@ -275,6 +280,7 @@ impl Partition {
 
     /// Pattern `p`'s distance with the tiles on `places_of[tile]`.
     #[inline(always)]
+    #[must_use]
     pub fn part(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> u32 {
         let db = &self.dbs[p];
         let mut places = [0u8; MAX_CELLS];
@@ -288,6 +294,7 @@ impl Partition {
     /// Pattern `p`'s distance in the reflected position, where tile `t` stands on
     /// the reflection of the cell of `tile_map[t]`.
     #[inline(always)]
+    #[must_use]
     pub fn reflected_part(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> u32 {
         let Some((cell_map, tile_map)) = &self.reflection else {
             return 0;
@@ -303,6 +310,7 @@ impl Partition {
     }
 
     /// The cell of each tile of a position (`cells[c]` the tile on cell `c`).
+    #[must_use]
     pub fn places_of(&self, cells: &[u8]) -> [u8; MAX_CELLS] {
         let mut places = [0u8; MAX_CELLS];
         for (cell, &t) in cells.iter().enumerate().take(self.cells) {
@@ -312,6 +320,7 @@ impl Partition {
     }
 
     /// The lower bound of a position (`cells[c]` the tile on cell `c`, 0 the blank).
+    #[must_use]
     pub fn estimate(&self, cells: &[u8]) -> u32 {
         let places = self.places_of(cells);
         let direct: u32 = (0..self.dbs.len()).map(|p| self.part(p, &places)).sum();

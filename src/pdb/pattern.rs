@@ -102,36 +102,43 @@ impl Pattern {
     }
 
     /// Board rows.
+    #[must_use]
     pub fn rows(&self) -> usize {
         self.rows
     }
 
     /// Board columns.
+    #[must_use]
     pub fn cols(&self) -> usize {
         self.cols
     }
 
     /// Board cells.
+    #[must_use]
     pub fn cells(&self) -> usize {
         self.rows * self.cols
     }
 
     /// The pattern's tiles, in placement order.
+    #[must_use]
     pub fn tiles(&self) -> &[u8] {
         &self.tiles
     }
 
     /// The goal cell of each pattern tile.
+    #[must_use]
     pub fn homes(&self) -> &[u8] {
         &self.homes
     }
 
     /// The goal's blank cell.
+    #[must_use]
     pub fn blank_home(&self) -> usize {
         self.blank_home as usize
     }
 
     /// The index space of placements.
+    #[must_use]
     pub fn placements(&self) -> &Placements {
         &self.placements
     }
@@ -139,6 +146,7 @@ impl Pattern {
     /// Cells free of pattern tiles that the blank can reach from `start` (a free
     /// cell), moving through free cells only.
     #[inline(always)]
+    #[must_use]
     pub fn region(&self, start: u32, free: u32) -> u32 {
         let mut region = 1u32 << start;
         loop {
@@ -157,24 +165,28 @@ impl Pattern {
 
     /// The cells not in the first column, as a mask.
     #[inline(always)]
+    #[must_use]
     pub fn not_first_column(&self) -> u32 {
         self.not_first_column
     }
 
     /// The cells not in the last column, as a mask.
     #[inline(always)]
+    #[must_use]
     pub fn not_last_column(&self) -> u32 {
         self.not_last_column
     }
 
     /// The cells next to `cell`, as a mask.
     #[inline(always)]
+    #[must_use]
     pub fn around(&self, cell: usize) -> u32 {
         self.around[cell % MAX_CELLS]
     }
 
     /// Every cell, as a mask.
     #[inline(always)]
+    #[must_use]
     pub fn all(&self) -> u32 {
         self.all
     }

@@ -18,6 +18,7 @@ const CHUNK: u64 = 1 << 16;
 /// no solvable position has (entry 0) is next to one that is reached, since moves
 /// keep a position's parity; the placements per distance match the header's
 /// histogram. The payload checksum and the definition were checked by [`Pdb::open`].
+#[must_use]
 pub fn verify(pdb: &Pdb) -> Vec<Check> {
     verify_observed(pdb, &crate::engine::Silent)
 }

@@ -101,11 +101,13 @@ impl Checkpoint {
     }
 
     /// The checkpoint beside the file `built` (`built.checkpoint`).
+    #[must_use]
     pub fn beside(built: &Path, kind: &str, version: u32, identity: &[u8]) -> Checkpoint {
         Checkpoint::new(sibling(built, ".checkpoint"), kind, version, identity)
     }
 
     /// The checkpoint file.
+    #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -206,6 +208,7 @@ pub struct Sections {
 
 impl Sections {
     /// Every section's length in bytes.
+    #[must_use]
     pub fn lengths(&self) -> &[u64] {
         &self.lengths
     }

@@ -54,6 +54,7 @@ pub enum Metric {
 
 impl Metric {
     /// The metric named `step`, `line` or `path`.
+    #[must_use]
     pub fn from_name(name: &str) -> Option<Metric> {
         match name {
             "step" => Some(Metric::Step),
@@ -64,6 +65,7 @@ impl Metric {
     }
 
     /// Its name.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Metric::Step => "step",
@@ -360,27 +362,32 @@ impl BlockPuzzle {
     }
 
     /// The readable title.
+    #[must_use]
     pub fn title(&self) -> &str {
         &self.title
     }
 
     /// Where the layout comes from.
+    #[must_use]
     pub fn source(&self) -> &str {
         &self.source
     }
 
     /// The move metric.
+    #[must_use]
     pub fn metric(&self) -> Metric {
         self.metric
     }
 
     /// The same puzzle counted in another metric.
+    #[must_use]
     pub fn with_metric(mut self, metric: Metric) -> BlockPuzzle {
         self.metric = metric;
         self
     }
 
     /// The number of arrangements of the pieces of more than one cell.
+    #[must_use]
     pub fn arrangements(&self) -> usize {
         self.arrangement_masks.len()
     }

@@ -45,6 +45,7 @@ pub enum TurnMetric {
 
 impl TurnMetric {
     /// `half` or `quarter`.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             TurnMetric::Half => "half",
@@ -53,6 +54,7 @@ impl TurnMetric {
     }
 
     /// The metric named `name`.
+    #[must_use]
     pub fn from_name(name: &str) -> Option<TurnMetric> {
         match name {
             "half" | "htm" => Some(TurnMetric::Half),
@@ -106,6 +108,7 @@ impl Variant {
     }
 
     /// The options as a name's suffix (empty for the defaults).
+    #[must_use]
     pub fn suffix(&self) -> String {
         let mut out = String::new();
         if let Some(moves) = &self.moves {
@@ -335,12 +338,14 @@ impl KPuzzle {
     }
 
     /// The stabiliser-chain ranking, when it is the one in use.
+    #[must_use]
     pub fn chain_ranking(&self) -> Option<&ChainRanking> {
         self.chain.as_deref()
     }
 
     /// The definition as a table records it, with the ranking's version `ranking`
     /// (a puzzle of classes numbers positions its own way, and names version 1).
+    #[must_use]
     pub fn definition_text(&self, ranking: &str) -> String {
         let mut text = format!("kpuzzle {}\nranking {ranking}\n", self.definition.name);
         for orbit in &self.definition.orbits {
@@ -398,36 +403,43 @@ impl KPuzzle {
     }
 
     /// The definition.
+    #[must_use]
     pub fn kdefinition(&self) -> &Definition {
         &self.definition
     }
 
     /// The variant (move set, metric, projection).
+    #[must_use]
     pub fn variant(&self) -> &Variant {
         &self.variant
     }
 
     /// The name without options.
+    #[must_use]
     pub fn base_name(&self) -> &str {
         &self.base
     }
 
     /// The title.
+    #[must_use]
     pub fn title(&self) -> &str {
         &self.definition.title
     }
 
     /// The moves of the move set.
+    #[must_use]
     pub fn turns(&self) -> &[Turn] {
         &self.turns
     }
 
     /// The generators' names.
+    #[must_use]
     pub fn generator_names(&self) -> Vec<&str> {
         self.generators.iter().map(|g| g.name.as_str()).collect()
     }
 
     /// The solved state (blanks where a projection drops pieces).
+    #[must_use]
     pub fn goal(&self) -> &Pattern {
         &self.goal
     }
@@ -450,6 +462,7 @@ impl KPuzzle {
 
     /// The order of the group the generators generate (Schreier-Sims): the number
     /// of states they reach when all pieces are distinct.
+    #[must_use]
     pub fn group_order(&self) -> u128 {
         let moves: Vec<&Transformation> =
             self.generators.iter().map(|g| &g.transformation).collect();
@@ -457,16 +470,19 @@ impl KPuzzle {
     }
 
     /// Whether generators `g` and `h` commute.
+    #[must_use]
     pub fn commute(&self, g: u8, h: u8) -> bool {
         self.commutes[g as usize] >> h & 1 == 1
     }
 
     /// The transformation of each turn.
+    #[must_use]
     pub fn turn_transformations(&self) -> &[Transformation] {
         &self.turn_moves
     }
 
     /// `pattern` after `turn` (blanks' orientations stay 0).
+    #[must_use]
     pub fn apply(&self, pattern: &Pattern, turn: usize) -> Pattern {
         let mut after = self.turn_moves[turn].apply(pattern, &self.definition.moduli);
         self.normalize(&mut after);
@@ -515,6 +531,7 @@ impl KPuzzle {
     }
 
     /// `pattern` as this puzzle (a projection) sees it: dropped pieces become blanks.
+    #[must_use]
     pub fn project_pattern(&self, pattern: &Pattern) -> Pattern {
         let mut out = pattern.clone();
         self.project_into(pattern, &mut out);

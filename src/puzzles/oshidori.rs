@@ -27,11 +27,13 @@ pub struct Row {
 
 impl Row {
     /// A row from its cells (0 for a blank), at most [`MAX_CELLS`].
+    #[must_use]
     pub fn from_cells(cells: &[u8]) -> Row {
         row(cells)
     }
 
     /// The cells, left to right.
+    #[must_use]
     pub fn cells(&self) -> &[u8] {
         &self.cells[..self.len as usize]
     }
@@ -92,6 +94,7 @@ fn row(cells: &[u8]) -> Row {
 
 impl Oshidori {
     /// The classic puzzle: three black and three white stones.
+    #[must_use]
     pub fn classic() -> Oshidori {
         Oshidori {
             kinds: None,
@@ -118,6 +121,7 @@ impl Oshidori {
     }
 
     /// The goal: the stones in pairs, the two blanks on the right.
+    #[must_use]
     pub fn goal(&self) -> Row {
         self.goal
     }

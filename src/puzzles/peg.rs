@@ -163,53 +163,63 @@ impl PegBoard {
     }
 
     /// The shipped board named `name` ([`library::SHIPPED`]).
+    #[must_use]
     pub fn shipped(name: &str) -> Option<PegBoard> {
         let (file, text) = library::shipped(name)?;
         Some(description::parse(file, text).expect("shipped descriptions are valid"))
     }
 
     /// The board's command-line name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// A readable title.
+    #[must_use]
     pub fn title(&self) -> &str {
         &self.title
     }
 
     /// Where the board comes from.
+    #[must_use]
     pub fn source(&self) -> &str {
         &self.source
     }
 
     /// The number of holes.
+    #[must_use]
     pub fn holes(&self) -> usize {
         self.places.len()
     }
 
     /// Every hole filled.
+    #[must_use]
     pub fn full(&self) -> u64 {
         u64::MAX >> (64 - self.holes())
     }
 
     /// The start as drawn in the description.
+    #[must_use]
     pub fn start(&self) -> u64 {
         self.start
     }
 
     /// The goal.
+    #[must_use]
     pub fn goal(&self) -> PegGoal {
         self.goal
     }
 
     /// The same board with another goal.
+    #[must_use]
     pub fn with_goal(mut self, goal: PegGoal) -> PegBoard {
         self.goal = goal;
         self
     }
 
     /// The same board with another start.
+    #[must_use]
     pub fn with_start(mut self, start: u64) -> PegBoard {
         self.start = start;
         self
@@ -217,6 +227,7 @@ impl PegBoard {
 
     /// Whether `board` is a goal board.
     #[inline]
+    #[must_use]
     pub fn is_goal(&self, board: u64) -> bool {
         match self.goal {
             PegGoal::OnePeg => board.count_ones() == 1,
@@ -226,6 +237,7 @@ impl PegBoard {
     }
 
     /// The pegs a goal board has.
+    #[must_use]
     pub fn goal_pegs(&self) -> u32 {
         match self.goal {
             PegGoal::OnePeg | PegGoal::Hole(_) => 1,
@@ -234,6 +246,7 @@ impl PegBoard {
     }
 
     /// Every goal board.
+    #[must_use]
     pub fn goal_boards(&self) -> Vec<u64> {
         match self.goal {
             PegGoal::OnePeg => (0..self.holes()).map(|h| 1u64 << h).collect(),
@@ -243,6 +256,7 @@ impl PegBoard {
     }
 
     /// The goal in words: `one peg`, `one peg in hole 16`, or the board.
+    #[must_use]
     pub fn goal_text(&self) -> String {
         match self.goal {
             PegGoal::OnePeg => "one peg".into(),
@@ -252,6 +266,7 @@ impl PegBoard {
     }
 
     /// The canonical definition: what a table's digest is taken of.
+    #[must_use]
     pub fn definition(&self) -> String {
         let places: Vec<String> = self
             .places
@@ -332,6 +347,7 @@ impl PegBoard {
     }
 
     /// A board as [`PegBoard::parse`] reads it: `1` a peg, `0` empty, in hole order.
+    #[must_use]
     pub fn format(&self, board: u64) -> String {
         (0..self.holes())
             .map(|hole| if board >> hole & 1 == 1 { '1' } else { '0' })
@@ -346,6 +362,7 @@ impl PegBoard {
     /// let board = PegBoard::shipped("triangle15").unwrap();
     /// assert_eq!(board.draw(board.start()).lines().next(), Some("    ."));
     /// ```
+    #[must_use]
     pub fn draw(&self, board: u64) -> String {
         self.drawing(1, |hole| {
             if board >> hole & 1 == 1 { "o" } else { "." }.to_string()
@@ -361,6 +378,7 @@ impl PegBoard {
     /// let hoppers = PegBoard::shipped("hoppers").unwrap();
     /// assert_eq!(hoppers.draw_holes().lines().nth(1), Some("     3     4"));
     /// ```
+    #[must_use]
     pub fn draw_holes(&self) -> String {
         self.drawing(3, |hole| hole.to_string())
     }
@@ -418,6 +436,7 @@ impl PegBoard {
     }
 
     /// The board after a peg on `from` jumps to `to`, if that is a legal jump.
+    #[must_use]
     pub fn jump(&self, board: u64, from: u8, to: u8) -> Option<u64> {
         let (list, masks) = (self.jumps.get(from as usize)?, &self.by_from[from as usize]);
         list.iter()
@@ -603,6 +622,7 @@ impl PegBoard {
 
     /// The number of boards per fewest number of moves from the start, and the goal's
     /// moves (boards up to [`MOVE_LEVELS_MAX_HOLES`] holes).
+    #[must_use]
     pub fn moves_histogram(&self) -> (Vec<u64>, Option<u32>) {
         let levels = self.move_levels(self.start, |_| true, false);
         let goal = levels
@@ -692,6 +712,7 @@ fn group(jumps: &[(u8, u8)]) -> PegSolution {
 }
 
 /// A solution in the seed's notation: `[0,6][9,3][2,0,6]...`.
+#[must_use]
 pub fn notation(solution: &PegSolution) -> String {
     solution
         .iter()
@@ -703,6 +724,7 @@ pub fn notation(solution: &PegSolution) -> String {
 }
 
 /// The largest bit sets of two adjacent levels between `low` and `high` pegs, in bytes.
+#[must_use]
 pub fn two_levels_bytes(holes: usize, low: u32, high: u32) -> u64 {
     let level_bytes = |p: u32| crate::rank::binomial(holes, p as usize).div_ceil(64) * 8;
     (low..high)

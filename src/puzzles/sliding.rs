@@ -31,6 +31,7 @@ pub struct Board {
 
 impl Board {
     /// A board from its cells (tile numbers, 0 for the blank). Not validated.
+    #[must_use]
     pub fn from_cells(cells: &[u8]) -> Board {
         let mut board = Board {
             cells: [0; MAX_CELLS],
@@ -41,11 +42,13 @@ impl Board {
     }
 
     /// The cells, row-major.
+    #[must_use]
     pub fn cells(&self) -> &[u8] {
         &self.cells[..self.len as usize]
     }
 
     /// The blank's cell.
+    #[must_use]
     pub fn blank(&self) -> usize {
         shape::blank_cell(self.cells())
     }
@@ -141,6 +144,7 @@ impl SlidingPuzzle {
 
     /// The same board with another goal (e.g. blank first, Korf's convention). The
     /// index space becomes the half of the arrangements that can reach `goal`.
+    #[must_use]
     pub fn with_goal(mut self, goal: Board) -> SlidingPuzzle {
         self.parity_base = self.class_base(&goal);
         self.goal = goal;
@@ -148,16 +152,19 @@ impl SlidingPuzzle {
     }
 
     /// The goal board.
+    #[must_use]
     pub fn goal(&self) -> Board {
         self.goal
     }
 
     /// Number of rows.
+    #[must_use]
     pub fn rows(&self) -> usize {
         self.rows
     }
 
     /// Number of columns.
+    #[must_use]
     pub fn cols(&self) -> usize {
         self.cols
     }
@@ -203,6 +210,7 @@ impl SlidingPuzzle {
     }
 
     /// The blank's colour on a chess-board colouring; every move flips it.
+    #[must_use]
     pub fn colour(&self, cell: usize) -> u8 {
         shape::colour(self.cols, cell)
     }

@@ -7,6 +7,7 @@ use super::binomial;
 ///
 /// `rank = sum over members c_0 < c_1 < ... of C(c_i, i + 1)`, a bijection onto
 /// `0..C(n, k)` for k-subsets of `0..n`.
+#[must_use]
 pub fn rank(places: u32) -> u64 {
     terms(u64::from(places), 0, 0)
 }
@@ -14,6 +15,7 @@ pub fn rank(places: u32) -> u64 {
 /// The rank's terms of the members of `mask` numbered from place `offset`, with `below`
 /// members under them: `sum C(c_i + offset, below + i + 1)`. A set split at a place
 /// ranks as the sum of its parts' terms; [`rank`] is `terms(mask, 0, 0)`.
+#[must_use]
 pub fn terms(mask: u64, offset: usize, below: usize) -> u64 {
     let mut rest = mask;
     let mut total = 0;
@@ -28,12 +30,14 @@ pub fn terms(mask: u64, offset: usize, below: usize) -> u64 {
 }
 
 /// Inverse of [`rank`]: the `k`-subset of `0..n` with the given rank, as a bit mask.
+#[must_use]
 pub fn unrank(index: u64, n: usize, k: usize) -> u32 {
     unrank64(index, n, k) as u32
 }
 
 /// The `k`-subset of `0..n` (`n <= 64`) with colex rank `index`, as a mask: from the
 /// top, the largest `c` with `C(c, i) <= index` for `i = k..1`.
+#[must_use]
 pub fn unrank64(mut index: u64, n: usize, k: usize) -> u64 {
     debug_assert!(index < binomial(n, k));
     let mut mask = 0u64;

@@ -46,6 +46,7 @@ pub struct Halves {
 impl Halves {
     /// The tables for subsets of `0..places` (at most 48: larger levels do not fit any
     /// memory).
+    #[must_use]
     pub fn new(places: usize) -> Halves {
         assert!(places <= 48, "at most 48 places");
         let low_bits = places / 2;
@@ -65,11 +66,13 @@ impl Halves {
     }
 
     /// The places of the low half.
+    #[must_use]
     pub fn low_bits(&self) -> usize {
         self.low_bits
     }
 
     /// The number of high halves, `2^(places - low_bits)`.
+    #[must_use]
     pub fn highs(&self) -> usize {
         1 << self.high_bits
     }
@@ -84,12 +87,14 @@ impl Halves {
 
     /// The low halves, in rank order, of the subsets of `members` members with high
     /// half `high`, if there are any.
+    #[must_use]
     pub fn lows(&self, members: u32, high: u64) -> Option<&[u32]> {
         Some(&self.low_unrank[self.low_members(members, high)?])
     }
 
     /// For every high half, the rank of the first subset of `members` members with that
     /// high half (unused where there is none).
+    #[must_use]
     pub fn bases(&self, members: u32) -> Vec<u64> {
         (0u64..1 << self.high_bits)
             .map(|high| match self.low_members(members, high) {
@@ -101,6 +106,7 @@ impl Halves {
 
     /// The rank of `mask` given the [`Halves::bases`] of its number of members.
     #[inline(always)]
+    #[must_use]
     pub fn rank(&self, bases: &[u64], mask: u64) -> u64 {
         bases[(mask >> self.low_bits) as usize]
             + self.low_rank[(mask & ((1 << self.low_bits) - 1)) as usize] as u64

@@ -43,6 +43,7 @@ pub struct PieceKind {
 
 /// The number of ranks: the product over the kinds of `C(places left, count)`, for
 /// `places` places; `None` if it does not fit in 64 bits or the kinds need more places.
+#[must_use]
 pub fn count(places: usize, kinds: &[PieceKind]) -> Option<u64> {
     let mut left = places;
     kinds.iter().try_fold(1u64, |total, kind| {
@@ -57,6 +58,7 @@ pub fn count(places: usize, kinds: &[PieceKind]) -> Option<u64> {
 /// (at most 32, bit `p` for `items[p]`), and the places no kind takes. Each kind must
 /// take exactly its count of those places.
 #[inline(always)]
+#[must_use]
 pub fn rank(items: &[u8], mut places: u32, kinds: &[PieceKind]) -> (u64, u32) {
     let mut rank = 0u64;
     for kind in kinds {

@@ -4,6 +4,7 @@
 use super::factorial;
 
 /// The number of distinct arrangements: `(sum c)! / prod c!` (at most 20 items).
+#[must_use]
 pub fn arrangements(counts: &[u8]) -> u64 {
     let n: usize = counts.iter().map(|&c| c as usize).sum();
     counts
@@ -17,6 +18,7 @@ pub fn arrangements(counts: &[u8]) -> u64 {
 /// Removing one `v` from a multiset of `n` items leaves `arrangements * c_v / n`
 /// arrangements, so one running count replaces every multinomial: no division by a
 /// factorial, no allocation.
+#[must_use]
 pub fn rank(items: &[u8], counts: &[u8]) -> u64 {
     let mut left = [0u64; 32];
     for (slot, &c) in left.iter_mut().zip(counts) {

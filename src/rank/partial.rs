@@ -61,6 +61,7 @@ impl Placements {
     ///
     /// # Panics
     /// If `k > n`, `n > 32` or the count overflows a `u64`.
+    #[must_use]
     pub fn new(n: usize, k: usize) -> Placements {
         assert!(k <= n && n <= 32, "{k} items on {n} places");
         let mut weights = [0u64; 32];
@@ -81,33 +82,39 @@ impl Placements {
 
     /// What one unit of item `i`'s digit adds to a rank: `P(n - 1 - i, k - 1 - i)`.
     #[inline(always)]
+    #[must_use]
     pub fn weight(&self, i: usize) -> u64 {
         self.weights[i % 32]
     }
 
     /// The number of placements `n! / (n - k)!`, or `None` when it does not fit a
     /// `u64`.
+    #[must_use]
     pub fn checked_count(n: usize, k: usize) -> Option<u64> {
         (n - k + 1..=n).try_fold(1u64, |acc, m| acc.checked_mul(m as u64))
     }
 
     /// The number of placements `n! / (n - k)!`.
+    #[must_use]
     pub fn count(&self) -> u64 {
         self.count
     }
 
     /// The number of places.
+    #[must_use]
     pub fn places(&self) -> usize {
         self.n
     }
 
     /// The number of items.
+    #[must_use]
     pub fn items(&self) -> usize {
         self.k
     }
 
     /// The rank of a placement: `places[i]` is item `i`'s place.
     #[inline(always)]
+    #[must_use]
     pub fn rank(&self, places: &[u8]) -> u64 {
         debug_assert_eq!(places.len(), self.k);
         let mut taken = 0u32;
@@ -169,6 +176,7 @@ pub struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     /// A cursor not yet on any placement.
+    #[must_use]
     pub fn new(space: &'a Placements) -> Cursor<'a> {
         Cursor {
             space,
@@ -252,6 +260,7 @@ pub struct Prepared<'a> {
 impl Placements {
     /// `places` (of rank `rank`) prepared for [`Prepared::rank_after_move`].
     #[inline(always)]
+    #[must_use]
     pub fn prepare(&self, places: &[u8], rank: u64) -> Prepared<'_> {
         debug_assert_eq!(self.rank(places), rank);
         let mut prepared = Prepared {
@@ -275,6 +284,7 @@ impl Placements {
 impl Prepared<'_> {
     /// The rank after item `item` moves to the free place `to`.
     #[inline(always)]
+    #[must_use]
     pub fn rank_after_move(&self, item: usize, to: u32) -> u64 {
         let item = item % 32;
         let from = self.places[item] as u32;

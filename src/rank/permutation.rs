@@ -29,6 +29,7 @@ pub fn lehmer_digits(items: &[u8], digits: &mut [u8]) {
 
 /// Parity of a permutation of `0..n`: 0 for even, 1 for odd.
 #[inline]
+#[must_use]
 pub fn parity(items: &[u8]) -> u8 {
     let mut digits = [0u8; 32];
     lehmer_digits(items, &mut digits);
@@ -37,6 +38,7 @@ pub fn parity(items: &[u8]) -> u8 {
 
 /// The position (0-based) of the `k`-th set bit of `mask`.
 #[inline]
+#[must_use]
 pub fn nth_set_bit(mut mask: u32, k: u32) -> u32 {
     for _ in 0..k {
         mask &= mask - 1;
@@ -45,6 +47,7 @@ pub fn nth_set_bit(mut mask: u32, k: u32) -> u32 {
 }
 
 /// Rank of a permutation of `0..n` among all `n!` permutations.
+#[must_use]
 pub fn rank(items: &[u8]) -> u64 {
     let n = items.len();
     debug_assert!(n <= MAX_ITEMS);
@@ -73,6 +76,7 @@ pub fn unrank(mut index: u64, out: &mut [u8]) {
 }
 
 /// Rank of a permutation among the `n!/2` permutations of its own parity (n >= 2).
+#[must_use]
 pub fn rank_within_parity(items: &[u8]) -> u64 {
     let n = items.len();
     debug_assert!((2..=MAX_ITEMS).contains(&n));

@@ -41,6 +41,7 @@ impl SubsetRanker {
     /// assert_eq!(ranker.unrank(index, 3), board);
     /// assert_eq!(ranker.count(16), 1_166_803_110);
     /// ```
+    #[must_use]
     pub fn new(places: usize) -> SubsetRanker {
         assert!((1..=64).contains(&places), "1 to 64 places");
         let bytes = places.div_ceil(8);
@@ -64,11 +65,13 @@ impl SubsetRanker {
     }
 
     /// The number of places.
+    #[must_use]
     pub fn places(&self) -> usize {
         self.places
     }
 
     /// How many subsets have `members` members: `C(places, members)`.
+    #[must_use]
     pub fn count(&self, members: usize) -> u64 {
         binomial(self.places, members)
     }
@@ -76,6 +79,7 @@ impl SubsetRanker {
     /// The rank of `mask` among the subsets with as many members (bits at or above
     /// `places` must be clear).
     #[inline]
+    #[must_use]
     pub fn rank(&self, mask: u64) -> u64 {
         let width = self.places + 1;
         let mut total = 0;
@@ -89,6 +93,7 @@ impl SubsetRanker {
     }
 
     /// The subset of `members` members with rank `index` (below `count(members)`).
+    #[must_use]
     pub fn unrank(&self, index: u64, members: usize) -> u64 {
         unrank64(index, self.places, members)
     }

@@ -55,11 +55,13 @@ pub struct WalkState<'a, M> {
 
 impl<M: Copy> WalkState<'_, M> {
     /// The moves from the search's start to the node the walk is at.
+    #[must_use]
     pub fn path(&self) -> &[M] {
         &self.path
     }
 
     /// Nodes counted so far (over the iteration's walks that this one continues).
+    #[must_use]
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -73,6 +75,7 @@ impl<M: Copy> WalkState<'_, M> {
     /// [`CANCEL_CHECK`] nodes (cheap otherwise), true once an earlier subtree of a
     /// parallel iteration found a solution and only one is wanted.
     #[inline(always)]
+    #[must_use]
     pub fn cancelled_at(&self, nodes: u64) -> bool {
         nodes.is_multiple_of(CANCEL_CHECK) && self.cancel.is_some_and(|c| c())
     }

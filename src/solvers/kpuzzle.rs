@@ -208,6 +208,7 @@ impl KSearch {
     }
 
     /// The node of a pattern.
+    #[must_use]
     pub fn node_of(&self, pattern: &Pattern) -> KNode {
         let mut node = KNode {
             pieces: [0; MAX_SEARCH_POSITIONS],
@@ -219,6 +220,7 @@ impl KSearch {
     }
 
     /// The pattern of a node.
+    #[must_use]
     pub fn pattern_of(&self, node: &KNode) -> Pattern {
         Pattern {
             pieces: node.pieces[..self.positions].to_vec(),
@@ -227,6 +229,7 @@ impl KSearch {
     }
 
     /// The databases.
+    #[must_use]
     pub fn databases(&self) -> &[Database] {
         &self.databases
     }

@@ -30,6 +30,7 @@ pub struct OshidoriSpace {
 
 impl OshidoriSpace {
     /// The space of `puzzle`, with the misplaced-stones bound if `bounded`.
+    #[must_use]
     pub fn new(puzzle: &Oshidori, bounded: bool) -> Self {
         OshidoriSpace {
             goal: puzzle.goal(),
@@ -38,6 +39,7 @@ impl OshidoriSpace {
     }
 
     /// The node of a row.
+    #[must_use]
     pub fn node(&self, row: &Row) -> OshidoriNode {
         let misplaced = (0..row.cells().len())
             .filter(|&c| row.cells()[c] != 0)
@@ -52,6 +54,7 @@ impl OshidoriSpace {
     }
 
     /// The row of a node.
+    #[must_use]
     pub fn row(&self, node: &OshidoriNode) -> Row {
         node.row
     }

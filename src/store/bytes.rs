@@ -30,12 +30,14 @@ impl ByteDepths {
 
     /// Entries in an existing mapping of at least `len` bytes (e.g. a table file's
     /// payload), whose content is kept.
+    #[must_use]
     pub fn from_map(map: MmapMut, len: u64) -> ByteDepths {
         assert!(map.len() as u64 >= len, "mapping smaller than the entries");
         ByteDepths { map, len }
     }
 
     /// The mapping, e.g. to flush it to its file.
+    #[must_use]
     pub fn map(&self) -> &MmapMut {
         &self.map
     }
@@ -46,6 +48,7 @@ impl ByteDepths {
     }
 
     /// The depth of entry `index`, or `None` if it was never reached.
+    #[must_use]
     pub fn depth(&self, index: u64) -> Option<u32> {
         match self.cell(index).load(Ordering::Relaxed) {
             0 => None,
@@ -54,6 +57,7 @@ impl ByteDepths {
     }
 
     /// The raw bytes (`depth + 1`, or 0 for unseen), e.g. to write them to a file.
+    #[must_use]
     pub fn as_bytes(&self) -> &[u8] {
         &self.map[..self.len as usize]
     }

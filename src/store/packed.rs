@@ -96,6 +96,7 @@ impl PackedDepths {
     }
 
     /// Entries in an existing mapping of at least `len / 4` bytes, content kept.
+    #[must_use]
     pub fn from_map(map: MmapMut, len: u64) -> PackedDepths {
         assert!(
             map.len() as u64 >= len.div_ceil(4),

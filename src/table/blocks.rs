@@ -46,16 +46,19 @@ pub struct BlockSums {
 
 impl BlockSums {
     /// Bytes per block.
+    #[must_use]
     pub fn block_bytes(&self) -> u64 {
         1 << self.block_log2
     }
 
     /// The number of blocks of a payload of `payload_bytes`.
+    #[must_use]
     pub fn blocks(&self, payload_bytes: u64) -> u64 {
         payload_bytes.div_ceil(self.block_bytes())
     }
 
     /// Bytes of the list that follows a payload of `payload_bytes`.
+    #[must_use]
     pub fn list_bytes(&self, payload_bytes: u64) -> u64 {
         4 * self.blocks(payload_bytes)
     }

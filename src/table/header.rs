@@ -203,6 +203,7 @@ pub(crate) fn header_crc(block: &[u8]) -> u32 {
 /// `text` cut to the 63 bytes a header text field holds (at a character boundary,
 /// ending with `…` when cut). Only the name must fit whole: the goal text is for
 /// reading, the definition's digest identifies the puzzle.
+#[must_use]
 pub fn fit_text(text: &str) -> String {
     if text.len() < TEXT_BYTES {
         return text.to_string();
@@ -215,6 +216,7 @@ pub fn fit_text(text: &str) -> String {
 }
 
 /// Lower-case hex of `bytes`.
+#[must_use]
 pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -232,6 +234,7 @@ pub(crate) fn from_hex(text: &str) -> Option<[u8; DIGEST_BYTES]> {
 }
 
 /// The SHA-256 digest of a puzzle definition, as hex.
+#[must_use]
 pub fn definition_digest(definition: &str) -> String {
     use sha2::Digest;
     to_hex(&sha2::Sha256::digest(definition.as_bytes()))
@@ -249,6 +252,7 @@ pub fn tile_list(tiles: &[u8]) -> String {
 impl Header {
     /// What an entry holds, in words: `exact depth`, `depth mod 3`, or for a pattern
     /// database its tiles and base.
+    #[must_use]
     pub fn entries_meaning(&self) -> String {
         match (&self.pattern, self.encoding) {
             (Some(pattern), _) => format!(
@@ -265,6 +269,7 @@ impl Header {
     }
 
     /// Whether the text fields fit (they are stored in 63 bytes each).
+    #[must_use]
     pub fn fits(&self) -> bool {
         self.puzzle.len() < TEXT_BYTES
             && self.goal.len() < TEXT_BYTES

@@ -117,16 +117,19 @@ impl WriteLock {
     }
 
     /// Whether [`acquire`](Self::acquire) created the file (it was not there).
+    #[must_use]
     pub fn created(&self) -> bool {
         self.created
     }
 
     /// The locked file.
+    #[must_use]
     pub fn file(&self) -> &File {
         &self.file
     }
 
     /// The path it was locked at.
+    #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
     }

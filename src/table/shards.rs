@@ -29,6 +29,7 @@ pub const MANIFEST: &str = "manifest.toml";
 const FORMAT: u32 = 1;
 
 /// The file name of rank `rank`'s shard of a table built by `ranks` ranks.
+#[must_use]
 pub fn shard_name(rank: usize, ranks: usize) -> String {
     format!("shard-{rank}-of-{ranks}.table")
 }
@@ -99,6 +100,7 @@ pub struct ShardEntry {
 impl Manifest {
     /// The manifest of a table of the puzzle `identity` names, in shards over `ranks`
     /// (the ranges of `slices`), not complete yet.
+    #[must_use]
     pub fn new(
         identity: &Identity,
         indices: u64,
@@ -211,6 +213,7 @@ impl Manifest {
     }
 
     /// Whether the table is of the puzzle `identity` names.
+    #[must_use]
     pub fn is_for(&self, identity: &Identity) -> bool {
         self.definition_sha256 == identity.digest
     }
@@ -230,6 +233,7 @@ impl Manifest {
 
 impl ShardEntry {
     /// The recorded payload checksum.
+    #[must_use]
     pub fn crc32(&self) -> Option<u32> {
         u32::from_str_radix(self.payload_crc32.as_deref()?, 16).ok()
     }
@@ -237,6 +241,7 @@ impl ShardEntry {
 
 /// The manifest `path` names, if it names a table in shards: a folder (its
 /// `manifest.toml`) or a file called `manifest.toml`.
+#[must_use]
 pub fn manifest_path(path: &Path) -> Option<PathBuf> {
     if path.is_dir() {
         Some(path.join(MANIFEST))

@@ -304,6 +304,7 @@ pub(super) fn components(cells: &[usize], cols: usize) -> Vec<Vec<usize>> {
 }
 
 /// A piece's shape: its cells relative to its bounding box's top-left corner.
+#[must_use]
 pub fn shape_of(cells: &[usize], cols: usize) -> Vec<(usize, usize)> {
     let top = cells.iter().map(|c| c / cols).min().unwrap_or(0);
     let left = cells.iter().map(|c| c % cols).min().unwrap_or(0);
@@ -316,6 +317,7 @@ pub fn shape_of(cells: &[usize], cols: usize) -> Vec<(usize, usize)> {
 }
 
 /// The top-left corner of a piece's bounding box.
+#[must_use]
 pub fn corner_of(cells: &[usize], cols: usize) -> (usize, usize) {
     (
         cells.iter().map(|c| c / cols).min().unwrap_or(0),

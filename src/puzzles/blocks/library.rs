@@ -23,6 +23,7 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
 ];
 
 /// The shipped description named `name`.
+#[must_use]
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
     SHIPPED
         .iter()

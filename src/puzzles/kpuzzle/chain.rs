@@ -75,6 +75,7 @@ impl ChainRanking {
     /// The ranking of the group `moves` generate on the `compact` positions, or
     /// `None` when the group has more than 2^64 elements. [`ChainRanking::neighbours`]
     /// answers for `moves` in this order.
+    #[must_use]
     pub fn new(moves: &[Transformation], compact: &Compact) -> Option<ChainRanking> {
         let local: Vec<Transformation> = moves.iter().map(|m| compact.restrict(m)).collect();
         let refs: Vec<&Transformation> = local.iter().collect();
@@ -144,6 +145,7 @@ impl ChainRanking {
     }
 
     /// The number of indices: the group's order.
+    #[must_use]
     pub fn count(&self) -> u64 {
         self.count
     }
@@ -153,12 +155,14 @@ impl ChainRanking {
     /// # Panics
     /// When the moves do not reach `pattern` (check with [`ChainRanking::contains`]
     /// first; positions made by moves from the goal are always reached).
+    #[must_use]
     pub fn rank(&self, pattern: &Pattern) -> u64 {
         self.sift(pattern)
             .expect("a position the moves reach (checked when it was read)")
     }
 
     /// Whether the moves reach `pattern`.
+    #[must_use]
     pub fn contains(&self, pattern: &Pattern) -> bool {
         let Some(index) = self.sift(pattern) else {
             return false;

@@ -784,17 +784,20 @@ impl KClasses {
     }
 
     /// The puzzle whose positions these are.
+    #[must_use]
     pub fn base(&self) -> &KPuzzle {
         &self.base
     }
 
     /// The order of the symmetry group.
+    #[must_use]
     pub fn symmetry_count(&self) -> usize {
         self.symmetries.len()
     }
 
     /// The number of positions (the order of the group the moves generate, in the
     /// frame if positions are counted up to rotation).
+    #[must_use]
     pub fn positions(&self) -> u128 {
         self.group_order
     }
@@ -802,6 +805,7 @@ impl KClasses {
     /// `state` under symmetry number `sym` (`0..symmetry_count()`, 0 the identity):
     /// `S⁻¹·state·S`, brought home in the frame if positions are counted up to
     /// rotation. Every symmetry keeps the distance from the goal.
+    #[must_use]
     pub fn conjugate(&self, state: &Pattern, sym: usize) -> Pattern {
         let mut x = self.compact_of(state);
         if let Some(frame) = &self.frame {
@@ -812,6 +816,7 @@ impl KClasses {
 
     /// How many positions the class of `state` holds: `|group|` over the number of
     /// symmetries that fix it.
+    #[must_use]
     pub fn class_size(&self, state: &Pattern) -> u64 {
         let mut x = self.compact_of(state);
         if let Some(frame) = &self.frame {

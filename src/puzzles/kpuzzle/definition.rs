@@ -87,6 +87,7 @@ pub struct Transformation {
 
 impl Transformation {
     /// The transformation that moves nothing.
+    #[must_use]
     pub fn identity(positions: usize) -> Transformation {
         Transformation {
             permutation: (0..positions as u8).collect(),
@@ -95,6 +96,7 @@ impl Transformation {
     }
 
     /// `self` then `next`.
+    #[must_use]
     pub fn then(&self, next: &Transformation, moduli: &[u8]) -> Transformation {
         let permutation = next
             .permutation
@@ -112,6 +114,7 @@ impl Transformation {
     }
 
     /// The inverse transformation.
+    #[must_use]
     pub fn inverse(&self, moduli: &[u8]) -> Transformation {
         let mut permutation = vec![0u8; self.permutation.len()];
         let mut delta = vec![0u8; self.permutation.len()];
@@ -124,6 +127,7 @@ impl Transformation {
     }
 
     /// Whether it moves nothing.
+    #[must_use]
     pub fn is_identity(&self) -> bool {
         self.permutation
             .iter()
@@ -133,11 +137,13 @@ impl Transformation {
     }
 
     /// Whether position `p` is moved or twisted.
+    #[must_use]
     pub fn moves(&self, p: usize) -> bool {
         self.permutation[p] as usize != p || self.delta[p] != 0
     }
 
     /// `pattern` after this transformation.
+    #[must_use]
     pub fn apply(&self, pattern: &Pattern, moduli: &[u8]) -> Pattern {
         let pieces = self
             .permutation
@@ -251,16 +257,19 @@ impl Definition {
     }
 
     /// The number of flat positions.
+    #[must_use]
     pub fn positions(&self) -> usize {
         self.default.pieces.len()
     }
 
     /// The move named `name`.
+    #[must_use]
     pub fn find_move(&self, name: &str) -> Option<&Transformation> {
         self.moves.iter().find(|(n, _)| n == name).map(|(_, t)| t)
     }
 
     /// The orbit named `name`.
+    #[must_use]
     pub fn orbit(&self, name: &str) -> Option<&Orbit> {
         self.orbits.iter().find(|o| o.name == name)
     }
@@ -608,6 +617,7 @@ impl Reader<'_> {
 
 /// `t` applied `amount` times (`amount` may be negative: the inverse), by repeated
 /// squaring: a scramble's `R1000000000` takes thirty compositions, not a billion.
+#[must_use]
 pub fn power(t: &Transformation, amount: i64, moduli: &[u8]) -> Transformation {
     let mut base = if amount < 0 {
         t.inverse(moduli)

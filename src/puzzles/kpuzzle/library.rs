@@ -47,6 +47,7 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
 ];
 
 /// The shipped definition named `name`: its file name and text.
+#[must_use]
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
     SHIPPED
         .iter()
@@ -56,6 +57,7 @@ pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
 
 /// Whether `name` (without options) is a KPuzzle's: a shipped name or a
 /// `.kpuzzle.json` / `.json` path.
+#[must_use]
 pub fn is_kpuzzle_name(base: &str) -> bool {
     shipped(base).is_some() || base.ends_with(".json") || super::tws::is_tws_path(base)
 }

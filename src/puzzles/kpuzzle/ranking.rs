@@ -30,6 +30,7 @@ pub struct View<'a> {
 
 impl Pattern {
     /// The pattern borrowed as a [`View`].
+    #[must_use]
     pub fn view(&self) -> View<'_> {
         View {
             pieces: &self.pieces,
@@ -154,16 +155,19 @@ impl Layout {
     }
 
     /// The number of indices (possibly beyond 64 bits).
+    #[must_use]
     pub fn count(&self) -> u128 {
         self.count
     }
 
     /// The number of indices, if a 64-bit index holds them.
+    #[must_use]
     pub fn index_count(&self) -> Option<u64> {
         u64::try_from(self.count).ok()
     }
 
     /// Positions that no move touches.
+    #[must_use]
     pub fn fixed(&self) -> &[u8] {
         &self.fixed
     }
@@ -244,6 +248,7 @@ impl Layout {
     /// A projection's layout ranks a whole state as its projection would be: pieces
     /// it does not keep count as blanks.
     #[inline]
+    #[must_use]
     pub fn rank(&self, pattern: View<'_>) -> u64 {
         let mut index = 0u64;
         for part in self.parts.iter().filter(|p| p.size() > 1) {
@@ -425,6 +430,7 @@ impl Layout {
     /// The coordinates the breadth-first search can move by table: one per part (two
     /// for a part of distinct pieces: arrangement and orientations), or `None` if a
     /// part's parity depends on another part's (then the whole index moves together).
+    #[must_use]
     pub fn coordinates(&self) -> Option<Vec<Coordinate>> {
         let mut out = Vec::new();
         for (j, part) in self.parts.iter().enumerate() {
@@ -474,6 +480,7 @@ impl Layout {
     /// The value of coordinate `c` after each move in `moves`, for every value of `c`:
     /// `table[value * moves.len() + move]`. A [`Split::PlacedTwist`] has no such table
     /// (panics): see [`Layout::placement_tables`].
+    #[must_use]
     pub fn move_table(
         &self,
         c: &Coordinate,
@@ -535,6 +542,7 @@ impl Layout {
     /// the twist the move adds to the pieces' orientations there, as a value of `c`
     /// (`[placement * moves.len() + move]` in both). The twist after a move is the
     /// digit-wise sum of the twist before and the added one ([`Layout::twist_sums`]).
+    #[must_use]
     pub fn placement_tables(
         &self,
         c: &Coordinate,
@@ -581,6 +589,7 @@ impl Layout {
     /// For a [`Split::PlacedTwist`] `c`: `sums[a * size + b]`, the twist whose every
     /// piece's orientation is the sum of its orientations in `a` and `b` (modulo the
     /// part's).
+    #[must_use]
     pub fn twist_sums(&self, c: &Coordinate) -> Vec<u32> {
         let part = &self.parts[c.part];
         let (m, size) = (part.modulus as u64, part.twists);

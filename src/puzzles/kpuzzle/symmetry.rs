@@ -72,16 +72,19 @@ pub struct Compact {
 
 impl Compact {
     /// The number of kept positions.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.kept.len()
     }
 
     /// True when nothing is kept.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty()
     }
 
     /// `t` restricted to the kept positions (which it maps among themselves).
+    #[must_use]
     pub fn restrict(&self, t: &Transformation) -> Transformation {
         let mut local = vec![u8::MAX; 256];
         for (i, &p) in self.kept.iter().enumerate() {
@@ -99,6 +102,7 @@ impl Compact {
 
     /// `t` (over the kept positions) as a transformation of all `positions`,
     /// the identity elsewhere.
+    #[must_use]
     pub fn expand(&self, t: &Transformation, positions: usize) -> Transformation {
         let mut out = Transformation::identity(positions);
         for (i, &p) in self.kept.iter().enumerate() {
@@ -121,11 +125,13 @@ pub struct Symmetry {
 
 impl Symmetry {
     /// `x ↦ S⁻¹·x·S`.
+    #[must_use]
     pub fn plain(s: Transformation) -> Symmetry {
         Symmetry { s, mirror: false }
     }
 
     /// `x` under the symmetry.
+    #[must_use]
     pub fn apply(&self, x: &Transformation, moduli: &[u8]) -> Transformation {
         let inverse = self.s.inverse(moduli);
         if self.mirror {
@@ -136,6 +142,7 @@ impl Symmetry {
     }
 
     /// The symmetry undoing this one: `(S⁻¹, plain)`, or `(R(S⁻¹), mirror)`.
+    #[must_use]
     pub fn inverse(&self, moduli: &[u8]) -> Symmetry {
         let inverse = self.s.inverse(moduli);
         Symmetry {
@@ -150,6 +157,7 @@ impl Symmetry {
 
     /// This symmetry, then `next`: `(R(S)·S_next, either mirror but not both)` when
     /// `next` is a mirror, `(S·S_next, ...)` otherwise.
+    #[must_use]
     pub fn then(&self, next: &Symmetry, moduli: &[u8]) -> Symmetry {
         let first = if next.mirror {
             reflect(&self.s, moduli)
@@ -164,6 +172,7 @@ impl Symmetry {
 }
 
 /// `t` with every orientation change turned the other way: `delta → -delta`.
+#[must_use]
 pub fn reflect(t: &Transformation, moduli: &[u8]) -> Transformation {
     Transformation {
         permutation: t.permutation.clone(),
@@ -180,6 +189,7 @@ pub fn reflect(t: &Transformation, moduli: &[u8]) -> Transformation {
 }
 
 /// `S⁻¹ · t · S` for a symmetry `s` with inverse `s_inverse`.
+#[must_use]
 pub fn conjugate(
     t: &Transformation,
     s: &Transformation,
@@ -191,6 +201,7 @@ pub fn conjugate(
 
 /// The permutation of `moves` that the symmetry `s` induces: entry `k` is the move
 /// `s` maps `moves[k]` to.
+#[must_use]
 pub fn move_permutation(s: &Symmetry, moves: &[Transformation], moduli: &[u8]) -> Vec<u16> {
     moves
         .iter()
@@ -205,6 +216,7 @@ pub fn move_permutation(s: &Symmetry, moves: &[Transformation], moduli: &[u8]) -
 /// move alike (they differ by a transformation that commutes with every move, such
 /// as one twist of every piece) act alike on every position, which the moves make.
 /// The identity stays first.
+#[must_use]
 pub fn distinct_actions(
     symmetries: &[Symmetry],
     moves: &[Transformation],
@@ -219,11 +231,13 @@ pub fn distinct_actions(
 }
 
 /// Why `s` is not a symmetry of `moves`, or `None` if it is one.
+#[must_use]
 pub fn check(s: &Transformation, moves: &[Transformation], moduli: &[u8]) -> Option<String> {
     check_symmetry(&Symmetry::plain(s.clone()), moves, moduli)
 }
 
 /// Why `symmetry` (plain or mirror) is not a symmetry of `moves`, or `None`.
+#[must_use]
 pub fn check_symmetry(
     symmetry: &Symmetry,
     moves: &[Transformation],
@@ -572,6 +586,7 @@ impl Frame {
     /// Whether conjugation by `s` maps the rotations onto themselves, as a symmetry
     /// of positions up to rotation must (else `S⁻¹·P·S` depends on which member of
     /// `P`'s rotations it is taken of).
+    #[must_use]
     pub fn normalized_by(&self, s: &Symmetry, moduli: &[u8]) -> bool {
         self.rotations
             .iter()
@@ -579,6 +594,7 @@ impl Frame {
     }
 
     /// The rotation that brings `x`'s reference piece home.
+    #[must_use]
     pub fn rotation_for(&self, x: &Transformation) -> &Transformation {
         let r = self.reference;
         let slot = x.permutation[r] as usize * self.modulus as usize + x.delta[r] as usize;
@@ -587,6 +603,7 @@ impl Frame {
     }
 
     /// `x` with its reference piece brought home: `rho · x`.
+    #[must_use]
     pub fn normalize(&self, x: &Transformation, moduli: &[u8]) -> Transformation {
         self.rotation_for(x).then(x, moduli)
     }

@@ -25,6 +25,7 @@ use super::definition::{
 };
 
 /// Whether `base` (a name without options) is the path of a `.tws` file.
+#[must_use]
 pub fn is_tws_path(base: &str) -> bool {
     base.ends_with(".tws")
 }

@@ -80,6 +80,7 @@ struct Raw {
 }
 
 /// The steps of a named lattice, in drawing coordinates (rows, columns).
+#[must_use]
 pub fn lattice_steps(lattice: &str) -> Option<Vec<(i32, i32)>> {
     Some(match lattice {
         "square" => vec![(0, 1), (1, 0)],

@@ -35,6 +35,7 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
 ];
 
 /// The shipped description named `name`: its file name and text.
+#[must_use]
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
     SHIPPED
         .iter()

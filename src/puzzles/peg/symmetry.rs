@@ -16,6 +16,7 @@ pub struct Symmetries {
 
 impl Symmetries {
     /// Every symmetry of `board` (the identity first).
+    #[must_use]
     pub fn of(board: &PegBoard) -> Symmetries {
         let mut triangular = super::description::lattice_steps("triangular").expect("a lattice");
         triangular.sort_unstable();
@@ -99,6 +100,7 @@ impl Symmetries {
     }
 
     /// The symmetries of this group that map `board` onto itself.
+    #[must_use]
     pub fn fixing(&self, board: u64) -> Symmetries {
         let images = (0..self.len())
             .filter(|&g| self.apply(g, board) == board)
@@ -108,17 +110,20 @@ impl Symmetries {
     }
 
     /// The number of symmetries (the identity included).
+    #[must_use]
     pub fn len(&self) -> usize {
         self.images.len()
     }
 
     /// Whether the group has no symmetry at all (never: the identity is one).
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.images.is_empty()
     }
 
     /// The image of `board` under symmetry `g`.
     #[inline]
+    #[must_use]
     pub fn apply(&self, g: usize, board: u64) -> u64 {
         self.tables[g]
             .iter()
@@ -138,6 +143,7 @@ impl Symmetries {
 
     /// How many boards the class of `board` holds: the symmetries over those that
     /// fix it.
+    #[must_use]
     pub fn class_size(&self, board: u64) -> u64 {
         let fixing = (0..self.len())
             .filter(|&g| self.apply(g, board) == board)

@@ -30,6 +30,7 @@ pub struct BoardShape {
 
 /// The name of the `rows` x `cols` board: `8puzzle`, `11puzzle`, `15puzzle`,
 /// `24puzzle`, else `sliding:RxC`.
+#[must_use]
 pub fn board_name(rows: usize, cols: usize) -> String {
     match (rows, cols) {
         (3, 3) => "8puzzle".into(),
@@ -88,6 +89,7 @@ impl BoardShape {
     }
 
     /// The shape and goal of an indexed puzzle.
+    #[must_use]
     pub fn of(puzzle: &SlidingPuzzle) -> BoardShape {
         BoardShape {
             rows: puzzle.rows(),
@@ -103,26 +105,31 @@ impl BoardShape {
     }
 
     /// Rows.
+    #[must_use]
     pub fn rows(&self) -> usize {
         self.rows
     }
 
     /// Columns.
+    #[must_use]
     pub fn cols(&self) -> usize {
         self.cols
     }
 
     /// Cells.
+    #[must_use]
     pub fn cells(&self) -> usize {
         self.rows * self.cols
     }
 
     /// The goal, row-major.
+    #[must_use]
     pub fn goal(&self) -> &[u8] {
         &self.goal
     }
 
     /// The board's name ([`board_name`]).
+    #[must_use]
     pub fn name(&self) -> String {
         board_name(self.rows, self.cols)
     }
@@ -192,6 +199,7 @@ impl BoardShape {
     }
 
     /// Whether `cells` (an arrangement of this board's tiles) can reach the goal.
+    #[must_use]
     pub fn reaches_goal(&self, cells: &[u8]) -> bool {
         let n = self.cells();
         let mut home = [0u8; MAX_SHAPE_CELLS];
@@ -207,22 +215,26 @@ impl BoardShape {
     }
 
     /// A cell's colour on a chess-board colouring; every move flips the blank's.
+    #[must_use]
     pub fn colour(&self, cell: usize) -> u8 {
         colour(self.cols, cell)
     }
 
     /// One line: rows separated by `/`, tiles by spaces (none on boards of at most
     /// 10 cells).
+    #[must_use]
     pub fn format_line(&self, cells: &[u8]) -> String {
         format_cells(self.rows, self.cols, cells)
     }
 
     /// The board drawn row by row, `.` for the blank.
+    #[must_use]
     pub fn render(&self, cells: &[u8]) -> String {
         render_cells(self.cols, cells)
     }
 
     /// Whether the full ranking ([`SlidingPuzzle`]) takes this board.
+    #[must_use]
     pub fn indexable(&self) -> bool {
         self.cells() <= MAX_CELLS
     }

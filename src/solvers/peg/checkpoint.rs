@@ -59,6 +59,7 @@ impl Checkpoint {
     }
 
     /// The file.
+    #[must_use]
     pub fn path(&self) -> &Path {
         self.saved.path()
     }
@@ -83,6 +84,7 @@ impl Checkpoint {
     }
 
     /// The saved level and progress, if the file is this analysis's and intact.
+    #[must_use]
     pub fn load(&self, ranker: &SubsetRanker) -> Option<(LevelSet, Progress)> {
         let loaded = self.saved.load(|fields, sections| {
             let u32_at =

@@ -17,6 +17,7 @@ pub struct LevelSet {
 
 impl LevelSet {
     /// An empty level of boards with `pegs` pegs.
+    #[must_use]
     pub fn empty(ranker: &SubsetRanker, pegs: u32) -> LevelSet {
         let count = ranker.count(pegs as usize).div_ceil(64) as usize;
         let mut words = Vec::with_capacity(count);
@@ -26,11 +27,13 @@ impl LevelSet {
     }
 
     /// The level's number of pegs.
+    #[must_use]
     pub fn pegs(&self) -> u32 {
         self.pegs
     }
 
     /// Bytes of the bit set.
+    #[must_use]
     pub fn bytes(&self) -> u64 {
         self.words.len() as u64 * 8
     }
@@ -47,11 +50,13 @@ impl LevelSet {
 
     /// Whether the board of rank `index` is in the level.
     #[inline(always)]
+    #[must_use]
     pub fn has(&self, index: u64) -> bool {
         self.words[(index / 64) as usize].load(Ordering::Relaxed) >> (index % 64) & 1 == 1
     }
 
     /// The number of boards in the level.
+    #[must_use]
     pub fn count(&self) -> u64 {
         self.words
             .par_iter()
@@ -70,6 +75,7 @@ impl LevelSet {
     }
 
     /// A level from its words (as [`LevelSet::words`] gives them).
+    #[must_use]
     pub fn from_words(ranker: &SubsetRanker, pegs: u32, words: &[u64]) -> LevelSet {
         let level = LevelSet::empty(ranker, pegs);
         for (slot, &w) in level.words.iter().zip(words) {

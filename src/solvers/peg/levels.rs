@@ -34,6 +34,7 @@ pub enum Direction {
 }
 
 /// The boards one jump (or one reversed jump) from the boards of `level`.
+#[must_use]
 pub fn expand(
     board: &PegBoard,
     ranker: &SubsetRanker,
@@ -73,6 +74,7 @@ pub struct BoardSets {
 impl BoardSets {
     /// Whether `board` is in its level (false for a level not computed).
     #[inline]
+    #[must_use]
     pub fn contains(&self, board: u64) -> bool {
         match &self.levels[board.count_ones() as usize] {
             Some(level) => level.has(self.ranker.rank(board)),

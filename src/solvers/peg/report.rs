@@ -8,6 +8,7 @@ use crate::units::thousands;
 
 /// The report in the given format (CSV: one row per number of jumps), ending with a
 /// newline.
+#[must_use]
 pub fn render(a: &PegAnalysis, format: Format) -> String {
     match format {
         Format::Json => {

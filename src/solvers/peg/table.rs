@@ -59,6 +59,7 @@ pub struct PegHeader {
 
 /// Byte offset in the payload of every peg count's bit set, and the payload's size:
 /// each level is `ceil(C(holes, pegs) / 64)` little-endian u64 words.
+#[must_use]
 pub fn level_offsets(holes: usize) -> (Vec<u64>, u64) {
     let mut offsets = Vec::with_capacity(holes + 1);
     let mut at = 0u64;
@@ -148,6 +149,7 @@ impl PegHeader {
 pub const MAX_TABLE_HOLES: usize = 40;
 
 /// `tables/NAME-solvable.table`.
+#[must_use]
 pub fn default_path(board: &PegBoard) -> PathBuf {
     PathBuf::from(crate::persist::TABLES_DIR).join(format!("{}-solvable.table", board.name()))
 }
@@ -438,6 +440,7 @@ impl SolvableTable {
     }
 
     /// The header.
+    #[must_use]
     pub fn header(&self) -> &PegHeader {
         &self.header
     }
@@ -464,6 +467,7 @@ impl SolvableTable {
     }
 
     /// Whether the goal can be reached from `board`.
+    #[must_use]
     pub fn solvable(&self, board: u64) -> bool {
         let pegs = board.count_ones() as usize;
         let bit = self.ranker.rank(board);
@@ -484,6 +488,7 @@ impl crate::puzzles::peg::SolvableBoards for SolvableTable {
 /// one reversed jump before a marked board is marked (so, the goal boards being
 /// marked, every board that can reach the goal is); the header's counts are the
 /// levels'. Opening it has checked the header, the size and the checksum.
+#[must_use]
 pub fn verify(table: &SolvableTable, board: &PegBoard) -> Vec<Check> {
     verify_observed(table, board, &crate::engine::Silent)
 }

@@ -44,6 +44,7 @@ impl PdbNode {
 impl<'a> PdbSpace<'a> {
     /// The space of the board `shape` bounded by `partition` (built for the shape's
     /// goal).
+    #[must_use]
     pub fn new(shape: &BoardShape, partition: &'a Partition) -> PdbSpace<'a> {
         PdbSpace {
             partition,
@@ -52,6 +53,7 @@ impl<'a> PdbSpace<'a> {
     }
 
     /// The node of a position (row-major tile numbers, 0 for the blank).
+    #[must_use]
     pub fn node(&self, position: &[u8]) -> PdbNode {
         let mut cells = [0u8; PLACES];
         cells[..position.len()].copy_from_slice(position);
@@ -75,6 +77,7 @@ impl<'a> PdbSpace<'a> {
     }
 
     /// The position of a node.
+    #[must_use]
     pub fn position<'n>(&self, node: &'n PdbNode) -> &'n [u8] {
         &node.cells[..self.moves.cells()]
     }

@@ -113,6 +113,7 @@ pub struct SlidingNode {
 
 impl SlidingSpace {
     /// The space of `puzzle`; `manhattan` false gives the plain iterative deepening.
+    #[must_use]
     pub fn new(puzzle: &SlidingPuzzle, manhattan: bool) -> SlidingSpace {
         let (rows, cols) = (puzzle.rows(), puzzle.cols());
         let grid = Grid::new(rows, cols);
@@ -138,6 +139,7 @@ impl SlidingSpace {
     }
 
     /// The node of a board.
+    #[must_use]
     pub fn node(&self, board: &Board) -> SlidingNode {
         let mut cells = [0u8; MAX_CELLS];
         cells[..board.cells().len()].copy_from_slice(board.cells());
@@ -155,11 +157,13 @@ impl SlidingSpace {
     }
 
     /// The board of a node.
+    #[must_use]
     pub fn board(&self, node: &SlidingNode) -> Board {
         Board::from_cells(&node.cells[..self.cells()])
     }
 
     /// The Manhattan distance of a board (the sum over tiles).
+    #[must_use]
     pub fn manhattan(puzzle: &SlidingPuzzle, board: &Board) -> u32 {
         let space = SlidingSpace::new(puzzle, true);
         space.node(board).bound as u32

@@ -42,9 +42,9 @@ pub struct Args {
     /// Quiet: no progress on stderr.
     #[arg(short, long)]
     quiet: bool,
-    /// Save a build's progress beside its database at most every SECONDS (default
-    /// 30; 0: after every level); a checkpoint also waits thirty times as long as the
-    /// last one took.
+    /// Save a build's progress at most every SECONDS (default 30 beside a sliding
+    /// board's database, 2 in a twisty projection's table; 0: after every level); a
+    /// checkpoint also waits thirty times as long as the last one took.
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds)]
     checkpoint_every: Option<std::time::Duration>,
 }
@@ -67,7 +67,7 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     let started = Instant::now();
     let mut job = job.dir(&args.dir).threads_or_all(args.threads);
     if let Some(every) = args.checkpoint_every {
-        job = job.checkpoint_every(Some(every));
+        job = job.checkpoint_every(every);
     }
     let partition = open(job, args.quiet, interrupt)?;
     let mut text = String::new();
@@ -116,11 +116,15 @@ pub(super) fn twisty_tables(
     threads: Option<usize>,
     dir: &std::path::Path,
     quiet: bool,
+    checkpoint_every: Option<std::time::Duration>,
     interrupt: &Interrupt,
 ) -> Result<Vec<(KPuzzle, antipode::table::Table)>> {
-    let job = Projections::new(puzzle, specs)
+    let mut job = Projections::new(puzzle, specs)
         .dir(dir)
         .threads_or_all(threads);
+    if let Some(every) = checkpoint_every {
+        job = job.checkpoint_every(every);
+    }
     let states = |p: &KPuzzle| p.layout().ok().and_then(|l| l.index_count()).unwrap_or(0);
     let indices = job
         .plan()?
@@ -173,6 +177,7 @@ fn run_twisty(puzzle: &KPuzzle, args: &Args, interrupt: &Interrupt) -> Result<()
         args.threads,
         &args.dir,
         args.quiet,
+        args.checkpoint_every,
         interrupt,
     )?;
     let mut text = String::new();

@@ -296,6 +296,7 @@ fn solve_twisty(puzzle: &KPuzzle, specs: &str, args: &Args, interrupt: &Interrup
         args.threads,
         std::path::Path::new(antipode::jobs::TABLES_DIR),
         false,
+        None,
         interrupt,
     )?;
     let databases = databases

@@ -133,10 +133,11 @@ impl<'a> Databases<'a> {
         self
     }
 
-    /// Builds save their progress at most this often (default 30 s); `None`: never.
+    /// Builds save their progress at most this often (default 30 s, and no more often
+    /// than keeps checkpoints to about 3% of a build); zero: after every level.
     #[must_use]
-    pub fn checkpoint_every(mut self, every: Option<Duration>) -> Self {
-        self.checkpoint_every = every;
+    pub fn checkpoint_every(mut self, every: Duration) -> Self {
+        self.checkpoint_every = Some(every);
         self
     }
 

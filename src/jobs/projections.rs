@@ -119,10 +119,12 @@ impl<'a> Projections<'a> {
         self
     }
 
-    /// Saves a build's progress at most this often.
+    /// Each table's build records its progress at most this often (default: every
+    /// 2 s, and no more often than keeps checkpoints to about 3% of the run); zero:
+    /// every level.
     #[must_use]
-    pub fn checkpoint_every(mut self, every: Option<Duration>) -> Self {
-        self.checkpoint_every = every;
+    pub fn checkpoint_every(mut self, every: Duration) -> Self {
+        self.checkpoint_every = Some(every);
         self
     }
 

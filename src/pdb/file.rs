@@ -255,7 +255,7 @@ impl Pdb {
             path: path.to_owned(),
             cause,
         })?;
-        table::prefer_huge_pages(&map);
+        crate::sys::advise_huge_pages(&map);
         let nibbles = header.encoding == Encoding::Nibble;
         let (found, largest) = crc32_and_largest_entry(&map, nibbles);
         if found != header.payload_crc32 {

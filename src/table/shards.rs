@@ -427,7 +427,7 @@ pub(super) fn open(
         })?;
     let encoding = manifest.encoding().expect("checked when read");
     place_shards(&mut map, &shards, encoding)?;
-    super::prefer_huge_pages(&map);
+    crate::sys::advise_huge_pages(&map);
     let mut guard = blocks::Guard::default();
     let mut to_check = Vec::new();
     for shard in &shards {

@@ -9,6 +9,7 @@
 //! [`crate::solve::Solvable`].
 
 pub mod blocks;
+pub mod description;
 pub mod kpuzzle;
 pub mod notation;
 pub mod oshidori;
@@ -505,8 +506,7 @@ fn open_blocks(name: &str) -> Option<Result<Opened, CatalogError>> {
 /// A peg solitaire board: a shipped one by name, or a description file (a `.toml`
 /// with a `lattice` or `directions` key; other `.toml` files are sliding blocks').
 fn open_peg(name: &str) -> Option<Result<Opened, CatalogError>> {
-    let description =
-        |e: blocks::description::DescriptionError| CatalogError::Description(e.to_string());
+    let description = |e: description::DescriptionError| CatalogError::Description(e.to_string());
     if let Some((file, text)) = peg::library::shipped(name) {
         return Some(
             PegBoard::from_text(file, text)

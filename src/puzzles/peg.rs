@@ -158,7 +158,7 @@ impl PegBoard {
     pub fn from_text(
         file: &str,
         text: &str,
-    ) -> Result<PegBoard, crate::puzzles::blocks::description::DescriptionError> {
+    ) -> Result<PegBoard, crate::puzzles::description::DescriptionError> {
         description::parse(file, text)
     }
 

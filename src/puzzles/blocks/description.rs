@@ -27,21 +27,11 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use super::Metric;
+pub use crate::puzzles::description::DescriptionError;
+use crate::puzzles::description::{checked_name, drawing_lines, line_of, read_toml};
 
 /// The most cells a board may have (walls included).
 pub const MAX_CELLS: usize = 64;
-
-/// Why a description was refused: the line it is about and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
-pub struct DescriptionError {
-    /// The file (or the built-in puzzle's name).
-    pub file: String,
-    /// 1-based line.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
 
 /// Which pieces are interchangeable.
 #[derive(Debug, Clone, Deserialize)]
@@ -128,11 +118,6 @@ pub struct Description {
     pub metric: Metric,
 }
 
-/// Line (1-based) of byte offset `at` in `text`.
-pub(crate) fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
-}
-
 struct Reader<'a> {
     file: &'a str,
     text: &'a str,
@@ -162,36 +147,6 @@ fn drawing_rows(reader: &Reader<'_>, text: &str, span: &Range<usize>) -> Vec<(us
     drawing_lines(reader.text, text, span)
         .into_iter()
         .map(|(line, row)| (line, row.trim_start().to_string()))
-        .collect()
-}
-
-/// The non-blank lines of the drawing `value` (a TOML string at `span` of the file
-/// `file_text`) with their line numbers in the file, trailing spaces cut, leading ones
-/// kept. A multi-line string starting right after `"""` begins on the line after the
-/// opening quotes.
-pub(crate) fn drawing_lines(
-    file_text: &str,
-    value: &str,
-    span: &Range<usize>,
-) -> Vec<(usize, String)> {
-    let opening_line = line_of(file_text, span.start);
-    let raw = &file_text[span.clone()];
-    // Multi-line basic or literal strings drop a newline right after the delimiter.
-    let first_line = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
-        let after = &raw[3..];
-        if after.starts_with('\n') || after.starts_with("\r\n") {
-            opening_line + 1
-        } else {
-            opening_line
-        }
-    } else {
-        opening_line
-    };
-    value
-        .lines()
-        .enumerate()
-        .map(|(k, row)| (first_line + k, row.trim_end().to_string()))
-        .filter(|(_, row)| !row.trim().is_empty())
         .collect()
 }
 
@@ -323,42 +278,6 @@ pub fn corner_of(cells: &[usize], cols: usize) -> (usize, usize) {
         cells.iter().map(|c| c / cols).min().unwrap_or(0),
         cells.iter().map(|c| c % cols).min().unwrap_or(0),
     )
-}
-
-/// The TOML of a description file read into `T`; a syntax error or an unknown key
-/// names its line.
-pub(crate) fn read_toml<T: serde::de::DeserializeOwned>(
-    file: &str,
-    text: &str,
-) -> Result<T, DescriptionError> {
-    toml::from_str(text).map_err(|e| DescriptionError {
-        file: file.into(),
-        line: e.span().map_or(1, |s| line_of(text, s.start)),
-        message: format!(
-            "not a valid description: {}",
-            e.message().lines().next().unwrap_or("not TOML")
-        ),
-    })
-}
-
-/// A description's `name`, which is typed on the command line.
-pub(crate) fn checked_name(
-    file: &str,
-    text: &str,
-    name: &toml::Spanned<String>,
-) -> Result<String, DescriptionError> {
-    let trimmed = name.get_ref().trim();
-    let typeable = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    if trimmed.is_empty() || !trimmed.chars().all(typeable) {
-        return Err(DescriptionError {
-            file: file.into(),
-            line: line_of(text, name.span().start),
-            message: "the name must be letters, digits, `-` or `_` (it is typed on the \
-                      command line)"
-                .into(),
-        });
-    }
-    Ok(trimmed.to_string())
 }
 
 /// Reads and checks a description; `file` names it in errors.

@@ -1,7 +1,7 @@
 //! The description files shipped inside the binary, run by name.
 
 /// `(name, file name, text)` of every shipped description.
-pub const SHIPPED: &[(&str, &str, &str)] = &[
+pub const SHIPPED: &crate::puzzles::description::Shipped = &[
     (
         "klotski",
         "klotski.toml",
@@ -25,8 +25,5 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
 /// The shipped description named `name`.
 #[must_use]
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
-    SHIPPED
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|&(_, file, text)| (file, text))
+    crate::puzzles::description::shipped(SHIPPED, name)
 }

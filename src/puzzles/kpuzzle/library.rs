@@ -8,7 +8,7 @@ use super::definition::{Definition, Transformation};
 use super::{KPuzzle, KPuzzleError, Variant, symmetry};
 
 /// `(name, file name, text)` of every shipped definition.
-pub const SHIPPED: &[(&str, &str, &str)] = &[
+pub const SHIPPED: &crate::puzzles::description::Shipped = &[
     (
         "2x2x2",
         "2x2x2.kpuzzle.json",
@@ -49,10 +49,7 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
 /// The shipped definition named `name`: its file name and text.
 #[must_use]
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
-    SHIPPED
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|&(_, file, text)| (file, text))
+    crate::puzzles::description::shipped(SHIPPED, name)
 }
 
 /// Whether `name` (without options) is a KPuzzle's: a shipped name or a

@@ -35,7 +35,7 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use super::{PegBoard, PegGoal};
-use crate::puzzles::blocks::description::{
+use crate::puzzles::description::{
     DescriptionError, checked_name, drawing_lines, line_of, read_toml,
 };
 

@@ -1,7 +1,7 @@
 //! The peg solitaire boards shipped inside the binary, run by name.
 
 /// `(name, file name, text)` of every shipped description.
-pub const SHIPPED: &[(&str, &str, &str)] = &[
+pub const SHIPPED: &crate::puzzles::description::Shipped = &[
     (
         "hoppers",
         "hoppers.toml",
@@ -37,8 +37,5 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
 /// The shipped description named `name`: its file name and text.
 #[must_use]
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str)> {
-    SHIPPED
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|&(_, file, text)| (file, text))
+    crate::puzzles::description::shipped(SHIPPED, name)
 }

@@ -70,7 +70,7 @@ mod slices;
 mod threads;
 mod transport;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::StopToken;
 use std::time::{Duration, Instant};
 
 use crate::puzzle::Puzzle;
@@ -275,14 +275,14 @@ pub type Checkpoint<'a> = dyn FnMut(&[u64]) -> std::io::Result<()> + 'a;
 /// Options of [`search_with`]: resuming, checkpointing and stopping.
 ///
 /// ```
-/// use std::sync::atomic::AtomicBool;
 /// use antipode::engine::{self, EngineError, SearchOptions, Silent};
 /// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
 /// // A stop requested before the start: the search ends after the goal's level.
-/// let stop = AtomicBool::new(true);
+/// let stop = antipode::StopToken::new();
+/// stop.stop();
 /// let options = SearchOptions { stop: Some(&stop), ..Default::default() };
 /// let stopped = engine::search_with(&board, &store, &Silent, options);
 /// assert!(matches!(stopped, Err(EngineError::Interrupted { .. })));
@@ -297,7 +297,7 @@ pub struct SearchOptions<'a> {
     pub checkpoint: Option<&'a mut Checkpoint<'a>>,
     /// Checked between work items: once set, the search stops within the current
     /// level and returns [`EngineError::Interrupted`].
-    pub stop: Option<&'a AtomicBool>,
+    pub stop: Option<&'a StopToken>,
     /// If given, receives the indices (ascending) of the last level when it held at
     /// most [`CAPTURE_LIMIT`] states and the store tells new states apart (bottom-up
     /// levels, or top-down on a store that marks exactly once); left empty otherwise.
@@ -526,7 +526,7 @@ impl<E: Executor + ?Sized> Executor for &mut E {
 pub struct Bfs<'a> {
     executor: Box<dyn Executor + 'a>,
     observer: &'a dyn Observer,
-    stop: Option<&'a AtomicBool>,
+    stop: Option<&'a StopToken>,
     started: Instant,
     /// States per depth of the completed levels.
     histogram: Vec<u64>,
@@ -543,7 +543,7 @@ impl<'a> Bfs<'a> {
         puzzle: &'a P,
         store: &'a S,
         observer: &'a dyn Observer,
-        stop: Option<&'a AtomicBool>,
+        stop: Option<&'a StopToken>,
     ) -> Result<Self, EngineError> {
         if store.len() != puzzle.index_count() {
             return Err(EngineError::SizeMismatch {
@@ -563,7 +563,7 @@ impl<'a> Bfs<'a> {
     pub fn with_executor(
         executor: Box<dyn Executor + 'a>,
         observer: &'a dyn Observer,
-        stop: Option<&'a AtomicBool>,
+        stop: Option<&'a StopToken>,
     ) -> Self {
         Bfs {
             executor,
@@ -650,7 +650,7 @@ impl<'a> Bfs<'a> {
     }
 
     fn stopped(&self) -> bool {
-        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.is_some_and(StopToken::is_stopped)
     }
 
     /// The next level, or `None` when every state of its class has been reached.

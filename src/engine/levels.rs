@@ -2,7 +2,9 @@
 //! and the count of a finished level. Both directions get one [`LevelContext`].
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use crate::StopToken;
 
 use rayon::prelude::*;
 
@@ -20,7 +22,7 @@ pub(super) struct LevelContext<'a, P, S> {
     pub puzzle: &'a P,
     pub store: &'a S,
     pub observer: &'a dyn Observer,
-    pub stop: Option<&'a AtomicBool>,
+    pub stop: Option<&'a StopToken>,
     /// The work items this level visits (of the frontier's class top-down, of the new
     /// level's class bottom-up).
     pub items: Vec<&'a WorkItem>,
@@ -36,7 +38,7 @@ pub(super) struct LevelContext<'a, P, S> {
 
 impl<P, S> LevelContext<'_, P, S> {
     fn stopped(&self) -> bool {
-        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.is_some_and(StopToken::is_stopped)
     }
 }
 

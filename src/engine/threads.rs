@@ -2,7 +2,9 @@
 //! pool (the first implementation of [`Executor`]).
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
+
+use crate::StopToken;
 
 use super::layout::{self, ChunkLevels, Layout, WorkItem};
 use super::levels::{self, LevelContext};
@@ -34,7 +36,7 @@ pub struct Threads<'a, P: Puzzle, S: DepthStore> {
     puzzle: &'a P,
     store: &'a S,
     observer: &'a dyn Observer,
-    stop: Option<&'a AtomicBool>,
+    stop: Option<&'a StopToken>,
     layout: Layout,
     chunks: ChunkLevels,
     goals: Vec<u64>,
@@ -56,7 +58,7 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
         store: &'a S,
         goals: Vec<u64>,
         observer: &'a dyn Observer,
-        stop: Option<&'a AtomicBool>,
+        stop: Option<&'a StopToken>,
     ) -> Self {
         let mut layout = Layout::new(&puzzle.segments(), &goals);
         layout.leave_out(puzzle.never_reached());

@@ -259,7 +259,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
         if let Some(every) = self.checkpoint_every {
             options.checkpoint_every = every;
         }
-        let stop = self.stop.as_ref().map(StopToken::flag);
+        let stop = self.stop.as_ref();
         let built = match table::build(self.puzzle, path, &options, self.observer, stop) {
             Err(TableError::Engine(EngineError::Interrupted { histogram })) => {
                 return Err(AnalyzeJobError::Interrupted {

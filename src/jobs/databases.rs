@@ -157,7 +157,7 @@ impl<'a> Databases<'a> {
     /// Opens the databases, building the missing ones.
     pub fn open(self) -> Result<Partition, DatabasesError> {
         let settings = BuildSettings {
-            stop: self.stop.as_ref().map(StopToken::flag),
+            stop: self.stop.as_ref(),
             checkpoint_every: self.checkpoint_every,
         };
         let mut events = self.events.unwrap_or_else(|| Box::new(|_| {}));

@@ -37,6 +37,7 @@ use super::checkpoint::{CheckpointFile, Saved};
 use super::children::Children;
 use super::pattern::Pattern;
 #[cfg(target_arch = "x86_64")]
+use crate::StopToken;
 use crate::cpu::Popcnt;
 use crate::rank::partial::Cursor;
 
@@ -82,7 +83,7 @@ pub struct BuildControl<'a> {
     pub every: Duration,
     /// Once set (by Ctrl-C, say), the build stops after the level it is expanding,
     /// with a checkpoint.
-    pub stop: Option<&'a AtomicBool>,
+    pub stop: Option<&'a StopToken>,
 }
 
 /// Checkpoints take at most about 1/(1 + this) of a build: each writes every array.
@@ -646,7 +647,7 @@ fn bfs<W: RegionWord>(
         }
         expand_next = true;
         // The level is expanded: a checkpoint now holds the whole search.
-        let stopping = control.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let stopping = control.stop.is_some_and(StopToken::is_stopped);
         let saved = || Saved {
             depth,
             histogram: histogram.clone(),
@@ -706,7 +707,7 @@ mod tests {
     /// Stops the build once level `at` is reported; records a resume.
     struct StopAt<'a> {
         at: u32,
-        stop: &'a AtomicBool,
+        stop: &'a crate::StopToken,
         resumed: std::sync::Mutex<Option<u32>>,
     }
 
@@ -716,7 +717,7 @@ mod tests {
         }
         fn level(&self, depth: u32, _: u64) {
             if depth == self.at {
-                self.stop.store(true, Ordering::Relaxed);
+                self.stop.stop();
             }
         }
     }
@@ -732,7 +733,7 @@ mod tests {
         for at in [0, 3, 9, 15] {
             // From the goal: no checkpoint of the previous round.
             file.remove().unwrap();
-            let stop = AtomicBool::new(false);
+            let stop = crate::StopToken::new();
             let progress = StopAt {
                 at,
                 stop: &stop,
@@ -750,11 +751,15 @@ mod tests {
                 other => panic!("stop at {at}: {other:?}"),
             }
             assert_eq!(*progress.resumed.lock().unwrap(), None, "stop at {at}");
-            stop.store(false, Ordering::Relaxed);
+            let stop = crate::StopToken::new();
             let progress = StopAt {
                 at: u32::MAX,
                 stop: &stop,
                 resumed: Default::default(),
+            };
+            let control = BuildControl {
+                stop: Some(&stop),
+                ..control
             };
             let resumed = build_with(&pattern, &progress, &control).unwrap();
             assert_eq!(*progress.resumed.lock().unwrap(), Some(at));
@@ -763,7 +768,7 @@ mod tests {
         }
         // A damaged checkpoint is dropped: the build starts over, and is right.
         file.remove().unwrap();
-        let stop = AtomicBool::new(false);
+        let stop = crate::StopToken::new();
         let progress = StopAt {
             at: 7,
             stop: &stop,
@@ -779,11 +784,15 @@ mod tests {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x40;
         std::fs::write(file.path(), &bytes).unwrap();
-        stop.store(false, Ordering::Relaxed);
+        let stop = crate::StopToken::new();
         let progress = StopAt {
             at: u32::MAX,
             stop: &stop,
             resumed: Default::default(),
+        };
+        let control = BuildControl {
+            stop: Some(&stop),
+            ..control
         };
         let rebuilt = build_with(&pattern, &progress, &control).unwrap();
         assert_eq!(*progress.resumed.lock().unwrap(), None);

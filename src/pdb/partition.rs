@@ -18,8 +18,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::StopToken;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::build::{self, BuildControl, BuildProgress};
@@ -57,7 +57,7 @@ pub struct BuildSettings<'a> {
     pub checkpoint_every: Option<Duration>,
     /// Once set (by Ctrl-C, say), a build stops after the level it is expanding and
     /// saves its progress.
-    pub stop: Option<&'a AtomicBool>,
+    pub stop: Option<&'a StopToken>,
 }
 
 /// Checkpoints of database builds wait at least this long: the largest build here

@@ -25,10 +25,10 @@
 //! stops the run with [`TableError::WriteFailed`]: the file still holds its last
 //! checkpoint, and the same build resumes from it.
 
+use crate::StopToken;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use memmap2::MmapMut;
@@ -465,7 +465,7 @@ pub fn build<P: Puzzle>(
     path: &Path,
     options: &BuildOptions,
     observer: &dyn Observer,
-    stop: Option<&AtomicBool>,
+    stop: Option<&StopToken>,
 ) -> Result<Built, TableError> {
     let (mut writer, depths, resume) =
         create_or_resume(puzzle, path, options.encoding, options.force)?;

@@ -465,7 +465,7 @@ fn an_interrupted_database_build_resumes() {
     let (stopped, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let board = BoardShape::new(4, 4).unwrap();
     let patterns = vec![vec![1, 2, 3, 5, 6]];
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = antipode::StopToken::new();
     let settings = BuildSettings {
         stop: Some(&stop),
         ..BuildSettings::default()
@@ -473,7 +473,7 @@ fn an_interrupted_database_build_resumes() {
     let tables = stopped.path().join("tables");
     let result = Partition::open_or_build(&tables, &board, &patterns, &settings, &mut |event| {
         if let PartitionEvent::Level { depth: 12, .. } = event {
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            stop.stop();
         }
     });
     assert!(

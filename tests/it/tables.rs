@@ -4,9 +4,10 @@
 use crate::common::{antipode, antipode_with_input, assert_error, run_ok};
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use antipode::StopToken;
 use antipode::engine::{EngineError, LevelStats, Observer, Silent};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
@@ -25,13 +26,13 @@ fn options(encoding: Encoding) -> BuildOptions {
 /// Requests a stop once a given level is finished.
 struct StopAfter<'a> {
     level: u32,
-    stop: &'a AtomicBool,
+    stop: &'a StopToken,
 }
 
 impl Observer for StopAfter<'_> {
     fn level_finished(&self, stats: &LevelStats) {
         if stats.depth == self.level {
-            self.stop.store(true, Ordering::Relaxed);
+            self.stop.stop();
         }
     }
 }
@@ -43,12 +44,12 @@ struct StopWithin<'a> {
     units: u64,
     current: std::sync::atomic::AtomicU32,
     done: std::sync::atomic::AtomicU64,
-    stop: &'a AtomicBool,
+    stop: &'a StopToken,
 }
 
 impl<'a> StopWithin<'a> {
     /// Stops level `level` once `units` of its work items are done.
-    fn new(level: u32, units: u64, stop: &'a AtomicBool) -> Self {
+    fn new(level: u32, units: u64, stop: &'a StopToken) -> Self {
         StopWithin {
             level,
             units,
@@ -68,13 +69,13 @@ impl Observer for StopWithin<'_> {
         if self.current.load(Ordering::Relaxed) == self.level
             && self.done.fetch_add(units, Ordering::Relaxed) + units >= self.units
         {
-            self.stop.store(true, Ordering::Relaxed);
+            self.stop.stop();
         }
     }
 }
 
 fn interrupted_then_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding, level: u32) {
-    let stop = AtomicBool::new(false);
+    let stop = StopToken::new();
     let observer = StopAfter { level, stop: &stop };
     interrupted_by_then_resumed(puzzle, encoding, &observer, &stop, level);
 }
@@ -87,7 +88,7 @@ fn interrupted_within_then_resumed<P: Puzzle>(
     level: u32,
     units: u64,
 ) {
-    let stop = AtomicBool::new(false);
+    let stop = StopToken::new();
     let observer = StopWithin::new(level + 1, units, &stop);
     interrupted_by_then_resumed(puzzle, encoding, &observer, &stop, level);
 }
@@ -96,7 +97,7 @@ fn interrupted_by_then_resumed<P: Puzzle>(
     puzzle: &P,
     encoding: Encoding,
     observer: &dyn Observer,
-    stop: &AtomicBool,
+    stop: &StopToken,
     level: u32,
 ) {
     let dir = tempfile::tempdir().unwrap();
@@ -201,7 +202,7 @@ fn every_level_stopped_and_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding) {
     let whole = std::fs::read(&whole).unwrap();
     let levels = reference.header.histogram.len() as u32;
     for level in 1..levels {
-        let stop = AtomicBool::new(false);
+        let stop = StopToken::new();
         let observer = StopWithin::new(level, 1, &stop);
         let path = dir.path().join(format!("stopped-in-{level}"));
         let result = table::build(puzzle, &path, &rarely, &observer, Some(&stop));

@@ -145,12 +145,12 @@ fn an_overwrite_leaves_readers_their_table() {
 }
 
 /// Stops a build once a level is finished (the stop comes with a checkpoint).
-struct StopAfter<'a>(u32, &'a std::sync::atomic::AtomicBool);
+struct StopAfter<'a>(u32, &'a antipode::StopToken);
 
 impl antipode::engine::Observer for StopAfter<'_> {
     fn level_finished(&self, stats: &antipode::engine::LevelStats) {
         if stats.depth == self.0 {
-            self.1.store(true, std::sync::atomic::Ordering::Relaxed);
+            self.1.stop();
         }
     }
 }
@@ -173,7 +173,7 @@ fn a_header_torn_by_a_power_cut_resumes_from_its_spare() {
             ..options
         };
         let _ = std::fs::remove_file(&torn);
-        let stop = std::sync::atomic::AtomicBool::new(false);
+        let stop = antipode::StopToken::new();
         let stopped = table::build(&eight, &torn, &options, &StopAfter(20, &stop), Some(&stop));
         assert!(stopped.is_err());
         // The last header write torn: its histogram's sectors never reached the disk.
@@ -188,7 +188,7 @@ fn a_header_torn_by_a_power_cut_resumes_from_its_spare() {
         );
         // Both headers gone: refused with one line, not resumed from nothing.
         let _ = std::fs::remove_file(&torn);
-        stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        let stop = antipode::StopToken::new();
         assert!(table::build(&eight, &torn, &options, &StopAfter(20, &stop), Some(&stop)).is_err());
         let len = file_len(&torn);
         let file = std::fs::OpenOptions::new().write(true).open(&torn).unwrap();

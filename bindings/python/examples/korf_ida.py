@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Another solver: IDA* for the 15-puzzle in plain Python, its heuristic from
-antipode's 7-8 pattern databases through the package (built into tables/ on first
-use). Solves the first ten of Korf's 100 and prints length, nodes and seconds.
+antipode's pattern databases through the package (the 7-8 partition unless another
+is given; built into tables/ on first use). Solves the first ten of Korf's 100 and
+prints length, nodes and seconds.
 
-    python bindings/python/examples/korf_ida.py [KORF100_FILE] [COUNT]
+    python bindings/python/examples/korf_ida.py [KORF100_FILE] [COUNT] [PARTITION]
 """
 
 import sys
@@ -69,7 +70,8 @@ def solve(partition, cells):
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "tests/data/korf100.txt"
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    partition = antipode.Partition.open("15puzzle", "7-8", goal=GOAL)
+    sizes = sys.argv[3] if len(sys.argv) > 3 else "7-8"
+    partition = antipode.Partition.open("15puzzle", sizes, goal=GOAL)
     lines = [l.strip() for l in open(path) if l.strip() and not l.startswith("#")]
     started = time.perf_counter()
     for line in lines[:count]:

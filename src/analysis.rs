@@ -259,9 +259,8 @@ pub fn analyze_partitioned<P: Puzzle>(
         .ok_or(AnalyzeError::Encoding(encoding))?;
     let (histogram, local_antipodes, sent) = with_depths!(&mut depths, s => {
         let mut executor = engine::Partitioned::new(puzzle, &*s, transport, observer);
-        let mut bfs = engine::Bfs::with_executor(Box::new(&mut executor), observer, None);
-        bfs.seed();
-        let histogram = bfs.run(None, None)?;
+        let bfs = engine::Bfs::with_executor(Box::new(&mut executor), observer, None);
+        let histogram = bfs.run()?;
         let antipodes = executor.last_level_indices(histogram.gods_number(), ANTIPODE_LIMIT);
         (histogram, antipodes, executor.bytes_sent().to_vec())
     });

@@ -12,9 +12,11 @@
 //! pool. Per chunk the engine remembers the last level written into it, so sparse early
 //! levels only visit the chunks that hold frontier states.
 //!
-//! A search is a [`Bfs`] value: [`Bfs::seed`] puts the whole goal set at depth 0 (a
-//! multi-source BFS), [`Bfs::resume`] takes the levels a table file already holds, and
-//! each level is planned (a [`LevelPlan`]: depth, direction, classes), run and counted.
+//! A search is a [`Bfs`] value, one build of the level-loop driver ([`crate::driver`],
+//! which owns stopping, progress and checkpoints): it starts from the whole goal set at
+//! depth 0 (a multi-source BFS) or from the levels a table file already holds
+//! ([`Bfs::resume`]), and each level is planned (a [`LevelPlan`]: depth, direction,
+//! classes), run and counted.
 //!
 //! ## Executors
 //!
@@ -71,7 +73,8 @@ mod threads;
 mod transport;
 
 use crate::StopToken;
-use std::time::{Duration, Instant};
+use crate::driver::{self, Control, Interrupted, Next, Start};
+pub use crate::driver::{Direction, LevelStats, Observer, Silent};
 
 use crate::puzzle::Puzzle;
 use crate::store::DepthStore;
@@ -81,107 +84,6 @@ pub use partitioned::{BATCH_STATES, MIN_BATCH_STATES, Partitioned, WORD_BYTES, b
 pub use slices::Slices;
 pub use threads::Threads;
 pub use transport::{Alone, InProcess, InProcessRanks, Transport};
-
-/// How one level was computed.
-///
-/// ```
-/// use antipode::engine::{Bfs, Direction};
-///
-/// // A large frontier and few unseen states left: look for parents bottom-up.
-/// assert_eq!(Bfs::choose_direction(1_000, 10, 100), Direction::BottomUp);
-/// assert_eq!(Bfs::choose_direction(1, 1_000_000, 1_000_000), Direction::TopDown);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Direction {
-    /// The frontier's neighbours were marked.
-    TopDown,
-    /// Unseen states looked for a neighbour in the frontier.
-    BottomUp,
-}
-
-/// What one finished level found.
-///
-/// ```
-/// use std::sync::Mutex;
-/// use antipode::engine::{self, LevelStats, Observer};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
-///
-/// struct Levels(Mutex<Vec<(u32, u64)>>);
-/// impl Observer for Levels {
-///     fn level_finished(&self, stats: &LevelStats) {
-///         self.0.lock().unwrap().push((stats.depth, stats.new_states));
-///     }
-/// }
-/// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// let levels = Levels(Mutex::new(Vec::new()));
-/// engine::search(&board, &store, &levels).unwrap();
-/// let levels = levels.0.into_inner().unwrap();
-/// assert_eq!(levels[..3], [(0, 1), (1, 2), (2, 3)]);
-/// assert_eq!(levels.last(), Some(&(21, 1)));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LevelStats {
-    /// The depth of the states found.
-    pub depth: u32,
-    /// How many states have this depth.
-    pub new_states: u64,
-    /// How many states have this depth or less.
-    pub cumulative: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-    /// How the level was computed (`None` for the goal itself).
-    pub direction: Option<Direction>,
-}
-
-/// Receives progress from a running search. Called from worker threads, hence `Sync`.
-/// The library never prints; a front end renders these events.
-///
-/// ```
-/// use std::sync::atomic::{AtomicU64, Ordering};
-/// use antipode::engine::{self, Observer};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
-///
-/// /// Counts the work units done, as a progress bar would.
-/// #[derive(Default)]
-/// struct Units(AtomicU64);
-/// impl Observer for Units {
-///     fn work_done(&self, units: u64) {
-///         self.0.fetch_add(units, Ordering::Relaxed);
-///     }
-/// }
-/// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// let units = Units::default();
-/// engine::search(&board, &store, &units).unwrap();
-/// assert!(units.0.load(Ordering::Relaxed) > 0);
-/// ```
-pub trait Observer: Sync {
-    /// A level starts; `work_units` calls of [`Observer::work_done`] will follow in total.
-    fn level_started(&self, _depth: u32, _direction: Direction, _work_units: u64) {}
-    /// Some units of the current level are done.
-    fn work_done(&self, _units: u64) {}
-    /// A level is finished.
-    fn level_finished(&self, _stats: &LevelStats) {}
-    /// The completed levels (`levels` of them) were made durable: `bytes` written in
-    /// `took`. Called before the last of those levels is reported finished.
-    fn checkpoint_written(&self, _levels: usize, _bytes: u64, _took: Duration) {}
-}
-
-/// An observer that ignores everything.
-///
-/// ```
-/// use antipode::engine::{self, Silent};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
-///
-/// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// assert_eq!(engine::search(&board, &store, &Silent).unwrap().gods_number(), 21);
-/// ```
-pub struct Silent;
-
-impl Observer for Silent {}
 
 /// Why a search stopped early.
 ///
@@ -206,11 +108,8 @@ pub enum EngineError {
         max: u32,
     },
     /// A stop was requested; the levels before the interrupted one are complete.
-    #[error("interrupted after {} complete level(s)", histogram.len())]
-    Interrupted {
-        /// The states per depth of the levels that are complete in the store.
-        histogram: Vec<u64>,
-    },
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
     /// The checkpoint callback failed.
     #[error("cannot record progress: {0}")]
     Checkpoint(std::io::Error),
@@ -335,19 +234,54 @@ pub fn search_with<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     observer: &dyn Observer,
-    mut options: SearchOptions<'_>,
+    options: SearchOptions<'_>,
 ) -> Result<Histogram, EngineError> {
     let mut bfs = Bfs::new(puzzle, store, observer, options.stop)?;
-    match options.resume.take().filter(|h| !h.is_empty()) {
-        Some(histogram) => bfs.resume(histogram),
-        None => {
-            bfs.seed();
-            if let Some(checkpoint) = options.checkpoint.as_mut() {
-                checkpoint(&bfs.histogram).map_err(EngineError::Checkpoint)?;
-            }
-        }
+    if let Some(histogram) = options.resume {
+        bfs.resume(histogram);
     }
-    bfs.run(options.checkpoint, options.last_level)
+    let capture = options.last_level.is_some();
+    if capture {
+        bfs.capture_last_level();
+    }
+    let control = Control::new(observer, options.stop).every(std::time::Duration::ZERO);
+    let histogram = match options.checkpoint {
+        Some(checkpoint) => driver::run(
+            &mut Saving {
+                bfs: &mut bfs,
+                checkpoint,
+            },
+            &control,
+        ),
+        None => driver::run(&mut bfs, &control),
+    }?;
+    if let Some(last) = options.last_level {
+        *last = bfs.take_last_level().unwrap_or_default();
+    }
+    Ok(Histogram(histogram))
+}
+
+/// A search that hands its levels to a checkpoint callback after each one.
+struct Saving<'s, 'a, 'c> {
+    bfs: &'s mut Bfs<'a>,
+    checkpoint: &'s mut Checkpoint<'c>,
+}
+
+impl driver::Levels for Saving<'_, '_, '_> {
+    type Error = EngineError;
+    fn start(&mut self, control: &Control<'_>) -> Result<Start, EngineError> {
+        self.bfs.start(control)
+    }
+    fn next_level(&mut self, control: &Control<'_>) -> Result<Next, EngineError> {
+        self.bfs.next_level(control)
+    }
+    fn saves(&self) -> bool {
+        true
+    }
+    fn save(&mut self, levels: &[u64]) -> Result<u64, EngineError> {
+        (self.checkpoint)(levels).map_err(EngineError::Checkpoint)?;
+        Ok(0)
+    }
 }
 
 /// One level about to be computed.
@@ -409,9 +343,8 @@ pub struct LevelOutcome {
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
 /// let threads = Threads::new(&board, &store, board.goal_indices(), &Silent, None);
 /// assert_eq!(threads.indices(), 0..360);
-/// let mut bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
-/// bfs.seed();
-/// assert_eq!(bfs.run(None, None).unwrap().gods_number(), 21);
+/// let bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
+/// assert_eq!(bfs.run().unwrap().gods_number(), 21);
 /// ```
 pub trait Executor {
     /// The indices whose entries this executor holds and computes (all of them for
@@ -506,11 +439,12 @@ impl<E: Executor + ?Sized> Executor for &mut E {
 }
 
 /// A level-synchronous BFS from the goal set of one puzzle, whose levels an
-/// [`Executor`] computes.
+/// [`Executor`] computes: one build of the level-loop driver ([`driver::Levels`]),
+/// run by [`Bfs::run`] or, with checkpoints, by a table build.
 ///
-/// The places later extensions plug in: [`Bfs::seed`] (what depth 0 holds), the
-/// executor (how a level's work is done: [`Threads`] on one process's cores; a slice
-/// of the index space per process would be another), and [`Bfs::choose_direction`].
+/// The places later extensions plug in: the executor's seed (what depth 0 holds), the
+/// executor (how a level's work is done: [`Threads`] on one process's cores,
+/// [`Partitioned`] one rank's slice), and [`Bfs::choose_direction`].
 ///
 /// ```
 /// use antipode::engine::{Bfs, Silent};
@@ -518,22 +452,22 @@ impl<E: Executor + ?Sized> Executor for &mut E {
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// let mut bfs = Bfs::new(&board, &store, &Silent, None).unwrap();
-/// bfs.seed();
-/// let histogram = bfs.run(None, None).unwrap();
+/// let bfs = Bfs::new(&board, &store, &Silent, None).unwrap();
+/// let histogram = bfs.run().unwrap();
 /// assert_eq!((histogram.reachable(), histogram.gods_number()), (360, 21));
 /// ```
 pub struct Bfs<'a> {
     executor: Box<dyn Executor + 'a>,
     observer: &'a dyn Observer,
     stop: Option<&'a StopToken>,
-    started: Instant,
     /// States per depth of the completed levels.
     histogram: Vec<u64>,
     /// States reached per class.
     seen: [u64; 2],
     /// The next level must be counted by a full scan (after a resume).
     recount: bool,
+    /// The indices of the last level found, when asked for.
+    last_level: Option<Vec<u64>>,
 }
 
 impl<'a> Bfs<'a> {
@@ -569,88 +503,50 @@ impl<'a> Bfs<'a> {
             executor,
             observer,
             stop,
-            started: Instant::now(),
             histogram: Vec::new(),
             seen: [0; 2],
             recount: false,
+            last_level: None,
         }
-    }
-
-    /// Puts the whole goal set at depth 0 in a fresh store.
-    pub fn seed(&mut self) {
-        let goals = self.executor.seed();
-        self.seen[self.executor.class_of(0)] += goals;
-        self.histogram = vec![goals];
-        self.observer.level_finished(&LevelStats {
-            depth: 0,
-            new_states: goals,
-            cumulative: goals,
-            elapsed: self.started.elapsed(),
-            direction: None,
-        });
     }
 
     /// Continues from a store that holds the levels of `histogram` completely (and
     /// maybe part of the next one, which is redone and counted by a full scan, even
     /// when only the goal level is complete: an interrupted level 1 is saved too).
+    /// An empty histogram leaves a fresh search, which starts from the goal set.
     pub fn resume(&mut self, histogram: Vec<u64>) {
+        if histogram.is_empty() {
+            return;
+        }
         for (d, &count) in histogram.iter().enumerate() {
             self.seen[self.executor.class_of(d as u32)] += count;
         }
         self.executor.resume(histogram.len());
-        self.recount = !histogram.is_empty();
+        self.recount = true;
         self.histogram = histogram;
     }
 
-    /// Runs levels until one finds nothing new; `checkpoint` is called after each.
-    pub fn run(
-        mut self,
-        mut checkpoint: Option<&mut Checkpoint<'_>>,
-        mut last_level: Option<&mut Vec<u64>>,
-    ) -> Result<Histogram, EngineError> {
-        while let Some(plan) = self.plan()? {
-            self.observer.level_started(
-                plan.depth + 1,
-                plan.direction,
-                self.executor.work_units(&plan),
-            );
-            let outcome = self.executor.run_level(&plan, last_level.is_some());
-            if self.stopped() {
-                return Err(EngineError::Interrupted {
-                    histogram: self.histogram,
-                });
-            }
-            // A level redone after a resume found only what the interrupted run had
-            // not marked yet: its count and its indices come from a scan.
-            let (found, captured) = match outcome.found.filter(|_| !self.recount) {
-                Some(found) => (self.executor.combine(found), outcome.captured),
-                None => (self.count_level(&plan), None),
-            };
-            self.recount = false;
-            if found == 0 {
-                break;
-            }
-            if let Some(last) = last_level.as_mut() {
-                **last = captured.unwrap_or_default();
-            }
-            self.seen[plan.target] += found;
-            self.histogram.push(found);
-            if let Some(checkpoint) = checkpoint.as_mut() {
-                checkpoint(&self.histogram).map_err(EngineError::Checkpoint)?;
-            }
-            self.observer.level_finished(&LevelStats {
-                depth: plan.depth + 1,
-                new_states: found,
-                cumulative: self.seen[0] + self.seen[1],
-                elapsed: self.started.elapsed(),
-                direction: Some(plan.direction),
-            });
-        }
-        Ok(Histogram(self.histogram))
+    /// Asks for the indices of the last level ([`Bfs::take_last_level`]).
+    pub fn capture_last_level(&mut self) {
+        self.last_level = Some(Vec::new());
     }
 
-    fn stopped(&self) -> bool {
-        self.stop.is_some_and(StopToken::is_stopped)
+    /// The indices (ascending) of the last level found, if asked for with
+    /// [`Bfs::capture_last_level`]; empty unless that level held at most
+    /// [`CAPTURE_LIMIT`] states and the store told them apart (bottom-up levels, or
+    /// top-down on a store that marks exactly once).
+    pub fn take_last_level(&mut self) -> Option<Vec<u64>> {
+        self.last_level.take()
+    }
+
+    /// Runs levels until one finds nothing new, through the level-loop driver.
+    ///
+    /// # Errors
+    /// [`EngineError::Interrupted`] once the stop token is set; a depth the store
+    /// cannot record.
+    pub fn run(mut self) -> Result<Histogram, EngineError> {
+        let control = Control::new(self.observer, self.stop);
+        driver::run(&mut self, &control).map(Histogram)
     }
 
     /// The next level, or `None` when every state of its class has been reached.
@@ -731,5 +627,56 @@ impl<'a> Bfs<'a> {
                 raw - earlier
             }
         }
+    }
+}
+
+/// The engine's search as a build of the level-loop driver: it seeds the goal set
+/// (or goes on from the levels [`Bfs::resume`] was given) and computes one level per
+/// call; it saves nothing itself (a table build around it does).
+impl driver::Levels for Bfs<'_> {
+    type Error = EngineError;
+
+    fn start(&mut self, _: &Control<'_>) -> Result<Start, EngineError> {
+        if !self.histogram.is_empty() {
+            return Ok(Start::resumed(self.histogram.clone()));
+        }
+        let goals = self.executor.seed();
+        self.seen[self.executor.class_of(0)] += goals;
+        self.histogram = vec![goals];
+        Ok(Start::fresh(goals))
+    }
+
+    fn next_level(&mut self, control: &Control<'_>) -> Result<Next, EngineError> {
+        let Some(plan) = self.plan()? else {
+            return Ok(Next::Done);
+        };
+        control.observer.level_started(
+            plan.depth + 1,
+            plan.direction,
+            self.executor.work_units(&plan),
+        );
+        let outcome = self.executor.run_level(&plan, self.last_level.is_some());
+        if control.stopped() {
+            return Ok(Next::Stopped);
+        }
+        // A level redone after a resume found only what the interrupted run had
+        // not marked yet: its count and its indices come from a scan.
+        let (found, captured) = match outcome.found.filter(|_| !self.recount) {
+            Some(found) => (self.executor.combine(found), outcome.captured),
+            None => (self.count_level(&plan), None),
+        };
+        self.recount = false;
+        if found == 0 {
+            return Ok(Next::Done);
+        }
+        if let Some(last) = self.last_level.as_mut() {
+            *last = captured.unwrap_or_default();
+        }
+        self.seen[plan.target] += found;
+        self.histogram.push(found);
+        Ok(Next::Level {
+            states: found,
+            direction: Some(plan.direction),
+        })
     }
 }

@@ -5,11 +5,11 @@
 //!
 //! | command | job |
 //! |---|---|
-//! | `analyze` | [`Analyze`] (and [`crate::components::components`], [`crate::solvers::peg::levels::analyze`], [`crate::solvers::peg::table::build`]) |
+//! | `analyze` | [`Analyze`]; peg solitaire: [`AnalyzePeg`]; `--components`: [`components`] |
 //! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`]; twisty puzzles with databases: [`Projections`] and [`crate::solvers::kpuzzle::KSearch`]; peg solitaire: [`crate::solvers::peg::solutions`] |
 //! | `pdb` | [`Databases`]; twisty puzzles: [`Projections`] |
 //! | `verify` | [`verify_file`] |
-//! | `lookup` | [`lookup()`] (peg solitaire: [`crate::solvers::peg::table::SolvableTable`]) |
+//! | `lookup` | [`lookup()`]; peg solitaire: [`PegLookup`] |
 //! | `info` | [`crate::table::read_header_of`] |
 //! | `plot` | `plot::Histogram::read`, `plot::histogram_svg` (feature `plot`) |
 //! | `list` | [`crate::puzzles::catalog`] |
@@ -17,17 +17,22 @@
 //! Jobs sit above every other module and nothing but the command line imports them.
 
 mod analyze;
+mod components;
 mod databases;
 mod identity;
 mod lookup;
+mod peg;
 mod projections;
 mod solve;
 mod verify;
 
+pub use crate::components::{ComponentRow, ComponentsReport};
 pub use analyze::{Analyze, AnalyzeJobError, TABLES_DIR, TableWritten, default_table_path};
+pub use components::components;
 pub use databases::{Databases, DatabasesError};
 pub use identity::puzzle_from_identity;
 pub use lookup::{Lookup, lookup};
+pub use peg::{AnalyzePeg, PegAnalyzed, PegJobError, PegLookup};
 pub use projections::{Projections, ProjectionsError};
 pub use solve::{
     Limits, MAX_LENGTH, MAX_LENGTH_BIG_BOARDS, Method, PositionsError, Solution, Solve, SolveError,

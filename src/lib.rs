@@ -26,7 +26,8 @@
 //! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`), [`puzzles::kpuzzle`] (KPuzzle JSON definitions, the shipped ones in `src/puzzles/kpuzzle/library/`, written by `scripts/kpuzzle-geometry.py`; twsearch's `.tws` files, [`puzzles::kpuzzle::tws`]) |
 //! | where ranking lives | [`rank`] (permutations, combinations and their table strategies, kinds of identical pieces, multisets, partial permutations), which each family composes into its index ([`puzzles::sliding`], [`puzzles::blocks`], [`puzzles::kpuzzle::ranking`], [`puzzles::peg`]) |
 //! | symmetry classes | [`puzzles::kpuzzle::symmetry`] (the group, found from the moves or a `.tws` file's `Rotation` blocks; positions up to rotation, [`puzzles::kpuzzle::symmetry::Frame`]) and [`puzzles::kpuzzle::classes`] (one index per class: a [`Puzzle`] the engine runs unchanged; positions per depth from classes) |
-//! | where the BFS runs | [`engine`]: [`engine::Bfs`] (the level loop) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `mpi` feature) |
+//! | where the BFS runs | [`engine`]: [`engine::Bfs`] (one level of the search at a time) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `mpi` feature) |
+//! | the level loop of every build | [`driver`]: [`driver::run`] drives a [`driver::Levels`] (seed or resume, one level, save) and owns stopping ([`StopToken`], [`driver::Interrupted`]), progress ([`driver::Observer`]) and checkpoint pacing ([`driver::Pacing`]); the engine's search, the table builds, the pattern databases, peg solitaire's sweeps and the components all run through it |
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3) |
 //! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`]; a partitioned search's table in shards and its manifest: [`table::shards`], written by [`table::build_sharded`] |
 //! | how files reach the disk | [`persist`]: atomic replace (a sibling, synced, renamed, the folder synced), sibling paths, and the one checkpoint format of resumable builds ([`persist::checkpoint`]) |
@@ -47,12 +48,13 @@
 //! opens the puzzle by name ([`puzzles::open_with`]) and runs an [`Analyze`] job: a
 //! rayon pool of the asked size ([`pool`]), the table path (its default from
 //! [`jobs::default_table_path`]), the stop token that Ctrl-C sets ([`StopToken`]). The
-//! job creates or resumes the file ([`table::build`]), which runs [`engine::search_with`]
-//! on an in-memory array and writes it to the file at checkpoints; the level loop asks
+//! job creates or resumes the file ([`table::build`]), which runs the engine's search
+//! ([`engine::Bfs`]) through the level-loop driver ([`driver::run`]) on an in-memory
+//! array and writes it to the file at the driver's checkpoints; the level loop asks
 //! the puzzle for the neighbours of ascending runs of frontier indices and marks them
 //! in the store. When the last level is done, [`analysis::summarize`] finds God's
 //! number and the antipodes, and the command prints [`report::render`]. Progress goes
-//! to an [`engine::Observer`]: the library never prints.
+//! to a [`driver::Observer`]: the library never prints.
 //!
 //! # Layers
 //!
@@ -62,7 +64,7 @@
 //! notation: it imports none of [`table`], [`pdb`], [`solve`] and [`report`], which a
 //! test checks too) and the machinery that knows no particular puzzle, [`pdb`],
 //! [`solve`], [`table`], [`analysis`], [`report`]; then [`engine`], [`descent`],
-//! [`store`], [`rank`], [`persist`] and [`puzzle`]. The engine knows levels, storage
+//! [`store`], [`rank`], [`persist`], [`driver`] and [`puzzle`]. The engine knows levels, storage
 //! and threads, nothing of any particular puzzle; a puzzle knows its rules and its
 //! ranking, nothing of files, searches or threads.
 //!
@@ -132,6 +134,7 @@ pub mod analysis;
 pub mod components;
 mod cpu;
 pub mod descent;
+pub mod driver;
 pub mod engine;
 mod grid;
 pub mod jobs;

@@ -19,7 +19,7 @@ pub mod partition;
 pub mod pattern;
 pub mod verify;
 
-pub use build::{BuildControl, BuildError, BuildProgress, Entries, Quiet};
+pub use build::{BuildControl, BuildError, Entries};
 pub use file::Pdb;
 pub use partition::{BuildSettings, Partition, PartitionEvent};
 pub use pattern::Pattern;

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
+use crate::components::ComponentsReport;
 use crate::units::{depth_table, human_bytes, thousands};
 
 /// Output formats of the report.
@@ -173,3 +174,54 @@ fn csv(a: &Analysis) -> String {
     }
     s
 }
+
+/// The components report in the given format, ending with a newline: text shows the
+/// largest [`COMPONENTS_SHOWN`], JSON and CSV list all.
+///
+/// ```
+/// use antipode::{jobs, puzzles::SlidingPuzzle, report};
+///
+/// let found = jobs::components(&SlidingPuzzle::new(2, 3).unwrap());
+/// let csv = report::render_components(&found, report::Format::Csv);
+/// assert_eq!(csv.lines().nth(1), Some("sliding:2x3,0,360,012/345"));
+/// ```
+#[must_use]
+pub fn render_components(report: &ComponentsReport, format: Format) -> String {
+    match format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(report).expect("a report serializes");
+            s.push('\n');
+            s
+        }
+        Format::Csv => {
+            let mut s = String::from("puzzle,component,size,representative\n");
+            for (k, row) in report.sizes.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "{},{k},{},{}",
+                    report.puzzle, row.size, row.representative
+                );
+            }
+            s
+        }
+        Format::Text => {
+            let mut s = String::new();
+            let _ = writeln!(s, "puzzle          {}", report.puzzle);
+            let _ = writeln!(s, "indices         {}", thousands(report.indices));
+            let _ = writeln!(s, "components      {}", thousands(report.components as u64));
+            let _ = writeln!(s, "time            {:.3} s\n", report.seconds);
+            let _ = writeln!(s, "{:>14}  representative (smallest index)", "size");
+            for row in report.sizes.iter().take(COMPONENTS_SHOWN) {
+                let _ = writeln!(s, "{:>14}  {}", thousands(row.size), row.representative);
+            }
+            if report.sizes.len() > COMPONENTS_SHOWN {
+                let more = report.sizes.len() - COMPONENTS_SHOWN;
+                let _ = writeln!(s, "{:>14}  ({more} more; --format json lists all)", "...");
+            }
+            s
+        }
+    }
+}
+
+/// The components a text report lists.
+pub const COMPONENTS_SHOWN: usize = 20;

@@ -35,10 +35,4 @@ impl StopToken {
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
-
-    /// The flag itself, for the lower-level calls that take one.
-    #[must_use]
-    pub fn flag(&self) -> &AtomicBool {
-        &self.0
-    }
 }

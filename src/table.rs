@@ -253,6 +253,12 @@ pub enum TableError {
     Descent(#[from] DescentError),
 }
 
+impl From<crate::driver::Interrupted> for TableError {
+    fn from(stopped: crate::driver::Interrupted) -> Self {
+        TableError::Engine(EngineError::Interrupted(stopped))
+    }
+}
+
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     move |cause| TableError::Io {
         path: path.to_owned(),

@@ -2,20 +2,19 @@
 //! table file that survives interruption.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
+use antipode::jobs::{AnalyzePeg, PegAnalyzed};
 use antipode::puzzle::Rooted;
 use antipode::puzzles::Opened;
-use antipode::puzzles::peg::{PegBoard, PegError};
+use antipode::puzzles::peg::PegBoard;
 use antipode::report;
-use antipode::solvers::peg::checkpoint::Checkpoint;
-use antipode::solvers::peg::{levels, report as peg_report, table as peg_table};
+use antipode::solvers::peg::report as peg_report;
 use antipode::units::thousands;
-use antipode::{Analyze, Puzzle, analysis, components, with_puzzle};
+use antipode::{Analyze, Puzzle, analysis, with_puzzle};
 
-use super::progress::LevelPrinter;
+use super::progress::{LevelPrinter, PegLevels};
 use super::{Bits, Format, Interrupt, PuzzleArgs};
 
 #[derive(Debug, clap::Args)]
@@ -176,7 +175,7 @@ fn run_analysis(args: &Args, interrupt: &Interrupt) -> Result<()> {
         let text = super::with_threads(
             args.threads,
             || with_puzzle!(&puzzle, p => components_report(p, args.format)),
-        )??;
+        )?;
         return super::print(&text);
     }
     let analysis = match &args.from {
@@ -263,77 +262,8 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
 }
 
 /// The components of the whole index space, largest first, with one position each.
-fn components_report<P: Puzzle>(puzzle: &P, format: Format) -> Result<String> {
-    let started = Instant::now();
-    let all = components::components(puzzle);
-    let seconds = started.elapsed().as_secs_f64();
-    let line = |c: &components::Component| puzzle.format_line(&puzzle.unrank(c.representative));
-    #[derive(serde::Serialize)]
-    struct Row {
-        size: u64,
-        representative: String,
-    }
-    #[derive(serde::Serialize)]
-    struct Report {
-        puzzle: String,
-        indices: u64,
-        components: usize,
-        sizes: Vec<Row>,
-        seconds: f64,
-    }
-    let report = Report {
-        puzzle: puzzle.name(),
-        indices: puzzle.index_count(),
-        components: all.len(),
-        sizes: all
-            .iter()
-            .map(|c| Row {
-                size: c.size,
-                representative: line(c),
-            })
-            .collect(),
-        seconds,
-    };
-    Ok(match format {
-        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        Format::Csv | Format::Tsv => {
-            let mut s = String::from("puzzle,component,size,representative\n");
-            for (k, row) in report.sizes.iter().enumerate() {
-                s.push_str(&format!(
-                    "{},{k},{},{}\n",
-                    report.puzzle, row.size, row.representative
-                ));
-            }
-            s
-        }
-        Format::Text => {
-            let mut s = format!(
-                "puzzle          {}\nindices         {}\ncomponents      {}\ntime            {:.3} s\n\n\
-                 {:>14}  representative (smallest index)\n",
-                report.puzzle,
-                thousands(report.indices),
-                thousands(report.components as u64),
-                report.seconds,
-                "size"
-            );
-            const SHOWN: usize = 20;
-            for row in report.sizes.iter().take(SHOWN) {
-                s.push_str(&format!(
-                    "{:>14}  {}\n",
-                    thousands(row.size),
-                    row.representative
-                ));
-            }
-            if report.sizes.len() > SHOWN {
-                s.push_str(&format!(
-                    "{:>14}  ({} more; --format json lists all)\n",
-                    "...",
-                    report.sizes.len() - SHOWN
-                ));
-            }
-            s
-        }
-    })
+fn components_report<P: Puzzle>(puzzle: &P, format: Format) -> String {
+    report::render_components(&antipode::jobs::components(puzzle), format.report())
 }
 
 /// `analyze` on a peg solitaire board: the boards reachable by jumps, per peg count;
@@ -356,63 +286,25 @@ fn analyze_peg(board: PegBoard, args: &Args, interrupt: &Interrupt) -> Result<()
             board.with_start(start)
         }
     };
-    let started = Instant::now();
-    let quiet = args.quiet;
     let stop = interrupt.arm();
-    let table = match &args.table {
-        None => None,
-        Some(path) => {
-            let path = path
-                .clone()
-                .unwrap_or_else(|| peg_table::default_path(&board));
-            let built = super::with_threads(args.threads, || {
-                peg_table::build(&board, &path, args.force, Some(&stop), |pegs, count| {
-                    if !quiet {
-                        eprintln!("solvable with {pegs:>2} pegs: {} boards", thousands(count));
-                    }
-                })
-            })?;
-            let built = built.map_err(|e| match e {
-                peg_table::PegTableError::Search(PegError::Stopped) => anyhow::anyhow!(
-                    "interrupted: {}.partial keeps its finished levels; run the same command \
-                     again to resume",
-                    path.display()
-                ),
-                other => other.into(),
-            })?;
-            Some((path, built))
-        }
-    };
-    let checkpoint = Checkpoint::new(
-        PathBuf::from(antipode::persist::TABLES_DIR)
-            .join(format!("{}-reachable.checkpoint", board.name())),
-        &board,
-        args.symmetry,
-    );
-    let analysis = super::with_threads(args.threads, || {
-        levels::analyze(
-            &board,
-            args.symmetry,
-            Some(&stop),
-            Some(&checkpoint),
-            |pegs, count| {
-                if !quiet {
-                    eprintln!("reachable with {pegs:>2} pegs: {} boards", thousands(count));
-                }
-            },
-        )
-    })?;
+    let forward = PegLevels::forward(args.quiet, board.start().count_ones());
+    let backward = PegLevels::backward(args.quiet, board.goal_pegs());
+    let mut job = AnalyzePeg::new(&board)
+        .symmetry(args.symmetry)
+        .default_checkpoint()
+        .force(args.force)
+        .threads_or_all(args.threads)
+        .observers(&forward, &backward)
+        .stop(&stop);
+    if let Some(path) = &args.table {
+        job = job.table(path.clone());
+    }
+    if let Some(every) = args.checkpoint_every {
+        job = job.checkpoint_every(every);
+    }
+    let done = job.run();
     interrupt.disarm();
-    let analysis = analysis.map_err(|e| match e {
-        PegError::Stopped => anyhow::anyhow!(
-            "interrupted: {} holds the last level; the same command goes on from it",
-            checkpoint.path().display()
-        ),
-        other => other.into(),
-    })?;
-    let mut analysis = analysis;
-    // The whole command: the table's backward pass too.
-    analysis.seconds = started.elapsed().as_secs_f64();
+    let PegAnalyzed { analysis, table } = done?;
     let mut out = peg_report::render(&analysis, args.format.report());
     if let (Some((path, solvable)), Format::Text) = (&table, args.format) {
         out.push_str(&format!(

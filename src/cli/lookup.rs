@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
+use antipode::jobs::PegLookup;
 use antipode::puzzles::Opened;
 use antipode::puzzles::peg::PegBoard;
-use antipode::solvers::peg::table::SolvableTable;
 use antipode::table::Table;
 use antipode::{jobs, with_puzzle};
 
@@ -112,15 +112,14 @@ pub fn run(args: Args) -> Result<()> {
 /// `lookup` on a peg solitaire board: whether each board can still reach the goal,
 /// from the board's peg table.
 fn lookup_peg(board: &PegBoard, args: &Args, lines: &[&str], from_stdin: bool) -> Result<()> {
-    let table = SolvableTable::open(&args.table)?;
-    table.check_board(board)?;
+    let table = PegLookup::open(&args.table, board)?;
     let mut out = String::new();
     if args.format == Format::Tsv {
         out.push_str("position\tsolvable\n");
     }
     for (k, line) in lines.iter().enumerate() {
-        let position = match board.parse(line) {
-            Ok(position) => position,
+        let (text, solvable) = match table.solvable(line) {
+            Ok(answer) => answer,
             Err(e) => {
                 super::print(&out)?;
                 let place = if from_stdin {
@@ -131,8 +130,6 @@ fn lookup_peg(board: &PegBoard, args: &Args, lines: &[&str], from_stdin: bool) -
                 bail!("{place}: {e}");
             }
         };
-        let solvable = table.solvable(position);
-        let text = board.format(position);
         match args.format {
             Format::Json => {
                 out.push_str(

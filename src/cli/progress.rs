@@ -276,6 +276,56 @@ impl Drop for Working {
     }
 }
 
+/// Prints a line per level of a peg solitaire sweep: `WHAT with N pegs: B boards`,
+/// level `d` having `first_pegs` - `d` pegs (forward, by jumps) or `first_pegs` + `d`
+/// (backward, from the goal).
+pub struct PegLevels {
+    quiet: bool,
+    what: &'static str,
+    first_pegs: u32,
+    forward: bool,
+}
+
+impl PegLevels {
+    pub fn forward(quiet: bool, start_pegs: u32) -> PegLevels {
+        PegLevels {
+            quiet,
+            what: "reachable",
+            first_pegs: start_pegs,
+            forward: true,
+        }
+    }
+
+    pub fn backward(quiet: bool, goal_pegs: u32) -> PegLevels {
+        PegLevels {
+            quiet,
+            what: "solvable",
+            first_pegs: goal_pegs,
+            forward: false,
+        }
+    }
+}
+
+impl Observer for PegLevels {
+    fn level_finished(&self, stats: &LevelStats) {
+        if self.quiet {
+            return;
+        }
+        let pegs = match self.forward {
+            true => self.first_pegs - stats.depth,
+            false => self.first_pegs + stats.depth,
+        };
+        let boards = thousands(stats.new_states);
+        eprintln!("{} with {pegs:>2} pegs: {boards} boards", self.what);
+    }
+
+    fn resumed(&self, levels: &[u64]) {
+        if !self.quiet {
+            eprintln!("resumed after {} level(s)", levels.len());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -351,12 +351,9 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
                 "the boards that can still reach the goal",
                 "boards",
             );
-            let solvable = antipode::solvers::peg::levels::solvable_sets_observed(
-                board,
-                start.count_ones(),
-                None,
-                &bar,
-            )?;
+            let control = antipode::driver::Control::new(&bar, None);
+            let solvable =
+                antipode::solvers::peg::levels::solvable_sets(board, start.count_ones(), &control)?;
             drop(bar);
             let _working = fewest();
             board.solutions_among(start, first, args.all, max_length, &solvable)?

@@ -109,9 +109,8 @@ fn post(outboxes: &mut [Vec<u32>], slices: &Slices, starts: &[u64], wide: bool, 
 ///                 let slice = Slices::new(board.index_count(), 2).range(r);
 ///                 let store = ByteDepths::anonymous(slice.end - slice.start).unwrap();
 ///                 let rank = Partitioned::new(board, &store, &transport, &Silent);
-///                 let mut bfs = Bfs::with_executor(Box::new(rank), &Silent, None);
-///                 bfs.seed();
-///                 bfs.run(None, None).unwrap()
+///                 let bfs = Bfs::with_executor(Box::new(rank), &Silent, None);
+///                 bfs.run().unwrap()
 ///             })
 ///         })
 ///         .collect();
@@ -876,9 +875,8 @@ mod tests {
         if wide {
             rank = rank.wide_offsets();
         }
-        let mut bfs = Bfs::with_executor(Box::new(&mut rank), &Silent, None);
-        bfs.seed();
-        let levels = bfs.run(None, None).unwrap().0;
+        let bfs = Bfs::with_executor(Box::new(&mut rank), &Silent, None);
+        let levels = bfs.run().unwrap().0;
         (levels, rank.bytes_sent().to_vec())
     }
 

@@ -28,9 +28,8 @@ const DENSE_FRACTION: u64 = 64;
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = PackedDepths::anonymous(board.index_count()).unwrap();
 /// let threads = Threads::new(&board, &store, board.goal_indices(), &Silent, None);
-/// let mut bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
-/// bfs.seed();
-/// assert_eq!(bfs.run(None, None).unwrap().gods_number(), 21);
+/// let bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
+/// assert_eq!(bfs.run().unwrap().gods_number(), 21);
 /// ```
 pub struct Threads<'a, P: Puzzle, S: DepthStore> {
     puzzle: &'a P,

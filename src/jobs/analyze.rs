@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::analysis::{self, Analysis, AnalyzeError};
+use crate::driver::Interrupted;
 use crate::engine::{EngineError, Histogram, Observer, Silent};
 use crate::pool::{self, PoolError};
 use crate::puzzle::Puzzle;
@@ -25,16 +26,8 @@ pub enum AnalyzeJobError {
     Table(TableError),
     /// The stop token was set: the table holds every complete level, and the same job
     /// resumes from there.
-    #[error(
-        "interrupted: {} holds {levels} complete level(s); run the same command again to resume",
-        path.display()
-    )]
-    Interrupted {
-        /// The table file.
-        path: PathBuf,
-        /// Complete levels in it.
-        levels: usize,
-    },
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
     /// The worker threads.
     #[error(transparent)]
     Threads(#[from] PoolError),
@@ -261,11 +254,8 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
         }
         let stop = self.stop.as_ref();
         let built = match table::build(self.puzzle, path, &options, self.observer, stop) {
-            Err(TableError::Engine(EngineError::Interrupted { histogram })) => {
-                return Err(AnalyzeJobError::Interrupted {
-                    path: path.to_owned(),
-                    levels: histogram.len(),
-                });
+            Err(TableError::Engine(EngineError::Interrupted(stopped))) => {
+                return Err(stopped.into());
             }
             other => other.map_err(AnalyzeJobError::Table)?,
         };

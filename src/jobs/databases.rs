@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::TABLES_DIR;
 use crate::StopToken;
+use crate::driver::Interrupted;
 use crate::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError};
 use crate::pool::{self, PoolError};
 use crate::puzzles::sliding::BoardShape;
@@ -24,18 +25,17 @@ pub enum DatabasesError {
     NoPatterns,
     /// The stop token was set: the build saved its progress, and the same job resumes.
     #[error(
-        "interrupted: the build of {} is saved up to distance {depth} in {}; run the same \
+        "interrupted: the build of {} is saved up to distance {} in {}; run the same \
          command again to resume",
         path.display(),
-        checkpoint.display()
+        stopped.levels.len().saturating_sub(1),
+        stopped.checkpoint.as_deref().unwrap_or(std::path::Path::new("?")).display()
     )]
     Interrupted {
         /// The database being built.
         path: PathBuf,
-        /// The last complete distance.
-        depth: u32,
-        /// Its checkpoint file.
-        checkpoint: PathBuf,
+        /// Its complete levels and its checkpoint file.
+        stopped: Interrupted,
     },
     /// The worker threads.
     #[error(transparent)]
@@ -167,17 +167,11 @@ impl<'a> Databases<'a> {
         })?;
         match opened {
             Err(PdbError::Build {
-                cause:
-                    BuildError::Interrupted {
-                        depth,
-                        checkpoint: Some(checkpoint),
-                    },
+                cause: BuildError::Interrupted(stopped),
                 path,
-            }) => Err(DatabasesError::Interrupted {
-                path,
-                depth,
-                checkpoint,
-            }),
+            }) if stopped.checkpoint.is_some() => {
+                Err(DatabasesError::Interrupted { path, stopped })
+            }
             other => Ok(other?),
         }
     }

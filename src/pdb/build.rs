@@ -29,7 +29,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -39,6 +39,7 @@ use super::pattern::Pattern;
 #[cfg(target_arch = "x86_64")]
 use crate::StopToken;
 use crate::cpu::Popcnt;
+use crate::driver::{self, Control, Interrupted, Next, Observer};
 use crate::rank::partial::Cursor;
 
 /// Placements handed to a thread at a time.
@@ -57,20 +58,6 @@ pub struct Entries {
     pub histogram: Vec<u64>,
 }
 
-/// What a level reports while a build runs: the level number and the placements
-/// first reached there.
-pub trait BuildProgress: Sync {
-    /// Called first when the build goes on from a checkpoint holding levels up to
-    /// `depth` (then `level` is called for each of them).
-    fn resumed(&self, _depth: u32) {}
-
-    /// Called after each level.
-    fn level(&self, depth: u32, new_placements: u64);
-}
-
-/// No progress reports.
-pub struct Quiet;
-
 /// How a build keeps its progress and when it stops early.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BuildControl<'a> {
@@ -78,16 +65,13 @@ pub struct BuildControl<'a> {
     /// checkpoint of the same database; `None`: no checkpoints.
     pub checkpoint: Option<&'a CheckpointFile>,
     /// A checkpoint waits at least this long after the start or the last one, and at
-    /// least [`CHECKPOINT_SHARE`] times as long as the last one took; zero: one after
-    /// every level.
+    /// least [`crate::driver::CHECKPOINT_SHARE`] times as long as the last one took
+    /// ([`crate::driver::Pacing`]); zero: one after every level.
     pub every: Duration,
     /// Once set (by Ctrl-C, say), the build stops after the level it is expanding,
     /// with a checkpoint.
     pub stop: Option<&'a StopToken>,
 }
-
-/// Checkpoints take at most about 1/(1 + this) of a build: each writes every array.
-pub const CHECKPOINT_SHARE: u32 = 30;
 
 /// Why a build did not finish.
 #[derive(Debug, thiserror::Error)]
@@ -114,18 +98,10 @@ pub enum BuildError {
         /// The system's reason.
         cause: std::io::Error,
     },
-    /// Stopped by [`BuildControl::stop`].
-    #[error("interrupted after distance {depth}")]
-    Interrupted {
-        /// The last level expanded.
-        depth: u32,
-        /// Where the progress is, if anywhere.
-        checkpoint: Option<PathBuf>,
-    },
-}
-
-impl BuildProgress for Quiet {
-    fn level(&self, _: u32, _: u64) {}
+    /// Stopped by [`BuildControl::stop`]: the checkpoint, if any, holds the levels
+    /// done.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
 }
 
 /// The regions of one placement: those seen (low half of a word) and those reached
@@ -251,14 +227,14 @@ pub fn bytes_per_placement(pattern: &Pattern) -> u64 {
 }
 
 /// Builds the database of `pattern` on the current rayon pool.
-pub fn build(pattern: &Pattern, progress: &dyn BuildProgress) -> Result<Entries, BuildError> {
+pub fn build(pattern: &Pattern, progress: &dyn Observer) -> Result<Entries, BuildError> {
     build_with(pattern, progress, &BuildControl::default())
 }
 
 /// [`build`], resuming from and saving checkpoints, and stopping, as `control` says.
 pub fn build_with(
     pattern: &Pattern,
-    progress: &dyn BuildProgress,
+    progress: &dyn Observer,
     control: &BuildControl<'_>,
 ) -> Result<Entries, BuildError> {
     match word_bytes(pattern) {
@@ -425,11 +401,7 @@ impl<'a, W: RegionWord> Search<'a, W> {
 
     /// Loads the checkpoint, if there is one of this build (a level just expanded:
     /// the sweep picks it up, over every chunk), else puts the goal at distance 0.
-    fn start(
-        &mut self,
-        control: &BuildControl<'_>,
-        progress: &dyn BuildProgress,
-    ) -> Result<Start, BuildError> {
+    fn start(&mut self, control: &BuildControl<'_>) -> Result<Start, BuildError> {
         let resumed = match control.checkpoint {
             Some(file) => {
                 let loaded = file
@@ -446,10 +418,6 @@ impl<'a, W: RegionWord> Search<'a, W> {
             None => None,
         };
         if let Some(saved) = resumed {
-            progress.resumed(saved.depth);
-            for (depth, &placements) in saved.histogram.iter().enumerate() {
-                progress.level(depth as u32, placements);
-            }
             self.touched
                 .iter()
                 .for_each(|t| t.store(true, Ordering::Relaxed));
@@ -468,7 +436,6 @@ impl<'a, W: RegionWord> Search<'a, W> {
             .region_name(pattern.blank_home() as u32, goal_free);
         self.entries[goal_rank] = 1;
         self.words[goal_rank].set(goal_region as u64);
-        progress.level(0, 1);
         self.frontier = vec![(goal_rank as u64, goal_region)];
         Ok(Start {
             depth: 0,
@@ -583,91 +550,87 @@ fn checkpoint_error(control: &BuildControl<'_>) -> impl Fn(std::io::Error) -> Bu
     }
 }
 
-/// Saves the search after a level's expansion when the interval has passed (or a
-/// stop was asked for); `cost` holds the last save's duration.
-struct Checkpoints {
-    last: Instant,
-    cost: Duration,
+/// A database build as a build of the level-loop driver: each level sweeps the
+/// regions reached into the next level and expands it; a checkpoint holds the search
+/// right after an expansion.
+struct DatabaseLevels<'s, 'a, 'c, W: RegionWord> {
+    search: &'s mut Search<'a, W>,
+    control: &'s BuildControl<'c>,
+    /// The last level found (and expanded).
+    depth: u32,
 }
 
-impl Checkpoints {
-    fn save<W: RegionWord>(
-        &mut self,
-        control: &BuildControl<'_>,
-        search: &Search<'_, W>,
-        saved: impl FnOnce() -> Saved,
-        stopping: bool,
-    ) -> Result<(), BuildError> {
-        let Some(file) = control.checkpoint else {
-            return Ok(());
+impl<W: RegionWord> driver::Levels for DatabaseLevels<'_, '_, '_, W> {
+    type Error = BuildError;
+
+    fn start(&mut self, _: &Control<'_>) -> Result<driver::Start, BuildError> {
+        let Start {
+            depth,
+            histogram,
+            resumed,
+        } = self.search.start(self.control)?;
+        self.depth = depth;
+        Ok(match resumed {
+            // The checkpoint holds the level expanded already.
+            true => driver::Start::resumed(histogram),
+            false => {
+                self.search.expand();
+                driver::Start::fresh(histogram[0])
+            }
+        })
+    }
+
+    fn next_level(&mut self, _: &Control<'_>) -> Result<Next, BuildError> {
+        let (new_placements, new_states) = self.search.sweep(self.depth);
+        if new_states == 0 {
+            return Ok(Next::Done);
+        }
+        self.search.list_small_level(new_states);
+        self.depth += 1;
+        self.search.expand();
+        Ok(Next::found(new_placements))
+    }
+
+    fn saves(&self) -> bool {
+        self.control.checkpoint.is_some()
+    }
+
+    fn save(&mut self, levels: &[u64]) -> Result<u64, BuildError> {
+        let Some(file) = self.control.checkpoint else {
+            return Ok(0);
         };
-        let wait = match control.every {
-            every if every.is_zero() => every,
-            every => every.max(self.cost * CHECKPOINT_SHARE),
+        let saved = Saved {
+            depth: self.depth,
+            histogram: levels.to_vec(),
         };
-        if stopping || self.last.elapsed() >= wait {
-            let started = Instant::now();
-            file.save(
-                &saved(),
-                size_of::<W>(),
-                &search.entries,
-                search.words.bytes(),
-            )
+        let (entries, words) = (&self.search.entries, self.search.words.bytes());
+        file.save(&saved, size_of::<W>(), entries, words)
             .map_err(|cause| BuildError::CheckpointWrite {
                 path: file.path().to_owned(),
                 cause,
             })?;
-            self.cost = started.elapsed();
-            self.last = Instant::now();
-        }
-        Ok(())
+        Ok((entries.len() + words.len()) as u64)
+    }
+
+    fn checkpoint_path(&self) -> Option<PathBuf> {
+        self.control.checkpoint.map(|c| c.path().to_owned())
     }
 }
 
 #[inline(always)]
 fn bfs<W: RegionWord>(
     pattern: &Pattern,
-    progress: &dyn BuildProgress,
+    progress: &dyn Observer,
     control: &BuildControl<'_>,
 ) -> Result<Entries, BuildError> {
     let mut search = Search::<W>::new(pattern)?;
-    let Start {
-        mut depth,
-        mut histogram,
-        resumed,
-    } = search.start(control, progress)?;
-    let mut expand_next = !resumed;
-    let mut checkpoints = Checkpoints {
-        last: Instant::now(),
-        cost: Duration::ZERO,
+    let driven = Control::new(progress, control.stop).every(control.every);
+    let mut levels = DatabaseLevels {
+        search: &mut search,
+        control,
+        depth: 0,
     };
-    loop {
-        if expand_next {
-            search.expand();
-        }
-        expand_next = true;
-        // The level is expanded: a checkpoint now holds the whole search.
-        let stopping = control.stop.is_some_and(StopToken::is_stopped);
-        let saved = || Saved {
-            depth,
-            histogram: histogram.clone(),
-        };
-        checkpoints.save(control, &search, saved, stopping)?;
-        if stopping {
-            return Err(BuildError::Interrupted {
-                depth,
-                checkpoint: control.checkpoint.map(|c| c.path().to_owned()),
-            });
-        }
-        let (new_placements, new_states) = search.sweep(depth);
-        if new_states == 0 {
-            break;
-        }
-        search.list_small_level(new_states);
-        depth += 1;
-        histogram.push(new_placements);
-        progress.level(depth, new_placements);
-    }
+    let mut histogram = driver::run(&mut levels, &driven)?;
     // Levels that reached new regions of old placements only end the histogram with
     // zeros; they are not distances of any placement.
     while histogram.last() == Some(&0) {
@@ -694,7 +657,7 @@ mod tests {
         // can always come round for free on a 3x3 board.
         let goal: Vec<u8> = vec![1, 2, 3, 4, 5, 6, 7, 8, 0];
         let pattern = Pattern::new(3, 3, &goal, &[5]).unwrap();
-        let built = build(&pattern, &Quiet).unwrap();
+        let built = build(&pattern, &driver::Silent).unwrap();
         for cell in 0..9u8 {
             let rank = pattern.placements().rank(&[cell]) as usize;
             let (r, c) = (cell as i32 / 3, cell as i32 % 3);
@@ -711,12 +674,12 @@ mod tests {
         resumed: std::sync::Mutex<Option<u32>>,
     }
 
-    impl BuildProgress for StopAt<'_> {
-        fn resumed(&self, depth: u32) {
-            *self.resumed.lock().unwrap() = Some(depth);
+    impl Observer for StopAt<'_> {
+        fn resumed(&self, levels: &[u64]) {
+            *self.resumed.lock().unwrap() = Some(levels.len() as u32 - 1);
         }
-        fn level(&self, depth: u32, _: u64) {
-            if depth == self.at {
+        fn level_finished(&self, stats: &driver::LevelStats) {
+            if stats.depth == self.at {
                 self.stop.stop();
             }
         }
@@ -726,7 +689,7 @@ mod tests {
     fn an_interrupted_build_resumes_to_the_same_entries() {
         let goal: Vec<u8> = (1..16).chain([0]).collect();
         let pattern = Pattern::new(4, 4, &goal, &[1, 2, 5, 6, 9]).unwrap();
-        let whole = build(&pattern, &Quiet).unwrap();
+        let whole = build(&pattern, &driver::Silent).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let file = CheckpointFile::beside(&dir.path().join("db.table"), "digest");
         // Early levels go as lists, the widest as full arrays.
@@ -745,7 +708,8 @@ mod tests {
                 stop: Some(&stop),
             };
             match build_with(&pattern, &progress, &control) {
-                Err(BuildError::Interrupted { depth, checkpoint }) => {
+                Err(BuildError::Interrupted(Interrupted { levels, checkpoint })) => {
+                    let depth = levels.len() as u32 - 1;
                     assert_eq!((depth, checkpoint.as_deref()), (at, Some(file.path())));
                 }
                 other => panic!("stop at {at}: {other:?}"),
@@ -803,7 +767,7 @@ mod tests {
     fn every_placement_is_reached() {
         let goal: Vec<u8> = (1..12).chain([0]).collect();
         let pattern = Pattern::new(3, 4, &goal, &[1, 2, 5, 6]).unwrap();
-        let built = build(&pattern, &Quiet).unwrap();
+        let built = build(&pattern, &driver::Silent).unwrap();
         assert!(built.entries.iter().all(|&e| e > 0));
         assert_eq!(
             built.histogram.iter().sum::<u64>(),

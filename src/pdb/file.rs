@@ -384,13 +384,14 @@ fn crc32_and_largest_entry(payload: &[u8], nibbles: bool) -> (u32, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdb::build::{Quiet, build};
+    use crate::driver::Silent;
+    use crate::pdb::build::build;
 
     #[test]
     fn a_written_database_reads_back() {
         let goal: Vec<u8> = (1..12).chain([0]).collect();
         let pattern = Pattern::new(3, 4, &goal, &[1, 2, 3, 5, 6]).unwrap();
-        let built = build(&pattern, &Quiet).unwrap();
+        let built = build(&pattern, &Silent).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.table");
         let partial = WriteLock::acquire(&partial_path(&path)).unwrap();

@@ -22,11 +22,12 @@ use crate::StopToken;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::build::{self, BuildControl, BuildProgress};
+use super::build::{self, BuildControl};
 use super::checkpoint::CheckpointFile;
 use super::file::{self, Pdb};
 use super::pattern::{MAX_CELLS, Pattern};
 use super::{Board, PdbError};
+use crate::driver::{LevelStats, Observer};
 use crate::table::header;
 use crate::table::lock::WriteLock;
 
@@ -129,18 +130,22 @@ impl LevelReport<'_> {
     }
 }
 
-impl BuildProgress for LevelReport<'_> {
-    fn resumed(&self, depth: u32) {
+impl Observer for LevelReport<'_> {
+    fn resumed(&self, levels: &[u64]) {
         self.send(PartitionEvent::Resumed {
             checkpoint: self.checkpoint.clone(),
-            depth,
+            depth: levels.len() as u32 - 1,
         });
+        for (depth, &placements) in levels.iter().enumerate() {
+            let depth = depth as u32;
+            self.send(PartitionEvent::Level { depth, placements });
+        }
     }
 
-    fn level(&self, depth: u32, new_placements: u64) {
+    fn level_finished(&self, stats: &LevelStats) {
         self.send(PartitionEvent::Level {
-            depth,
-            placements: new_placements,
+            depth: stats.depth,
+            placements: stats.new_states,
         });
     }
 }

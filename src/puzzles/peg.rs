@@ -22,6 +22,7 @@ pub mod symmetry;
 
 use std::hash::{BuildHasher, Hasher};
 
+use crate::driver;
 use crate::puzzle::PositionError;
 
 /// The boards from which the goal can still be reached, as a search asks for them:
@@ -89,9 +90,9 @@ pub enum PegError {
     /// The goal cannot be reached at all.
     #[error("the goal ({0}) cannot be reached from this board")]
     Unreachable(String),
-    /// The search was stopped.
-    #[error("stopped before the search finished")]
-    Stopped,
+    /// The search was stopped (its checkpoint, if any, holds the levels done).
+    #[error(transparent)]
+    Interrupted(#[from] crate::driver::Interrupted),
     /// A checkpoint could not be written.
     #[error("{0}")]
     Checkpoint(String),
@@ -591,33 +592,18 @@ impl PegBoard {
         alive: impl Fn(u64) -> bool + Sync,
         stop_at_goal: bool,
     ) -> Vec<Vec<u64>> {
-        use rayon::prelude::*;
-        let mut seen = std::collections::HashSet::with_hasher(BoardHash);
-        seen.insert(from);
-        let mut levels = vec![vec![from]];
-        loop {
-            let frontier = levels.last().expect("not empty");
-            if stop_at_goal && frontier.iter().any(|&b| self.is_goal(b)) {
-                return levels;
-            }
-            let mut children: Vec<u64> = frontier
-                .par_chunks(1 << 12)
-                .flat_map_iter(|piece| {
-                    let mut out = Vec::new();
-                    for &board in piece {
-                        self.each_move(board, &alive, &mut out);
-                    }
-                    out
-                })
-                .collect();
-            children.par_sort_unstable();
-            children.dedup();
-            children.retain(|board| seen.insert(*board));
-            if children.is_empty() {
-                return levels;
-            }
-            levels.push(children);
-        }
+        let mut search = MoveLevels {
+            board: self,
+            alive,
+            stop_at_goal,
+            seen: std::collections::HashSet::with_hasher(BoardHash),
+            levels: vec![vec![from]],
+        };
+        search.seen.insert(from);
+        // Without a stop token the run cannot be interrupted: its levels are all in
+        // `search`.
+        let _complete = driver::run(&mut search, &driver::Control::default());
+        search.levels
     }
 
     /// The number of boards per fewest number of moves from the start, and the goal's
@@ -632,6 +618,55 @@ impl PegBoard {
             levels.iter().map(|level| level.len() as u64).collect(),
             goal.map(|g| g as u32),
         )
+    }
+}
+
+/// A breadth-first search by moves, as a build of the level-loop driver: every level
+/// the boards first reached with one move more.
+struct MoveLevels<'a, A> {
+    board: &'a PegBoard,
+    alive: A,
+    stop_at_goal: bool,
+    seen: std::collections::HashSet<u64, BoardHash>,
+    /// The boards of every level found.
+    levels: Vec<Vec<u64>>,
+}
+
+impl<A: Fn(u64) -> bool + Sync> driver::Levels for MoveLevels<'_, A> {
+    type Error = driver::Interrupted;
+
+    fn start(&mut self, _: &driver::Control<'_>) -> Result<driver::Start, driver::Interrupted> {
+        Ok(driver::Start::fresh(self.levels[0].len() as u64))
+    }
+
+    fn next_level(&mut self, _: &driver::Control<'_>) -> Result<driver::Next, driver::Interrupted> {
+        use rayon::prelude::*;
+        let (board, alive) = (self.board, &self.alive);
+        let Some(frontier) = self.levels.last() else {
+            return Ok(driver::Next::Done);
+        };
+        if self.stop_at_goal && frontier.iter().any(|&b| board.is_goal(b)) {
+            return Ok(driver::Next::Done);
+        }
+        let mut children: Vec<u64> = frontier
+            .par_chunks(1 << 12)
+            .flat_map_iter(|piece| {
+                let mut out = Vec::new();
+                for &b in piece {
+                    board.each_move(b, alive, &mut out);
+                }
+                out
+            })
+            .collect();
+        children.par_sort_unstable();
+        children.dedup();
+        children.retain(|b| self.seen.insert(*b));
+        if children.is_empty() {
+            return Ok(driver::Next::Done);
+        }
+        let found = children.len() as u64;
+        self.levels.push(children);
+        Ok(driver::Next::found(found))
     }
 }
 

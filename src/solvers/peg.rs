@@ -37,6 +37,10 @@ pub fn solutions(
     all: bool,
     max_moves: u32,
 ) -> Result<(u32, Vec<PegSolution>), PegError> {
-    let solvable = levels::solvable_sets(board, start.count_ones(), None)?;
+    let solvable = levels::solvable_sets(
+        board,
+        start.count_ones(),
+        &crate::driver::Control::default(),
+    )?;
     board.solutions_among(start, first, all, max_moves, &solvable)
 }

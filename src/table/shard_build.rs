@@ -22,16 +22,16 @@
 
 use std::ops::Range;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use super::lock::WriteLock;
 use super::shards::{MANIFEST, Manifest, shard_name};
 use super::writer::{
-    BuildOptions, Writer, abandon, check_room, checkpoint_interval, finish, fresh_header, prepare,
-    read_building_header, replace,
+    BuildOptions, Writer, abandon, check_room, finish, fresh_header, prepare, read_building_header,
+    replace,
 };
 use super::{HEADER_BYTES, Header, Identity, TableError, check_size, copies, identity, io_error};
-use crate::engine::{self, Bfs, EngineError, Observer, Partitioned, Slices, Transport};
+use crate::driver::{self, Control, Next, Start};
+use crate::engine::{self, Bfs, Histogram, Observer, Partitioned, Slices, Transport};
 use crate::puzzle::Puzzle;
 use crate::store::Depths;
 use crate::with_depths;
@@ -392,7 +392,6 @@ fn start(shard: OpenShard, plan: &ResumePlan) -> Result<ShardRun, TableError> {
         lock,
         copies,
         header,
-        last_cost: Duration::ZERO,
     };
     if complete {
         let mut depths = Depths::anonymous(writer.header.encoding, entries)?
@@ -455,37 +454,26 @@ fn search<P: Puzzle>(
     let transport = ranks.transport;
     let searched = with_depths!(&depths, s => {
         let mut executor = Partitioned::new(puzzle, s, transport, observer);
-        let map = depths.map();
-        let mut last_checkpoint = Instant::now();
-        let mut checkpoint = |h: &[u64]| {
-            let interval = checkpoint_interval(options, writer.last_cost);
-            let want = !complete && last_checkpoint.elapsed() >= interval;
-            if transport.sum(want as u64) == 0 {
-                return Ok(());
-            }
-            checkpoint_all(transport, &mut writer, map, h, complete)?;
-            observer.checkpoint_written(h.len(), writer.header.payload_bytes, writer.last_cost);
-            last_checkpoint = Instant::now();
-            Ok(())
-        };
         let histogram = {
             let mut bfs = Bfs::with_executor(Box::new(&mut executor), observer, None);
-            match plan.histogram.is_empty() {
-                true => bfs.seed(),
-                false => bfs.resume(plan.histogram.clone()),
-            }
-            bfs.run(Some(&mut checkpoint), None)
+            bfs.resume(plan.histogram.clone());
+            let mut build = ShardLevels {
+                bfs,
+                writer: &mut writer,
+                map: depths.map(),
+                transport,
+                complete,
+            };
+            let control = Control::new(observer, None).every(options.checkpoint_every);
+            driver::run(&mut build, &control)
         };
         histogram.map(|h| {
+            let h = Histogram(h);
             let last = executor.last_level_indices(h.gods_number(), limit);
             (h, last, executor.bytes_sent().to_vec())
         })
     });
-    let (histogram, last_level, bytes_sent) = match searched {
-        Ok(done) => done,
-        Err(EngineError::Checkpoint(cause)) => return Err(writer.failed("a checkpoint")(cause)),
-        Err(other) => return Err(other.into()),
-    };
+    let (histogram, last_level, bytes_sent) = searched?;
     // Every shard holds the whole histogram before any is marked complete.
     let behind = !complete && writer.header.histogram != histogram.0;
     if transport.sum(behind as u64) > 0 {
@@ -508,6 +496,48 @@ fn search<P: Puzzle>(
     })
 }
 
+/// One rank's part of a partitioned table build, as a build of the level-loop
+/// driver: the engine's levels over this rank's slice; the ranks agree on every
+/// checkpoint, which each writes to its own shard.
+struct ShardLevels<'w, 'a> {
+    bfs: Bfs<'a>,
+    writer: &'w mut Writer,
+    map: &'w memmap2::MmapMut,
+    transport: &'w dyn Transport,
+    /// This rank's shard is complete already (it takes part, writing nothing).
+    complete: bool,
+}
+
+impl driver::Levels for ShardLevels<'_, '_> {
+    type Error = TableError;
+
+    fn start(&mut self, control: &Control<'_>) -> Result<Start, TableError> {
+        Ok(self.bfs.start(control)?)
+    }
+
+    fn next_level(&mut self, control: &Control<'_>) -> Result<Next, TableError> {
+        Ok(self.bfs.next_level(control)?)
+    }
+
+    fn saves(&self) -> bool {
+        true
+    }
+
+    fn agree_to_save(&mut self, due: bool) -> bool {
+        self.transport.sum(u64::from(due && !self.complete)) > 0
+    }
+
+    fn save(&mut self, levels: &[u64]) -> Result<u64, TableError> {
+        checkpoint_all(self.transport, self.writer, self.map, levels, self.complete)
+            .map_err(self.writer.failed("a checkpoint"))?;
+        Ok(self.writer.header.payload_bytes)
+    }
+
+    fn checkpoint_path(&self) -> Option<std::path::PathBuf> {
+        Some(self.writer.path().to_owned())
+    }
+}
+
 /// A collective checkpoint of `histogram` (every rank calls it): every shard's array
 /// to its spare copy, then, once all have written theirs, every header names it. A
 /// rank with `skip` writes nothing but takes part.
@@ -518,7 +548,6 @@ fn checkpoint_all(
     histogram: &[u64],
     skip: bool,
 ) -> std::io::Result<()> {
-    let started = Instant::now();
     let written = match skip {
         true => Ok(()),
         false => writer.write_spare_copy(map),
@@ -528,9 +557,7 @@ fn checkpoint_all(
         true => Ok(()),
         false => writer.point_at_spare_copy(histogram),
     };
-    all_did(transport, pointed, "its header")?;
-    writer.last_cost = started.elapsed();
-    Ok(())
+    all_did(transport, pointed, "its header")
 }
 
 /// This rank's error, or an error naming the first other rank that failed to write

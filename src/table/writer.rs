@@ -29,7 +29,7 @@ use crate::StopToken;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use memmap2::MmapMut;
 
@@ -38,7 +38,8 @@ use super::{
     HEADER_BYTES, Header, Identity, TableError, blocks, check_size, copies, header, identity,
     io_error, not_depths, read_header,
 };
-use crate::engine::{self, EngineError, Histogram, Observer, SearchOptions};
+use crate::driver::{self, Control, Next, Start};
+use crate::engine::{Bfs, Histogram, Observer};
 use crate::puzzle::Puzzle;
 use crate::store::{Depths, Encoding};
 use crate::with_depths;
@@ -49,8 +50,6 @@ pub(super) struct Writer {
     pub(super) copies: copies::Copies,
     /// The header as it is on disk.
     pub(super) header: Header,
-    /// How long the last checkpoint took.
-    pub(super) last_cost: Duration,
 }
 
 impl Writer {
@@ -81,11 +80,8 @@ impl Writer {
     /// not point at, then the header points at it. On failure the header on disk (and
     /// [`Writer::header`]) still names the last checkpoint.
     fn checkpoint(&mut self, map: &MmapMut, histogram: &[u64]) -> std::io::Result<()> {
-        let started = Instant::now();
         self.write_spare_copy(map)?;
-        self.point_at_spare_copy(histogram)?;
-        self.last_cost = started.elapsed();
-        Ok(())
+        self.point_at_spare_copy(histogram)
     }
 
     /// The first half of a checkpoint: the array to the copy the header does not
@@ -169,7 +165,6 @@ fn create_or_resume<P: Puzzle>(
         lock,
         copies,
         header,
-        last_cost: Duration::ZERO,
     };
     match prepare(&mut writer, needed, resume.is_some(), puzzle.index_count()) {
         Ok(depths) => Ok((writer, depths, resume)),
@@ -402,17 +397,38 @@ pub struct Built {
     pub last_level: Option<Vec<u64>>,
 }
 
-/// Checkpoints wait at least this many times as long as the last one took: writing
-/// them takes at most about 1/(1 + CHECKPOINT_SHARE) of a run (3%), and a crash loses
-/// at most that many times a checkpoint's time (about two minutes for 2x7's 10.9 GB).
-const CHECKPOINT_SHARE: u32 = 30;
+/// A table build as a build of the level-loop driver: the engine's levels, each
+/// checkpoint the whole array to the copy the header does not name.
+struct TableLevels<'w, 'a> {
+    bfs: Bfs<'a>,
+    writer: &'w mut Writer,
+    map: &'w MmapMut,
+}
 
-/// How long to wait after a checkpoint that took `last_cost` (see
-/// [`BuildOptions::checkpoint_every`]).
-pub(super) fn checkpoint_interval(options: &BuildOptions, last_cost: Duration) -> Duration {
-    match options.checkpoint_every {
-        every if every.is_zero() => every,
-        every => every.max(last_cost * CHECKPOINT_SHARE),
+impl driver::Levels for TableLevels<'_, '_> {
+    type Error = TableError;
+
+    fn start(&mut self, control: &Control<'_>) -> Result<Start, TableError> {
+        Ok(self.bfs.start(control)?)
+    }
+
+    fn next_level(&mut self, control: &Control<'_>) -> Result<Next, TableError> {
+        Ok(self.bfs.next_level(control)?)
+    }
+
+    fn saves(&self) -> bool {
+        true
+    }
+
+    fn save(&mut self, levels: &[u64]) -> Result<u64, TableError> {
+        self.writer
+            .checkpoint(self.map, levels)
+            .map_err(self.writer.failed("a checkpoint"))?;
+        Ok(self.writer.header.payload_bytes)
+    }
+
+    fn checkpoint_path(&self) -> Option<std::path::PathBuf> {
+        Some(self.writer.path().to_owned())
     }
 }
 
@@ -442,8 +458,8 @@ pub struct BuildOptions {
     /// Overwrite a complete table or another puzzle's file at the path.
     pub force: bool,
     /// Progress is recorded at most this often (and at the end), and no more often
-    /// than keeps checkpoints to about 3% of the run: each one writes the whole array
-    /// and waits for the disk. Zero: after every level.
+    /// than keeps checkpoints to about 3% of the run ([`driver::Pacing`]): each one
+    /// writes the whole array and waits for the disk. Zero: after every level.
     pub checkpoint_every: Duration,
 }
 
@@ -470,43 +486,15 @@ pub fn build<P: Puzzle>(
     let (mut writer, depths, resume) =
         create_or_resume(puzzle, path, options.encoding, options.force)?;
     let resumed_levels = resume.as_ref().map_or(0, Vec::len);
-    let mut last_level = Vec::new();
-    let searched = {
-        let map = depths.map();
-        let mut last_checkpoint = Instant::now();
-        let mut checkpoint = |h: &[u64]| {
-            let interval = checkpoint_interval(options, writer.last_cost);
-            // The goal level alone is not worth a write of the whole array: it is
-            // redone in no time (the set-up before it can take longer than the interval).
-            let only_the_goal = h.len() == 1 && !interval.is_zero();
-            if only_the_goal || last_checkpoint.elapsed() < interval {
-                return Ok(());
-            }
-            writer.checkpoint(map, h)?;
-            observer.checkpoint_written(h.len(), writer.header.payload_bytes, writer.last_cost);
-            last_checkpoint = Instant::now();
-            Ok(())
-        };
-        let search = SearchOptions {
-            resume,
-            checkpoint: Some(&mut checkpoint),
-            stop,
-            last_level: Some(&mut last_level),
-        };
-        with_depths!(&depths, s => engine::search_with(puzzle, s, observer, search))
-    };
-    let histogram = match searched {
-        Ok(histogram) => histogram,
-        Err(EngineError::Interrupted { histogram }) => {
-            // Record every level that is complete, so that a resume skips them.
-            writer
-                .checkpoint(depths.map(), &histogram)
-                .map_err(writer.failed("a checkpoint"))?;
-            return Err(EngineError::Interrupted { histogram }.into());
-        }
-        Err(EngineError::Checkpoint(cause)) => return Err(writer.failed("a checkpoint")(cause)),
-        Err(other) => return Err(other.into()),
-    };
+    let control = Control::new(observer, stop).every(options.checkpoint_every);
+    let (histogram, last_level) = with_depths!(&depths, s => {
+        let mut bfs = Bfs::new(puzzle, s, observer, stop)?;
+        bfs.resume(resume.unwrap_or_default());
+        bfs.capture_last_level();
+        let mut build = TableLevels { bfs, writer: &mut writer, map: depths.map() };
+        let histogram = driver::run(&mut build, &control)?;
+        (Histogram(histogram), build.bfs.take_last_level().unwrap_or_default())
+    });
     finish(&mut writer, &depths, &histogram).map_err(writer.failed("the finished table"))?;
     Ok(Built {
         header: writer.header,

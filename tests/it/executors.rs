@@ -72,9 +72,8 @@ fn a_level_loop_over_another_executor_finds_the_same_histogram() {
         levels: &levels,
         combined: &combined,
     };
-    let mut bfs = Bfs::with_executor(Box::new(recording), &Silent, None);
-    bfs.seed();
-    let histogram = bfs.run(None, None).unwrap();
+    let bfs = Bfs::with_executor(Box::new(recording), &Silent, None);
+    let histogram = bfs.run().unwrap();
     let (_, expected) = analysis::search(&puzzle, &Silent).unwrap();
     assert_eq!(histogram, expected);
     assert_eq!(histogram.gods_number(), 31);

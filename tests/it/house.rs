@@ -1,6 +1,8 @@
 //! The house rules of `src/`, checked on the source itself: the top-level modules
 //! import one another without a circle, and so do the source files, inside a module
-//! too (a module and its parent may share types both ways). (Function length is
+//! too (a module and its parent may share types both ways); `puzzles/` keeps to rules,
+//! ranking and notation; the level builds share the driver's one progress interface,
+//! stop type and interrupted error. (Function length is
 //! clippy's `too_many_lines`, denied in Cargo.toml with its threshold in clippy.toml.)
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -283,4 +285,63 @@ fn puzzles_keep_rules_ranking_and_notation() {
         }
     }
     assert!(found.is_empty(), "puzzles/ imports:\n{}", found.join("\n"));
+}
+
+/// One level-loop driver (`src/driver.rs`) owns stopping, progress and checkpoints:
+/// no other trait reports levels, no stop is a bare `AtomicBool`, and every
+/// "interrupted" error variant wraps the driver's one `Interrupted`.
+#[test]
+fn level_builds_share_one_progress_interface_stop_type_and_interrupted_error() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for file in rust_files(&src) {
+        let name = file
+            .strip_prefix(&src)
+            .expect("under src")
+            .display()
+            .to_string();
+        let text = std::fs::read_to_string(&file).expect("a readable source file");
+        let lines = code_lines(&text);
+        let mut in_trait = false;
+        for (k, line) in lines.iter().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            if code.starts_with("pub trait ") || code.starts_with("trait ") {
+                in_trait = true;
+            } else if *line == "}" {
+                in_trait = false;
+            }
+            let reports_levels = ["fn level(", "fn level_finished(", "fn resumed("]
+                .iter()
+                .any(|f| code.starts_with(f));
+            if in_trait && reports_levels && name != "driver.rs" {
+                found.push(format!("{name}:{}: a progress trait of its own", k + 1));
+            }
+            if code.contains("AtomicBool") && code.contains("stop") {
+                found.push(format!(
+                    "{name}:{}: a stop flag that is not a StopToken",
+                    k + 1
+                ));
+            }
+            if code.starts_with("Stopped,") && name != "driver.rs" {
+                found.push(format!("{name}:{}: a `Stopped` error variant", k + 1));
+            }
+            let wrapped =
+                code.starts_with("Interrupted(#[from] ") && code.ends_with("Interrupted),");
+            if code.starts_with("Interrupted") && !wrapped {
+                let wraps = code.starts_with("Interrupted {")
+                    && lines[k..]
+                        .iter()
+                        .take(8)
+                        .any(|l| l.contains(": Interrupted,"));
+                let the_struct = name == "driver.rs";
+                if !wraps && !the_struct {
+                    found.push(format!("{name}:{}: an interrupted error of its own", k + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -6,6 +6,7 @@ use std::process::Output;
 
 use crate::common::{antipode_with_input, assert_error, python_read_table};
 
+use antipode::driver::Interrupted;
 use antipode::engine::Silent;
 use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError};
 use antipode::puzzles::SlidingPuzzle;
@@ -480,9 +481,9 @@ fn an_interrupted_database_build_resumes() {
         matches!(
             result,
             Err(PdbError::Build {
-                cause: BuildError::Interrupted { depth: 12, .. },
+                cause: BuildError::Interrupted(Interrupted { ref levels, .. }),
                 ..
-            })
+            }) if levels.len() == 13
         ),
         "{:?}",
         result.err()

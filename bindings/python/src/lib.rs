@@ -732,10 +732,15 @@ fn analyze<'py>(
             if error.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) =>
         {
             let message = match e {
-                ::antipode::jobs::AnalyzeJobError::Interrupted { path, levels } => format!(
-                    "interrupted: {} holds {levels} complete level(s); call analyze with \
-                     the same table again to resume",
-                    path.display()
+                ::antipode::jobs::AnalyzeJobError::Interrupted(stopped) => format!(
+                    "interrupted: {} holds {} complete level(s); call analyze with the same \
+                     table again to resume",
+                    stopped
+                        .checkpoint
+                        .as_deref()
+                        .unwrap_or(std::path::Path::new("the table"))
+                        .display(),
+                    stopped.levels.len()
                 ),
                 other => other.to_string(),
             };

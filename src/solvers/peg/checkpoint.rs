@@ -1,5 +1,5 @@
-//! The checkpoint of a forward peg solitaire analysis: the level about to be expanded
-//! and the counts so far, so that an interrupted `analyze` goes on from there.
+//! The checkpoint of a forward peg solitaire analysis: the last level found and the
+//! counts so far, so that an interrupted `analyze` goes on from there.
 //!
 //! The file (`tables/NAME-reachable.checkpoint` from the command line) is the kit's
 //! format ([`crate::persist::checkpoint`], kind `peg`), identified by the board's
@@ -15,13 +15,14 @@ use crate::puzzles::peg::PegBoard;
 use crate::rank::subsets::SubsetRanker;
 
 /// The version of the `peg` checkpoint's fields; the symmetric search's levels hold one
-/// board per class since version 2.
-const VERSION: u32 = 2;
+/// board per class since version 2; the counts include the saved level since
+/// version 3.
+const VERSION: u32 = 3;
 
 /// What a checkpoint holds besides the level.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Progress {
-    /// Boards per jump, for the levels before the saved one.
+    /// Boards per jump, of every level found (the saved one included).
     pub jumps: Vec<u64>,
     /// Classes of boards per jump (empty without symmetry).
     pub classes: Vec<u64>,
@@ -119,27 +120,52 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::driver::{Control, LevelStats, Observer};
     use crate::solvers::peg::levels::analyze;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    /// Hears the pegs of every level found, and stops the run at `stop_at` pegs.
+    struct Pegs<'a> {
+        start: u32,
+        heard: Mutex<Vec<u32>>,
+        stop_at: Option<(u32, &'a crate::StopToken)>,
+    }
+
+    impl Observer for Pegs<'_> {
+        fn level_finished(&self, stats: &LevelStats) {
+            let pegs = self.start - stats.depth;
+            self.heard.lock().unwrap().push(pegs);
+            if let Some((at, stop)) = self.stop_at
+                && at == pegs
+            {
+                stop.stop();
+            }
+        }
+    }
 
     #[test]
     fn an_analysis_stopped_midway_goes_on_from_its_checkpoint() {
         let board = PegBoard::shipped("hoppers").unwrap();
-        let whole = analyze(&board, true, None, None, |_, _| {}).unwrap();
+        let whole = analyze(&board, true, None, &Control::default()).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let checkpoint = Checkpoint::new(dir.path().join("h.checkpoint"), &board, true);
         let stop = crate::StopToken::new();
-        let stopped = analyze(&board, true, Some(&stop), Some(&checkpoint), |pegs, _| {
-            if pegs == 7 {
-                stop.stop();
-            }
-        });
+        let pegs = Pegs {
+            start: 12,
+            heard: Mutex::new(Vec::new()),
+            stop_at: Some((7, &stop)),
+        };
+        // No checkpoint on the way (the pacing never comes due): only the stop's.
+        let control = Control::new(&pegs, Some(&stop)).every(Duration::from_secs(3600));
+        let stopped = analyze(&board, true, Some(&checkpoint), &control);
         assert!(matches!(
             stopped,
-            Err(crate::puzzles::peg::PegError::Stopped)
+            Err(crate::puzzles::peg::PegError::Interrupted(ref i)) if i.levels.len() == 6
         ));
         let ranker = SubsetRanker::new(13);
         let (level, progress) = checkpoint.load(&ranker).expect("a checkpoint");
-        assert_eq!(level.pegs(), 6);
+        assert_eq!(level.pegs(), 7);
         let boards = &whole.classes.as_ref().expect("classes").positions_by_depth;
         assert_eq!(progress.jumps, boards[..6]);
         assert_eq!(progress.classes, whole.jumps_histogram[..6]);
@@ -149,11 +175,13 @@ mod tests {
                 .load(&ranker)
                 .is_none()
         );
-        let mut heard = Vec::new();
-        let resumed = analyze(&board, true, None, Some(&checkpoint), |pegs, _| {
-            heard.push(pegs)
-        })
-        .unwrap();
+        let pegs = Pegs {
+            start: 12,
+            heard: Mutex::new(Vec::new()),
+            stop_at: None,
+        };
+        let resumed = analyze(&board, true, Some(&checkpoint), &Control::new(&pegs, None)).unwrap();
+        let heard = pegs.heard.into_inner().unwrap();
         assert_eq!(heard, (1..=6).rev().collect::<Vec<u32>>());
         assert_eq!(resumed.jumps_histogram, whole.jumps_histogram);
         assert_eq!(resumed.classes, whole.classes);

@@ -15,14 +15,11 @@ use std::time::Instant;
 
 use super::checkpoint::{Checkpoint, Progress};
 use super::level_set::LevelSet;
+use crate::driver::{self, Control, Next, Start};
 use crate::puzzles::peg::symmetry::Symmetries;
 use crate::puzzles::peg::{PegBoard, PegError, two_levels_bytes};
 use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;
-
-/// A forward analysis saves its checkpoint (when it has one) this often, and when
-/// stopped.
-const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Which way a level is expanded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,22 +114,23 @@ pub(super) fn check_memory(board: &PegBoard, bytes: u64, what: &str) -> Result<(
 
 /// The boards from which the goal can be reached, for every peg count from the goal's
 /// up to `up_to_pegs`: backward from the goal boards by reversed jumps, all levels
-/// kept. `stop` ends the search early ([`PegError::Stopped`]).
+/// kept. `control.stop` ends the search early ([`PegError::Interrupted`]);
+/// `control.observer` hears of the work as one level of boards (every board of each
+/// peg count above the goal's, `work_done` as each is done) and of every level found.
+///
+/// ```
+/// use antipode::driver::Control;
+/// use antipode::puzzles::peg::PegBoard;
+/// use antipode::solvers::peg::levels;
+///
+/// let hoppers = PegBoard::shipped("hoppers").unwrap();
+/// let sets = levels::solvable_sets(&hoppers, 12, &Control::default()).unwrap();
+/// assert!(sets.contains(hoppers.start()));
+/// ```
 pub fn solvable_sets(
     board: &PegBoard,
     up_to_pegs: u32,
-    stop: Option<&crate::StopToken>,
-) -> Result<BoardSets, PegError> {
-    solvable_sets_observed(board, up_to_pegs, stop, &crate::engine::Silent)
-}
-
-/// [`solvable_sets`], telling `observer` of its progress: one level of work in boards
-/// (every board of each peg count above the goal's, `work_done` as each is done).
-pub fn solvable_sets_observed(
-    board: &PegBoard,
-    up_to_pegs: u32,
-    stop: Option<&crate::StopToken>,
-    observer: &dyn crate::engine::Observer,
+    control: &Control<'_>,
 ) -> Result<BoardSets, PegError> {
     let ranker = SubsetRanker::new(board.holes());
     let low = board.goal_pegs();
@@ -140,31 +138,116 @@ pub fn solvable_sets_observed(
         .map(|p| ranker.count(p as usize).div_ceil(64) * 8)
         .sum();
     check_memory(board, bytes, "finding the boards that can still be solved")?;
-    let halves = Halves::new(board.holes());
+    let first = goal_level(board, &ranker);
+    let start = Start::fresh(first.count());
+    let nothing_more = |_: &LevelSet| Ok::<(), PegError>(());
+    let mut backward = Backward::new(board, &ranker, first, start, up_to_pegs, nothing_more);
+    backward.keep_all = true;
+    driver::run(&mut backward, control)?;
     let mut levels: Vec<Option<LevelSet>> = (0..=board.holes()).map(|_| None).collect();
-    let first = LevelSet::empty(&ranker, low);
+    for level in backward.levels {
+        let pegs = level.pegs() as usize;
+        levels[pegs] = Some(level);
+    }
+    Ok(BoardSets { ranker, levels })
+}
+
+/// The goal boards, as a level.
+pub(super) fn goal_level(board: &PegBoard, ranker: &SubsetRanker) -> LevelSet {
+    let first = LevelSet::empty(ranker, board.goal_pegs());
     for goal in board.goal_boards() {
         first.insert(ranker.rank(goal));
     }
-    levels[low as usize] = Some(first);
-    let boards = |pegs: u32| ranker.count(pegs as usize);
-    let work = (low..up_to_pegs).map(|p| boards(p + 1)).sum();
-    observer.level_started(0, crate::engine::Direction::TopDown, work);
-    for pegs in low..up_to_pegs {
-        if stop.is_some_and(|s| s.is_stopped()) {
-            return Err(PegError::Stopped);
+    first
+}
+
+/// The backward sweep from the goal boards by reversed jumps, as a build of the
+/// level-loop driver: each level is handed to `found` as it is found (the table
+/// build writes it to its file) and kept in memory if `keep_all` (the solver's
+/// pruning), else only until the next one.
+pub(super) struct Backward<'a, F> {
+    board: &'a PegBoard,
+    ranker: &'a SubsetRanker,
+    halves: Halves,
+    /// The levels kept, the last one found last.
+    pub(super) levels: Vec<LevelSet>,
+    pub(super) keep_all: bool,
+    start: Option<Start>,
+    up_to_pegs: u32,
+    found: F,
+}
+
+impl<'a, F> Backward<'a, F> {
+    /// A sweep from `first` (the goal boards, or the last level of a resumed run,
+    /// which `start` describes) up to `up_to_pegs` pegs.
+    pub(super) fn new(
+        board: &'a PegBoard,
+        ranker: &'a SubsetRanker,
+        first: LevelSet,
+        start: Start,
+        up_to_pegs: u32,
+        found: F,
+    ) -> Self {
+        Backward {
+            board,
+            ranker,
+            halves: Halves::new(board.holes()),
+            levels: vec![first],
+            keep_all: false,
+            start: Some(start),
+            up_to_pegs,
+            found,
+        }
+    }
+
+    fn last(&self) -> &LevelSet {
+        self.levels.last().expect("a sweep holds its first level")
+    }
+}
+
+impl<F, E> driver::Levels for Backward<'_, F>
+where
+    F: FnMut(&LevelSet) -> Result<(), E>,
+    E: From<crate::driver::Interrupted>,
+{
+    type Error = E;
+
+    fn start(&mut self, control: &Control<'_>) -> Result<Start, E> {
+        let boards = |pegs: u32| self.ranker.count(pegs as usize);
+        let work = (self.last().pegs()..self.up_to_pegs)
+            .map(|p| boards(p + 1))
+            .sum();
+        control
+            .observer
+            .level_started(0, crate::engine::Direction::TopDown, work);
+        Ok(self
+            .start
+            .take()
+            .unwrap_or_else(|| Start::fresh(self.last().count())))
+    }
+
+    fn next_level(&mut self, control: &Control<'_>) -> Result<Next, E> {
+        if self.last().pegs() >= self.up_to_pegs {
+            return Ok(Next::Done);
         }
         let next = expand(
-            board,
-            &ranker,
-            &halves,
-            levels[pegs as usize].as_ref().expect("computed"),
+            self.board,
+            self.ranker,
+            &self.halves,
+            self.last(),
             Direction::Backward,
         );
-        levels[pegs as usize + 1] = Some(next);
-        observer.work_done(boards(pegs + 1));
+        (self.found)(&next)?;
+        let count = next.count();
+        control
+            .observer
+            .work_done(self.ranker.count(next.pegs() as usize));
+        if !self.keep_all {
+            self.levels.clear();
+        }
+        self.levels.push(next);
+        Ok(Next::found(count))
     }
-    Ok(BoardSets { ranker, levels })
 }
 
 /// What a forward analysis of a peg solitaire board finds.
@@ -214,23 +297,25 @@ pub struct PegClasses {
 }
 
 /// Counts the boards reachable from the start, one level per jump, with two levels
-/// in memory. With `symmetry`, the search runs over classes of boards under the
-/// board's symmetries that fix the start, as `--symmetry` does on every puzzle: a
-/// level holds and expands one board per class (the least of its images), and the
-/// boards per level are the classes' sizes summed.
-/// `progress` hears of every finished level (pegs, boards). With a `checkpoint`, the
-/// level about to be expanded is saved every minute and when `stop` ends the run,
-/// and a saved one of the same analysis is resumed (the file goes when it completes).
+/// in memory, through the level-loop driver. With `symmetry`, the search runs over
+/// classes of boards under the board's symmetries that fix the start, as
+/// `--symmetry` does on every puzzle: a level holds and expands one board per class
+/// (the least of its images), and the boards per level are the classes' sizes summed.
+/// `control.observer` hears of every finished level (its number of jumps and its
+/// boards). With a `checkpoint`, the last level counted is saved as
+/// `control.checkpoint_every` paces it and when `control.stop` ends the run, and a
+/// saved one of the same analysis is resumed (the file goes when it completes).
 ///
 /// ```
+/// use antipode::driver::Control;
 /// use antipode::puzzles::peg::PegBoard;
 /// use antipode::solvers::peg::levels;
 ///
 /// let hoppers = PegBoard::shipped("hoppers").unwrap();
-/// let a = levels::analyze(&hoppers, false, None, None, |_, _| {}).unwrap();
+/// let a = levels::analyze(&hoppers, false, None, &Control::default()).unwrap();
 /// assert_eq!(a.jumps_histogram[..3], [1, 4, 12]);
 /// // Over classes: the same boards, fewer entries.
-/// let s = levels::analyze(&hoppers, true, None, None, |_, _| {}).unwrap();
+/// let s = levels::analyze(&hoppers, true, None, &Control::default()).unwrap();
 /// let classes = s.classes.expect("a search over classes");
 /// assert_eq!(classes.positions_by_depth, a.jumps_histogram);
 /// assert!(s.reachable < a.reachable);
@@ -239,90 +324,32 @@ pub struct PegClasses {
 pub fn analyze(
     board: &PegBoard,
     symmetry: bool,
-    stop: Option<&crate::StopToken>,
     checkpoint: Option<&Checkpoint>,
-    mut progress: impl FnMut(u32, u64),
+    control: &Control<'_>,
 ) -> Result<PegAnalysis, PegError> {
     let started = Instant::now();
     let ranker = SubsetRanker::new(board.holes());
     let start_pegs = board.start().count_ones();
     let level_bytes = two_levels_bytes(board.holes(), 1, start_pegs);
     check_memory(board, level_bytes, "counting the reachable boards")?;
-    let halves = Halves::new(board.holes());
     let group = symmetry.then(|| Symmetries::of(board).fixing(board.start()));
-    let canonical = |b: u64| group.as_ref().map_or(b, |g| g.least(b));
-    let (mut level, saved) = match checkpoint.and_then(|c| c.load(&ranker)) {
-        Some(resumed) => resumed,
-        None => {
-            let level = LevelSet::empty(&ranker, start_pegs);
-            level.insert(ranker.rank(canonical(board.start())));
-            (level, Progress::default())
-        }
+    let mut forward = Forward {
+        board,
+        level: LevelSet::empty(&ranker, start_pegs),
+        ranker: &ranker,
+        halves: Halves::new(board.holes()),
+        group: group.as_ref(),
+        checkpoint,
+        counted: Progress::default(),
+        finishes: Vec::new(),
     };
-    let Progress {
-        mut jumps,
-        mut classes,
-        mut goal_reachable,
-    } = saved;
-    let mut finishes = Vec::new();
-    let mut saved_at = Instant::now();
-    loop {
-        let stopped = stop.is_some_and(|s| s.is_stopped());
-        if let Some(checkpoint) = checkpoint
-            && (stopped || saved_at.elapsed() >= CHECKPOINT_EVERY)
-        {
-            let progress = Progress {
-                jumps: jumps.clone(),
-                classes: classes.clone(),
-                goal_reachable,
-            };
-            checkpoint
-                .save(&level, &progress)
-                .map_err(|e| PegError::Checkpoint(e.to_string()))?;
-            saved_at = Instant::now();
-        }
-        if stopped {
-            return Err(PegError::Stopped);
-        }
-        let count = level.count();
-        if count == 0 {
-            break;
-        }
-        let boards = match &group {
-            Some(group) => count_boards(&halves, &level, group),
-            None => count,
-        };
-        progress(level.pegs(), boards);
-        jumps.push(boards);
-        if group.is_some() {
-            classes.push(count);
-        }
-        let goal_pegs = board.goal_pegs();
-        if level.pegs() == goal_pegs {
-            goal_reachable = board
-                .goal_boards()
-                .iter()
-                .any(|&g| level.has(ranker.rank(canonical(g))));
-        }
-        if level.pegs() == 1 {
-            finishes = (0..board.holes() as u8)
-                .filter(|&h| level.has(ranker.rank(canonical(1 << h))))
-                .collect();
-            break;
-        }
-        level = match &group {
-            Some(group) => expand_classes(board, &ranker, &halves, &level, group),
-            None => expand(board, &ranker, &halves, &level, Direction::Forward),
-        };
-    }
+    driver::run(&mut forward, control)?;
     if let Some(checkpoint) = checkpoint {
         checkpoint.remove();
     }
-    let counted = Progress {
-        jumps,
-        classes,
-        goal_reachable,
-    };
+    let Forward {
+        counted, finishes, ..
+    } = forward;
     Ok(assemble(
         board,
         group.as_ref(),
@@ -331,6 +358,106 @@ pub fn analyze(
         level_bytes,
         started,
     ))
+}
+
+/// The forward sweep as a build of the level-loop driver: the level in memory is
+/// the last one counted.
+struct Forward<'a> {
+    board: &'a PegBoard,
+    ranker: &'a SubsetRanker,
+    halves: Halves,
+    group: Option<&'a Symmetries>,
+    checkpoint: Option<&'a Checkpoint>,
+    /// The last level found.
+    level: LevelSet,
+    /// The counts of every level found, the last one's included.
+    counted: Progress,
+    /// The holes where a single peg can be left.
+    finishes: Vec<u8>,
+}
+
+impl Forward<'_> {
+    fn canonical(&self, board: u64) -> u64 {
+        self.group.map_or(board, |g| g.least(board))
+    }
+
+    /// What the last level found shows: whether it holds a goal board, and where a
+    /// single peg can be left.
+    fn look_at_level(&mut self) {
+        let (board, level, ranker, group) = (self.board, &self.level, self.ranker, self.group);
+        let has = |b: u64| level.has(ranker.rank(group.map_or(b, |g| g.least(b))));
+        if level.pegs() == board.goal_pegs() {
+            self.counted.goal_reachable = board.goal_boards().iter().any(|&g| has(g));
+        }
+        if level.pegs() == 1 {
+            self.finishes = (0..board.holes() as u8).filter(|&h| has(1 << h)).collect();
+        }
+    }
+
+    /// Counts the last level found (boards, and classes with symmetry); returns the
+    /// boards.
+    fn count_level(&mut self) -> u64 {
+        let count = self.level.count();
+        let boards = match self.group {
+            Some(group) => count_boards(&self.halves, &self.level, group),
+            None => count,
+        };
+        self.counted.jumps.push(boards);
+        if self.group.is_some() {
+            self.counted.classes.push(count);
+        }
+        self.look_at_level();
+        boards
+    }
+}
+
+impl driver::Levels for Forward<'_> {
+    type Error = PegError;
+
+    fn start(&mut self, _: &Control<'_>) -> Result<Start, PegError> {
+        if let Some((level, counted)) = self.checkpoint.and_then(|c| c.load(self.ranker)) {
+            self.level = level;
+            self.counted = counted;
+            self.look_at_level();
+            return Ok(Start::resumed(self.counted.jumps.clone()));
+        }
+        let start = self.canonical(self.board.start());
+        self.level.insert(self.ranker.rank(start));
+        Ok(Start::fresh(self.count_level()))
+    }
+
+    fn next_level(&mut self, _: &Control<'_>) -> Result<Next, PegError> {
+        if self.level.pegs() <= 1 {
+            return Ok(Next::Done);
+        }
+        let (board, ranker, halves) = (self.board, self.ranker, &self.halves);
+        self.level = match self.group {
+            Some(group) => expand_classes(board, ranker, halves, &self.level, group),
+            None => expand(board, ranker, halves, &self.level, Direction::Forward),
+        };
+        if self.level.count() == 0 {
+            return Ok(Next::Done);
+        }
+        Ok(Next::found(self.count_level()))
+    }
+
+    fn saves(&self) -> bool {
+        self.checkpoint.is_some()
+    }
+
+    fn save(&mut self, _: &[u64]) -> Result<u64, PegError> {
+        let Some(checkpoint) = self.checkpoint else {
+            return Ok(0);
+        };
+        checkpoint
+            .save(&self.level, &self.counted)
+            .map_err(|e| PegError::Checkpoint(e.to_string()))?;
+        Ok(self.level.bytes())
+    }
+
+    fn checkpoint_path(&self) -> Option<std::path::PathBuf> {
+        self.checkpoint.map(|c| c.path().to_owned())
+    }
 }
 
 /// The analysis from the counts of a finished search (`counted.jumps` boards per
@@ -438,7 +565,7 @@ mod tests {
         );
         let wide = PegBoard::from_text("wide.toml", &text).unwrap();
         assert!(matches!(
-            analyze(&wide, false, None, None, |_, _| {}),
+            analyze(&wide, false, None, &Control::default()),
             Err(PegError::TooLarge(_))
         ));
         assert!(matches!(
@@ -470,7 +597,7 @@ mod tests {
     #[test]
     fn hoppers_levels_agree_with_a_plain_search() {
         let b = PegBoard::shipped("hoppers").unwrap();
-        let a = analyze(&b, false, None, None, |_, _| {}).unwrap();
+        let a = analyze(&b, false, None, &Control::default()).unwrap();
         // A plain search over sets of boards.
         let mut level = std::collections::BTreeSet::from([b.start()]);
         let mut counts = Vec::new();
@@ -492,7 +619,7 @@ mod tests {
     #[test]
     fn solvable_boards_are_those_that_reach_the_goal() {
         let b = PegBoard::shipped("hoppers").unwrap();
-        let sets = solvable_sets(&b, 12, None).unwrap();
+        let sets = solvable_sets(&b, 12, &Control::default()).unwrap();
         // Brute force: a board can reach the goal if it is the goal or a jump leads to
         // one that can.
         let mut can = vec![false; 1 << 13];

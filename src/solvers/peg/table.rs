@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 use super::level_set::LevelSet;
-use super::levels::{Direction, expand};
+use super::levels::Backward;
+use crate::driver::{self, Control, Interrupted, Start};
 use crate::puzzles::peg::{PegBoard, PegError};
 use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;
@@ -36,6 +37,12 @@ pub enum PegTableError {
     /// The search.
     #[error(transparent)]
     Search(#[from] PegError),
+}
+
+impl From<Interrupted> for PegTableError {
+    fn from(stopped: Interrupted) -> Self {
+        PegTableError::Search(PegError::Interrupted(stopped))
+    }
 }
 
 /// What a peg table's header records.
@@ -186,14 +193,15 @@ pub fn read_header(path: &Path) -> Result<PegHeader, TableError> {
 }
 
 /// Builds (or resumes) the table of `board` at `path`: every peg count's boards that
-/// can reach the goal. Returns how many boards can. `progress` hears of every level
-/// found (pegs, boards); `stop` ends the run after a level, resumable.
+/// can reach the goal, by the backward sweep of [`super::levels::solvable_sets`],
+/// each level written as it is found. Returns how many boards can.
+/// `control.observer` hears of every level found (level `d` has the goal's pegs
+/// plus `d`); `control.stop` ends the run after a level, resumable.
 pub fn build(
     board: &PegBoard,
     path: &Path,
     force: bool,
-    stop: Option<&crate::StopToken>,
-    mut progress: impl FnMut(u32, u64),
+    control: &Control<'_>,
 ) -> Result<u64, PegTableError> {
     if board.holes() > MAX_TABLE_HOLES {
         return Err(TableError::Place {
@@ -247,18 +255,29 @@ pub fn build(
     }
     let file = lock.file();
     let ranker = SubsetRanker::new(board.holes());
-    let halves = Halves::new(board.holes());
-    let (mut head, mut level) =
-        resume_or_start(board, &partial, file, &offsets, &ranker, &mut progress)?;
-    while (level.pegs() as usize) < board.holes() {
-        if stop.is_some_and(|s| s.is_stopped()) {
-            return Err(PegError::Stopped.into());
+    let (mut head, level, resumed) = resume_or_start(board, &partial, file, &offsets, &ranker)?;
+    let levels = head.histogram[board.goal_pegs() as usize..].to_vec();
+    let start = match resumed {
+        true => Start::resumed(levels),
+        false => Start::fresh(levels[0]),
+    };
+    let holes = board.holes() as u32;
+    let write = |next: &LevelSet| -> Result<(), PegTableError> {
+        Ok(write_level(&partial, file, &offsets, next, &mut head)?)
+    };
+    let mut backward = Backward::new(board, &ranker, level, start, holes, write);
+    match driver::run(&mut backward, control) {
+        Err(PegTableError::Search(PegError::Interrupted(stopped))) => {
+            let checkpoint = Some(partial.clone());
+            let stopped = Interrupted {
+                checkpoint,
+                ..stopped
+            };
+            return Err(PegError::Interrupted(stopped).into());
         }
-        let next = expand(board, &ranker, &halves, &level, Direction::Backward);
-        write_level(&partial, file, &offsets, &next, &mut head)?;
-        progress(next.pegs(), *head.histogram.last().expect("written"));
-        level = next;
-    }
+        other => other?,
+    };
+    drop(backward);
     finish(path, &partial, file, payload, &mut head)?;
     drop(lock);
     Ok(head.histogram.iter().sum())
@@ -291,16 +310,15 @@ fn finish(
     crate::persist::publish(file, partial, path).map_err(io(path))
 }
 
-/// The header and last level of a previous run of this board in `partial`, or (when
-/// there is none) a fresh file with the goal's level written.
+/// The header and last level of a previous run of this board in `partial` (and
+/// true), or (when there is none) a fresh file with the goal's level written.
 fn resume_or_start(
     board: &PegBoard,
     partial: &Path,
     mut file: &File,
     offsets: &[u64],
     ranker: &SubsetRanker,
-    progress: &mut impl FnMut(u32, u64),
-) -> Result<(PegHeader, LevelSet), TableError> {
+) -> Result<(PegHeader, LevelSet, bool), TableError> {
     let wanted = header_for(board);
     let payload = level_offsets(board.holes()).1;
     let mut head = match read_header(partial) {
@@ -313,7 +331,8 @@ fn resume_or_start(
         }
     };
     let low = board.goal_pegs();
-    let level = if head.histogram.len() as u32 > low {
+    let resumed = head.histogram.len() as u32 > low;
+    let level = if resumed {
         let pegs = head.histogram.len() as u32 - 1;
         let mut bytes = vec![0u8; (offsets[pegs as usize + 1] - offsets[pegs as usize]) as usize];
         file.seek(SeekFrom::Start(
@@ -328,15 +347,11 @@ fn resume_or_start(
         LevelSet::from_words(ranker, pegs, &words)
     } else {
         head.histogram = vec![0; low as usize];
-        let first = LevelSet::empty(ranker, low);
-        for goal in board.goal_boards() {
-            first.insert(ranker.rank(goal));
-        }
+        let first = super::levels::goal_level(board, ranker);
         write_level(partial, file, offsets, &first, &mut head)?;
-        progress(low, *head.histogram.last().expect("written"));
         first
     };
-    Ok((head, level))
+    Ok((head, level, resumed))
 }
 
 fn write_failed(
@@ -587,15 +602,18 @@ mod tests {
         // A stop after the first level leaves a resumable partial file.
         let stop = crate::StopToken::new();
         stop.stop();
+        let stopping = Control::new(&crate::driver::Silent, Some(&stop));
         assert!(matches!(
-            build(&board, &path, false, Some(&stop), |_, _| {}),
-            Err(PegTableError::Search(PegError::Stopped))
+            build(&board, &path, false, &stopping),
+            Err(PegTableError::Search(PegError::Interrupted(Interrupted { ref levels, .. })))
+                if levels == &[1]
         ));
         assert!(!path.exists());
-        let solvable = build(&board, &path, false, None, |_, _| {}).unwrap();
+        let solvable = build(&board, &path, false, &Control::default()).unwrap();
         let table = SolvableTable::open(&path).unwrap();
         table.check_board(&board).unwrap();
-        let sets = crate::solvers::peg::levels::solvable_sets(&board, 13, None).unwrap();
+        let sets =
+            crate::solvers::peg::levels::solvable_sets(&board, 13, &Control::default()).unwrap();
         let mut count = 0;
         for b in 0u64..1 << 13 {
             assert_eq!(table.solvable(b), sets.contains(b), "{b:013b}");
@@ -605,7 +623,7 @@ mod tests {
         assert_eq!(table.header().histogram.iter().sum::<u64>(), solvable);
         // A second build refuses to overwrite; another goal is another board.
         assert!(matches!(
-            build(&board, &path, false, None, |_, _| {}),
+            build(&board, &path, false, &Control::default()),
             Err(PegTableError::Table(TableError::Exists { .. }))
         ));
         let other = board

@@ -37,7 +37,7 @@ pub struct Analysis {
     pub antipode_count: u64,
     /// The antipodes in one-line form (at most [`ANTIPODE_LIMIT`]), ascending index.
     pub antipodes: Vec<String>,
-    /// How positions are written ([`Puzzle::notation`]).
+    /// How positions are written ([`crate::Notation::notation`]).
     pub notation: String,
     /// The first antipodes drawn as boards.
     #[serde(skip)]
@@ -113,7 +113,7 @@ pub enum AnalyzeError {
 /// the caller can then query ([`ByteDepths::depth`]).
 ///
 /// ```
-/// use antipode::{Puzzle, analysis, engine::Silent, puzzles::BlockPuzzle};
+/// use antipode::{Notation, Puzzle, analysis, engine::Silent, puzzles::BlockPuzzle};
 /// use antipode::puzzles::blocks::library;
 ///
 /// let (file, text) = library::shipped("goat").unwrap();
@@ -281,7 +281,7 @@ pub fn analyze_partitioned<P: Puzzle>(
 /// the last level every shard made durable. `options.encoding` is the entries'.
 ///
 /// ```
-/// use antipode::{Puzzle, analysis, engine, puzzles::SlidingPuzzle, store::Encoding, table};
+/// use antipode::{Notation, Puzzle, analysis, engine, puzzles::SlidingPuzzle, store::Encoding, table};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let folder = dir.path().join("8puzzle");

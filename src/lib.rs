@@ -22,7 +22,7 @@
 //! | you look for | it is in |
 //! |---|---|
 //! | what a command does, as a call | [`jobs`]: [`Analyze`], [`jobs::Solve`], [`jobs::Databases`], [`jobs::verify_file`], [`jobs::lookup()`] |
-//! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, notation, the hot path [`Puzzle::expand_sorted`] and its fold [`Puzzle::expand_sorted_fold`]) |
+//! | the one trait every puzzle implements | [`Puzzle`] (index count, rank/unrank, goal set, successors, the hot path [`Puzzle::expand_sorted`] and its fold [`Puzzle::expand_sorted_fold`]) over its supertrait [`Notation`] (name, start, reading and writing positions, which boards too large to rank implement alone) |
 //! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`), [`puzzles::kpuzzle`] (KPuzzle JSON definitions, the shipped ones in `src/puzzles/kpuzzle/library/`, written by `scripts/kpuzzle-geometry.py`; twsearch's `.tws` files, [`puzzles::kpuzzle::tws`]) |
 //! | where ranking lives | [`rank`] (permutations, combinations and their table strategies, kinds of identical pieces, multisets, partial permutations), which each family composes into its index ([`puzzles::sliding`], [`puzzles::blocks`], [`puzzles::kpuzzle::ranking`], [`puzzles::peg`]) |
 //! | symmetry classes | [`puzzles::kpuzzle::symmetry`] (the group, found from the moves or a `.tws` file's `Rotation` blocks; positions up to rotation, [`puzzles::kpuzzle::symmetry::Frame`]) and [`puzzles::kpuzzle::classes`] (one index per class: a [`Puzzle`] the engine runs unchanged; positions per depth from classes) |
@@ -158,7 +158,7 @@ pub mod table;
 pub mod units;
 
 pub use jobs::Analyze;
-pub use puzzle::{PositionError, Puzzle, Segment, Successor};
+pub use puzzle::{Notation, PositionError, Puzzle, Segment, Successor};
 pub use stop::StopToken;
 
 /// README.md's Rust example, compiled and run as a doc test (its shell examples run in

@@ -57,7 +57,7 @@ pub struct Successor<S, M> {
 }
 
 /// A move of puzzle `P` with the position it leads to.
-pub type Step<P> = Successor<<P as Puzzle>::State, <P as Puzzle>::Move>;
+pub type Step<P> = Successor<<P as Notation>::State, <P as Puzzle>::Move>;
 
 /// What stands behind the indices of a puzzle whose indices are symmetry classes of
 /// positions (`--symmetry`): the positions per depth, from the classes per depth.
@@ -89,14 +89,9 @@ pub struct ClassCounts {
 /// `indices` and `reachable` apart. A ranking with holes (indices that are no state)
 /// is not allowed: the 2-bit store has no spare code to mark them, and every ranking
 /// in scope (permutations, big-piece offsets, partial permutations) has none.
-pub trait Puzzle: Sync {
-    /// A position.
-    type State: Clone + Eq + std::hash::Hash + Debug + Send + Sync;
+pub trait Puzzle: Notation + Sync {
     /// What a solution lists for one move (the moved piece, in the seeds' notation).
     type Move: Copy + PartialEq + Debug + std::fmt::Display + Send + Sync;
-
-    /// The puzzle's name as the command line accepts it (`8puzzle`, `sliding:3x4`, ...).
-    fn name(&self) -> String;
 
     /// A canonical text that defines the puzzle completely (rules, ranking, goal set):
     /// two puzzles with the same definition have the same depth table. Table files
@@ -117,12 +112,6 @@ pub trait Puzzle: Sync {
     /// default table paths name it.
     fn metric_override(&self) -> Option<&'static str> {
         None
-    }
-
-    /// How positions are written, in words: the canonical one-line form that output
-    /// uses, and what else input accepts (JSON reports carry it).
-    fn notation(&self) -> String {
-        "one line, rows separated by `/`".into()
     }
 
     /// The order of the permutation group the moves generate, where the puzzle is a
@@ -184,11 +173,6 @@ pub trait Puzzle: Sync {
         indices
     }
 
-    /// The puzzle's own start position (the puzzle as sold, or the seed's), if it has one.
-    fn start(&self) -> Option<Self::State> {
-        None
-    }
-
     /// The index of a legal state.
     fn rank(&self, state: &Self::State) -> u64;
 
@@ -197,16 +181,6 @@ pub trait Puzzle: Sync {
 
     /// Appends every position one move away from `state` to `out`.
     fn successors(&self, state: &Self::State, out: &mut Vec<Successor<Self::State, Self::Move>>);
-
-    /// Reads a position in the puzzle's text syntax and checks that it is legal (and,
-    /// where the puzzle can tell cheaply, that it can reach the goal set).
-    fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
-
-    /// The one-line form of a position, which [`Puzzle::parse`] accepts.
-    fn format_line(&self, state: &Self::State) -> String;
-
-    /// A multi-line drawing of a position.
-    fn render_board(&self, state: &Self::State) -> String;
 
     /// The index ranges of the puzzle, with their colour if the state graph is bipartite.
     fn segments(&self) -> Vec<Segment> {
@@ -342,40 +316,30 @@ pub(crate) fn assert_consistent_at<P: Puzzle>(puzzle: &P, index: u64) {
 /// ([`crate::puzzles::sliding::BoardShape`]).
 pub trait Notation {
     /// A position.
-    type State;
-    /// The puzzle's command-line name.
-    fn name(&self) -> String;
-    /// Its own start position, if it has one.
-    fn start(&self) -> Option<Self::State>;
-    /// A position from its one-line (or board) form.
-    fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
-    /// A position's one-line form.
-    fn format_line(&self, state: &Self::State) -> String;
-    /// A position drawn as a board.
-    fn render_board(&self, state: &Self::State) -> String;
-    /// How positions are written, in words ([`Puzzle::notation`]).
-    fn notation(&self) -> String;
-}
+    type State: Clone + Eq + std::hash::Hash + Debug + Send + Sync;
 
-impl<P: Puzzle> Notation for P {
-    type State = P::State;
-    fn name(&self) -> String {
-        Puzzle::name(self)
+    /// The puzzle's name as the command line accepts it (`8puzzle`, `sliding:3x4`, ...).
+    fn name(&self) -> String;
+
+    /// The puzzle's own start position (the puzzle as sold, or the seed's), if it has one.
+    fn start(&self) -> Option<Self::State> {
+        None
     }
-    fn start(&self) -> Option<P::State> {
-        Puzzle::start(self)
-    }
-    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
-        Puzzle::parse(self, text)
-    }
-    fn format_line(&self, state: &P::State) -> String {
-        Puzzle::format_line(self, state)
-    }
-    fn render_board(&self, state: &P::State) -> String {
-        Puzzle::render_board(self, state)
-    }
+
+    /// Reads a position in the puzzle's text syntax and checks that it is legal (and,
+    /// where the puzzle can tell cheaply, that it can reach the goal set).
+    fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
+
+    /// The one-line form of a position, which [`crate::Notation::parse`] accepts.
+    fn format_line(&self, state: &Self::State) -> String;
+
+    /// A multi-line drawing of a position.
+    fn render_board(&self, state: &Self::State) -> String;
+
+    /// How positions are written, in words: the canonical one-line form that output
+    /// uses, and what else input accepts (JSON reports carry it).
     fn notation(&self) -> String {
-        Puzzle::notation(self)
+        "one line, rows separated by `/`".into()
     }
 }
 
@@ -384,7 +348,7 @@ impl<P: Puzzle> Notation for P {
 /// farthest from it (the "antipodes"), what a designer asks of a start.
 ///
 /// ```
-/// use antipode::{Puzzle, puzzle::Rooted, analysis, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, puzzle::Rooted, analysis, engine::Silent, puzzles::SlidingPuzzle};
 ///
 /// let eight = SlidingPuzzle::new(3, 3).unwrap();
 /// let start = eight.parse("867254301").unwrap();
@@ -405,9 +369,8 @@ impl<'a, P: Puzzle> Rooted<'a, P> {
     }
 }
 
-impl<P: Puzzle> Puzzle for Rooted<'_, P> {
+impl<P: Puzzle> Notation for Rooted<'_, P> {
     type State = P::State;
-    type Move = P::Move;
 
     fn name(&self) -> String {
         format!(
@@ -416,12 +379,33 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
             self.puzzle.format_line(&self.root)
         )
     }
-    fn metric_override(&self) -> Option<&'static str> {
-        self.puzzle.metric_override()
-    }
 
     fn notation(&self) -> String {
         self.puzzle.notation()
+    }
+
+    fn start(&self) -> Option<P::State> {
+        self.puzzle.start()
+    }
+
+    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
+        self.puzzle.parse(text)
+    }
+
+    fn format_line(&self, state: &P::State) -> String {
+        self.puzzle.format_line(state)
+    }
+
+    fn render_board(&self, state: &P::State) -> String {
+        self.puzzle.render_board(state)
+    }
+}
+
+impl<P: Puzzle> Puzzle for Rooted<'_, P> {
+    type Move = P::Move;
+
+    fn metric_override(&self) -> Option<&'static str> {
+        self.puzzle.metric_override()
     }
 
     fn definition(&self) -> String {
@@ -452,9 +436,6 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     fn goal_summary(&self) -> String {
         self.puzzle.format_line(&self.root)
     }
-    fn start(&self) -> Option<P::State> {
-        self.puzzle.start()
-    }
     fn rank(&self, state: &P::State) -> u64 {
         self.puzzle.rank(state)
     }
@@ -463,15 +444,6 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn successors(&self, state: &P::State, out: &mut Vec<Successor<P::State, P::Move>>) {
         self.puzzle.successors(state, out)
-    }
-    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
-        self.puzzle.parse(text)
-    }
-    fn format_line(&self, state: &P::State) -> String {
-        self.puzzle.format_line(state)
-    }
-    fn render_board(&self, state: &P::State) -> String {
-        self.puzzle.render_board(state)
     }
     fn segments(&self) -> Vec<Segment> {
         self.puzzle.segments()

@@ -16,7 +16,7 @@ pub mod oshidori;
 pub mod peg;
 pub mod sliding;
 
-use crate::puzzle::{PositionError, Puzzle};
+use crate::puzzle::{Notation, PositionError, Puzzle};
 pub use blocks::{BlockPuzzle, Metric};
 pub use kpuzzle::KPuzzle;
 pub use oshidori::Oshidori;
@@ -113,6 +113,7 @@ impl AnyPuzzle {
     /// only; the cells are checked ([`sliding::BoardShape::check_cells`]).
     ///
     /// ```
+    /// use antipode::Notation;
     /// let puzzle = antipode::puzzles::lookup("8puzzle").unwrap();
     /// let index = puzzle.rank_cells(&[8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
     /// antipode::with_puzzle!(&puzzle, p => {

@@ -167,7 +167,7 @@ pub enum Method {
 /// moves and the positions after them.
 ///
 /// ```
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, solve};
+/// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, solve};
 ///
 /// let eight = SlidingPuzzle::new(3, 3).unwrap();
 /// let start = eight.parse("867254301").unwrap();

@@ -9,7 +9,7 @@
 //! last checkpoint. Readers take no lock.
 //!
 //! ```
-//! use antipode::{Puzzle, engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
+//! use antipode::{Notation, Puzzle, engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
 //! use antipode::table::{self, Table};
 //!
 //! let dir = tempfile::tempdir().unwrap();
@@ -320,7 +320,7 @@ pub fn payload_crc32(payload: &[u8]) -> u32 {
 /// A complete table, mapped read-only (copy-on-write: nothing is ever written back).
 ///
 /// ```
-/// use antipode::{Puzzle, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, engine::Silent, puzzles::SlidingPuzzle};
 /// use antipode::table::{self, BuildOptions, Table};
 ///
 /// let dir = tempfile::tempdir().unwrap();
@@ -545,7 +545,7 @@ impl Table {
 /// A [`Table`] known to belong to a puzzle ([`Table::for_puzzle`]).
 ///
 /// ```
-/// use antipode::{Puzzle, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, engine::Silent, puzzles::SlidingPuzzle};
 /// use antipode::table::{self, BuildOptions, Table};
 ///
 /// let dir = tempfile::tempdir().unwrap();

@@ -12,7 +12,7 @@ use antipode::puzzles::peg::PegBoard;
 use antipode::report;
 use antipode::solvers::peg::report as peg_report;
 use antipode::units::thousands;
-use antipode::{Analyze, Puzzle, analysis, with_puzzle};
+use antipode::{Analyze, Notation, Puzzle, analysis, with_puzzle};
 
 use super::progress::{LevelPrinter, PegLevels};
 use super::{Bits, Format, Interrupt, PuzzleArgs};

@@ -141,7 +141,7 @@ pub(super) fn twisty_tables(
             if !quiet {
                 eprintln!(
                     "building the pattern database of {} ({} states) into {}",
-                    antipode::Puzzle::name(projection),
+                    antipode::Notation::name(projection),
                     thousands(
                         projection
                             .layout()

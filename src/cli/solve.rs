@@ -20,7 +20,7 @@ use antipode::puzzles::sliding::BoardShape;
 use antipode::solvers::kpuzzle::Database;
 use antipode::solvers::peg::table::SolvableTable;
 use antipode::table::Table;
-use antipode::{Puzzle, jobs, with_puzzle};
+use antipode::{jobs, with_puzzle};
 
 use super::{Format, Interrupt, PuzzleArgs};
 
@@ -139,7 +139,7 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     }
     let table = args.table.as_ref().map(Table::open).transpose()?;
     with_puzzle!(&puzzle, p => {
-        let batch = wants_batch(args.position.as_deref(), Puzzle::start(p).is_some());
+        let batch = wants_batch(args.position.as_deref(), Notation::start(p).is_some());
         let mut job = Solve::new(p).limits(limits(&args));
         if let Some(table) = &table {
             job = job.table(table);

@@ -20,7 +20,7 @@ const FILTER_BATCH: usize = 64;
 ///
 /// ```
 /// use antipode::engine::{self, Finished, Silent};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+/// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let mut store = ByteDepths::anonymous(board.index_count()).unwrap();

@@ -10,7 +10,7 @@ use crate::with_puzzle;
 /// holds them (cut to the header's field).
 ///
 /// ```
-/// use antipode::Puzzle;
+/// use antipode::{Notation, Puzzle};
 ///
 /// let korf = antipode::jobs::puzzle_from_identity("8puzzle", "0 1 2/3 4 5/6 7 8")?;
 /// assert_eq!(antipode::with_puzzle!(&korf, p => p.name()), "8puzzle");
@@ -29,6 +29,7 @@ pub fn puzzle_from_identity(name: &str, goal: &str) -> Result<AnyPuzzle, Catalog
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Notation;
 
     #[test]
     fn goals_by_identity() {

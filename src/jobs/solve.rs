@@ -61,7 +61,7 @@ pub enum SolveError {
 /// notation) and the positions after them.
 ///
 /// ```
-/// use antipode::{Puzzle, jobs::Solve, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, jobs::Solve, puzzles::SlidingPuzzle};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let solution = Solve::new(&board).solve(&board.parse("450/123").unwrap()).unwrap();
@@ -114,7 +114,7 @@ impl<S> Solution<S> {
 /// puzzles whose bound is weak) or by descending a table.
 ///
 /// ```
-/// use antipode::{Puzzle, jobs::{Limits, Solve}, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, jobs::{Limits, Solve}, puzzles::SlidingPuzzle};
 ///
 /// let eight = SlidingPuzzle::new(3, 3).unwrap();
 /// let start = eight.parse("867254301").unwrap();
@@ -134,7 +134,7 @@ pub struct Solve<'a, P: Solvable> {
 ///
 /// ```
 /// use antipode::jobs::{Limits, Solve, SolveError};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, solve::ida::SearchError};
+/// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, solve::ida::SearchError};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let start = board.parse("450/123").unwrap();
@@ -355,7 +355,7 @@ pub fn read_positions<N: Notation>(
 /// cubing solvers' move pruning.
 ///
 /// ```
-/// use antipode::Puzzle;
+/// use antipode::{Notation, Puzzle};
 /// use antipode::jobs::{Projections, SolveTwisty};
 /// use antipode::puzzles::kpuzzle::library::open;
 ///

@@ -26,7 +26,7 @@ mod small;
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::puzzle::{PositionError, Puzzle, Successor};
+use crate::puzzle::{Notation, PositionError, Puzzle, Successor};
 pub use description::{Description, DescriptionError, Goal};
 use small::SmallRanking;
 
@@ -712,9 +712,8 @@ impl BlockPuzzle {
     }
 }
 
-impl Puzzle for BlockPuzzle {
+impl Notation for BlockPuzzle {
     type State = Layout;
-    type Move = BlockMove;
 
     fn name(&self) -> String {
         self.name.clone()
@@ -743,6 +742,83 @@ impl Puzzle for BlockPuzzle {
         }
         text
     }
+
+    fn start(&self) -> Option<Layout> {
+        Some(self.start)
+    }
+
+    fn parse(&self, text: &str) -> Result<Layout, PositionError> {
+        let rows: Vec<&str> = text
+            .split(['/', '\n'])
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .collect();
+        let widths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
+        if rows.len() != self.rows || widths.iter().any(|&w| w != self.cols) {
+            return Err(PositionError::WrongSize {
+                expected: format!("{} rows of {} cells", self.rows, self.cols),
+                found: format!(
+                    "{} row(s) of {} cells",
+                    rows.len(),
+                    widths
+                        .iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join("/")
+                ),
+            });
+        }
+        let mut cells_of: std::collections::BTreeMap<char, Vec<usize>> = Default::default();
+        for (r, row) in rows.iter().enumerate() {
+            for (c, glyph) in row.chars().enumerate() {
+                let cell = r * self.cols + c;
+                let wall = self.walls >> cell & 1 == 1;
+                match glyph {
+                    '#' if wall => {}
+                    '#' => {
+                        return Err(PositionError::Malformed(format!(
+                            "a wall at row {r}, column {c}, where the board has none"
+                        )));
+                    }
+                    _ if wall => {
+                        return Err(PositionError::Malformed(format!(
+                            "`{glyph}` at row {r}, column {c} stands on a wall"
+                        )));
+                    }
+                    '.' => {}
+                    // The seeds write an empty cell as 0.
+                    '0' if self.group_of_glyph('0').is_none() => {}
+                    g => cells_of.entry(g).or_default().push(cell),
+                }
+            }
+        }
+        let drawn = self.pieces_drawn(cells_of)?;
+        self.layout_of(&drawn).map_err(PositionError::Malformed)
+    }
+
+    fn format_line(&self, layout: &Layout) -> String {
+        self.render_board(layout).trim_end().replace('\n', "/")
+    }
+
+    fn render_board(&self, layout: &Layout) -> String {
+        let owner = self.owners(layout);
+        let mut text = String::new();
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                text.push(match owner[r * self.cols + c] {
+                    EMPTY => '.',
+                    WALL => '#',
+                    piece => self.glyph(piece as usize),
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+}
+
+impl Puzzle for BlockPuzzle {
+    type Move = BlockMove;
 
     fn metric_override(&self) -> Option<&'static str> {
         (self.metric != self.described_metric).then(|| self.metric.name())
@@ -863,10 +939,6 @@ impl Puzzle for BlockPuzzle {
         indices
     }
 
-    fn start(&self) -> Option<Layout> {
-        Some(self.start)
-    }
-
     fn rank(&self, layout: &Layout) -> u64 {
         let arrangement = self.arrangement_index(layout);
         let mask = self.arrangement_masks[arrangement as usize];
@@ -915,75 +987,6 @@ impl Puzzle for BlockPuzzle {
 
     fn successors(&self, layout: &Layout, out: &mut Vec<Successor<Layout, BlockMove>>) {
         self.for_each_successor(layout, |moved, state| out.push(Successor { moved, state }));
-    }
-
-    fn parse(&self, text: &str) -> Result<Layout, PositionError> {
-        let rows: Vec<&str> = text
-            .split(['/', '\n'])
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .collect();
-        let widths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
-        if rows.len() != self.rows || widths.iter().any(|&w| w != self.cols) {
-            return Err(PositionError::WrongSize {
-                expected: format!("{} rows of {} cells", self.rows, self.cols),
-                found: format!(
-                    "{} row(s) of {} cells",
-                    rows.len(),
-                    widths
-                        .iter()
-                        .map(usize::to_string)
-                        .collect::<Vec<_>>()
-                        .join("/")
-                ),
-            });
-        }
-        let mut cells_of: std::collections::BTreeMap<char, Vec<usize>> = Default::default();
-        for (r, row) in rows.iter().enumerate() {
-            for (c, glyph) in row.chars().enumerate() {
-                let cell = r * self.cols + c;
-                let wall = self.walls >> cell & 1 == 1;
-                match glyph {
-                    '#' if wall => {}
-                    '#' => {
-                        return Err(PositionError::Malformed(format!(
-                            "a wall at row {r}, column {c}, where the board has none"
-                        )));
-                    }
-                    _ if wall => {
-                        return Err(PositionError::Malformed(format!(
-                            "`{glyph}` at row {r}, column {c} stands on a wall"
-                        )));
-                    }
-                    '.' => {}
-                    // The seeds write an empty cell as 0.
-                    '0' if self.group_of_glyph('0').is_none() => {}
-                    g => cells_of.entry(g).or_default().push(cell),
-                }
-            }
-        }
-        let drawn = self.pieces_drawn(cells_of)?;
-        self.layout_of(&drawn).map_err(PositionError::Malformed)
-    }
-
-    fn format_line(&self, layout: &Layout) -> String {
-        self.render_board(layout).trim_end().replace('\n', "/")
-    }
-
-    fn render_board(&self, layout: &Layout) -> String {
-        let owner = self.owners(layout);
-        let mut text = String::new();
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                text.push(match owner[r * self.cols + c] {
-                    EMPTY => '.',
-                    WALL => '#',
-                    piece => self.glyph(piece as usize),
-                });
-            }
-            text.push('\n');
-        }
-        text
     }
 }
 

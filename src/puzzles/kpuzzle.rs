@@ -31,7 +31,7 @@ use chain::ChainRanking;
 use definition::{Definition, DefinitionError, Pattern, Transformation, power, split_amount};
 use ranking::{BLANK, Layout, RankingError, Split};
 
-use crate::puzzle::{PositionError, Puzzle, Successor};
+use crate::puzzle::{Notation, PositionError, Puzzle, Successor};
 
 /// How moves are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -867,92 +867,17 @@ impl KPuzzle {
     }
 }
 
-impl Puzzle for KPuzzle {
+impl Notation for KPuzzle {
     type State = Pattern;
-    type Move = Turn;
 
     fn name(&self) -> String {
         format!("{}{}", self.base, self.variant.suffix())
-    }
-
-    fn definition(&self) -> String {
-        // The ranking's version: tables of an older numbering do not match.
-        let ranking = if self.chain.is_some() {
-            "2 (stabiliser chain)"
-        } else {
-            "1"
-        };
-        self.definition_text(ranking)
-    }
-
-    fn metric_override(&self) -> Option<&'static str> {
-        (self.variant.metric == TurnMetric::Quarter).then_some("quarter")
     }
 
     fn notation(&self) -> String {
         "a move sequence from the solved state (`R U R' U2`), or the pattern: \
          `ORBIT: pieces / orientations; ...` (`_` a blank)"
             .into()
-    }
-
-    fn index_count(&self) -> u64 {
-        if let Some(chain) = &self.chain {
-            return chain.count();
-        }
-        self.layout
-            .as_ref()
-            .ok()
-            .and_then(Layout::index_count)
-            .expect("a ranked KPuzzle is opened only when its indices fit in 64 bits")
-    }
-
-    fn max_neighbours(&self) -> usize {
-        self.turns.len()
-    }
-
-    fn group_order(&self) -> Option<u128> {
-        Some(KPuzzle::group_order(self))
-    }
-
-    fn goals(&self) -> Vec<Pattern> {
-        vec![self.goal.clone()]
-    }
-
-    fn is_goal(&self, state: &Pattern) -> bool {
-        *state == self.goal
-    }
-
-    fn goal_summary(&self) -> String {
-        "solved".into()
-    }
-
-    fn rank(&self, state: &Pattern) -> u64 {
-        if let Some(chain) = &self.chain {
-            return chain.rank(state);
-        }
-        self.layout.as_ref().expect("ranked").rank(state.view())
-    }
-
-    fn unrank(&self, index: u64) -> Pattern {
-        let mut pattern = self.goal.clone();
-        match &self.chain {
-            Some(chain) => chain.unrank(index, &mut pattern),
-            None => self
-                .layout
-                .as_ref()
-                .expect("ranked")
-                .unrank(index, &mut pattern),
-        }
-        pattern
-    }
-
-    fn successors(&self, state: &Pattern, out: &mut Vec<Successor<Pattern, Turn>>) {
-        for (k, &turn) in self.turns.iter().enumerate() {
-            out.push(Successor {
-                moved: turn,
-                state: self.apply(state, k),
-            });
-        }
     }
 
     fn parse(&self, text: &str) -> Result<Pattern, PositionError> {
@@ -1036,6 +961,84 @@ impl Puzzle for KPuzzle {
             }
         }
         out
+    }
+}
+
+impl Puzzle for KPuzzle {
+    type Move = Turn;
+
+    fn definition(&self) -> String {
+        // The ranking's version: tables of an older numbering do not match.
+        let ranking = if self.chain.is_some() {
+            "2 (stabiliser chain)"
+        } else {
+            "1"
+        };
+        self.definition_text(ranking)
+    }
+
+    fn metric_override(&self) -> Option<&'static str> {
+        (self.variant.metric == TurnMetric::Quarter).then_some("quarter")
+    }
+
+    fn index_count(&self) -> u64 {
+        if let Some(chain) = &self.chain {
+            return chain.count();
+        }
+        self.layout
+            .as_ref()
+            .ok()
+            .and_then(Layout::index_count)
+            .expect("a ranked KPuzzle is opened only when its indices fit in 64 bits")
+    }
+
+    fn max_neighbours(&self) -> usize {
+        self.turns.len()
+    }
+
+    fn group_order(&self) -> Option<u128> {
+        Some(KPuzzle::group_order(self))
+    }
+
+    fn goals(&self) -> Vec<Pattern> {
+        vec![self.goal.clone()]
+    }
+
+    fn is_goal(&self, state: &Pattern) -> bool {
+        *state == self.goal
+    }
+
+    fn goal_summary(&self) -> String {
+        "solved".into()
+    }
+
+    fn rank(&self, state: &Pattern) -> u64 {
+        if let Some(chain) = &self.chain {
+            return chain.rank(state);
+        }
+        self.layout.as_ref().expect("ranked").rank(state.view())
+    }
+
+    fn unrank(&self, index: u64) -> Pattern {
+        let mut pattern = self.goal.clone();
+        match &self.chain {
+            Some(chain) => chain.unrank(index, &mut pattern),
+            None => self
+                .layout
+                .as_ref()
+                .expect("ranked")
+                .unrank(index, &mut pattern),
+        }
+        pattern
+    }
+
+    fn successors(&self, state: &Pattern, out: &mut Vec<Successor<Pattern, Turn>>) {
+        for (k, &turn) in self.turns.iter().enumerate() {
+            out.push(Successor {
+                moved: turn,
+                state: self.apply(state, k),
+            });
+        }
     }
 
     fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {

@@ -7,7 +7,7 @@
 //! **Index** = `(place of the blank pair) * M + (multiset rank of the stones' order)`,
 //! M = (2k)! / prod(count!), so `(2k + 1) * M` indices in all.
 
-use crate::puzzle::{PositionError, Puzzle, Successor};
+use crate::puzzle::{Notation, PositionError, Puzzle, Successor};
 use crate::puzzles::notation;
 use crate::rank::multiset;
 
@@ -144,9 +144,8 @@ impl Oshidori {
     }
 }
 
-impl Puzzle for Oshidori {
+impl Notation for Oshidori {
     type State = Row;
-    type Move = char;
 
     fn name(&self) -> String {
         match self.kinds {
@@ -155,69 +154,9 @@ impl Puzzle for Oshidori {
         }
     }
 
-    fn index_count(&self) -> u64 {
-        (self.cells() as u64 - 1) * self.per_place()
-    }
-
-    fn max_neighbours(&self) -> usize {
-        self.cells()
-    }
-
-    fn goals(&self) -> Vec<Row> {
-        vec![self.goal]
-    }
-
-    fn is_goal(&self, state: &Row) -> bool {
-        *state == self.goal
-    }
-
     /// The seed's start position.
     fn start(&self) -> Option<Row> {
         Some(self.start)
-    }
-
-    fn rank(&self, state: &Row) -> u64 {
-        let blank = state.blank();
-        let stones: Vec<u8> = state
-            .cells()
-            .iter()
-            .filter(|&&c| c != 0)
-            .map(|&c| c - 1)
-            .collect();
-        blank as u64 * self.per_place() + multiset::rank(&stones, &self.counts)
-    }
-
-    fn unrank(&self, index: u64) -> Row {
-        let blank = (index / self.per_place()) as usize;
-        let mut stones = vec![0u8; self.cells() - 2];
-        multiset::unrank(index % self.per_place(), &self.counts, &mut stones);
-        let mut cells = Vec::with_capacity(self.cells());
-        let mut next = stones.iter();
-        for cell in 0..self.cells() {
-            if cell == blank || cell == blank + 1 {
-                cells.push(0);
-            } else {
-                cells.push(next.next().map_or(0, |s| s + 1));
-            }
-        }
-        row(&cells)
-    }
-
-    fn successors(&self, state: &Row, out: &mut Vec<Successor<Row, char>>) {
-        let blank = state.blank();
-        for i in state.movable_pairs(blank) {
-            out.push(Successor {
-                moved: move_name(i),
-                state: state.with_pair_moved(i, blank),
-            });
-        }
-    }
-
-    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
-        match self.kinds {
-            Some(kinds) => expand::expand_sorted(kinds, indices, visit),
-            None => crate::puzzle::expand_each(self, indices, visit),
-        }
     }
 
     fn parse(&self, text: &str) -> Result<Row, PositionError> {
@@ -268,6 +207,70 @@ impl Puzzle for Oshidori {
             .join(" ");
         text.push('\n');
         text
+    }
+}
+
+impl Puzzle for Oshidori {
+    type Move = char;
+
+    fn index_count(&self) -> u64 {
+        (self.cells() as u64 - 1) * self.per_place()
+    }
+
+    fn max_neighbours(&self) -> usize {
+        self.cells()
+    }
+
+    fn goals(&self) -> Vec<Row> {
+        vec![self.goal]
+    }
+
+    fn is_goal(&self, state: &Row) -> bool {
+        *state == self.goal
+    }
+
+    fn rank(&self, state: &Row) -> u64 {
+        let blank = state.blank();
+        let stones: Vec<u8> = state
+            .cells()
+            .iter()
+            .filter(|&&c| c != 0)
+            .map(|&c| c - 1)
+            .collect();
+        blank as u64 * self.per_place() + multiset::rank(&stones, &self.counts)
+    }
+
+    fn unrank(&self, index: u64) -> Row {
+        let blank = (index / self.per_place()) as usize;
+        let mut stones = vec![0u8; self.cells() - 2];
+        multiset::unrank(index % self.per_place(), &self.counts, &mut stones);
+        let mut cells = Vec::with_capacity(self.cells());
+        let mut next = stones.iter();
+        for cell in 0..self.cells() {
+            if cell == blank || cell == blank + 1 {
+                cells.push(0);
+            } else {
+                cells.push(next.next().map_or(0, |s| s + 1));
+            }
+        }
+        row(&cells)
+    }
+
+    fn successors(&self, state: &Row, out: &mut Vec<Successor<Row, char>>) {
+        let blank = state.blank();
+        for i in state.movable_pairs(blank) {
+            out.push(Successor {
+                moved: move_name(i),
+                state: state.with_pair_moved(i, blank),
+            });
+        }
+    }
+
+    fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
+        match self.kinds {
+            Some(kinds) => expand::expand_sorted(kinds, indices, visit),
+            None => crate::puzzle::expand_each(self, indices, visit),
+        }
     }
 }
 

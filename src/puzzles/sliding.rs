@@ -16,7 +16,7 @@ pub(crate) use shape::blank_cell;
 pub use shape::{BoardShape, MAX_SHAPE_CELLS, board_name};
 
 use crate::grid::Grid;
-use crate::puzzle::{PositionError, Puzzle, Segment, Successor};
+use crate::puzzle::{Notation, PositionError, Puzzle, Segment, Successor};
 use crate::rank::{factorial, permutation};
 
 /// The most cells a board may have.
@@ -228,13 +228,37 @@ impl SlidingPuzzle {
     }
 }
 
-impl Puzzle for SlidingPuzzle {
+impl Notation for SlidingPuzzle {
     type State = Board;
-    type Move = u8;
 
     fn name(&self) -> String {
         board_name(self.rows, self.cols)
     }
+
+    fn parse(&self, text: &str) -> Result<Board, PositionError> {
+        let board = self.parse_unchecked(text)?;
+        if self.class_base(&board) != self.parity_base {
+            return Err(shape::wrong_parity(
+                self.rows,
+                self.cols,
+                board.cells(),
+                self.goal.cells(),
+            ));
+        }
+        Ok(board)
+    }
+
+    fn format_line(&self, board: &Board) -> String {
+        shape::format_cells(self.rows, self.cols, board.cells())
+    }
+
+    fn render_board(&self, board: &Board) -> String {
+        shape::render_cells(self.cols, board.cells())
+    }
+}
+
+impl Puzzle for SlidingPuzzle {
+    type Move = u8;
 
     fn index_count(&self) -> u64 {
         self.block * self.cells() as u64
@@ -292,27 +316,6 @@ impl Puzzle for SlidingPuzzle {
                 state: next,
             });
         }
-    }
-
-    fn parse(&self, text: &str) -> Result<Board, PositionError> {
-        let board = self.parse_unchecked(text)?;
-        if self.class_base(&board) != self.parity_base {
-            return Err(shape::wrong_parity(
-                self.rows,
-                self.cols,
-                board.cells(),
-                self.goal.cells(),
-            ));
-        }
-        Ok(board)
-    }
-
-    fn format_line(&self, board: &Board) -> String {
-        shape::format_cells(self.rows, self.cols, board.cells())
-    }
-
-    fn render_board(&self, board: &Board) -> String {
-        shape::render_cells(self.cols, board.cells())
     }
 
     fn segments(&self) -> Vec<Segment> {

@@ -6,6 +6,7 @@
 //! half-turn metric (its powers are single moves) nor its own inverse in the quarter
 //! one, and of two generators that commute (opposite faces) only one order is tried.
 
+use crate::puzzle::Notation;
 use crate::puzzles::kpuzzle::Turn;
 use crate::puzzles::kpuzzle::definition::Pattern;
 use crate::puzzles::kpuzzle::ranking::View;
@@ -67,7 +68,7 @@ impl Database {
         if projection.layout.is_err() {
             return Err(KSearchError::Database(format!(
                 "{} cannot be ranked",
-                Puzzle::name(&projection)
+                Notation::name(&projection)
             )));
         }
         let bytes = bytes.as_bytes();
@@ -158,7 +159,7 @@ impl KSearch {
     pub fn new(puzzle: &KPuzzle, databases: Vec<Database>) -> Result<KSearch, KSearchError> {
         let positions = puzzle.definition.positions();
         if positions > MAX_SEARCH_POSITIONS {
-            return Err(KSearchError::TooLarge(Puzzle::name(puzzle), positions));
+            return Err(KSearchError::TooLarge(Notation::name(puzzle), positions));
         }
         if databases.len() > MAX_DATABASES {
             return Err(KSearchError::Database(format!(
@@ -172,8 +173,8 @@ impl KSearch {
             {
                 return Err(KSearchError::Database(format!(
                     "{} is not a projection of {} under the same moves",
-                    Puzzle::name(&db.projection),
-                    Puzzle::name(puzzle)
+                    Notation::name(&db.projection),
+                    Notation::name(puzzle)
                 )));
             }
         }
@@ -248,8 +249,6 @@ impl KSearch {
         child
     }
 }
-
-use crate::puzzle::Puzzle;
 
 impl SearchSpace for KSearch {
     type Node = KNode;

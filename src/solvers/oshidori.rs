@@ -130,7 +130,7 @@ impl Solvable for Oshidori {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Puzzle;
+    use crate::{Notation, Puzzle};
 
     #[test]
     fn the_bound_never_exceeds_the_distance() {

@@ -8,6 +8,7 @@ use antipode::puzzles::blocks::{BlockPuzzle, Metric, library};
 use antipode::{Puzzle, analysis::analyze};
 
 use crate::common::{antipode_with_input, assert_error, run_ok};
+use antipode::Notation;
 
 fn shipped(name: &str, metric: Metric) -> BlockPuzzle {
     let (file, text) = library::shipped(name).unwrap();

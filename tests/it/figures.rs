@@ -2,6 +2,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use antipode::Notation;
 use antipode::analysis::{self, analyze};
 use antipode::engine::Silent;
 use antipode::puzzles::SlidingPuzzle;

@@ -10,7 +10,7 @@ use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::sliding::Board;
 use antipode::store::{Encoding, PackedDepths};
 use antipode::table::{self, Table};
-use antipode::{PositionError, Puzzle, Segment, Successor};
+use antipode::{Notation, PositionError, Puzzle, Segment, Successor};
 
 use crate::figures::reference_histogram;
 
@@ -31,13 +31,29 @@ impl BlankAnywhere {
     }
 }
 
-impl Puzzle for BlankAnywhere {
+impl Notation for BlankAnywhere {
     type State = Board;
-    type Move = u8;
 
     fn name(&self) -> String {
         format!("{}-blank-anywhere", self.0.name())
     }
+
+    fn parse(&self, text: &str) -> Result<Board, PositionError> {
+        self.0.parse(text)
+    }
+
+    fn format_line(&self, state: &Board) -> String {
+        self.0.format_line(state)
+    }
+
+    fn render_board(&self, state: &Board) -> String {
+        self.0.render_board(state)
+    }
+}
+
+impl Puzzle for BlankAnywhere {
+    type Move = u8;
+
     fn index_count(&self) -> u64 {
         self.0.index_count()
     }
@@ -59,15 +75,6 @@ impl Puzzle for BlankAnywhere {
     fn successors(&self, state: &Board, out: &mut Vec<Successor<Board, u8>>) {
         self.0.successors(state, out)
     }
-    fn parse(&self, text: &str) -> Result<Board, PositionError> {
-        self.0.parse(text)
-    }
-    fn format_line(&self, state: &Board) -> String {
-        self.0.format_line(state)
-    }
-    fn render_board(&self, state: &Board) -> String {
-        self.0.render_board(state)
-    }
     fn segments(&self) -> Vec<Segment> {
         self.0.segments()
     }
@@ -83,13 +90,35 @@ struct Copies {
     copies: u64,
 }
 
-impl Puzzle for Copies {
+impl Notation for Copies {
     type State = (u64, Board);
-    type Move = u8;
 
     fn name(&self) -> String {
         format!("{}x{}-copies", self.board.name(), self.copies)
     }
+
+    fn parse(&self, text: &str) -> Result<(u64, Board), PositionError> {
+        let (copy, board) = text
+            .split_once(':')
+            .ok_or_else(|| PositionError::Malformed("COPY:BOARD".into()))?;
+        let copy = copy
+            .parse()
+            .map_err(|_| PositionError::Malformed("COPY:BOARD".into()))?;
+        Ok((copy, self.board.parse(board)?))
+    }
+
+    fn format_line(&self, (copy, board): &(u64, Board)) -> String {
+        format!("{copy}:{}", self.board.format_line(board))
+    }
+
+    fn render_board(&self, (_, board): &(u64, Board)) -> String {
+        self.board.render_board(board)
+    }
+}
+
+impl Puzzle for Copies {
+    type Move = u8;
+
     fn index_count(&self) -> u64 {
         self.board.index_count() * self.copies
     }
@@ -116,21 +145,6 @@ impl Puzzle for Copies {
             moved: s.moved,
             state: (*copy, s.state),
         }));
-    }
-    fn parse(&self, text: &str) -> Result<(u64, Board), PositionError> {
-        let (copy, board) = text
-            .split_once(':')
-            .ok_or_else(|| PositionError::Malformed("COPY:BOARD".into()))?;
-        let copy = copy
-            .parse()
-            .map_err(|_| PositionError::Malformed("COPY:BOARD".into()))?;
-        Ok((copy, self.board.parse(board)?))
-    }
-    fn format_line(&self, (copy, board): &(u64, Board)) -> String {
-        format!("{copy}:{}", self.board.format_line(board))
-    }
-    fn render_board(&self, (_, board): &(u64, Board)) -> String {
-        self.board.render_board(board)
     }
     fn segments(&self) -> Vec<Segment> {
         let n = self.board.index_count();

@@ -8,6 +8,7 @@ use antipode::engine::Silent;
 use antipode::puzzles::kpuzzle::library::open;
 
 use crate::common::{assert_error, run_ok};
+use antipode::Notation;
 
 /// The 2x2x2 in the half-turn metric, moves U, R, F (one corner fixed): positions by
 /// distance (Jaap Scherphuis's puzzle pages, "Pocket Cube"; the count is 7! 3^6).

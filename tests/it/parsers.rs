@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 
+use antipode::Notation;
 use antipode::puzzles::blocks::{BlockPuzzle, library as blocks};
 use antipode::puzzles::kpuzzle::{definition::Definition, tws};
 use antipode::puzzles::peg::description as peg_description;

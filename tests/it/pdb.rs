@@ -6,6 +6,7 @@ use std::process::Output;
 
 use crate::common::{antipode_with_input, assert_error, python_read_table};
 
+use antipode::Notation;
 use antipode::driver::Interrupted;
 use antipode::engine::Silent;
 use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError};

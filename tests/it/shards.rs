@@ -12,6 +12,7 @@ use antipode::table::{self, BuildOptions, Table, TableError};
 use antipode::{Puzzle, analysis};
 
 use crate::common::{assert_error, run_ok};
+use antipode::Notation;
 
 /// Runs the sharded build of `puzzle` into `dir` on `ranks` in-process ranks, each
 /// with the observer `observe(rank)` gives; every rank's outcome, in rank order.

@@ -3,6 +3,7 @@
 
 use crate::common::{antipode, assert_error, assert_measured, run_ok};
 
+use antipode::Notation;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::solve::{self, Method};

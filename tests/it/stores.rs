@@ -8,7 +8,7 @@ use antipode::engine::{self, SearchOptions, Silent};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::store::{ByteDepths, DepthRead, DepthStore, PackedDepths};
-use antipode::{PositionError, Puzzle, Segment, Successor};
+use antipode::{Notation, PositionError, Puzzle, Segment, Successor};
 
 /// `P`, counting the states the engine expands.
 struct Counted<P> {
@@ -16,13 +16,29 @@ struct Counted<P> {
     expanded: AtomicU64,
 }
 
-impl<P: Puzzle> Puzzle for Counted<P> {
+impl<P: Puzzle> Notation for Counted<P> {
     type State = P::State;
-    type Move = P::Move;
 
     fn name(&self) -> String {
         self.puzzle.name()
     }
+
+    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
+        self.puzzle.parse(text)
+    }
+
+    fn format_line(&self, state: &P::State) -> String {
+        self.puzzle.format_line(state)
+    }
+
+    fn render_board(&self, state: &P::State) -> String {
+        self.puzzle.render_board(state)
+    }
+}
+
+impl<P: Puzzle> Puzzle for Counted<P> {
+    type Move = P::Move;
+
     fn index_count(&self) -> u64 {
         self.puzzle.index_count()
     }
@@ -46,15 +62,6 @@ impl<P: Puzzle> Puzzle for Counted<P> {
     }
     fn successors(&self, state: &P::State, out: &mut Vec<Successor<P::State, P::Move>>) {
         self.puzzle.successors(state, out)
-    }
-    fn parse(&self, text: &str) -> Result<P::State, PositionError> {
-        self.puzzle.parse(text)
-    }
-    fn format_line(&self, state: &P::State) -> String {
-        self.puzzle.format_line(state)
-    }
-    fn render_board(&self, state: &P::State) -> String {
-        self.puzzle.render_board(state)
     }
     fn segments(&self) -> Vec<Segment> {
         self.puzzle.segments()

@@ -10,6 +10,7 @@ use antipode::puzzles::kpuzzle::library::{Twisty, open, open_any};
 use proptest::prelude::*;
 
 use crate::common::{assert_error, run_ok};
+use antipode::Notation;
 
 /// The 3x3x3's corners in the half-turn metric, positions by distance (Korf 1997;
 /// Jaap Scherphuis's "Pocket Cube" page, 8! 3^7 positions with all six faces).

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use antipode::Notation;
 use antipode::StopToken;
 use antipode::engine::{EngineError, LevelStats, Observer, Silent};
 use antipode::puzzles::SlidingPuzzle;

@@ -8,7 +8,7 @@ use crate::common::{antipode, assert_error, listing, run_ok};
 
 use std::path::Path;
 
-use antipode::Puzzle;
+use antipode::Notation;
 use antipode::engine::Silent;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::store::Encoding;

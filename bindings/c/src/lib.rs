@@ -19,7 +19,7 @@ use antipode::pdb::Partition;
 use antipode::puzzles::sliding::BoardShape;
 use antipode::puzzles::{self, AnyPuzzle};
 use antipode::table::{Table, TableError};
-use antipode::{Puzzle, with_puzzle};
+use antipode::{Notation, Puzzle, with_puzzle};
 use rayon::prelude::*;
 
 /// What a call did.

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
 
+use ::antipode::Notation;
 use ::antipode::descent::DescentError;
 use ::antipode::puzzles::{self, AnyPuzzle};
 use ::antipode::store::{Depths, Encoding};

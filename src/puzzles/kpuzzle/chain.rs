@@ -271,7 +271,7 @@ impl ChainRanking {
 #[cfg(test)]
 mod tests {
     use super::super::library::open;
-    use crate::puzzle::Puzzle;
+    use crate::puzzle::{Notation, Puzzle};
     use proptest::prelude::*;
 
     #[test]

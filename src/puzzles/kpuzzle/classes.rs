@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use super::definition::{Pattern, Transformation};
 use super::symmetry::{Compact, Frame, Symmetry, reflect};
 use super::{KPuzzle, KPuzzleError, Turn};
-use crate::puzzle::{ClassCounts, PositionError, Puzzle, Successor};
+use crate::puzzle::{ClassCounts, Notation, PositionError, Puzzle, Successor};
 
 /// The most values the small part may take.
 pub const MAX_SMALL_PART: usize = 1 << 23;
@@ -1257,13 +1257,60 @@ fn permutation_is_even(p: &[u8]) -> bool {
     transpositions % 2 == 0
 }
 
-impl Puzzle for KClasses {
+impl Notation for KClasses {
     type State = Pattern;
-    type Move = Turn;
 
     fn name(&self) -> String {
         format!("{} --symmetry", self.base.name())
     }
+
+    fn notation(&self) -> String {
+        self.base.notation()
+    }
+
+    fn parse(&self, text: &str) -> Result<Pattern, PositionError> {
+        let pattern = self.base.parse(text)?;
+        let mut x = self.compact_of(&pattern);
+        if let Some(frame) = &self.frame {
+            let r = frame.reference;
+            let slot = x.permutation[r] as usize * self.compact.moduli[r].max(1) as usize
+                + x.delta[r] as usize;
+            if frame.bring_home.get(slot).copied().flatten().is_none() {
+                return Err(PositionError::Unsolvable(
+                    "no rotation brings its reference piece home".into(),
+                ));
+            }
+            x = frame.normalize(&x, &self.compact.moduli);
+        }
+        let small = self.small_of(&x);
+        if !self
+            .small_ids
+            .contains_key(&self.key(&small.permutation, &small.delta))
+        {
+            return Err(PositionError::Unsolvable(
+                "the moves do not reach it".into(),
+            ));
+        }
+        let b = self.large_of(&x);
+        if self.large != Large::Nothing && (self.unrank_large(self.rank_large(&b)) != b) {
+            return Err(PositionError::Unsolvable(
+                "the moves do not reach it (parity or twist)".into(),
+            ));
+        }
+        Ok(self.pattern_of(&x))
+    }
+
+    fn format_line(&self, state: &Pattern) -> String {
+        self.base.format_line(state)
+    }
+
+    fn render_board(&self, state: &Pattern) -> String {
+        self.base.render_board(state)
+    }
+}
+
+impl Puzzle for KClasses {
+    type Move = Turn;
 
     fn definition(&self) -> String {
         let mut text = self.base.definition_text("1");
@@ -1280,10 +1327,6 @@ impl Puzzle for KClasses {
 
     fn metric_override(&self) -> Option<&'static str> {
         self.base.metric_override()
-    }
-
-    fn notation(&self) -> String {
-        self.base.notation()
     }
 
     fn index_count(&self) -> u64 {
@@ -1344,46 +1387,6 @@ impl Puzzle for KClasses {
 
     fn successors(&self, state: &Pattern, out: &mut Vec<Successor<Pattern, Turn>>) {
         self.base.successors(state, out);
-    }
-
-    fn parse(&self, text: &str) -> Result<Pattern, PositionError> {
-        let pattern = self.base.parse(text)?;
-        let mut x = self.compact_of(&pattern);
-        if let Some(frame) = &self.frame {
-            let r = frame.reference;
-            let slot = x.permutation[r] as usize * self.compact.moduli[r].max(1) as usize
-                + x.delta[r] as usize;
-            if frame.bring_home.get(slot).copied().flatten().is_none() {
-                return Err(PositionError::Unsolvable(
-                    "no rotation brings its reference piece home".into(),
-                ));
-            }
-            x = frame.normalize(&x, &self.compact.moduli);
-        }
-        let small = self.small_of(&x);
-        if !self
-            .small_ids
-            .contains_key(&self.key(&small.permutation, &small.delta))
-        {
-            return Err(PositionError::Unsolvable(
-                "the moves do not reach it".into(),
-            ));
-        }
-        let b = self.large_of(&x);
-        if self.large != Large::Nothing && (self.unrank_large(self.rank_large(&b)) != b) {
-            return Err(PositionError::Unsolvable(
-                "the moves do not reach it (parity or twist)".into(),
-            ));
-        }
-        Ok(self.pattern_of(&x))
-    }
-
-    fn format_line(&self, state: &Pattern) -> String {
-        self.base.format_line(state)
-    }
-
-    fn render_board(&self, state: &Pattern) -> String {
-        self.base.render_board(state)
     }
 
     fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {

@@ -177,9 +177,9 @@ fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
         None
     };
     if variant.symmetry && actions.len() < 2 {
-        return Err(option(symmetry::SymmetryError::None(crate::Puzzle::name(
-            &plain,
-        ))));
+        return Err(option(symmetry::SymmetryError::None(
+            crate::Notation::name(&plain),
+        )));
     }
     let puzzle = if let Some(frame) = &frame {
         let mut framed = definition.clone();

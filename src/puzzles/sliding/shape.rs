@@ -328,7 +328,7 @@ impl SlidingPuzzle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Puzzle;
+    use crate::Notation;
     use proptest::prelude::*;
 
     /// A permutation of `0..n` from a seed.

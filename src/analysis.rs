@@ -112,6 +112,10 @@ pub enum AnalyzeError {
 /// Searches every state from the goal set into a fresh in-memory depth array, which
 /// the caller can then query ([`ByteDepths::depth`]).
 ///
+/// # Errors
+/// [`AnalyzeError`] if the depth array cannot be allocated or the search fails
+/// ([`crate::engine::EngineError`]).
+///
 /// ```
 /// use antipode::{Notation, Puzzle, analysis, engine::Silent, puzzles::BlockPuzzle};
 /// use antipode::puzzles::blocks::library;
@@ -141,6 +145,10 @@ pub fn search<P: Puzzle>(
 }
 
 /// Runs a full analysis on the current rayon pool, drawing up to `boards` antipodes.
+///
+/// # Errors
+/// [`AnalyzeError`] if the depth array cannot be allocated or the search fails
+/// ([`crate::engine::EngineError`]).
 pub fn analyze<P: Puzzle>(
     puzzle: &P,
     boards: usize,
@@ -226,6 +234,10 @@ fn summarize_indices<P: Puzzle>(
 /// report (the antipodes gathered from their owners, the traffic in
 /// [`Analysis::exchange`]). With [`engine::Alone`] it is an analysis in one process.
 ///
+/// # Errors
+/// [`AnalyzeError`] if this rank's slice cannot be allocated, the encoding has no
+/// store, or the search or an exchange between ranks fails.
+///
 /// ```
 /// use antipode::{analysis, engine, puzzles::SlidingPuzzle, store::Encoding};
 ///
@@ -279,6 +291,10 @@ pub fn analyze_partitioned<P: Puzzle>(
 /// `dir/shard-RANK-of-RANKS.table` and rank 0 the folder's `manifest.toml`
 /// ([`crate::table::build_sharded`]); run again with the same ranks, it resumes from
 /// the last level every shard made durable. `options.encoding` is the entries'.
+///
+/// # Errors
+/// [`AnalyzeError`] if a shard cannot be created, resumed or written
+/// ([`crate::table::TableError`]), or the search fails.
 ///
 /// ```
 /// use antipode::{Notation, Puzzle, analysis, engine, puzzles::SlidingPuzzle, store::Encoding, table};

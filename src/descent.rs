@@ -32,6 +32,10 @@ fn at_goal<P: Puzzle, R: DepthRead + ?Sized>(
 }
 
 /// The exact distance of the state with index `index` from the goal set.
+///
+/// # Errors
+/// [`DescentError`] if the entry is unreached or the table is inconsistent (no
+/// neighbour one step closer).
 pub fn distance<P: Puzzle, R: DepthRead + ?Sized>(
     puzzle: &P,
     store: &R,
@@ -63,6 +67,10 @@ pub fn distance<P: Puzzle, R: DepthRead + ?Sized>(
 
 /// An optimal solution from `start` to the goal set: each move to a neighbour one
 /// level closer.
+///
+/// # Errors
+/// [`DescentError`] if the position is unreached or the table is inconsistent (no
+/// neighbour one step closer).
 pub fn solve<P: Puzzle, R: DepthRead + ?Sized>(
     puzzle: &P,
     store: &R,

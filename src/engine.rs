@@ -210,6 +210,10 @@ pub const CAPTURE_LIMIT: usize = 1 << 20;
 /// Runs the search from the goal set until a level finds nothing new, filling `store`
 /// (which must be fresh: every entry unseen). Runs on the current rayon pool.
 ///
+/// # Errors
+/// [`EngineError`] if the store does not fit the puzzle, the puzzle has no goal, or a
+/// depth exceeds the store's encoding.
+///
 /// ```
 /// use antipode::{engine::{self, Silent}, puzzles::SlidingPuzzle, store::ByteDepths};
 /// use antipode::Puzzle;
@@ -230,6 +234,10 @@ pub fn search<P: Puzzle, S: DepthStore>(
 
 /// [`search`] with options: resume from completed levels, checkpoint after each level,
 /// stop on request.
+///
+/// # Errors
+/// [`EngineError`] as [`search`], and [`EngineError::Interrupted`] on a stop,
+/// [`EngineError::Checkpoint`] if the checkpoint callback fails.
 pub fn search_with<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
@@ -473,6 +481,10 @@ pub struct Bfs<'a> {
 impl<'a> Bfs<'a> {
     /// A search of `puzzle` into `store` (one entry per index) on this process's
     /// threads; `stop` interrupts it between work items.
+    ///
+    /// # Errors
+    /// [`EngineError::SizeMismatch`] if the store and the puzzle differ in size,
+    /// [`EngineError::NoGoal`] if the puzzle has no goal.
     pub fn new<P: Puzzle, S: DepthStore>(
         puzzle: &'a P,
         store: &'a S,

@@ -44,6 +44,10 @@ const SHARE_PIECE: usize = 1 << 24;
 impl Mpi {
     /// Initializes MPI in a process that `mpirun` (OpenMPI, MPICH or another PMI
     /// launcher) started.
+    ///
+    /// # Errors
+    /// [`MpiError::NotLaunched`] outside `mpirun`; [`MpiError::Init`] if `MPI_Init`
+    /// fails or ran before.
     pub fn init() -> Result<Mpi, MpiError> {
         let launched = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
             .iter()

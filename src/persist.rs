@@ -42,6 +42,9 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// Writes `path` whole or not at all: `write` fills its `.tmp` sibling (buffered), which
 /// is synced, renamed over `path`, and the folder synced. On an error the sibling is
 /// removed (a full disk gets its room back) and `path` is untouched.
+///
+/// # Errors
+/// The system's error, or `write`'s; the sibling is removed and the old file kept.
 pub fn replace(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
@@ -63,6 +66,9 @@ pub fn replace(
 
 /// Puts `file`, written at `from`, under the name `to`: syncs it, renames it, and syncs
 /// the folder, so that after a crash `to` is either the old file or this one, complete.
+///
+/// # Errors
+/// The system's error if syncing or renaming fails.
 pub fn publish(file: &File, from: &Path, to: &Path) -> std::io::Result<()> {
     file.sync_all()?;
     std::fs::rename(from, to)?;
@@ -71,6 +77,9 @@ pub fn publish(file: &File, from: &Path, to: &Path) -> std::io::Result<()> {
 
 /// Syncs the folder holding `path`, so that a rename or a new file in it survives a
 /// crash. Where folders cannot be opened (not Linux), it does nothing.
+///
+/// # Errors
+/// The system's error if the folder cannot be opened or synced.
 pub fn sync_folder_of(path: &Path) -> std::io::Result<()> {
     if !cfg!(unix) {
         return Ok(());
@@ -83,6 +92,9 @@ pub fn sync_folder_of(path: &Path) -> std::io::Result<()> {
 }
 
 /// Removes `path`; a file already gone is not an error.
+///
+/// # Errors
+/// The system's error other than a missing file.
 pub fn remove_if_present(path: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),

@@ -87,6 +87,9 @@ impl Histogram {
     /// The histogram a file holds: a complete table's header, or a JSON report of
     /// `analyze --format json` ([`crate::analysis::Analysis`]).
     ///
+    /// # Errors
+    /// [`PlotError`] if the file cannot be read, is not a table, or is unfinished.
+    ///
     /// ```
     /// use antipode::{Analyze, plot::Histogram, puzzles::SlidingPuzzle};
     ///
@@ -147,6 +150,9 @@ impl Histogram {
 /// The SVG text of `histograms`: bars of states per depth for one, overlaid bars of
 /// the fraction of states per depth for several. Every bar is a `<rect>` of class
 /// `bar`, in both panels (linear, then log scale).
+///
+/// # Errors
+/// [`PlotError`] if there is no histogram, too many to overlay, or the drawing fails.
 pub fn histogram_svg(histograms: &[Histogram]) -> Result<String, PlotError> {
     if histograms.is_empty() {
         return Err(PlotError::Empty);

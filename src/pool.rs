@@ -14,6 +14,9 @@ pub enum PoolError {
 /// Runs `job` on a rayon pool of `threads` workers (all cores when `None`); every
 /// parallel loop inside it uses that pool.
 ///
+/// # Errors
+/// [`PoolError`] if `threads` is zero or the pool cannot start.
+///
 /// ```
 /// let threads = antipode::pool::run_on(Some(2), rayon::current_num_threads).unwrap();
 /// assert_eq!(threads, 2);

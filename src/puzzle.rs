@@ -328,6 +328,9 @@ pub trait Notation {
 
     /// Reads a position in the puzzle's text syntax and checks that it is legal (and,
     /// where the puzzle can tell cheaply, that it can reach the goal set).
+    ///
+    /// # Errors
+    /// [`PositionError`] if the text is not a position of this puzzle.
     fn parse(&self, text: &str) -> Result<Self::State, PositionError>;
 
     /// The one-line form of a position, which [`crate::Notation::parse`] accepts.

@@ -112,6 +112,9 @@ impl AnyPuzzle {
     /// blank), for programs that hold boards as bytes rather than text. Sliding boards
     /// only; the cells are checked ([`sliding::BoardShape::check_cells`]).
     ///
+    /// # Errors
+    /// [`PositionError`] if the cells are not a legal state of this puzzle.
+    ///
     /// ```
     /// use antipode::Notation;
     /// let puzzle = antipode::puzzles::lookup("8puzzle").unwrap();
@@ -148,6 +151,10 @@ impl AnyPuzzle {
     }
 
     /// The same puzzle counted in another move metric (sliding-block puzzles only).
+    ///
+    /// # Errors
+    /// [`CatalogError`] if the puzzle has no such metric (only sliding-block puzzles
+    /// have several).
     pub fn with_metric(self, metric: Metric) -> Result<AnyPuzzle, CatalogError> {
         match self {
             AnyPuzzle::Blocks(p) => Ok(AnyPuzzle::Blocks(Box::new(p.with_metric(metric)))),
@@ -172,6 +179,10 @@ impl AnyPuzzle {
 
     /// The same puzzle with the goal `text` (one position in the puzzle's syntax).
     /// Only sliding boards take another goal; the others accept their own goal summary.
+    ///
+    /// # Errors
+    /// [`CatalogError`] if the puzzle takes no other goal or `goal` is not one of its
+    /// positions.
     pub fn with_goal(self, text: &str) -> Result<AnyPuzzle, CatalogError> {
         match self {
             AnyPuzzle::Sliding(p) => {
@@ -585,6 +596,10 @@ fn open_oshidori(name: &str) -> Option<Result<Opened, CatalogError>> {
 }
 
 /// Opens the puzzle a command-line name denotes.
+///
+/// # Errors
+/// [`CatalogError`] if no puzzle, shipped definition or description file has this name,
+/// or the file does not define a puzzle.
 pub fn open(name: &str) -> Result<Opened, CatalogError> {
     FAMILIES
         .iter()
@@ -594,6 +609,10 @@ pub fn open(name: &str) -> Result<Opened, CatalogError> {
 
 /// The sliding board `name` names (any board of up to 32 cells: the 24-puzzle too,
 /// which is too large for a full table), with the goal `goal` if given.
+///
+/// # Errors
+/// [`CatalogError`] if the name is not a board size such as `sliding:3x4`, or the board
+/// is too large to rank.
 ///
 /// ```
 /// let board = antipode::puzzles::sliding_board("24puzzle", None).unwrap();
@@ -621,6 +640,9 @@ pub fn sliding_board(name: &str, goal: Option<&str>) -> Result<sliding::BoardSha
 /// Opens the puzzle `name` denotes with, optionally, another goal (sliding boards) and
 /// another move metric (sliding-block puzzles), as the command line's `--goal` and
 /// `--metric` ask.
+///
+/// # Errors
+/// [`CatalogError`] as [`open`], and if the goal or metric does not apply.
 ///
 /// ```
 /// use antipode::puzzles::{self, Metric, Opened};
@@ -664,6 +686,9 @@ pub fn open_with(
 }
 
 /// Looks a puzzle with a ranked state space up by its command-line name.
+///
+/// # Errors
+/// [`CatalogError`] if no puzzle of the catalog has this name.
 pub fn lookup(name: &str) -> Result<AnyPuzzle, CatalogError> {
     match open(name)? {
         Opened::Ranked(puzzle) => Ok(puzzle),

@@ -166,6 +166,9 @@ pub enum Method {
 /// Optimal solutions of `puzzle` from `start` (every one with `all`), each as its
 /// moves and the positions after them.
 ///
+/// # Errors
+/// [`SearchError::TooDeep`] if no solution is within the depth limit.
+///
 /// ```
 /// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, solve};
 ///

@@ -223,6 +223,9 @@ impl Depths {
 
     /// A fresh (all unseen) store of `encoding` for `entries` entries in anonymous
     /// memory; `None` for an encoding that is not a depth store's.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the memory cannot be mapped.
     pub fn anonymous(encoding: Encoding, entries: u64) -> Result<Option<Depths>, StoreError> {
         Ok(match encoding {
             Encoding::Byte => Some(Depths::Byte(ByteDepths::anonymous(entries)?)),

@@ -108,6 +108,10 @@ pub fn advise_huge_pages<T>(region: &[T]) {
 /// map later cannot run out of space (which would kill the process with `SIGBUS`).
 /// Fails with [`std::io::ErrorKind::StorageFull`] when the disk is too small. Where
 /// the system has no `posix_fallocate` (macOS), only the length is set.
+///
+/// # Errors
+/// The system's error if the space cannot be reserved (a full disk, a file system
+/// without `fallocate`).
 #[cfg(target_os = "linux")]
 pub fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;

@@ -347,6 +347,10 @@ impl Table {
     /// and a block is checked the first time an answer reads it (so opening a table of
     /// any size reads only its header and that list); an older table's payload is
     /// checked whole here.
+    ///
+    /// # Errors
+    /// [`TableError`] if the file cannot be read, is not a complete table, or its
+    /// checksum fails.
     pub fn open(path: impl AsRef<Path>) -> Result<Table, TableError> {
         Self::open_checked(path.as_ref(), true)
     }
@@ -354,6 +358,9 @@ impl Table {
     /// Opens a complete table without checking an older table's payload (for
     /// [`verify`], which reports it, and for readers that accept the risk). A table of
     /// format version 3 still checks each block as answers read it.
+    ///
+    /// # Errors
+    /// [`TableError`] if the file cannot be read or is not a complete table.
     pub fn open_unverified(path: impl AsRef<Path>) -> Result<Table, TableError> {
         Self::open_checked(path.as_ref(), false)
     }
@@ -448,6 +455,9 @@ impl Table {
 
     /// Checks every block of the payload not checked yet (version 3; in parallel): for
     /// readers of the whole array ([`Table::depths`]).
+    ///
+    /// # Errors
+    /// [`TableError`] if a block's checksum fails.
     pub fn check_all(&self) -> Result<(), TableError> {
         Ok(self.guard.check_all(self.depths.map())?)
     }
@@ -477,6 +487,9 @@ impl Table {
     }
 
     /// Fails unless the table was built for exactly this puzzle and goal set.
+    ///
+    /// # Errors
+    /// [`TableError`] if the table was built for another puzzle.
     pub fn check_puzzle<P: Puzzle>(&self, puzzle: &P) -> Result<(), TableError> {
         let identity = identity(puzzle);
         if !identity.matches(&self.header) || puzzle.index_count() != self.header.indices {
@@ -501,6 +514,9 @@ impl Table {
 
     /// The table as seen by `puzzle`, checked once to be its table: for answering
     /// many positions without repeating the check.
+    ///
+    /// # Errors
+    /// [`TableError`] if the table was built for another puzzle.
     pub fn for_puzzle<'a, P: Puzzle>(
         &'a self,
         puzzle: &'a P,
@@ -523,16 +539,26 @@ impl Table {
     }
 
     /// The exact distance of `position` from the goal.
+    ///
+    /// # Errors
+    /// [`TableError`] if the position is unreached or the table inconsistent.
     pub fn distance<P: Puzzle>(&self, puzzle: &P, position: &P::State) -> Result<u32, TableError> {
         self.for_puzzle(puzzle)?.distance(position)
     }
 
     /// The exact distance of the state with index `index` from the goal.
+    ///
+    /// # Errors
+    /// [`TableError`] if the index is out of range or unreached, or the table
+    /// inconsistent.
     pub fn distance_of_index<P: Puzzle>(&self, puzzle: &P, index: u64) -> Result<u32, TableError> {
         self.for_puzzle(puzzle)?.distance_of_index(index)
     }
 
     /// An optimal solution from `position`, by descent.
+    ///
+    /// # Errors
+    /// [`TableError`] if the position is unreached or the table inconsistent.
     pub fn solve<P: Puzzle>(
         &self,
         puzzle: &P,
@@ -566,18 +592,28 @@ pub struct PuzzleTable<'a, P: Puzzle> {
 
 impl<P: Puzzle> PuzzleTable<'_, P> {
     /// The exact distance of `position` from the goal.
+    ///
+    /// # Errors
+    /// [`TableError`] if the position is unreached or the table inconsistent.
     pub fn distance(&self, position: &P::State) -> Result<u32, TableError> {
         self.distance_of_index(self.puzzle.rank(position))
     }
 
     /// The exact distance of the state with index `index` (below the index count)
     /// from the goal.
+    ///
+    /// # Errors
+    /// [`TableError`] if the index is out of range or unreached, or the table
+    /// inconsistent.
     pub fn distance_of_index(&self, index: u64) -> Result<u32, TableError> {
         self.table
             .checked(|s| descent::distance(self.puzzle, s, index))
     }
 
     /// An optimal solution from `position`, by descent.
+    ///
+    /// # Errors
+    /// [`TableError`] if the position is unreached or the table inconsistent.
     pub fn solve(&self, position: &P::State) -> Result<Vec<Step<P>>, TableError> {
         self.table
             .checked(|s| descent::solve(self.puzzle, s, position))
@@ -587,6 +623,9 @@ impl<P: Puzzle> PuzzleTable<'_, P> {
 /// The header of the table at `path`, whatever its state (for `antipode info`); of
 /// a table in shards (a folder or its manifest), the whole table's
 /// ([`shards::read_whole_header`]).
+///
+/// # Errors
+/// [`TableError`] if the file cannot be read or holds no table header.
 pub fn read_header_of(path: impl AsRef<Path>) -> Result<Header, TableError> {
     let path = path.as_ref();
     match shards::manifest_path(path) {
@@ -629,6 +668,9 @@ fn read_header(path: &Path) -> Result<(File, Header), TableError> {
 /// Whether the complete table, pattern database or folder of shards at `path` is the
 /// file its header describes: its size and, with `check_payload`, its payload's
 /// checksum and every block's (the whole payload is read).
+///
+/// # Errors
+/// [`TableError`] if the file cannot be read or is not a table.
 pub fn check_file(path: &Path, check_payload: bool) -> Result<(), TableError> {
     if let Some(manifest) = shards::manifest_path(path) {
         let (_, depths, guard) = shards::open(&manifest, check_payload)?;

@@ -210,11 +210,19 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     }
 
     /// Runs the analysis and returns its report.
+    ///
+    /// # Errors
+    /// [`AnalyzeJobError`] if the depths cannot be allocated, the table cannot be
+    /// written or resumed, the stop token ends the run
+    /// ([`AnalyzeJobError::Interrupted`]), or no worker threads can start.
     pub fn run(self) -> Result<Analysis, AnalyzeJobError> {
         self.run_with_table().map(|(report, _)| report)
     }
 
     /// Runs the analysis and returns its report and, with a table, what was written.
+    ///
+    /// # Errors
+    /// [`AnalyzeJobError`] as [`Analyze::run`].
     pub fn run_with_table(self) -> Result<(Analysis, Option<TableWritten>), AnalyzeJobError> {
         let threads = self.threads;
         pool::run_on(threads, || match &self.table_path() {

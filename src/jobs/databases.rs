@@ -72,6 +72,9 @@ pub struct Databases<'a> {
 impl<'a> Databases<'a> {
     /// The board's tiles in the order of their goal cells, cut into patterns of the
     /// sizes `sizes` gives (`7-8`, `6-6-3`, `5-5-5`, `6-6-6-6`).
+    ///
+    /// # Errors
+    /// [`DatabasesError`] if the sizes are not a partition of the board's tiles.
     pub fn partition(board: &'a BoardShape, sizes: &str) -> Result<Self, DatabasesError> {
         let patterns = Partition::split(board.rows(), board.cols(), board.goal(), sizes)?;
         Ok(Self::patterns(board, patterns))
@@ -92,6 +95,10 @@ impl<'a> Databases<'a> {
     }
 
     /// Patterns as comma-separated tile lists (`1,2,3,4,5,6,7`), at least one.
+    ///
+    /// # Errors
+    /// [`DatabasesError`] if a list names something that is not a tile of the board, or
+    /// a tile twice.
     pub fn tile_lists(board: &'a BoardShape, lists: &[String]) -> Result<Self, DatabasesError> {
         if lists.is_empty() {
             return Err(DatabasesError::NoPatterns);
@@ -155,6 +162,11 @@ impl<'a> Databases<'a> {
     }
 
     /// Opens the databases, building the missing ones.
+    ///
+    /// # Errors
+    /// [`DatabasesError`] if a database cannot be read, built or written, the stop
+    /// token ends a build ([`DatabasesError::Interrupted`]), or no worker threads can
+    /// start.
     pub fn open(self) -> Result<Partition, DatabasesError> {
         let settings = BuildSettings {
             stop: self.stop.as_ref(),

@@ -9,6 +9,10 @@ use crate::with_puzzle;
 /// goal-set summary, which the puzzle's own goal set must then match), as the header
 /// holds them (cut to the header's field).
 ///
+/// # Errors
+/// [`CatalogError`] if no puzzle has this name or the goal does not parse as one of its
+/// positions.
+///
 /// ```
 /// use antipode::{Notation, Puzzle};
 ///

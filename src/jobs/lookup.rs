@@ -13,6 +13,9 @@ pub type Lookup = Result<(String, u32), String>;
 /// table of `puzzle`; a line that is no position of the puzzle, or is not reached in
 /// the table, gets the reason. Fails only if the table is another puzzle's.
 ///
+/// # Errors
+/// [`TableError`] if the table cannot be opened or is another puzzle's.
+///
 /// ```
 /// use antipode::{Analyze, jobs, puzzles::SlidingPuzzle, table::Table};
 ///

@@ -129,6 +129,10 @@ impl<'a> Projections<'a> {
     }
 
     /// The projected puzzles and the files of their databases, without opening them.
+    ///
+    /// # Errors
+    /// [`ProjectionsError`] if the orbits asked for are not the puzzle's or a
+    /// projection cannot be ranked.
     pub fn plan(&self) -> Result<Vec<(KPuzzle, PathBuf)>, ProjectionsError> {
         if self.specs.is_empty() {
             return Err(ProjectionsError::Empty);
@@ -147,6 +151,10 @@ impl<'a> Projections<'a> {
     /// Builds the missing databases (resuming unfinished ones) and opens every one
     /// as a table, checked against its projection; `building` is told of each build
     /// before it starts. [`Projections::open_with`] also readies them for a search.
+    ///
+    /// # Errors
+    /// [`ProjectionsError`] if a table cannot be opened or built, the stop token ends a
+    /// build, or no worker threads can start.
     pub fn tables_with(
         &self,
         mut building: impl FnMut(&KPuzzle, &Path),
@@ -200,6 +208,9 @@ impl<'a> Projections<'a> {
 
     /// Opens every database for a search, building the missing ones first;
     /// `building` is told of each build before it starts.
+    ///
+    /// # Errors
+    /// [`ProjectionsError`] as [`Projections::tables_with`].
     pub fn open_with(
         self,
         building: impl FnMut(&KPuzzle, &Path),
@@ -211,6 +222,9 @@ impl<'a> Projections<'a> {
     }
 
     /// Opens every database, building the missing ones first.
+    ///
+    /// # Errors
+    /// [`ProjectionsError`] as [`Projections::tables_with`].
     pub fn open(self) -> Result<Vec<Database>, ProjectionsError> {
         self.open_with(|_, _| {})
     }

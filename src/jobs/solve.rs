@@ -200,6 +200,10 @@ impl<'a, P: Solvable> Solve<'a, P> {
     }
 
     /// The optimal solutions from `start`.
+    ///
+    /// # Errors
+    /// [`SolveError`] if the position is not the puzzle's, a table cannot be read, no
+    /// solution is within the limits, or no worker threads can start.
     pub fn solve(&self, start: &P::State) -> Result<Solution<P::State>, SolveError> {
         let Limits {
             all,
@@ -279,6 +283,10 @@ impl<'a> SolvePdb<'a> {
     }
 
     /// The optimal solutions from `start` (row-major tile numbers).
+    ///
+    /// # Errors
+    /// [`SolveError`] if the position is not the board's, the databases do not match
+    /// it, no solution is within the limits, or no worker threads can start.
     pub fn solve(&self, start: &[u8]) -> Result<Solution<Vec<u8>>, SolveError> {
         let node = self.space.node(start);
         let default_length = if self.board.indexable() {
@@ -317,6 +325,10 @@ pub enum PositionsError {
 
 /// The positions of a batch, one per line of `input` (blank lines and lines starting
 /// with `#` skipped), all read before any is solved.
+///
+/// # Errors
+/// [`PositionsError`] if the input cannot be read, or a line is not a position (the
+/// error names it).
 ///
 /// ```
 /// use antipode::{jobs::read_positions, puzzles::SlidingPuzzle};
@@ -374,6 +386,10 @@ pub struct SolveTwisty<'a> {
 
 impl<'a> SolveTwisty<'a> {
     /// One optimal solution, up to [`MAX_LENGTH`] moves, on all cores.
+    ///
+    /// # Errors
+    /// [`KSearchError`] if the projections do not belong to the puzzle or a position is
+    /// too large for the search.
     pub fn new(puzzle: &'a KPuzzle, databases: Vec<Database>) -> Result<Self, KSearchError> {
         Ok(SolveTwisty {
             puzzle,
@@ -396,6 +412,10 @@ impl<'a> SolveTwisty<'a> {
     }
 
     /// The optimal solutions from `start`.
+    ///
+    /// # Errors
+    /// [`SolveError`] if no solution is within the limits or no worker threads can
+    /// start.
     pub fn solve(&self, start: &Pattern) -> Result<Solution<Pattern>, SolveError> {
         let node = self.space.node_of(start);
         let max_length = self.limits.max_length.unwrap_or(MAX_LENGTH);

@@ -63,6 +63,9 @@ pub enum VerifyError {
 /// counts per level and the checksum; for a pattern database its payload, definition
 /// and every entry. Returns the checks in order, each saying whether it holds.
 ///
+/// # Errors
+/// [`VerifyError`] if the file cannot be opened or is of no known kind.
+///
 /// ```
 /// use antipode::{Analyze, jobs::{VerifyOptions, verify_file}, puzzles::SlidingPuzzle};
 ///
@@ -79,6 +82,9 @@ pub fn verify_file(path: &Path, options: &VerifyOptions) -> Result<Vec<Check>, V
 /// [`verify_file`], telling `observer` of its progress: the check of every entry is
 /// one level of work (`level_started` with the entries, then `work_done` as they are
 /// checked).
+///
+/// # Errors
+/// [`VerifyError`] if the file cannot be opened or is of no known kind.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};

@@ -227,11 +227,19 @@ pub fn bytes_per_placement(pattern: &Pattern) -> u64 {
 }
 
 /// Builds the database of `pattern` on the current rayon pool.
+///
+/// # Errors
+/// [`BuildError::Memory`] if the arrays cannot be allocated.
 pub fn build(pattern: &Pattern, progress: &dyn Observer) -> Result<Entries, BuildError> {
     build_with(pattern, progress, &BuildControl::default())
 }
 
 /// [`build`], resuming from and saving checkpoints, and stopping, as `control` says.
+///
+/// # Errors
+/// [`BuildError`] if the arrays cannot be allocated, a checkpoint cannot be read or
+/// written, or `control.stop` ends the build ([`BuildError::Interrupted`], with a
+/// checkpoint if there is a file).
 pub fn build_with(
     pattern: &Pattern,
     progress: &dyn Observer,

@@ -52,6 +52,10 @@ impl CheckpointFile {
     }
 
     /// Saves a build's state.
+    ///
+    /// # Errors
+    /// The system's error if the file cannot be written (the previous checkpoint is
+    /// kept).
     pub fn save(
         &self,
         saved: &Saved,
@@ -72,6 +76,10 @@ impl CheckpointFile {
     /// Loads the saved state into `entries` and `words` if there is a checkpoint of
     /// this database with arrays of these sizes and an intact checksum; `None` (and
     /// the arrays untouched or to be cleared by the caller) otherwise.
+    ///
+    /// # Errors
+    /// The system's error other than a missing file; a checkpoint of another build, or
+    /// a damaged one, is `Ok(None)`.
     pub fn load(
         &self,
         word_bytes: usize,
@@ -99,6 +107,9 @@ impl CheckpointFile {
     }
 
     /// Removes the checkpoint (the database is complete, or the checkpoint is stale).
+    ///
+    /// # Errors
+    /// The system's error if the file exists and cannot be removed.
     pub fn remove(&self) -> std::io::Result<()> {
         self.checkpoint.remove()
     }

@@ -62,6 +62,9 @@ fn manhattan(table: &[[u8; 32]], places: &[u8]) -> u32 {
 /// choosing the smallest entries: 4 bits of the distance, or 4 bits of the distance
 /// over the pattern tiles' Manhattan distance, or 8 bits. If writing fails, the
 /// partial file is removed.
+///
+/// # Errors
+/// [`PdbError`] if the file cannot be written or renamed into place.
 pub fn write(
     partial: WriteLock,
     path: &Path,
@@ -208,6 +211,10 @@ impl Pdb {
     /// Opens the database of `pattern` for a board whose goal is `goal`: refused if
     /// the file is another pattern's or goal's, unfinished, or damaged (the payload's
     /// checksum is checked).
+    ///
+    /// # Errors
+    /// [`PdbError`] if the file is not a complete database, is damaged, or is another
+    /// board's.
     pub fn open(path: &Path, pattern: &Pattern, goal: &[u8]) -> Result<Pdb, PdbError> {
         let header = table::read_header_of(path)?;
         let table_error = PdbError::Table;

@@ -154,6 +154,9 @@ impl Partition {
     /// The tiles of a partition given by sizes such as `7-8` or `6-6-3`: the board's
     /// tiles in the order of their goal cells (row by row, the blank skipped), cut
     /// into groups of those sizes, which must add up to all the tiles.
+    ///
+    /// # Errors
+    /// [`PdbError`] if the sizes are not numbers or do not add up to the board's tiles.
     pub fn split(
         rows: usize,
         cols: usize,
@@ -201,6 +204,10 @@ impl Partition {
     /// Opens the databases of `patterns` (disjoint tile lists) of `board` from `dir`,
     /// building and writing the ones that are missing as `settings` say; `report`
     /// hears what happens. Every pattern is checked before anything is built.
+    ///
+    /// # Errors
+    /// [`PdbError`] if a database cannot be opened or built (no room, a failed write, a
+    /// stop).
     pub fn open_or_build(
         dir: &Path,
         board: &impl Board,

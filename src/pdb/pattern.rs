@@ -37,6 +37,9 @@ pub struct Pattern {
 impl Pattern {
     /// The pattern of `tiles` on an `rows x cols` board whose goal has tile
     /// `goal[cell]` on each cell (0 the blank).
+    ///
+    /// # Errors
+    /// [`PdbError`] if the tiles are not the board's, repeat, or are too many to rank.
     pub fn new(rows: usize, cols: usize, goal: &[u8], tiles: &[u8]) -> Result<Pattern, PdbError> {
         let cells = rows * cols;
         if cells > MAX_CELLS || goal.len() != cells || rows < 2 || cols < 2 {

@@ -114,6 +114,9 @@ impl Checkpoint {
 
     /// Saves the kind's `fields` and its `sections`, replacing the last checkpoint
     /// whole (its folder made if missing). On an error the last checkpoint is untouched.
+    ///
+    /// # Errors
+    /// The system's error if the file cannot be written (the previous one is kept).
     pub fn save(&self, fields: &[u8], sections: &[Section]) -> std::io::Result<()> {
         if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
@@ -165,6 +168,10 @@ impl Checkpoint {
     /// checkpoint is then ignored). A section read into a buffer of the wrong length
     /// fails. The result is `None` too when the file is another build's, cut short,
     /// longer than written or fails its checksum (then the buffers may hold part of it).
+    ///
+    /// # Errors
+    /// An error of the system other than a missing file; a file of another kind,
+    /// version or build, or a damaged one, is `Ok(None)`.
     pub fn load<T>(
         &self,
         read: impl FnOnce(&[u8], &mut Sections) -> Option<T>,
@@ -190,6 +197,9 @@ impl Checkpoint {
 
     /// Removes the checkpoint and any unfinished write of it (the build is complete, or
     /// the checkpoint is another build's).
+    ///
+    /// # Errors
+    /// The system's error other than a missing file.
     pub fn remove(&self) -> std::io::Result<()> {
         remove_if_present(&self.path)?;
         remove_if_present(&sibling(&self.path, ".tmp"))

@@ -248,6 +248,10 @@ fn small_counts(d: &Description, big: &[Group], small: &[Group]) -> Result<Vec<u
 impl BlockPuzzle {
     /// Reads a description (`file` names it in errors) and builds its index.
     ///
+    /// # Errors
+    /// [`BlocksError`] if the text is not a valid description (the error names its
+    /// line) or the puzzle is too large to rank.
+    ///
     /// ```
     /// use antipode::Puzzle;
     /// use antipode::puzzles::blocks::BlockPuzzle;
@@ -263,6 +267,10 @@ impl BlockPuzzle {
     }
 
     /// Builds the index of a checked description.
+    ///
+    /// # Errors
+    /// [`BlocksError`] if the pieces do not fit the board, overlap, or the puzzle is
+    /// too large to rank.
     pub fn new(file: &str, d: Description) -> Result<BlockPuzzle, BlocksError> {
         let too_large = |message: String| BlocksError::TooLarge {
             file: file.into(),

@@ -85,6 +85,10 @@ pub struct Variant {
 impl Variant {
     /// The variant a name's options ask for (`2x2x2 --metric quarter --moves U,R`),
     /// and the name without them.
+    ///
+    /// # Errors
+    /// [`KPuzzleError`] if the JSON is not a valid definition or its pieces cannot be
+    /// ranked.
     pub fn parse(name: &str) -> Result<(&str, Variant), KPuzzleError> {
         let mut parts = name.split(" --");
         let base = parts.next().unwrap_or_default();
@@ -255,6 +259,9 @@ const MAX_TABLED_VALUES: u64 = 1 << 22;
 impl KPuzzle {
     /// The puzzle a definition describes under `variant`; `base` is the name it is
     /// opened by (a shipped name or a path).
+    ///
+    /// # Errors
+    /// [`KPuzzleError`] if the definition's pieces cannot be ranked in 64 bits.
     pub fn new(
         base: &str,
         definition: Arc<Definition>,
@@ -364,6 +371,9 @@ impl KPuzzle {
     /// The positions this puzzle keeps (whole orbits; a projection's blanks are left
     /// out), for symmetries: refused where a projection keeps part of an orbit or the
     /// goal is not the solved state of distinct, untwisted pieces.
+    ///
+    /// # Errors
+    /// [`symmetry::SymmetryError`] if the puzzle's symmetries cannot be found.
     pub fn compact(&self) -> Result<symmetry::Compact, symmetry::SymmetryError> {
         let mut compact = symmetry::Compact {
             kept: Vec::new(),
@@ -445,6 +455,9 @@ impl KPuzzle {
     }
 
     /// The ranking, or why there is none.
+    ///
+    /// # Errors
+    /// [`KPuzzleError`] if the orbits cannot be ranked in 64 bits.
     pub fn layout(&self) -> Result<&Layout, KPuzzleError> {
         self.layout.as_ref().map_err(|cause| KPuzzleError::Ranking {
             name: self.name(),
@@ -499,6 +512,9 @@ impl KPuzzle {
 
     /// The pattern after a move sequence from the solved state (`R U R' U2`); any
     /// move of the definition may appear, with any amount.
+    ///
+    /// # Errors
+    /// [`PositionError`] if the algorithm names a move the puzzle does not have.
     pub fn scramble(&self, alg: &str) -> Result<Pattern, PositionError> {
         let mut pattern = self.goal.clone();
         for token in alg.split_whitespace() {
@@ -524,6 +540,10 @@ impl KPuzzle {
 
     /// The same puzzle seen through a projection (`CORNERS`, `EDGES:0-5`, or a name
     /// from the definition): the puzzle a pattern database stores.
+    ///
+    /// # Errors
+    /// [`KPuzzleError`] if the orbits or pieces named are not the puzzle's, or the
+    /// projection cannot be ranked.
     pub fn projection(&self, spec: &str) -> Result<KPuzzle, KPuzzleError> {
         let mut variant = self.variant.clone();
         variant.projection = Some(spec.to_string());

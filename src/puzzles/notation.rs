@@ -9,6 +9,9 @@ use crate::puzzle::PositionError;
 /// A row with no space or comma is split into single characters when `bare` is true
 /// (and is one token otherwise). A text with no `/` is one row; the caller may
 /// reshape it when it has as many tokens as the board has cells.
+///
+/// # Errors
+/// [`PositionError`] if a token is not a number.
 pub fn tokenize(text: &str, bare: bool) -> Result<Vec<Vec<&str>>, PositionError> {
     let text = text.trim();
     if text.is_empty() {
@@ -40,6 +43,9 @@ pub fn tokenize(text: &str, bare: bool) -> Result<Vec<Vec<&str>>, PositionError>
 
 /// Flattens rows into `rows * cols` cells, accepting either exactly `rows` rows of
 /// `cols` tokens or one row of `rows * cols` tokens.
+///
+/// # Errors
+/// [`PositionError`] if the text does not have the board's shape.
 pub fn cells_of_shape(
     rows_of_tokens: Vec<Vec<&str>>,
     rows: usize,

@@ -105,6 +105,9 @@ impl Oshidori {
     }
 
     /// K kinds of two stones each.
+    ///
+    /// # Errors
+    /// [`KindsError`] unless `k` is 1 to 9.
     pub fn with_kinds(k: usize) -> Result<Oshidori, KindsError> {
         if !(1..=MAX_KINDS).contains(&k) {
             return Err(KindsError(k));

@@ -144,6 +144,10 @@ impl PegBoard {
 
     /// A board from a description's text; `file` names it in errors.
     ///
+    /// # Errors
+    /// [`crate::puzzles::description::DescriptionError`] naming the line of the first
+    /// thing that is not valid.
+    ///
     /// ```
     /// use antipode::puzzles::peg::PegBoard;
     ///
@@ -292,6 +296,9 @@ impl PegBoard {
     }
 
     /// Reads a goal: `one-peg`, a hole number, or a board.
+    ///
+    /// # Errors
+    /// [`PositionError`] if the text is neither a board nor a goal in words.
     pub fn parse_goal(&self, text: &str) -> Result<PegGoal, PositionError> {
         let text = text.trim();
         if text == "one-peg" {
@@ -322,6 +329,9 @@ impl PegBoard {
 
     /// Reads a board: one mark per hole in hole order, `1` or `o` a peg, `0` or `.`
     /// empty; spaces and `/` are ignored.
+    ///
+    /// # Errors
+    /// [`PositionError`] if the text is not a board of this puzzle.
     pub fn parse(&self, text: &str) -> Result<u64, PositionError> {
         let marks: Vec<char> = text
             .chars()
@@ -510,6 +520,10 @@ impl PegBoard {
     /// iterative deepening over jumps (the seed's method; solutions in ascending order
     /// of their holes), on larger boards a breadth-first search over moves (one
     /// solution).
+    ///
+    /// # Errors
+    /// [`PegError`] if the first jump is illegal, no solution is within the limit, or
+    /// the goal cannot be reached.
     pub fn solutions_among(
         &self,
         start: u64,

@@ -118,6 +118,10 @@ pub struct SlidingPuzzle {
 
 impl SlidingPuzzle {
     /// The board `rows` x `cols` with the usual goal: tiles in order, blank last.
+    ///
+    /// # Errors
+    /// [`SizeError`] if a side is shorter than 2 or the board has more cells than can
+    /// be ranked.
     pub fn new(rows: usize, cols: usize) -> Result<SlidingPuzzle, SizeError> {
         let n = rows * cols;
         if rows >= 2 && cols >= 2 && n > MAX_CELLS {
@@ -223,6 +227,9 @@ impl SlidingPuzzle {
     }
 
     /// Parses a board to use as the goal (any arrangement is a valid goal).
+    ///
+    /// # Errors
+    /// [`PositionError`] if the goal is not an arrangement of this board's tiles.
     pub fn parse_goal(&self, text: &str) -> Result<Board, PositionError> {
         self.parse_unchecked(text)
     }

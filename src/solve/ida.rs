@@ -257,6 +257,9 @@ type Subtree<M> = (usize, Vec<Vec<M>>, u64);
 /// Finds the shortest solutions from `start`, trying limits from
 /// [`SearchSpace::first_limit`] up to `max_length` in steps of
 /// [`SearchSpace::limit_step`]. Runs on the current rayon pool.
+///
+/// # Errors
+/// [`SearchError::TooDeep`] if no solution is within the depth limit.
 pub fn search<S: SearchSpace>(
     space: &S,
     start: &S::Node,

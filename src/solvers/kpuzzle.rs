@@ -55,6 +55,10 @@ pub struct Database {
 
 impl Database {
     /// The database of `projection` in `table` (an 8-bit depth table of it).
+    ///
+    /// # Errors
+    /// [`KSearchError`] if the puzzle's positions are too many for the search's node or
+    /// the projections do not belong to it.
     pub fn new(projection: KPuzzle, table: Table) -> Result<Database, KSearchError> {
         table
             .check_all()
@@ -156,6 +160,10 @@ pub enum KSearchError {
 
 impl KSearch {
     /// The search over `puzzle` bounded by `databases`.
+    ///
+    /// # Errors
+    /// [`KSearchError`] if the puzzle's positions are too many for the search's node or
+    /// the projections do not belong to it.
     pub fn new(puzzle: &KPuzzle, databases: Vec<Database>) -> Result<KSearch, KSearchError> {
         let positions = puzzle.definition.positions();
         if positions > MAX_SEARCH_POSITIONS {

@@ -19,6 +19,10 @@ use crate::puzzles::peg::{PegBoard, PegError, PegSolution};
 /// backwards from the goal ([`levels::solvable_sets`]); [`PegBoard::solutions_among`]
 /// takes them from elsewhere (a peg table).
 ///
+/// # Errors
+/// [`PegError`] if the board is too large for the level sets, the first jump is
+/// illegal, or the goal cannot be reached.
+///
 /// ```
 /// use antipode::puzzles::peg::PegBoard;
 ///

@@ -20,6 +20,9 @@ pub struct ByteDepths {
 impl ByteDepths {
     /// A zero-filled (all unseen) array of `len` entries. Pages are only committed when
     /// first written.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the memory cannot be mapped.
     pub fn anonymous(len: u64) -> Result<Self, StoreError> {
         let bytes = usize::try_from(len).map_err(|_| StoreError::TooLarge(len))?;
         let mut map = MmapMut::map_anon(bytes.max(1))

@@ -82,6 +82,9 @@ fn code(wanted: Wanted) -> u8 {
 
 impl PackedDepths {
     /// A zero-filled (all unseen) array of `len` entries.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the memory cannot be mapped.
     pub fn anonymous(len: u64) -> Result<Self, StoreError> {
         let bytes = usize::try_from(len.div_ceil(4)).map_err(|_| StoreError::TooLarge(len))?;
         let mut map = MmapMut::map_anon(bytes.max(1))

@@ -325,6 +325,10 @@ impl Header {
     }
 
     /// Reads and checks a header block (at least 4096 bytes).
+    ///
+    /// # Errors
+    /// [`HeaderError`] if the block is not a table header of a version this library
+    /// reads, or its checksum fails.
     pub fn decode(block: &[u8]) -> Result<Header, HeaderError> {
         if block.len() < HEADER_BYTES || block[..8] != MAGIC {
             return Err(HeaderError::Magic);

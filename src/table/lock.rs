@@ -80,6 +80,9 @@ impl WriteLock {
     /// refuses with [`TableError::Busy`] at once if another open file holds the lock
     /// (in this process or another). The lock is on the file `path` names when it
     /// returns: a file removed or replaced between opening and locking is opened again.
+    ///
+    /// # Errors
+    /// [`TableError`] if the file cannot be created or another process holds its lock.
     pub fn acquire(path: &Path) -> Result<WriteLock, TableError> {
         let io = |cause| TableError::Io {
             path: path.to_owned(),
@@ -137,6 +140,9 @@ impl WriteLock {
     /// Removes the file from its folder while still holding the lock, so that no
     /// other writer can take the name's old file in between: one that opened it
     /// finds, once it has the lock, that the name is gone.
+    ///
+    /// # Errors
+    /// The system's error if the file cannot be removed.
     pub fn remove(self) -> std::io::Result<()> {
         std::fs::remove_file(&self.path)
     }

@@ -81,6 +81,10 @@ pub struct BuiltShard {
 /// of `transport` calls it with the same arguments. `limit` bounds the last level's
 /// indices kept. Every rank returns an error if any fails: its own, or
 /// [`TableError::OtherRank`].
+///
+/// # Errors
+/// [`TableError`] if a shard or the manifest cannot be created, resumed or written, or
+/// the ranks disagree.
 pub fn build_sharded<P: Puzzle>(
     puzzle: &P,
     dir: &Path,

@@ -132,6 +132,9 @@ impl Manifest {
     }
 
     /// Reads and checks the manifest at `path`.
+    ///
+    /// # Errors
+    /// [`TableError`] if the manifest cannot be read or parsed.
     pub fn read(path: &Path) -> Result<Manifest, TableError> {
         let bad = |reason: String| TableError::Shards {
             path: path.to_owned(),
@@ -151,6 +154,9 @@ impl Manifest {
     }
 
     /// Reads and checks the text of a manifest (`path` names it in errors).
+    ///
+    /// # Errors
+    /// [`TableError`] if the text is not a manifest.
     pub fn parse(path: &Path, text: &str) -> Result<Manifest, TableError> {
         let bad = |reason: String| TableError::Shards {
             path: path.to_owned(),
@@ -204,6 +210,9 @@ impl Manifest {
     }
 
     /// The entries' encoding.
+    ///
+    /// # Errors
+    /// A message if the text is not a known encoding.
     pub fn encoding(&self) -> Result<Encoding, String> {
         match self.entry_bits {
             8 => Ok(Encoding::Byte),
@@ -220,6 +229,9 @@ impl Manifest {
 
     /// Writes the manifest to `path` so that a reader sees the old one or the new one
     /// whole: to a temporary file, synced, renamed over `path`, the folder synced.
+    ///
+    /// # Errors
+    /// [`TableError`] if the manifest cannot be written.
     pub fn write(&self, path: &Path) -> Result<(), TableError> {
         let text = format!(
             "# A depth table in shards: one table file per rank (`antipode info` on \
@@ -371,6 +383,9 @@ fn whole_header(manifest: &Manifest, shards: &[Option<&Header>]) -> Header {
 
 /// The header of the whole table whose manifest is at `path`, whatever its state
 /// (`antipode info` on a table being built).
+///
+/// # Errors
+/// [`TableError`] if a shard cannot be read or the shards do not form one table.
 pub fn read_whole_header(path: &Path) -> Result<(Manifest, Header), TableError> {
     let manifest = Manifest::read(path)?;
     let folder = path.parent().unwrap_or(Path::new("."));

@@ -476,6 +476,12 @@ impl Default for BuildOptions {
 /// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
 /// current rayon pool; `stop` interrupts it between work items. The file is locked
 /// against other writers for the whole run.
+///
+/// # Errors
+/// [`TableError`] if the file cannot be placed, created or resumed, a checkpoint or the
+/// finished table cannot be written, or the stop token ends the run
+/// ([`crate::engine::EngineError::Interrupted`] inside: the file keeps the complete
+/// levels).
 pub fn build<P: Puzzle>(
     puzzle: &P,
     path: &Path,

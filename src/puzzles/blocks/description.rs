@@ -281,6 +281,9 @@ pub fn corner_of(cells: &[usize], cols: usize) -> (usize, usize) {
 }
 
 /// Reads and checks a description; `file` names it in errors.
+///
+/// # Errors
+/// [`DescriptionError`] naming the line of the first thing that is not valid.
 pub fn parse(file: &str, text: &str) -> Result<Description, DescriptionError> {
     let reader = Reader { file, text };
     let raw: Raw = read_toml(file, text)?;

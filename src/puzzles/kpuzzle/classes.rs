@@ -200,6 +200,10 @@ impl KClasses {
     /// The classes of `base` (already held in its frame, if `frame`) under
     /// `symmetries` (compact transformations over `compact`'s positions, identity
     /// first).
+    ///
+    /// # Errors
+    /// [`KPuzzleError`] if the puzzle has no symmetry that fixes its goal or the
+    /// classes cannot be ranked.
     pub fn new(
         base: KPuzzle,
         compact: Compact,

@@ -193,6 +193,10 @@ pub struct Definition {
 
 impl Definition {
     /// Reads and checks the JSON text of a definition; `file` names it in errors.
+    ///
+    /// # Errors
+    /// [`DefinitionError`] if the text is not KPuzzle JSON or its orbits, moves or
+    /// start state do not agree.
     pub fn from_json(file: &str, text: &str) -> Result<Definition, DefinitionError> {
         let reader = Reader { file };
         let raw: RawDefinition = serde_json::from_str(text).map_err(|e| {
@@ -640,6 +644,9 @@ pub fn power(t: &Transformation, amount: i64, moduli: &[u8]) -> Transformation {
 
 /// A move token of the cubing notation split into its move and amount: `R` 1, `R2`
 /// 2, `R'` -1, `R2'` -2, `2R` (a move whose name starts with a digit) 1.
+///
+/// # Errors
+/// A message if the text is not a power such as `2` or `'`.
 pub fn split_amount(token: &str) -> Result<(&str, i64), String> {
     let (body, sign) = match token.strip_suffix('\'') {
         Some(body) => (body, -1),

@@ -62,6 +62,9 @@ pub fn is_kpuzzle_name(base: &str) -> bool {
 /// Opens the KPuzzle `name` names: a shipped name or a path, with options
 /// (`3x3x3 --orbits CORNERS`, `2x2x2 --metric quarter`).
 ///
+/// # Errors
+/// [`KPuzzleError`] if no shipped definition has this name, or it cannot be ranked.
+///
 /// ```
 /// use antipode::Puzzle;
 /// use antipode::puzzles::kpuzzle::library::open;
@@ -90,6 +93,9 @@ pub enum Twisty {
 }
 
 /// Opens the twisty puzzle `name` names, with `--symmetry` and `--up-to-rotation`.
+///
+/// # Errors
+/// [`KPuzzleError`] if the name is neither shipped nor a readable definition file.
 ///
 /// ```
 /// use antipode::Puzzle;

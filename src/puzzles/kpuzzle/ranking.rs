@@ -123,6 +123,9 @@ pub struct Layout {
 
 impl Layout {
     /// The ranking of the states `moves` reach from `goal` (orientations mod `moduli`).
+    ///
+    /// # Errors
+    /// [`RankingError`] if the pieces cannot be ranked in 64 bits.
     pub fn new(
         goal: &Pattern,
         moves: &[&Transformation],
@@ -174,6 +177,9 @@ impl Layout {
 
     /// Why `pattern` is not one of the ranked states (of a puzzle solved at `goal`),
     /// if it is not.
+    ///
+    /// # Errors
+    /// A message naming the first index at which rank and unrank disagree.
     pub fn check(&self, pattern: &Pattern, goal: &Pattern) -> Result<(), String> {
         for &p in &self.fixed {
             let p = p as usize;

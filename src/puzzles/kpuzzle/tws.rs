@@ -100,6 +100,10 @@ impl<'a> Lines<'a> {
 }
 
 /// Reads a `.tws` text; `file` names it in errors (`FILE: line N: ...`).
+///
+/// # Errors
+/// [`DefinitionError`] if the text is not a `.tws` definition this reader understands
+/// (the error names the line).
 pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
     let mut lines = Lines::new(file, text);
     let mut name = None;

@@ -269,6 +269,9 @@ fn goal_of(
 }
 
 /// Reads and checks a description; `file` names it in errors.
+///
+/// # Errors
+/// [`DescriptionError`] naming the line of the first thing that is not valid.
 pub fn parse(file: &str, text: &str) -> Result<PegBoard, DescriptionError> {
     let reader = Reader { file, text };
     let raw: Raw = read_toml(file, text)?;

@@ -68,6 +68,10 @@ impl crate::puzzle::Notation for BoardShape {
 
 impl BoardShape {
     /// The `rows` x `cols` board with the usual goal: tiles in order, blank last.
+    ///
+    /// # Errors
+    /// [`SizeError`] if the board has fewer than two cells or more than fit a
+    /// position's cell bytes.
     pub fn new(rows: usize, cols: usize) -> Result<BoardShape, SizeError> {
         if rows < 2 || cols < 2 {
             return Err(SizeError::TooNarrow { rows, cols });
@@ -99,6 +103,9 @@ impl BoardShape {
     }
 
     /// The same board with the goal `text` (any arrangement of its tiles).
+    ///
+    /// # Errors
+    /// [`PositionError`] if the goal is not an arrangement of this board's tiles.
     pub fn with_goal(mut self, text: &str) -> Result<BoardShape, PositionError> {
         self.goal = self.parse(text)?;
         Ok(self)
@@ -137,6 +144,10 @@ impl BoardShape {
     /// Reads an arrangement (rows separated by `/`, tiles by spaces, or single digits
     /// on boards of at most 10 cells; `0` or `.` the blank), without a solvability
     /// check.
+    ///
+    /// # Errors
+    /// [`PositionError`] if the text is not a position of this board or cannot reach
+    /// its goal.
     pub fn parse(&self, text: &str) -> Result<Vec<u8>, PositionError> {
         parse_cells(self.rows, self.cols, text)
     }
@@ -145,6 +156,9 @@ impl BoardShape {
     /// parity check (a move swaps the blank with a tile and changes the blank's
     /// colour, so the permutation from the position to the goal, blank included,
     /// has the parity of the blank's distance to its goal cell).
+    ///
+    /// # Errors
+    /// [`PositionError`] if the text is not an arrangement of this board's tiles.
     ///
     /// ```
     /// use antipode::puzzles::sliding::BoardShape;
@@ -166,6 +180,9 @@ impl BoardShape {
     /// Checks a position given as cells (row by row, the tile in each, 0 the blank),
     /// as other programs hold it: the board's size, every tile once, and the parity
     /// check of [`BoardShape::parse_position`].
+    ///
+    /// # Errors
+    /// [`PositionError`] if the cells are not an arrangement of this board's tiles.
     ///
     /// ```
     /// use antipode::puzzles::sliding::BoardShape;
@@ -317,6 +334,9 @@ pub(super) fn render_cells(cols: usize, cells: &[u8]) -> String {
 
 impl SlidingPuzzle {
     /// The indexed puzzle of a shape of at most [`MAX_CELLS`] cells.
+    ///
+    /// # Errors
+    /// [`SizeError`] if the shape is not `RxC` of a size [`BoardShape::new`] takes.
     pub fn of_shape(shape: &BoardShape) -> Result<SlidingPuzzle, SizeError> {
         let puzzle = SlidingPuzzle::new(shape.rows, shape.cols)?;
         let goal = super::Board::from_cells(&shape.goal);

@@ -66,6 +66,9 @@ impl Checkpoint {
     }
 
     /// Saves `level` and `progress`.
+    ///
+    /// # Errors
+    /// [`CheckpointError`] if the file cannot be written (the previous one is kept).
     pub fn save(&self, level: &LevelSet, progress: &Progress) -> Result<(), CheckpointError> {
         let mut fields =
             Vec::with_capacity(13 + 8 * (progress.jumps.len() + progress.classes.len()));

@@ -118,6 +118,10 @@ pub(super) fn check_memory(board: &PegBoard, bytes: u64, what: &str) -> Result<(
 /// `control.observer` hears of the work as one level of boards (every board of each
 /// peg count above the goal's, `work_done` as each is done) and of every level found.
 ///
+/// # Errors
+/// [`PegError::TooLarge`] if the level sets would not fit in memory;
+/// [`PegError::Interrupted`] on a stop.
+///
 /// ```
 /// use antipode::driver::Control;
 /// use antipode::puzzles::peg::PegBoard;
@@ -305,6 +309,11 @@ pub struct PegClasses {
 /// boards). With a `checkpoint`, the last level counted is saved as
 /// `control.checkpoint_every` paces it and when `control.stop` ends the run, and a
 /// saved one of the same analysis is resumed (the file goes when it completes).
+///
+/// # Errors
+/// [`PegError::TooLarge`] if two levels would not fit in memory;
+/// [`PegError::Checkpoint`] if a checkpoint cannot be written;
+/// [`PegError::Interrupted`] on a stop.
 ///
 /// ```
 /// use antipode::driver::Control;

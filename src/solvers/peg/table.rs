@@ -108,6 +108,10 @@ impl PegHeader {
     }
 
     /// Reads a peg table's header block.
+    ///
+    /// # Errors
+    /// [`crate::table::header::HeaderError`] if the block is not a peg table header or
+    /// its checksum fails.
     pub fn decode(block: &[u8]) -> Result<PegHeader, header::HeaderError> {
         use header::HeaderError;
         if block.len() < HEADER_BYTES || block[..8] != MAGIC {
@@ -181,6 +185,9 @@ fn header_for(board: &PegBoard) -> PegHeader {
 }
 
 /// The header of the file at `path` if it is a peg table.
+///
+/// # Errors
+/// [`TableError`] if the file cannot be read or its header is not a peg table's.
 pub fn read_header(path: &Path) -> Result<PegHeader, TableError> {
     let mut block = vec![0u8; HEADER_BYTES];
     File::open(path)
@@ -197,6 +204,10 @@ pub fn read_header(path: &Path) -> Result<PegHeader, TableError> {
 /// each level written as it is found. Returns how many boards can.
 /// `control.observer` hears of every level found (level `d` has the goal's pegs
 /// plus `d`); `control.stop` ends the run after a level, resumable.
+///
+/// # Errors
+/// [`PegTableError`] if the file cannot be placed, created, resumed or written, the
+/// board is too large, or the stop token ends the run.
 pub fn build(
     board: &PegBoard,
     path: &Path,
@@ -415,6 +426,10 @@ pub struct SolvableTable {
 
 impl SolvableTable {
     /// Opens and checks a complete peg table (its header, size and checksum).
+    ///
+    /// # Errors
+    /// [`TableError`] if the file cannot be read, is not a complete peg table, or its
+    /// checksum fails.
     pub fn open(path: impl AsRef<Path>) -> Result<SolvableTable, TableError> {
         let path = path.as_ref();
         let header = read_header(path)?;
@@ -462,6 +477,9 @@ impl SolvableTable {
 
     /// Refuses a table of another board or goal: its definition's digest and every
     /// field of its header that the board implies (its holes) must be the board's.
+    ///
+    /// # Errors
+    /// [`TableError`] if the table was built for another board or goal.
     pub fn check_board(&self, board: &PegBoard) -> Result<(), TableError> {
         let digest = header::definition_digest(&board.definition());
         if self.header.definition_sha256 == digest && self.header.holes == board.holes() {

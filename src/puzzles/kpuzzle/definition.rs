@@ -312,13 +312,16 @@ impl Reader<'_> {
     /// The orbits, numbered into flat positions.
     fn orbits(&self, raw: &[RawOrbit]) -> Result<Vec<Orbit>, DefinitionError> {
         let mut orbits: Vec<Orbit> = Vec::new();
-        let mut offset = 0;
+        let mut offset = 0usize;
         for (i, orbit) in raw.iter().enumerate() {
             let key = format!("orbits[{i}]");
             if orbit.num_pieces == 0 {
                 return Err(self.error(&key, "numPieces is 0".into()));
             }
-            if !(1..=MAX_ORIENTATIONS).contains(&orbit.num_orientations) {
+            let orientations = u8::try_from(orbit.num_orientations)
+                .ok()
+                .filter(|&o| (1..=MAX_ORIENTATIONS).contains(&u64::from(o)));
+            let Some(orientations) = orientations else {
                 return Err(self.error(
                     &key,
                     format!(
@@ -326,25 +329,30 @@ impl Reader<'_> {
                         orbit.num_orientations
                     ),
                 ));
-            }
+            };
             if orbits.iter().any(|o| o.name == orbit.orbit_name) {
                 return Err(
                     self.error(&key, format!("orbit `{}` is named twice", orbit.orbit_name))
                 );
             }
-            orbits.push(Orbit {
-                name: orbit.orbit_name.clone(),
-                pieces: orbit.num_pieces as usize,
-                orientations: orbit.num_orientations as u8,
-                offset,
-            });
-            offset += orbit.num_pieces as usize;
-            if offset > MAX_POSITIONS {
+            // Summed without wrapping: a huge numPieces is refused, not folded back.
+            let end = usize::try_from(orbit.num_pieces)
+                .ok()
+                .and_then(|pieces| offset.checked_add(pieces))
+                .filter(|&end| end <= MAX_POSITIONS);
+            let Some(end) = end else {
                 return Err(self.error(
                     "orbits",
                     format!("more than {MAX_POSITIONS} pieces in all orbits"),
                 ));
-            }
+            };
+            orbits.push(Orbit {
+                name: orbit.orbit_name.clone(),
+                pieces: end - offset,
+                orientations,
+                offset,
+            });
+            offset = end;
         }
         if orbits.is_empty() {
             return Err(self.error("orbits", "no orbit".into()));
@@ -787,6 +795,30 @@ mod tests {
         Definition::from_json("bad.json", text)
             .unwrap_err()
             .to_string()
+    }
+
+    #[test]
+    fn orbit_sizes_that_would_wrap_around_are_refused() {
+        for pieces in [u64::MAX, u64::MAX - 2, u64::MAX - 1, 65, 1 << 32] {
+            let bad = TWO.replace(
+                r#""orbits": [{ "orbitName": "P", "numPieces": 3, "numOrientations": 2 }]"#,
+                &format!(
+                    r#""orbits": [{{ "orbitName": "P", "numPieces": 3, "numOrientations": 2 }},
+                    {{ "orbitName": "Q", "numPieces": {pieces}, "numOrientations": 1 }}]"#
+                ),
+            );
+            assert_ne!(bad, TWO);
+            assert_eq!(
+                refused(&bad),
+                "bad.json: orbits: more than 64 pieces in all orbits",
+                "{pieces}"
+            );
+        }
+        let bad = TWO.replace(r#""numOrientations": 2"#, r#""numOrientations": 258"#);
+        assert_eq!(
+            refused(&bad),
+            "bad.json: orbits[0]: numOrientations 258 is out of range 1..=128"
+        );
     }
 
     #[test]

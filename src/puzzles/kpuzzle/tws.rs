@@ -253,13 +253,23 @@ fn set_line(
         ));
     }
     let offset = orbits.iter().map(|o| o.pieces).sum::<usize>();
-    if offset + pieces > MAX_POSITIONS {
+    // Summed without wrapping: a huge count is refused, not folded back.
+    if offset
+        .checked_add(pieces)
+        .is_none_or(|end| end > MAX_POSITIONS)
+    {
         return Err(lines.error(n, format!("more than {MAX_POSITIONS} pieces in all sets")));
     }
+    let Ok(orientations) = u8::try_from(orientations) else {
+        return Err(lines.error(
+            n,
+            format!("{orientations} orientations: 1 to {MAX_ORIENTATIONS}"),
+        ));
+    };
     Ok(Orbit {
         name: set_name.to_string(),
         pieces,
-        orientations: orientations as u8,
+        orientations,
         offset,
     })
 }
@@ -472,6 +482,11 @@ mod tests {
             (
                 "Set P 3 1\nSolved\nP\n1 2 3\nEnd\nMove A\nP\n1 2 3\nEnd\n",
                 "line 6: move `A` moves nothing",
+            ),
+            // A count that would wrap the sum of the sets around is refused.
+            (
+                "Set P 2 1\nSet Q 18446744073709551615 1\nSolved\nP\n1 2\nEnd\n",
+                "line 2: more than 64 pieces in all sets",
             ),
         ];
         for (text, expected) in cases {

@@ -107,3 +107,14 @@ pub fn shipped(library: &Shipped, name: &str) -> Option<(&'static str, &'static 
         .find(|(n, _, _)| *n == name)
         .map(|&(_, file, text)| (file, text))
 }
+
+/// A piece, place or hole number, or an orientation count, that a definition's checks
+/// kept below 256 (at most 64 places, 128 orientations), as the byte it is stored in.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "every caller's value was checked against a bound below 256"
+)]
+pub(crate) fn byte(n: u64) -> u8 {
+    debug_assert!(n < 256, "{n} does not fit a byte");
+    n as u8
+}

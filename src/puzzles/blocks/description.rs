@@ -20,6 +20,7 @@
 //! character a piece, whose cells share the character and must be connected. The
 //! drawing is also the start position. Every problem found is reported with the line
 //! of the file it is on.
+#![deny(clippy::cast_possible_truncation)]
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -26,7 +26,9 @@
 //! whole-puzzle rotations that generate the group `--symmetry` uses (`symmetries`, in
 //! the form of moves; without it the symmetries are found from the moves). Every
 //! problem is reported with the file and the key it is under.
+#![deny(clippy::cast_possible_truncation)]
 
+use crate::puzzles::description::byte;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
@@ -90,7 +92,7 @@ impl Transformation {
     #[must_use]
     pub fn identity(positions: usize) -> Transformation {
         Transformation {
-            permutation: (0..positions as u8).collect(),
+            permutation: (0..positions as u64).map(byte).collect(),
             delta: vec![0; positions],
         }
     }
@@ -119,7 +121,7 @@ impl Transformation {
         let mut permutation = vec![0u8; self.permutation.len()];
         let mut delta = vec![0u8; self.permutation.len()];
         for (to, &from) in self.permutation.iter().enumerate() {
-            permutation[from as usize] = to as u8;
+            permutation[from as usize] = byte(to as u64);
             let m = moduli[from as usize];
             delta[from as usize] = (m - self.delta[to] % m) % m;
         }
@@ -430,11 +432,11 @@ impl Reader<'_> {
                     ),
                 ));
             }
-            default.pieces[orbit.offset + i] = piece as u8;
+            default.pieces[orbit.offset + i] = byte(piece);
             default.orientation[orbit.offset + i] = if orbit.orientations == 1 {
                 0
             } else {
-                twist as u8
+                byte(twist)
             };
         }
         let mut sorted = data.pieces.clone();
@@ -499,7 +501,11 @@ impl Reader<'_> {
         )?;
         let mut seen = vec![false; orbit.pieces];
         for &from in &data.permutation {
-            if from >= orbit.pieces as u64 || std::mem::replace(&mut seen[from as usize], true) {
+            let first_time = usize::try_from(from)
+                .ok()
+                .filter(|&from| from < orbit.pieces)
+                .is_some_and(|from| !std::mem::replace(&mut seen[from], true));
+            if !first_time {
                 return Err(self.error(
                     &format!("{key}.permutation"),
                     format!(
@@ -521,8 +527,8 @@ impl Reader<'_> {
                     format!("{d} is out of range 0..{declared}"),
                 ));
             }
-            t.permutation[orbit.offset + i] = (orbit.offset + from as usize) as u8;
-            t.delta[orbit.offset + i] = (d % orbit.orientations as u64) as u8;
+            t.permutation[orbit.offset + i] = byte((orbit.offset as u64) + from);
+            t.delta[orbit.offset + i] = byte(d % u64::from(orbit.orientations));
         }
         Ok(())
     }

@@ -19,10 +19,12 @@
 //! let bad = tws::read("bad.tws", "Set P 3 1\nSolved\nP\n1 2 2 2\nEnd\n").unwrap_err();
 //! assert_eq!(bad.to_string(), "bad.tws: line 4: 4 entries for a set of 3 pieces");
 //! ```
+#![deny(clippy::cast_possible_truncation)]
 
 use super::definition::{
     Definition, DefinitionError, MAX_ORIENTATIONS, MAX_POSITIONS, Orbit, Pattern, Transformation,
 };
+use crate::puzzles::description::byte;
 
 /// Whether `base` (a name without options) is the path of a `.tws` file.
 #[must_use]
@@ -299,8 +301,8 @@ fn block(
                 .iter()
                 .find(|o| (o.offset..o.offset + o.pieces).contains(&p));
             match kind {
-                Kind::Solved => (p - orbit.map_or(0, |o| o.offset)) as u8,
-                _ => p as u8,
+                Kind::Solved => byte((p - orbit.map_or(0, |o| o.offset)) as u64),
+                _ => byte(p as u64),
             }
         })
         .collect();
@@ -371,7 +373,11 @@ fn set_rows(
     let (n, values) = row(lines)?;
     let mut local = Vec::with_capacity(orbit.pieces);
     for &v in &values {
-        if v < base || v - base >= orbit.pieces as u64 {
+        let piece = v
+            .checked_sub(base)
+            .and_then(|piece| usize::try_from(piece).ok())
+            .filter(|&piece| piece < orbit.pieces);
+        let Some(piece) = piece else {
             return Err(lines.error(
                 n,
                 format!(
@@ -380,8 +386,8 @@ fn set_rows(
                     orbit.pieces as u64 - 1 + base
                 ),
             ));
-        }
-        local.push((v - base) as usize);
+        };
+        local.push(piece);
     }
     if kind != Kind::Solved {
         let mut used = vec![false; orbit.pieces];
@@ -404,7 +410,7 @@ fn set_rows(
                 format!("orientation {t} is not below {}", orbit.orientations),
             ));
         }
-        twists.into_iter().map(|t| t as u8).collect()
+        twists.into_iter().map(byte).collect()
     } else {
         vec![0u8; orbit.pieces]
     };
@@ -412,11 +418,11 @@ fn set_rows(
         let p = orbit.offset + i;
         match kind {
             Kind::Solved => {
-                pieces[p] = local[i] as u8;
+                pieces[p] = byte(local[i] as u64);
                 orientation[p] = twists[i];
             }
             _ => {
-                pieces[p] = (orbit.offset + local[i]) as u8;
+                pieces[p] = byte((orbit.offset + local[i]) as u64);
                 orientation[p] = match style {
                     Style::Ksolve => twists[local[i]],
                     Style::Zero => twists[i],

@@ -28,7 +28,9 @@
 //! opposite is implied): Hoppers' holes are drawn on a 5 x 5 grid's alternate places,
 //! so its steps are `[1, 1]`, `[1, -1]`, `[0, 2]` and `[2, 0]`. Every problem found is
 //! reported with the line of the file it is on.
+#![deny(clippy::cast_possible_truncation)]
 
+use crate::puzzles::description::byte;
 use std::collections::BTreeSet;
 use std::ops::Range;
 
@@ -139,7 +141,10 @@ fn read_drawing(
             if peg && holes.len() < MAX_HOLES {
                 pegs |= 1 << holes.len();
             }
-            holes.push((r as i32, c as i32));
+            let (Ok(r), Ok(c)) = (i32::try_from(r), i32::try_from(c)) else {
+                return Err(reader.at_line(*line, "the drawing is too large"));
+            };
+            holes.push((r, c));
         }
     }
     Ok((holes, pegs))
@@ -166,25 +171,23 @@ fn steps_of(reader: &Reader<'_>, raw: &Raw) -> Result<Vec<(i32, i32)>, Descripti
         })?,
         (None, Some(directions)) => {
             let mut steps = Vec::new();
+            // A step of at most 16 holes either way.
+            let small = |d: i64| i32::try_from(d).ok().filter(|d| d.unsigned_abs() <= 16);
             for step in directions.get_ref() {
-                match step[..] {
-                    [dr, dc]
-                        if (dr, dc) != (0, 0)
-                            && dr.unsigned_abs() <= 16
-                            && dc.unsigned_abs() <= 16 =>
-                    {
-                        steps.push((dr as i32, dc as i32))
-                    }
-                    _ => {
-                        return Err(reader.at(
-                            directions.span(),
-                            format!(
-                                "a direction is two steps [rows, columns], not both zero \
-                                 and at most 16 each; found {step:?}"
-                            ),
-                        ));
-                    }
-                }
+                let parsed = match step[..] {
+                    [dr, dc] => small(dr).zip(small(dc)).filter(|&step| step != (0, 0)),
+                    _ => None,
+                };
+                let Some(parsed) = parsed else {
+                    return Err(reader.at(
+                        directions.span(),
+                        format!(
+                            "a direction is two steps [rows, columns], not both zero \
+                             and at most 16 each; found {step:?}"
+                        ),
+                    ));
+                };
+                steps.push(parsed);
             }
             steps
         }
@@ -243,7 +246,7 @@ fn goal_of(
                             ),
                         ));
                     }
-                    PegGoal::Hole(hole as u8)
+                    PegGoal::Hole(byte(hole.unsigned_abs()))
                 }
                 GoalRaw::Place(row, col) => {
                     let hole = i32::try_from(row)
@@ -251,7 +254,7 @@ fn goal_of(
                         .zip(i32::try_from(col).ok())
                         .and_then(|(r, c)| hole_at(r, c));
                     match hole {
-                        Some(hole) => PegGoal::Hole(hole as u8),
+                        Some(hole) => PegGoal::Hole(byte(hole as u64)),
                         None => {
                             return Err(reader.at(
                                 span,
@@ -314,7 +317,7 @@ pub fn parse(file: &str, text: &str) -> Result<PegBoard, DescriptionError> {
                 if let (Some(over), Some(to)) =
                     (hole_at(r + dr, c + dc), hole_at(r + 2 * dr, c + 2 * dc))
                 {
-                    let jump = (over as u8, to as u8);
+                    let jump = (byte(over as u64), byte(to as u64));
                     if !jumps[from].contains(&jump) {
                         jumps[from].push(jump);
                     }

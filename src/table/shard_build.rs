@@ -26,11 +26,11 @@ use std::path::Path;
 use super::lock::WriteLock;
 use super::shards::{MANIFEST, Manifest, shard_name};
 use super::writer::{
-    BuildOptions, Writer, abandon, check_room, finish, fresh_header, prepare, read_building_header,
-    replace,
+    BuildOptions, TableLevels, Writer, abandon, check_room, finish, fresh_header, prepare,
+    read_building_header, replace,
 };
 use super::{HEADER_BYTES, Header, Identity, TableError, check_size, copies, identity, io_error};
-use crate::driver::{self, Control, Next, Start};
+use crate::driver::{self, Control};
 use crate::engine::{self, Bfs, Histogram, Observer, Partitioned, Slices, Transport};
 use crate::puzzle::Puzzle;
 use crate::store::Depths;
@@ -461,13 +461,16 @@ fn search<P: Puzzle>(
         let histogram = {
             let mut bfs = Bfs::with_executor(Box::new(&mut executor), observer, None);
             bfs.resume(plan.histogram.clone());
-            let mut build = ShardLevels {
-                bfs,
-                writer: &mut writer,
-                map: depths.map(),
-                transport,
-                complete,
+            // The ranks agree on every checkpoint, which each writes to its own shard
+            // (a complete shard takes part, writing nothing).
+            let (map, path) = (depths.map(), writer.path().to_owned());
+            let save = |levels: &[u64]| {
+                checkpoint_all(transport, &mut writer, map, levels, complete)
+                    .map_err(writer.failed("a checkpoint"))?;
+                Ok(writer.header.payload_bytes)
             };
+            let agree = |due: bool| transport.sum(u64::from(due && !complete)) > 0;
+            let mut build = TableLevels { bfs, save, agree, path };
             let control = Control::new(observer, None).every(options.checkpoint_every);
             driver::run(&mut build, &control)
         };
@@ -498,48 +501,6 @@ fn search<P: Puzzle>(
         last_level,
         bytes_sent,
     })
-}
-
-/// One rank's part of a partitioned table build, as a build of the level-loop
-/// driver: the engine's levels over this rank's slice; the ranks agree on every
-/// checkpoint, which each writes to its own shard.
-struct ShardLevels<'w, 'a> {
-    bfs: Bfs<'a>,
-    writer: &'w mut Writer,
-    map: &'w memmap2::MmapMut,
-    transport: &'w dyn Transport,
-    /// This rank's shard is complete already (it takes part, writing nothing).
-    complete: bool,
-}
-
-impl driver::Levels for ShardLevels<'_, '_> {
-    type Error = TableError;
-
-    fn start(&mut self, control: &Control<'_>) -> Result<Start, TableError> {
-        Ok(self.bfs.start(control)?)
-    }
-
-    fn next_level(&mut self, control: &Control<'_>) -> Result<Next, TableError> {
-        Ok(self.bfs.next_level(control)?)
-    }
-
-    fn saves(&self) -> bool {
-        true
-    }
-
-    fn agree_to_save(&mut self, due: bool) -> bool {
-        self.transport.sum(u64::from(due && !self.complete)) > 0
-    }
-
-    fn save(&mut self, levels: &[u64]) -> Result<u64, TableError> {
-        checkpoint_all(self.transport, self.writer, self.map, levels, self.complete)
-            .map_err(self.writer.failed("a checkpoint"))?;
-        Ok(self.writer.header.payload_bytes)
-    }
-
-    fn checkpoint_path(&self) -> Option<std::path::PathBuf> {
-        Some(self.writer.path().to_owned())
-    }
 }
 
 /// A collective checkpoint of `histogram` (every rank calls it): every shard's array

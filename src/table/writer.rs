@@ -397,15 +397,22 @@ pub struct Built {
     pub last_level: Option<Vec<u64>>,
 }
 
-/// A table build as a build of the level-loop driver: the engine's levels, each
-/// checkpoint the whole array to the copy the header does not name.
-struct TableLevels<'w, 'a> {
-    bfs: Bfs<'a>,
-    writer: &'w mut Writer,
-    map: &'w MmapMut,
+/// A table build as a build of the level-loop driver: the engine's levels, and
+/// checkpoints that `save` writes (the whole array to the copy the header does not
+/// name; on every shard at once in a partitioned build, when all ranks `agree`).
+pub(super) struct TableLevels<'a, S, A> {
+    pub(super) bfs: Bfs<'a>,
+    pub(super) save: S,
+    pub(super) agree: A,
+    /// The table file, for the interrupted error.
+    pub(super) path: std::path::PathBuf,
 }
 
-impl driver::Levels for TableLevels<'_, '_> {
+impl<S, A> driver::Levels for TableLevels<'_, S, A>
+where
+    S: FnMut(&[u64]) -> Result<u64, TableError>,
+    A: FnMut(bool) -> bool,
+{
     type Error = TableError;
 
     fn start(&mut self, control: &Control<'_>) -> Result<Start, TableError> {
@@ -420,15 +427,16 @@ impl driver::Levels for TableLevels<'_, '_> {
         true
     }
 
+    fn agree_to_save(&mut self, due: bool) -> bool {
+        (self.agree)(due)
+    }
+
     fn save(&mut self, levels: &[u64]) -> Result<u64, TableError> {
-        self.writer
-            .checkpoint(self.map, levels)
-            .map_err(self.writer.failed("a checkpoint"))?;
-        Ok(self.writer.header.payload_bytes)
+        (self.save)(levels)
     }
 
     fn checkpoint_path(&self) -> Option<std::path::PathBuf> {
-        Some(self.writer.path().to_owned())
+        Some(self.path.clone())
     }
 }
 
@@ -497,7 +505,12 @@ pub fn build<P: Puzzle>(
         let mut bfs = Bfs::new(puzzle, s, observer, stop)?;
         bfs.resume(resume.unwrap_or_default());
         bfs.capture_last_level();
-        let mut build = TableLevels { bfs, writer: &mut writer, map: depths.map() };
+        let (map, path) = (depths.map(), writer.path().to_owned());
+        let save = |levels: &[u64]| {
+            writer.checkpoint(map, levels).map_err(writer.failed("a checkpoint"))?;
+            Ok(writer.header.payload_bytes)
+        };
+        let mut build = TableLevels { bfs, save, agree: |due| due, path };
         let histogram = driver::run(&mut build, &control)?;
         (Histogram(histogram), build.bfs.take_last_level().unwrap_or_default())
     });

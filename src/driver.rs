@@ -240,7 +240,8 @@ impl Default for Control<'_> {
 }
 
 impl<'a> Control<'a> {
-    /// Silent, never stopped, the default pacing.
+    /// Progress to `observer`, stopped by `stop`, checkpoints at the default pacing
+    /// (at most every 2 s).
     #[must_use]
     pub fn new(observer: &'a dyn Observer, stop: Option<&'a StopToken>) -> Self {
         Control {

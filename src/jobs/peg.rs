@@ -157,12 +157,6 @@ impl<'a> AnalyzePeg<'a> {
         self
     }
 
-    /// Where the forward count's checkpoint goes, if anywhere.
-    #[must_use]
-    pub fn checkpoint_path(&self) -> Option<&Path> {
-        self.checkpoint.as_deref()
-    }
-
     /// Runs the table (if asked) and the forward count.
     ///
     /// # Errors

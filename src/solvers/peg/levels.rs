@@ -386,15 +386,16 @@ struct Forward<'a> {
 }
 
 impl Forward<'_> {
-    fn canonical(&self, board: u64) -> u64 {
-        self.group.map_or(board, |g| g.least(board))
+    /// The board a level holds for `board`: the least of its images over classes.
+    fn canonical(group: Option<&Symmetries>, board: u64) -> u64 {
+        group.map_or(board, |g| g.least(board))
     }
 
     /// What the last level found shows: whether it holds a goal board, and where a
     /// single peg can be left.
     fn look_at_level(&mut self) {
         let (board, level, ranker, group) = (self.board, &self.level, self.ranker, self.group);
-        let has = |b: u64| level.has(ranker.rank(group.map_or(b, |g| g.least(b))));
+        let has = |b: u64| level.has(ranker.rank(Self::canonical(group, b)));
         if level.pegs() == board.goal_pegs() {
             self.counted.goal_reachable = board.goal_boards().iter().any(|&g| has(g));
         }
@@ -430,7 +431,7 @@ impl driver::Levels for Forward<'_> {
             self.look_at_level();
             return Ok(Start::resumed(self.counted.jumps.clone()));
         }
-        let start = self.canonical(self.board.start());
+        let start = Self::canonical(self.group, self.board.start());
         self.level.insert(self.ranker.rank(start));
         Ok(Start::fresh(self.count_level()))
     }

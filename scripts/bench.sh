@@ -9,6 +9,12 @@
 #        scripts/bench.sh seedc [RUNS]           (the seed page's C searches, built here, beside
 #            antipode on one thread and on all: median wall times of RUNS interleaved runs
 #            (default 5) and the ratios)
+#        scripts/bench.sh slidebfs [RUNS]        (../shared/bench/slide_bfs.c, the hand-tuned C BFS,
+#            built here with gcc -O3 -march=native -fopenmp, beside `antipode analyze` in
+#            memory: 3x4 and 2x6 on 1 thread and on all, RUNS interleaved runs (default 3),
+#            median wall time and peak RSS and the ratio to the C)
+#        scripts/bench.sh twobit [RUNS]          (3x4 and 2x6: the 2-bit table against the 8-bit
+#            run in memory on all threads, interleaved, medians and the ratio)
 #        scripts/bench.sh 24puzzle               (the 24-puzzle's 6-6-6-6 databases, then four
 #            published positions, 55-80 moves, and three scrambled ones)
 #        scripts/bench.sh 2x7 [TABLE]            (43.6 billion states into a 2-bit table: the
@@ -101,6 +107,76 @@ if [ "${1:-}" = korf100 ]; then
     awk -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
         END { printf "%d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
               n, length_sum, nodes, seconds, wall, rss / 1024 }' /tmp/antipode-korf.out
+    exit 0
+fi
+
+# median LABEL FILE: the median of the second column of FILE's lines labelled LABEL.
+median_of() {
+    awk -v l="$1" '$1 == l { print $2 }' "$2" | sort -n |
+        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
+    mode=$1
+    runs=${2:-3}
+    if [ ! -x /usr/bin/time ]; then
+        echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2
+        exit 1
+    fi
+    cargo build --release --quiet
+    bin=$PWD/target/release/antipode
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    if [ "$mode" = slidebfs ]; then
+        gcc -O3 -march=native -fopenmp -o "$dir/slide_bfs" ../shared/bench/slide_bfs.c
+    fi
+    threads=$(nproc)
+    # timed LABEL COMMAND...: appends "LABEL seconds" and "LABEL-rss KiB" to the log.
+    timed() {
+        local label=$1
+        shift
+        /usr/bin/time -f "$label %e"$'\n'"$label-rss %M" -a -o "$dir/times" "$@" >/dev/null 2>&1
+    }
+    boards=("3 4 11puzzle" "2 6 sliding:2x6")
+    for _ in $(seq "$runs"); do
+        for board in "${boards[@]}"; do
+            read -r rows cols name <<<"$board"
+            if [ "$mode" = slidebfs ]; then
+                for t in 1 "$threads"; do
+                    timed "c-${rows}x$cols-$t" "$dir/slide_bfs" "$rows" "$cols" "$t"
+                    timed "a-${rows}x$cols-$t" "$bin" analyze "$name" --threads "$t" -q --show 0
+                done
+            else
+                timed "m8-${rows}x$cols" "$bin" analyze "$name" -q --show 0
+                rm -f "$dir/t.table"
+                timed "t2-${rows}x$cols" "$bin" analyze "$name" -q --show 0 --bits 2 \
+                    --table "$dir/t.table"
+            fi
+        done
+    done
+    echo "median of $runs interleaved runs each: wall time, peak RSS"
+    row() { # row LABEL WHAT REFERENCE-LABEL REFERENCE-NAME
+        local m r k
+        m=$(median_of "$1" "$dir/times")
+        r=$(median_of "$3" "$dir/times")
+        k=$(median_of "$1-rss" "$dir/times")
+        printf "%-44s %7.2f s %8.1f MiB  %s\n" "$2" "$m" "$(awk -v k="$k" 'BEGIN { print k / 1024 }')" \
+            "$(awk -v m="$m" -v r="$r" -v same="$([ "$1" = "$3" ] && echo 1)" \
+                -v name="${4:-}" 'BEGIN { if (!same) printf "%.2fx %s", m / r, name }')"
+    }
+    for board in "${boards[@]}"; do
+        read -r rows cols name <<<"$board"
+        b="${rows}x$cols"
+        if [ "$mode" = slidebfs ]; then
+            for t in 1 "$threads"; do
+                row "c-$b-$t" "slide_bfs $rows $cols $t (C, in memory)" "c-$b-$t"
+                row "a-$b-$t" "antipode analyze $name --threads $t" "c-$b-$t" "the C"
+            done
+        else
+            row "m8-$b" "antipode analyze $name (8-bit, memory)" "m8-$b"
+            row "t2-$b" "... --bits 2 --table (2-bit table)" "m8-$b" "the 8-bit run"
+        fi
+    done
     exit 0
 fi
 

@@ -5,7 +5,8 @@
 #   date,commit,puzzle,run,wall_seconds,peak_rss_kib,gods_number,antipodes
 # Usage: scripts/bench.sh [RUNS] [PUZZLE...]   (default: 3 runs of the standard set)
 #        scripts/bench.sh solve                  (the seeds' searches, beside their times)
-#        scripts/bench.sh korf100                (Korf's 100 fifteen-puzzles with the 7-8 databases)
+#        scripts/bench.sh korf100 [RUNS]         (Korf's 100 fifteen-puzzles with the 7-8 databases,
+#            then RUNS interleaved runs on 1 thread and on all: medians and the ratio)
 #        scripts/bench.sh seedc [RUNS]           (the seed page's C searches, built here, beside
 #            antipode on one thread and on all: median wall times of RUNS interleaved runs
 #            (default 5) and the ratios)
@@ -94,27 +95,47 @@ if [ "${1:-}" = twisty ]; then
     exit 0
 fi
 
-if [ "${1:-}" = korf100 ]; then
-    # Korf's 100 fifteen-puzzles by IDA* with the 7-8 databases and their reflection
-    # (built into tables/ on first use, about 3 minutes on 2 cores): one line per
-    # instance (length, nodes, seconds, position), then the totals.
-    cargo build --release --quiet
-    goal="0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
-    target/release/antipode pdb 15puzzle --goal "$goal" --partition 7-8
-    /usr/bin/time -f '%e %M' -o /tmp/antipode-korf.time target/release/antipode solve 15puzzle \
-        --goal "$goal" --pdb 7-8 <tests/data/korf100.txt | tee /tmp/antipode-korf.out
-    read -r wall rss </tmp/antipode-korf.time
-    awk -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
-        END { printf "%d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
-              n, length_sum, nodes, seconds, wall, rss / 1024 }' /tmp/antipode-korf.out
-    exit 0
-fi
-
 # median LABEL FILE: the median of the second column of FILE's lines labelled LABEL.
 median_of() {
     awk -v l="$1" '$1 == l { print $2 }' "$2" | sort -n |
         awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
+
+if [ "${1:-}" = korf100 ]; then
+    # Korf's 100 fifteen-puzzles by IDA* with the 7-8 databases and their reflection
+    # (built into tables/ on first use, about 3 minutes on 2 cores): one line per
+    # instance (length, nodes, seconds, position) on all threads, the totals, then
+    # RUNS (default 3) interleaved runs on 1 thread and on all: medians and the ratio.
+    runs=${2:-3}
+    cargo build --release --quiet
+    goal="0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+    target/release/antipode pdb 15puzzle --goal "$goal" --partition 7-8
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    korf() { # korf THREADS: one run, its totals appended to $dir/runs
+        /usr/bin/time -f '%e %M' -o "$dir/time" target/release/antipode solve 15puzzle \
+            --goal "$goal" --pdb 7-8 --threads "$1" <tests/data/korf100.txt >"$dir/out"
+        read -r wall rss <"$dir/time"
+        awk -v t="$1" -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
+            END { printf "threads-%s %s %d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
+                  t, wall, n, length_sum, nodes, seconds, wall, rss / 1024 }' "$dir/out" >>"$dir/runs"
+    }
+    threads=$(nproc)
+    korf "$threads"
+    cat "$dir/out"
+    tail -n 1 "$dir/runs" | cut -d' ' -f3-
+    : >"$dir/runs"
+    for _ in $(seq "$runs"); do
+        korf 1
+        korf "$threads"
+    done
+    cut -d' ' -f1,3- "$dir/runs"
+    one=$(median_of threads-1 "$dir/runs")
+    all=$(median_of "threads-$threads" "$dir/runs")
+    echo "median wall: 1 thread $one s, $threads threads $all s:" \
+        "$(awk -v a="$one" -v b="$all" 'BEGIN { printf "%.2fx", a / b }')"
+    exit 0
+fi
 
 if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
     mode=$1

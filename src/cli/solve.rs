@@ -4,7 +4,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
@@ -153,7 +153,7 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
             let solution = job.solve(&start);
             drop(working);
             let solution = solution?;
-            print_solution(p, &start, solution, &args, batch, started)?;
+            print_solution(p, &start, solution, &args, batch, started.elapsed())?;
         }
     });
     Ok(())
@@ -220,7 +220,7 @@ fn print_solution<N: Notation>(
     solution: Solution<N::State>,
     args: &Args,
     batch: bool,
-    started: Instant,
+    elapsed: Duration,
 ) -> Result<()> {
     if !batch {
         let summary = format!(
@@ -232,10 +232,10 @@ fn print_solution<N: Notation>(
             },
             antipode::units::thousands(solution.nodes),
         );
-        super::print(&render(p, start, solution, args, started)?)?;
+        super::print(&render(p, start, solution, args, elapsed)?)?;
         if args.format == Format::Text {
             // The figures go to standard error: standard output is the moves alone.
-            eprintln!("{summary}, {:.3} s", started.elapsed().as_secs_f64());
+            eprintln!("{summary}, {:.3} s", elapsed.as_secs_f64());
         }
         return Ok(());
     }
@@ -243,7 +243,7 @@ fn print_solution<N: Notation>(
         position: p.format_line(start),
         length: solution.length(),
         nodes: solution.nodes,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: elapsed.as_secs_f64(),
         moves: args
             .with_moves
             .then(|| solution.moves.into_iter().next().unwrap_or_default()),
@@ -277,12 +277,24 @@ fn solve_with_pdb(
     let starts = read_starts(board, args, batch)?;
     let partition = super::pdb::open(databases, false, interrupt)?;
     let job = SolvePdb::new(board, &partition).limits(limits(args));
-    for start in starts {
-        let started = Instant::now();
-        let solution = job.solve(&start)?;
-        print_solution(board, &start, solution, args, batch, started)?;
+    if !batch {
+        for start in starts {
+            let started = Instant::now();
+            let solution = job.solve(&start)?;
+            print_solution(board, &start, solution, args, batch, started.elapsed())?;
+        }
+        return Ok(());
     }
-    Ok(())
+    // Positions are solved several at once and printed in order; the first failure
+    // (a search or writing the line) ends the batch.
+    let mut outcome = Ok(());
+    job.solve_batch(&starts, |index, result, time| {
+        outcome = result.map_err(anyhow::Error::from).and_then(|solution| {
+            print_solution(board, &starts[index], solution, args, batch, time)
+        });
+        outcome.is_ok()
+    })?;
+    outcome
 }
 
 /// `solve PUZZLE --pdb PROJECTIONS` on a twisty puzzle: IDA* bounded by the
@@ -307,7 +319,7 @@ fn solve_twisty(puzzle: &KPuzzle, specs: &str, args: &Args, interrupt: &Interrup
     for start in starts {
         let started = Instant::now();
         let solution = job.solve(&start)?;
-        print_solution(puzzle, &start, solution, args, batch, started)?;
+        print_solution(puzzle, &start, solution, args, batch, started.elapsed())?;
     }
     Ok(())
 }
@@ -448,7 +460,7 @@ fn render<N: Notation>(
     start: &N::State,
     solution: Solution<N::State>,
     args: &Args,
-    started: Instant,
+    elapsed: Duration,
 ) -> Result<String> {
     let length = solution.length();
     Ok(match args.format {
@@ -460,7 +472,7 @@ fn render<N: Notation>(
                 length,
                 solutions: solution.moves,
                 nodes: solution.nodes,
-                seconds: started.elapsed().as_secs_f64(),
+                seconds: elapsed.as_secs_f64(),
             };
             serde_json::to_string_pretty(&solved)? + "\n"
         }

@@ -2,7 +2,13 @@
 //! by search (IDA*, IDDFS, bidirectional BFS), by descending a table, or by IDA*
 //! bounded by pattern databases.
 
+use std::collections::BTreeMap;
 use std::io::BufRead;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 use crate::PositionError;
 use crate::pdb::Partition;
@@ -288,6 +294,11 @@ impl<'a> SolvePdb<'a> {
     /// [`SolveError`] if the position is not the board's, the databases do not match
     /// it, no solution is within the limits, or no worker threads can start.
     pub fn solve(&self, start: &[u8]) -> Result<Solution<Vec<u8>>, SolveError> {
+        pool::run_on(self.limits.threads, || self.solve_on_pool(start))?
+    }
+
+    /// [`SolvePdb::solve`] on the current rayon pool.
+    fn solve_on_pool(&self, start: &[u8]) -> Result<Solution<Vec<u8>>, SolveError> {
         let node = self.space.node(start);
         let default_length = if self.board.indexable() {
             MAX_LENGTH
@@ -295,12 +306,88 @@ impl<'a> SolvePdb<'a> {
             MAX_LENGTH_BIG_BOARDS
         };
         let max_length = self.limits.max_length.unwrap_or(default_length);
-        let found = pool::run_on(self.limits.threads, || {
-            ida::search(&self.space, &node, self.limits.all, max_length)
-        })??;
+        let found = ida::search(&self.space, &node, self.limits.all, max_length)?;
         Ok(Solution::found(found, |node| {
             self.space.position(node).to_vec()
         }))
+    }
+
+    /// Solves a batch: the worker threads take positions in order, several at once
+    /// (a search is split across threads only once it is big, see
+    /// [`ida::SPLIT_AFTER_NODES`]), and `solved(index, result, time)` gets each
+    /// position's result in input order, as soon as it and those before it are done,
+    /// with the wall time of its own search. When `solved` returns false no further
+    /// result is handed over and the threads start no new position.
+    ///
+    /// # Errors
+    /// [`PoolError`] if no worker threads can start.
+    ///
+    /// ```
+    /// use antipode::jobs::{Databases, SolvePdb};
+    /// use antipode::puzzles::sliding::BoardShape;
+    ///
+    /// let board = BoardShape::new(3, 3).unwrap();
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let partition = Databases::partition(&board, "4-4").unwrap().dir(dir.path()).open().unwrap();
+    /// // The 8-puzzle's two antipodes.
+    /// let starts = ["8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"]
+    ///     .map(|text| board.parse_position(text).unwrap());
+    /// let mut lengths = Vec::new();
+    /// SolvePdb::new(&board, &partition)
+    ///     .solve_batch(&starts, |index, result, _| {
+    ///         lengths.push((index, result.unwrap().length()));
+    ///         true
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(lengths, [(0, 31), (1, 31)]);
+    /// ```
+    pub fn solve_batch(
+        &self,
+        starts: &[Vec<u8>],
+        mut solved: impl FnMut(usize, Result<Solution<Vec<u8>>, SolveError>, Duration) -> bool,
+    ) -> Result<(), PoolError> {
+        let next = AtomicUsize::new(0);
+        let (sender, receiver) = mpsc::channel();
+        std::thread::scope(|scope| {
+            let workers = scope.spawn(|| {
+                pool::run_on(self.limits.threads, || {
+                    let threads = rayon::current_num_threads();
+                    (0..threads)
+                        .into_par_iter()
+                        .for_each_with(sender, |sender, _| {
+                            loop {
+                                let index = next.fetch_add(1, Ordering::Relaxed);
+                                let Some(start) = starts.get(index) else {
+                                    return;
+                                };
+                                let started = Instant::now();
+                                let result = self.solve_on_pool(start);
+                                // A closed channel: the caller wants no more.
+                                if sender.send((index, result, started.elapsed())).is_err() {
+                                    return;
+                                }
+                            }
+                        })
+                })
+            });
+            let mut waiting = BTreeMap::new();
+            let mut wanted = 0;
+            'received: for (index, result, time) in receiver {
+                waiting.insert(index, (result, time));
+                while let Some((result, time)) = waiting.remove(&wanted) {
+                    wanted += 1;
+                    if !solved(wanted - 1, result, time) {
+                        // Positions not yet taken are never started.
+                        next.store(starts.len(), Ordering::Relaxed);
+                        break 'received;
+                    }
+                }
+            }
+            match workers.join() {
+                Ok(result) => result,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })
     }
 }
 

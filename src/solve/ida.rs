@@ -38,6 +38,11 @@ pub struct Found<M, N> {
 /// Subtrees per thread that a parallel iteration cuts the tree into, at least.
 const SUBTREES_PER_THREAD: usize = 64;
 
+/// An iteration is split across threads only after one of at least this many nodes:
+/// the next is several times larger, while a search of a few thousand nodes is done
+/// in a millisecond and would spend a good part of it cutting and joining.
+pub const SPLIT_AFTER_NODES: u64 = 20_000;
+
 /// How often (in nodes) a subtree's walk asks whether an earlier subtree succeeded.
 pub const CANCEL_CHECK: u64 = 4096;
 
@@ -167,7 +172,8 @@ fn replay<S: SearchSpace>(space: &S, start: &S::Node, moves: &[S::Move]) -> Vec<
 /// One iteration with depth limit `limit`: the solutions of that length, and the
 /// nodes expanded.
 ///
-/// On one thread this is one depth-first walk. On several, the tree is cut at the
+/// On one thread, or without `split`, this is one depth-first walk. On several, the
+/// tree is cut at the
 /// first depth with at least [`SUBTREES_PER_THREAD`] nodes per thread, and the threads
 /// take those subtrees in order from a shared counter, so that they work near each
 /// other and a search for one solution wastes at most about one subtree per thread
@@ -179,11 +185,12 @@ fn iteration<S: SearchSpace>(
     start: &S::Node,
     all: bool,
     limit: u32,
+    split: bool,
 ) -> (Vec<Vec<S::Move>>, u64) {
     let mut root = Walk::new(space, all, Vec::new());
     let mut node = start.clone();
     let threads = rayon::current_num_threads();
-    if threads == 1 || limit <= 1 {
+    if !split || threads == 1 || limit <= 1 {
         root.run(&mut node, 0, limit);
         return (root.state.solutions, root.state.nodes);
     }
@@ -256,7 +263,8 @@ type Subtree<M> = (usize, Vec<Vec<M>>, u64);
 
 /// Finds the shortest solutions from `start`, trying limits from
 /// [`SearchSpace::first_limit`] up to `max_length` in steps of
-/// [`SearchSpace::limit_step`]. Runs on the current rayon pool.
+/// [`SearchSpace::limit_step`]. Runs on the current rayon pool; an iteration is split
+/// across its threads once the one before it took [`SPLIT_AFTER_NODES`] nodes.
 ///
 /// # Errors
 /// [`SearchError::TooDeep`] if no solution is within the depth limit.
@@ -268,9 +276,12 @@ pub fn search<S: SearchSpace>(
 ) -> Result<Found<S::Move, S::Node>, SearchError> {
     let mut nodes = 0;
     let mut limit = space.first_limit(start);
+    let mut last_iteration = 0;
     while limit <= max_length {
-        let (solutions, expanded) = iteration(space, start, all, limit);
+        let split = last_iteration >= SPLIT_AFTER_NODES;
+        let (solutions, expanded) = iteration(space, start, all, limit, split);
         nodes += expanded;
+        last_iteration = expanded;
         if !solutions.is_empty() {
             let paths = solutions
                 .iter()

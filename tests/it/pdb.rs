@@ -604,3 +604,25 @@ fn python_reads_pattern_databases() {
         );
     }
 }
+
+/// A batch is solved several positions at once, but printed in input order; a
+/// position that fails ends it there: the lines before it, one error line, exit 1,
+/// and no line of the positions after it.
+#[test]
+fn a_batch_prints_in_order_and_stops_at_the_first_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    // 8 and 31 moves, then one that takes 31 moves again.
+    let positions = "1 2 3/4 5 6/7 8 0\n8 6 7/2 5 4/3 0 1\n6 4 7/8 5 0/3 2 1\n";
+    let solve = ["solve", "8puzzle", "--pdb", "4-4", "--threads", "2"];
+    let whole = antipode_in(dir.path(), &solve, positions);
+    let first = lengths(&whole)[0];
+    assert_eq!(lengths(&whole), [first, 31, 31]);
+    let mut limited = solve.to_vec();
+    limited.extend(["--max-length", "30"]);
+    let cut = antipode_with_input(Some(dir.path()), &limited, positions);
+    assert_eq!(cut.status.code(), Some(1));
+    assert_eq!(lengths(&cut), [first]);
+    let stderr = String::from_utf8_lossy(&cut.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("antipode: error: "), "{stderr}");
+}

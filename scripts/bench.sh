@@ -11,7 +11,8 @@
 #            antipode on one thread and on all: median wall times of RUNS interleaved runs
 #            (default 5) and the ratios)
 #        scripts/bench.sh slidebfs [RUNS]        (../shared/bench/slide_bfs.c, the hand-tuned C BFS,
-#            built here with gcc -O3 -march=native -fopenmp, beside `antipode analyze` in
+#            built here with gcc -O3 -march=native -fopenmp (gcc and time installed with
+#            scripts/apt-install.sh if missing), beside `antipode analyze` in
 #            memory: 3x4 and 2x6 on 1 thread and on all, RUNS interleaved runs (default 3),
 #            median wall time and peak RSS and the ratio to the C)
 #        scripts/bench.sh twobit [RUNS]          (3x4 and 2x6: the 2-bit table against the 8-bit
@@ -140,9 +141,9 @@ fi
 if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
     mode=$1
     runs=${2:-3}
-    if [ ! -x /usr/bin/time ]; then
-        echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2
-        exit 1
+    [ -x /usr/bin/time ] || bash scripts/apt-install.sh time
+    if [ "$mode" = slidebfs ]; then
+        command -v gcc >/dev/null || bash scripts/apt-install.sh gcc
     fi
     cargo build --release --quiet
     bin=$PWD/target/release/antipode

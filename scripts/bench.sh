@@ -11,7 +11,7 @@
 #            antipode on one thread and on all: median wall times of RUNS interleaved runs
 #            (default 5) and the ratios)
 #        scripts/bench.sh slidebfs [RUNS]        (../shared/bench/slide_bfs.c, the hand-tuned C BFS,
-#            built here with gcc -O3 -march=native -fopenmp (gcc and time installed with
+#            built here with gcc -O3 -march=native -fopenmp (gcc installed with
 #            scripts/apt-install.sh if missing), beside `antipode analyze` in
 #            memory: 3x4 and 2x6 on 1 thread and on all, RUNS interleaved runs (default 3),
 #            median wall time and peak RSS and the ratio to the C)
@@ -41,6 +41,14 @@
 #            and ends with the median wall time of each and their ratio per puzzle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every mode times with GNU time (Debian package: time).
+[ -x /usr/bin/time ] || bash scripts/apt-install.sh time
+
+# median LABEL FILE: the median of the second column of FILE's lines labelled LABEL.
+median_of() {
+    awk -v l="$1" '$1 == l { print $2 }' "$2" | sort -n |
+        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
 
 if [ "${1:-}" = fto ]; then
     tws="${2:?give the path of the FTO.tws file}"
@@ -96,12 +104,6 @@ if [ "${1:-}" = twisty ]; then
     exit 0
 fi
 
-# median LABEL FILE: the median of the second column of FILE's lines labelled LABEL.
-median_of() {
-    awk -v l="$1" '$1 == l { print $2 }' "$2" | sort -n |
-        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
-
 if [ "${1:-}" = korf100 ]; then
     # Korf's 100 fifteen-puzzles by IDA* with the 7-8 databases and their reflection
     # (built into tables/ on first use, about 3 minutes on 2 cores): one line per
@@ -141,7 +143,6 @@ fi
 if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
     mode=$1
     runs=${2:-3}
-    [ -x /usr/bin/time ] || bash scripts/apt-install.sh time
     if [ "$mode" = slidebfs ]; then
         command -v gcc >/dev/null || bash scripts/apt-install.sh gcc
     fi
@@ -236,12 +237,10 @@ if [ "${1:-}" = seedc ]; then
         timed iddfs-1 "$bin" "${eight[@]}" --threads 1
         timed iddfs-all "$bin" "${eight[@]}"
     done
-    median() { awk -v l="$1" '$1 == l { print $2 }' "$dir/times" | sort -n |
-        awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
     line() { # line LABEL WHAT C-LABEL
         local m c
-        m=$(median "$1")
-        c=$(median "$3")
+        m=$(median_of "$1" "$dir/times")
+        c=$(median_of "$3" "$dir/times")
         printf "%-48s %8.2f s  %s\n" "$2" "$m" \
             "$(awk -v m="$m" -v c="$c" -v l="$1" 'BEGIN { if (l ~ /\.c$/) print ""; else printf "%.2f of the C", m / c }')"
     }
@@ -379,10 +378,6 @@ shift || true
 puzzles=("$@")
 if [ ${#puzzles[@]} -eq 0 ]; then
     puzzles=(8puzzle goat sliding:2x5 11puzzle sliding:2x6)
-fi
-if [ ! -x /usr/bin/time ]; then
-    echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2
-    exit 1
 fi
 
 cargo build --release --quiet

@@ -195,6 +195,26 @@ fn pack_nibbles(
     packed.then_some(payload)
 }
 
+/// Where a placement's entry lies in a [`Pdb`], and the Manhattan base it is stored
+/// over ([`Pdb::locate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EntryRef {
+    rank: usize,
+    base: u32,
+}
+
+impl EntryRef {
+    /// The entry of the placement of rank `rank` whose Manhattan base is `base` (the
+    /// sum of [`Pdb::base_of`] over its items).
+    #[must_use]
+    pub fn new(rank: u64, base: u32) -> EntryRef {
+        EntryRef {
+            rank: rank as usize,
+            base,
+        }
+    }
+}
+
 /// A pattern database read from its file (memory-mapped): the fewest moves of the
 /// pattern's tiles from any placement to the goal.
 pub struct Pdb {
@@ -325,8 +345,64 @@ impl Pdb {
     #[inline(always)]
     #[must_use]
     pub fn distance(&self, places: &[u8]) -> u32 {
-        let rank = self.pattern.placements().rank(places);
-        self.distance_at(rank, places).unwrap_or(0)
+        self.distance_of(self.locate(places))
+    }
+
+    /// Where the entry of placement `places` lies, for [`prefetch`](Self::prefetch)
+    /// and [`distance_of`](Self::distance_of): a search that asks for the entries of
+    /// all its children before it reads one has their memory latencies overlap.
+    #[inline(always)]
+    #[must_use]
+    pub fn locate(&self, places: &[u8]) -> EntryRef {
+        EntryRef {
+            rank: self.pattern.placements().rank(places) as usize,
+            base: if self.over_manhattan {
+                manhattan(&self.manhattan, places)
+            } else {
+                0
+            },
+        }
+    }
+
+    /// What the pattern's `item`-th tile on `place` adds to the base its entries are
+    /// stored over: its Manhattan distance where they are stored over the Manhattan
+    /// distance, else 0. A search that ranks its moves incrementally keeps the base
+    /// the same way ([`EntryRef::new`]).
+    #[inline(always)]
+    #[must_use]
+    pub fn base_of(&self, item: usize, place: u8) -> u32 {
+        if self.over_manhattan {
+            self.manhattan[item][place as usize % 32] as u32
+        } else {
+            0
+        }
+    }
+
+    /// Asks the processor to fetch `entry` into its caches.
+    #[inline(always)]
+    pub fn prefetch(&self, entry: EntryRef) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(byte) = self.map.get(self.byte_of(entry.rank)) {
+            // SAFETY: a prefetch is a hint that reads nothing the program sees; the
+            // address is inside the mapping.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    std::ptr::from_ref(byte).cast(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = entry;
+    }
+
+    /// The fewest pattern moves from the placement of `entry` to the goal.
+    #[inline(always)]
+    #[must_use]
+    pub fn distance_of(&self, entry: EntryRef) -> u32 {
+        match self.stored(entry.rank) {
+            0 => 0,
+            stored => stored + entry.base - 1,
+        }
     }
 
     /// The distance of the placement of rank `rank`, whose places are `places`; `None`
@@ -334,21 +410,34 @@ impl Pdb {
     #[inline(always)]
     #[must_use]
     pub fn distance_at(&self, rank: u64, places: &[u8]) -> Option<u32> {
-        let rank = rank as usize;
-        let stored = if self.nibbles {
-            (self.map[(rank / 2) % self.map.len()] >> (4 * (rank % 2)) & 15) as u32
+        let stored = self.stored(rank as usize);
+        (stored != 0).then(|| {
+            let base = if self.over_manhattan {
+                manhattan(&self.manhattan, places)
+            } else {
+                0
+            };
+            stored + base - 1
+        })
+    }
+
+    /// The byte holding the entry of rank `rank`.
+    #[inline(always)]
+    fn byte_of(&self, rank: usize) -> usize {
+        if self.nibbles { rank / 2 } else { rank }
+    }
+
+    /// The entry of rank `rank` as stored: distance + 1 (over the Manhattan base), 0
+    /// for no solvable position (and for a rank beyond the table, which no placement
+    /// has).
+    #[inline(always)]
+    fn stored(&self, rank: usize) -> u32 {
+        let byte = self.map.get(self.byte_of(rank)).copied().unwrap_or(0);
+        if self.nibbles {
+            (byte >> (4 * (rank % 2)) & 15) as u32
         } else {
-            self.map[rank % self.map.len()] as u32
-        };
-        if stored == 0 {
-            return None;
+            byte as u32
         }
-        let base = if self.over_manhattan {
-            manhattan(&self.manhattan, places)
-        } else {
-            0
-        };
-        Some(stored + base - 1)
     }
 
     /// The pattern tiles' Manhattan distance in `places`: a lower bound of every

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use super::build::{self, BuildControl};
 use super::checkpoint::CheckpointFile;
-use super::file::{self, Pdb};
+use super::file::{self, EntryRef, Pdb};
 use super::pattern::{MAX_CELLS, Pattern};
 use super::{Board, PdbError};
 use crate::driver::{LevelStats, Observer};
@@ -282,6 +282,16 @@ impl Partition {
         }
     }
 
+    /// The reflection of `cell` about the main diagonal (`cell` itself without a
+    /// reflection).
+    #[must_use]
+    pub fn reflected_cell(&self, cell: u8) -> u8 {
+        match &self.reflection {
+            Some((cell_map, _)) => cell_map[cell as usize % MAX_CELLS],
+            None => cell,
+        }
+    }
+
     /// The pattern holding `tile`, if any.
     #[inline(always)]
     #[must_use]
@@ -294,23 +304,38 @@ impl Partition {
     #[inline(always)]
     #[must_use]
     pub fn part(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> u32 {
+        self.entry(p, self.locate(p, places_of))
+    }
+
+    /// Pattern `p`'s distance in the reflected position, where tile `t` stands on
+    /// the reflection of the cell of `tile_map[t]`; 0 without a reflection.
+    #[inline(always)]
+    #[must_use]
+    pub fn reflected_part(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> u32 {
+        self.locate_reflected(p, places_of)
+            .map_or(0, |entry| self.entry(p, entry))
+    }
+
+    /// Where pattern `p`'s entry with the tiles on `places_of[tile]` lies: for
+    /// [`prefetch`](Self::prefetch) and [`entry`](Self::entry).
+    #[inline(always)]
+    #[must_use]
+    pub fn locate(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> EntryRef {
         let db = &self.dbs[p];
         let mut places = [0u8; MAX_CELLS];
         let tiles = db.pattern().tiles();
         for (place, &t) in places.iter_mut().zip(tiles) {
             *place = places_of[t as usize % MAX_CELLS];
         }
-        db.distance(&places[..tiles.len()])
+        db.locate(&places[..tiles.len()])
     }
 
-    /// Pattern `p`'s distance in the reflected position, where tile `t` stands on
-    /// the reflection of the cell of `tile_map[t]`.
+    /// Where pattern `p`'s entry in the reflected position lies ([`locate`](Self::locate),
+    /// [`reflected_part`](Self::reflected_part)); `None` without a reflection.
     #[inline(always)]
     #[must_use]
-    pub fn reflected_part(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> u32 {
-        let Some((cell_map, tile_map)) = &self.reflection else {
-            return 0;
-        };
+    pub fn locate_reflected(&self, p: usize, places_of: &[u8; MAX_CELLS]) -> Option<EntryRef> {
+        let (cell_map, tile_map) = self.reflection.as_ref()?;
         let db = &self.dbs[p];
         let mut places = [0u8; MAX_CELLS];
         let tiles = db.pattern().tiles();
@@ -318,7 +343,20 @@ impl Partition {
             let source = tile_map[t as usize % MAX_CELLS];
             *place = cell_map[places_of[source as usize % MAX_CELLS] as usize % MAX_CELLS];
         }
-        db.distance(&places[..tiles.len()])
+        Some(db.locate(&places[..tiles.len()]))
+    }
+
+    /// Asks the processor to fetch pattern `p`'s entry `entry` into its caches.
+    #[inline(always)]
+    pub fn prefetch(&self, p: usize, entry: EntryRef) {
+        self.dbs[p].prefetch(entry);
+    }
+
+    /// Pattern `p`'s distance at `entry`.
+    #[inline(always)]
+    #[must_use]
+    pub fn entry(&self, p: usize, entry: EntryRef) -> u32 {
+        self.dbs[p].distance_of(entry)
     }
 
     /// The cell of each tile of a position (`cells[c]` the tile on cell `c`).

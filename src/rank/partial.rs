@@ -249,8 +249,6 @@ pub struct Prepared<'a> {
     space: &'a Placements,
     rank: u64,
     places: [u8; 32],
-    /// `before[i]`: the places of items `0..i`.
-    before: [u32; 32],
     /// `item_on[place]`: the item on each place.
     item_on: [u8; 32],
     /// Every taken place.
@@ -267,13 +265,11 @@ impl Placements {
             space: self,
             rank,
             places: [0; 32],
-            before: [0; 32],
             item_on: [0; 32],
             taken: 0,
         };
         for (i, &place) in places.iter().enumerate() {
             prepared.places[i] = place;
-            prepared.before[i] = prepared.taken;
             prepared.item_on[place as usize % 32] = i as u8;
             prepared.taken |= 1 << place;
         }
@@ -287,34 +283,73 @@ impl Prepared<'_> {
     #[must_use]
     pub fn rank_after_move(&self, item: usize, to: u32) -> u64 {
         let item = item % 32;
-        let from = self.places[item] as u32;
         debug_assert!(self.taken >> to & 1 == 0);
-        let before = self.before[item];
         let weights = &self.space.weights;
-        let old_digit = from - (before & ((1u32 << from) - 1)).count_ones();
-        let new_digit = to - (before & ((1u32 << to) - 1)).count_ones();
-        let mut rank = self.rank.wrapping_add(
-            (new_digit as u64)
-                .wrapping_sub(old_digit as u64)
-                .wrapping_mul(weights[item]),
-        );
-        let (low, high) = if from < to { (from, to) } else { (to, from) };
-        // Places strictly between the two, taken by later items.
-        let between =
-            ((1u32 << high) - 1) & !((2u32 << low).wrapping_sub(1)) & self.taken & !before;
-        let mut left = between;
-        while left != 0 {
-            let place = left.trailing_zeros();
-            left &= left - 1;
-            let weight = weights[self.item_on[place as usize] as usize % 32];
-            // Moving up past it raises its digit by one, moving down lowers it.
-            rank = if from < to {
-                rank.wrapping_add(weight)
-            } else {
-                rank.wrapping_sub(weight)
-            };
-        }
-        rank
+        rank_after_move(
+            self.rank,
+            item as u8,
+            weights[item],
+            self.places[item] as u32,
+            to,
+            self.taken,
+            |place| {
+                let other = self.item_on[place as usize % 32];
+                (other, weights[other as usize % 32])
+            },
+        )
+    }
+}
+
+/// The rank of a placement after its item `item` (of weight `weight`,
+/// [`Placements::weight`]) moves from place `from` to the free place `to`, given the
+/// rank before, the taken places `taken`, and `item_on(place)`: the item on a taken
+/// place and its weight. The moving item's digit changes by `to - from`, less one for
+/// each earlier item on a place strictly between the two; each later item there has its
+/// digit changed by one. A move along a board row passes over no place, one a row away
+/// over at most `cols - 1`: a search can keep a pattern's rank this way move by move.
+///
+/// ```
+/// use antipode::rank::partial::{Placements, rank_after_move};
+///
+/// let space = Placements::new(9, 3);
+/// let places = [4u8, 0, 8];
+/// let taken = places.iter().fold(0u32, |t, &p| t | 1 << p);
+/// let item_on = |place: u32| {
+///     let item = places.iter().position(|&p| p as u32 == place).unwrap();
+///     (item as u8, space.weight(item))
+/// };
+/// // Item 1 moves from cell 0 to cell 7, over item 0 on cell 4.
+/// let moved = rank_after_move(space.rank(&places), 1, space.weight(1), 0, 7, taken, item_on);
+/// assert_eq!(moved, space.rank(&[4, 7, 8]));
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn rank_after_move(
+    rank: u64,
+    item: u8,
+    weight: u64,
+    from: u32,
+    to: u32,
+    taken: u32,
+    item_on: impl Fn(u32) -> (u8, u64),
+) -> u64 {
+    let (low, high) = if from < to { (from, to) } else { (to, from) };
+    let mut between = taken & ((1u32 << high) - 1) & !((2u32 << low).wrapping_sub(1));
+    // Counted as a move up, then negated for a move down.
+    let mut delta = (high - low) as u64 * weight;
+    while between != 0 {
+        let (other, other_weight) = item_on(between.trailing_zeros());
+        between &= between - 1;
+        delta = if other < item {
+            delta.wrapping_sub(weight)
+        } else {
+            delta.wrapping_add(other_weight)
+        };
+    }
+    if from < to {
+        rank.wrapping_add(delta)
+    } else {
+        rank.wrapping_sub(delta)
     }
 }
 

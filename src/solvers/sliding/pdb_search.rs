@@ -2,13 +2,17 @@
 //! databases: the bound is the partition's sum of database entries, and the larger of
 //! it and the reflected position's sum where the goal is symmetric ([`Partition`]). A
 //! move changes one tile's place, so it changes one pattern's entry on each side: the
-//! node keeps every pattern's entry and looks up only those two again.
+//! node keeps every pattern's entry, rank and Manhattan base on both sides, and a
+//! move updates the moved pattern's rank from the cells it passes over
+//! ([`rank_after_move`]) before its entry is looked up.
 
 use super::packed_walk::{MAX_OWN_DEPTH, Tail};
 use super::search::BoardMoves;
 use crate::pdb::Partition;
+use crate::pdb::file::EntryRef;
 use crate::pdb::partition::MAX_PATTERNS;
 use crate::puzzles::sliding::{BoardShape, MAX_SHAPE_CELLS, blank_cell};
+use crate::rank::partial::rank_after_move;
 use crate::solve::SearchSpace;
 use crate::solve::ida::WalkState;
 
@@ -16,28 +20,79 @@ use crate::solve::ida::WalkState;
 /// 24-puzzle too).
 const PLACES: usize = MAX_SHAPE_CELLS;
 
+/// No pattern: the blank, or a side without a reflection.
+const NONE: u8 = u8::MAX;
+
+/// What a move of a tile changes on one side (the position, or its reflection): the
+/// pattern item that moves, what a unit of its rank digit is worth, and its Manhattan
+/// base on each cell the tile can stand on.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    pattern: u8,
+    item: u8,
+    weight: u64,
+    base: [u8; PLACES],
+}
+
+impl Item {
+    const NONE: Item = Item {
+        pattern: NONE,
+        item: 0,
+        weight: 0,
+        base: [0; PLACES],
+    };
+}
+
+/// One side of the bound: the position itself, or its reflection about the main
+/// diagonal. A tile on cell `c` is, on this side, pattern item `items[tile]` on place
+/// `frame[c]`.
+#[derive(Debug, Clone)]
+struct Frame {
+    items: [Item; PLACES],
+    frame: [u8; PLACES],
+}
+
+/// Each pattern's entry, rank, Manhattan base and taken places on one side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Side {
+    entries: [u8; MAX_PATTERNS],
+    sum: u8,
+    ranks: [u64; MAX_PATTERNS],
+    bases: [u8; MAX_PATTERNS],
+    taken: [u32; MAX_PATTERNS],
+}
+
+/// A pattern's new rank, base, taken places and entry on one side after a move.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moved {
+    pattern: u8,
+    rank: u64,
+    base: u8,
+    taken: u32,
+    entry: u8,
+}
+
 /// A sliding board searched with a partition's databases.
 pub struct PdbSpace<'a> {
     partition: &'a Partition,
     moves: BoardMoves<PLACES>,
+    direct: Frame,
+    reflected: Frame,
 }
 
-/// A board, each tile's cell and each pattern's entry on both sides.
+/// A board, and each pattern's entry on both sides.
 #[derive(Debug, Clone)]
 pub struct PdbNode {
     cells: [u8; PLACES],
-    places: [u8; PLACES],
     blank: u8,
-    direct: [u8; MAX_PATTERNS],
-    reflected: [u8; MAX_PATTERNS],
-    direct_sum: u8,
-    reflected_sum: u8,
+    direct: Side,
+    reflected: Side,
 }
 
 impl PdbNode {
     #[inline(always)]
     fn bound(&self) -> u32 {
-        self.direct_sum.max(self.reflected_sum) as u32
+        self.direct.sum.max(self.reflected.sum) as u32
     }
 }
 
@@ -46,9 +101,56 @@ impl<'a> PdbSpace<'a> {
     /// goal).
     #[must_use]
     pub fn new(shape: &BoardShape, partition: &'a Partition) -> PdbSpace<'a> {
+        let cells = shape.rows() * shape.cols();
+        let frame = |reflect: bool| {
+            let mut items = [Item::NONE; PLACES];
+            let mut frame = [0u8; PLACES];
+            for (cell, place) in frame.iter_mut().enumerate() {
+                *place = if reflect {
+                    partition.reflected_cell(cell as u8)
+                } else {
+                    cell as u8
+                };
+            }
+            if reflect && !partition.reflects() {
+                return Frame { items, frame };
+            }
+            for tile in 1..cells as u8 {
+                // On the reflected side a move of `tile` moves the item its reflection
+                // pairs it with.
+                let moved = if reflect {
+                    partition.reflected_tile(tile)
+                } else {
+                    tile
+                };
+                let Some(p) = partition.pattern_of(moved) else {
+                    continue;
+                };
+                let db = &partition.databases()[p];
+                let item = db
+                    .pattern()
+                    .tiles()
+                    .iter()
+                    .position(|&t| t == moved)
+                    .expect("a pattern holds its tiles");
+                let mut base = [0u8; PLACES];
+                for (cell, b) in base.iter_mut().enumerate().take(cells) {
+                    *b = db.base_of(item, frame[cell]) as u8;
+                }
+                items[tile as usize] = Item {
+                    pattern: p as u8,
+                    item: item as u8,
+                    weight: db.pattern().placements().weight(item),
+                    base,
+                };
+            }
+            Frame { items, frame }
+        };
         PdbSpace {
             partition,
             moves: BoardMoves::new(shape),
+            direct: frame(false),
+            reflected: frame(true),
         }
     }
 
@@ -57,29 +159,203 @@ impl<'a> PdbSpace<'a> {
     pub fn node(&self, position: &[u8]) -> PdbNode {
         let mut cells = [0u8; PLACES];
         cells[..position.len()].copy_from_slice(position);
-        let places = self.partition.places_of(position);
-        let mut node = PdbNode {
+        PdbNode {
             cells,
-            places,
             blank: blank_cell(position) as u8,
-            direct: [0; MAX_PATTERNS],
-            reflected: [0; MAX_PATTERNS],
-            direct_sum: 0,
-            reflected_sum: 0,
-        };
-        for p in 0..self.partition.databases().len() {
-            node.direct[p] = self.partition.part(p, &places) as u8;
-            node.reflected[p] = self.partition.reflected_part(p, &places) as u8;
+            direct: self.side(&self.direct, &cells),
+            reflected: self.side(&self.reflected, &cells),
         }
-        node.direct_sum = node.direct.iter().sum();
-        node.reflected_sum = node.reflected.iter().sum();
-        node
+    }
+
+    /// One side of the node of `cells`, ranked from scratch.
+    fn side(&self, frame: &Frame, cells: &[u8; PLACES]) -> Side {
+        let mut side = Side {
+            entries: [0; MAX_PATTERNS],
+            sum: 0,
+            ranks: [0; MAX_PATTERNS],
+            bases: [0; MAX_PATTERNS],
+            taken: [0; MAX_PATTERNS],
+        };
+        let mut places = [[0u8; PLACES]; MAX_PATTERNS];
+        for (cell, &tile) in cells.iter().enumerate().take(self.moves.cells()) {
+            let item = &frame.items[tile as usize % PLACES];
+            if item.pattern != NONE {
+                let p = item.pattern as usize % MAX_PATTERNS;
+                let place = frame.frame[cell];
+                places[p][item.item as usize % PLACES] = place;
+                side.bases[p] += item.base[cell];
+                side.taken[p] |= 1 << place;
+            }
+        }
+        for (p, db) in self.partition.databases().iter().enumerate() {
+            if side.taken[p] == 0 {
+                continue;
+            }
+            let items = db.pattern().tiles().len();
+            side.ranks[p] = db.pattern().placements().rank(&places[p][..items]);
+            side.entries[p] = self
+                .partition
+                .entry(p, EntryRef::new(side.ranks[p], side.bases[p] as u32))
+                as u8;
+        }
+        side.sum = side.entries.iter().sum();
+        side
     }
 
     /// The position of a node.
     #[must_use]
     pub fn position<'n>(&self, node: &'n PdbNode) -> &'n [u8] {
         &node.cells[..self.moves.cells()]
+    }
+
+    /// Where the entry of the pattern that a move of `tile` from `from` to the blank
+    /// `to` changes on side `frame` lies after the move, and the pattern's new rank,
+    /// base and places (`None` if no pattern of the side holds `tile`'s item).
+    #[inline(always)]
+    fn moved(
+        &self,
+        frame: &Frame,
+        side: &Side,
+        cells: &[u8; PLACES],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> Option<Moved> {
+        let item = &frame.items[tile as usize % PLACES];
+        if item.pattern == NONE {
+            return None;
+        }
+        let p = item.pattern as usize % MAX_PATTERNS;
+        let (a, b) = (
+            frame.frame[from % PLACES] as u32,
+            frame.frame[to % PLACES] as u32,
+        );
+        let taken = side.taken[p];
+        let rank = rank_after_move(
+            side.ranks[p],
+            item.item,
+            item.weight,
+            a,
+            b,
+            taken,
+            |place| {
+                let tile = cells[frame.frame[place as usize % PLACES] as usize % PLACES];
+                let other = &frame.items[tile as usize % PLACES];
+                (other.item, other.weight)
+            },
+        );
+        Some(Moved {
+            pattern: p as u8,
+            rank,
+            base: side.bases[p] + item.base[to % PLACES] - item.base[from % PLACES],
+            taken: taken & !(1 << a) | 1 << b,
+            entry: 0,
+        })
+    }
+}
+
+impl PdbSpace<'_> {
+    /// The children of `node` but the one undoing `last`, in the order of the moves,
+    /// written into `children`: where their changed entries lie, each asked for (not
+    /// read).
+    #[inline(always)]
+    fn children<'c>(
+        &self,
+        node: &PdbNode,
+        last: Option<u8>,
+        children: &'c mut [Child; MAX_MOVES],
+    ) -> &'c mut [Child] {
+        let blank = node.blank as usize % PLACES;
+        let mut count = 0;
+        for &from in self.moves.around(blank) {
+            let tile = node.cells[from as usize % PLACES];
+            if Some(tile) == last {
+                continue;
+            }
+            let from = from as usize;
+            let direct = self.moved(&self.direct, &node.direct, &node.cells, tile, from, blank);
+            let reflected = self.moved(
+                &self.reflected,
+                &node.reflected,
+                &node.cells,
+                tile,
+                from,
+                blank,
+            );
+            for m in [&direct, &reflected].into_iter().flatten() {
+                self.partition
+                    .prefetch(m.pattern as usize, EntryRef::new(m.rank, m.base as u32));
+            }
+            children[count % MAX_MOVES] = Child {
+                from: from as u8,
+                tile,
+                direct,
+                reflected,
+                direct_sum: node.direct.sum,
+                reflected_sum: node.reflected.sum,
+            };
+            count += 1;
+        }
+        &mut children[..count.min(MAX_MOVES)]
+    }
+
+    /// Reads a child's entries and sums (of `node`, whose own are read): the reflected
+    /// one only when the direct sum is within `max_bound`.
+    #[inline(always)]
+    fn read(&self, node: &PdbNode, child: &mut Child, max_bound: u32) {
+        child.direct_sum = self.read_side(&node.direct, &mut child.direct);
+        if child.direct_sum as u32 <= max_bound {
+            child.reflected_sum = self.read_side(&node.reflected, &mut child.reflected);
+        }
+    }
+
+    /// Reads one side's changed entry into `moved`: the side's sum after the move.
+    #[inline(always)]
+    fn read_side(&self, side: &Side, moved: &mut Option<Moved>) -> u8 {
+        match moved {
+            Some(m) => {
+                let p = m.pattern as usize % MAX_PATTERNS;
+                m.entry = self
+                    .partition
+                    .entry(p, EntryRef::new(m.rank, m.base as u32)) as u8;
+                side.sum - side.entries[p] + m.entry
+            }
+            None => side.sum,
+        }
+    }
+
+    /// Plays `child` (its entries [read](Self::read)) on `node`; returns what
+    /// [`take_back`](Self::take_back) puts back.
+    #[inline(always)]
+    fn play(&self, node: &mut PdbNode, child: &Child) -> Undo {
+        let blank = node.blank as usize % PLACES;
+        let from = child.from as usize % PLACES;
+        let undo = Undo {
+            direct: apply(&mut node.direct, child.direct),
+            reflected: apply(&mut node.reflected, child.reflected),
+            direct_sum: node.direct.sum,
+            reflected_sum: node.reflected.sum,
+            blank: node.blank,
+        };
+        node.direct.sum = child.direct_sum;
+        node.reflected.sum = child.reflected_sum;
+        node.cells[blank] = child.tile;
+        node.cells[from] = 0;
+        node.blank = from as u8;
+        undo
+    }
+
+    /// Takes `child` back off `node` (played by [`play`](Self::play)).
+    #[inline(always)]
+    fn take_back(&self, node: &mut PdbNode, child: &Child, undo: Undo) {
+        let blank = undo.blank as usize % PLACES;
+        node.cells[child.from as usize % PLACES] = child.tile;
+        node.cells[blank] = 0;
+        node.blank = undo.blank;
+        apply(&mut node.direct, undo.direct);
+        apply(&mut node.reflected, undo.reflected);
+        node.direct.sum = undo.direct_sum;
+        node.reflected.sum = undo.reflected_sum;
     }
 }
 
@@ -105,8 +381,11 @@ impl SearchSpace for PdbSpace<'_> {
         self.for_each_child_within(node, last, u32::MAX, visit)
     }
 
-    /// A child's reflected entry is looked up only when its direct sum is within
-    /// `max_bound`.
+    /// The children's bounds come first: both entries of every child are asked for
+    /// before one is read, so that their memory latencies overlap (an entry of a big
+    /// database is nearly always a cache miss); a child's reflected entry is read only
+    /// when its direct sum is within `max_bound`. The children are then visited in the
+    /// order of the moves.
     #[inline(always)]
     fn for_each_child_within(
         &self,
@@ -115,65 +394,19 @@ impl SearchSpace for PdbSpace<'_> {
         max_bound: u32,
         mut visit: impl FnMut(u8, &mut PdbNode, u32) -> bool,
     ) -> bool {
-        let partition = self.partition;
-        let blank = node.blank as usize % PLACES;
-        for &from in self.moves.around(blank) {
-            let from = from as usize % PLACES;
-            let tile = node.cells[from];
-            if Some(tile) == last {
+        let mut room = [Child::default(); MAX_MOVES];
+        let children = self.children(node, last, &mut room);
+        for child in children.iter_mut() {
+            self.read(node, child, max_bound);
+        }
+        for child in children.iter() {
+            let bound = child.bound();
+            if bound > max_bound {
                 continue;
             }
-            let slot = tile as usize % PLACES;
-            node.places[slot] = blank as u8;
-            let direct = partition.pattern_of(tile).map(|p| {
-                let entry = partition.part(p, &node.places) as u8;
-                (p, entry, node.direct_sum - node.direct[p] + entry)
-            });
-            let direct_sum = direct.map_or(node.direct_sum, |(_, _, sum)| sum);
-            if direct_sum as u32 > max_bound {
-                node.places[slot] = from as u8;
-                continue;
-            }
-            let reflected = partition
-                .pattern_of(partition.reflected_tile(tile))
-                .filter(|_| partition.reflects())
-                .map(|p| {
-                    let entry = partition.reflected_part(p, &node.places) as u8;
-                    (p, entry, node.reflected_sum - node.reflected[p] + entry)
-                });
-            let reflected_sum = reflected.map_or(node.reflected_sum, |(_, _, sum)| sum);
-            if reflected_sum as u32 > max_bound {
-                node.places[slot] = from as u8;
-                continue;
-            }
-            let saved = (
-                node.direct,
-                node.reflected,
-                node.direct_sum,
-                node.reflected_sum,
-            );
-            if let Some((p, entry, sum)) = direct {
-                node.direct[p] = entry;
-                node.direct_sum = sum;
-            }
-            if let Some((p, entry, sum)) = reflected {
-                node.reflected[p] = entry;
-                node.reflected_sum = sum;
-            }
-            node.cells[blank] = tile;
-            node.cells[from] = 0;
-            node.blank = from as u8;
-            let done = visit(tile, node, direct_sum.max(reflected_sum) as u32);
-            (
-                node.direct,
-                node.reflected,
-                node.direct_sum,
-                node.reflected_sum,
-            ) = saved;
-            node.places[slot] = from as u8;
-            node.cells[from] = tile;
-            node.cells[blank] = 0;
-            node.blank = blank as u8;
+            let undo = self.play(node, child);
+            let done = visit(child.tile, node, bound);
+            self.take_back(node, child, undo);
             if done {
                 return true;
             }
@@ -215,6 +448,58 @@ impl SearchSpace for PdbSpace<'_> {
     fn limit_step(&self) -> u32 {
         2
     }
+}
+
+/// The most moves of a blank (four neighbours).
+const MAX_MOVES: usize = 4;
+
+/// A child of a node while its bounds are worked out: the move, and what it changes
+/// on each side.
+#[derive(Debug, Clone, Copy, Default)]
+struct Child {
+    from: u8,
+    tile: u8,
+    direct: Option<Moved>,
+    reflected: Option<Moved>,
+    direct_sum: u8,
+    reflected_sum: u8,
+}
+
+impl Child {
+    /// The child's bound, once [read](PdbSpace::read).
+    #[inline(always)]
+    fn bound(&self) -> u32 {
+        self.direct_sum.max(self.reflected_sum) as u32
+    }
+}
+
+/// What playing a child replaced in its parent.
+#[derive(Debug, Clone, Copy)]
+struct Undo {
+    direct: Option<Moved>,
+    reflected: Option<Moved>,
+    direct_sum: u8,
+    reflected_sum: u8,
+    blank: u8,
+}
+
+/// Puts a move's change of one pattern into `side`, and returns what it replaced.
+#[inline(always)]
+fn apply(side: &mut Side, moved: Option<Moved>) -> Option<Moved> {
+    let m = moved?;
+    let p = m.pattern as usize % MAX_PATTERNS;
+    let replaced = Moved {
+        pattern: m.pattern,
+        rank: side.ranks[p],
+        base: side.bases[p],
+        taken: side.taken[p],
+        entry: side.entries[p],
+    };
+    side.ranks[p] = m.rank;
+    side.bases[p] = m.base;
+    side.taken[p] = m.taken;
+    side.entries[p] = m.entry;
+    Some(replaced)
 }
 
 /// IDA* below one node with a partition's databases: the generic walk's nodes in its
@@ -335,6 +620,38 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Every child's ranks, bases, entries and bound, updated by the move, are those
+        /// of its position ranked from scratch, and the node is as it was after its
+        /// children are visited (with a reflection: the 3x3 board; without: 3x4).
+        #[test]
+        fn a_move_updates_the_node_as_ranking_from_scratch_does(
+            board in 0usize..2,
+            walk in prop::collection::vec(0usize..4, 0..60),
+        ) {
+            let (shape, partition) = &spaces()[board];
+            let space = PdbSpace::new(shape, partition);
+            let mut node = space.node(shape.goal());
+            for step in walk {
+                let before = node.clone();
+                let mut children = Vec::new();
+                space.for_each_child(&mut node, None, |_, child, bound| {
+                    children.push((child.clone(), bound));
+                    false
+                });
+                prop_assert_eq!(&node.cells, &before.cells);
+                prop_assert_eq!(node.direct, before.direct);
+                prop_assert_eq!(node.reflected, before.reflected);
+                for (child, bound) in &children {
+                    let fresh = space.node(space.position(child));
+                    prop_assert_eq!(child.direct, fresh.direct);
+                    prop_assert_eq!(child.reflected, fresh.reflected);
+                    prop_assert_eq!(*bound, fresh.bound());
+                    prop_assert_eq!(child.blank, fresh.blank);
+                }
+                node = children[step % children.len()].0.clone();
+            }
+        }
 
         /// The same length, solutions (one, or all) and node count as the generic walk,
         /// on one thread and on two.

@@ -1,6 +1,24 @@
 //! Proof tokens for CPU features: a value of one of these types exists only on a CPU
 //! that has the feature (its one constructor checks at run time), so a function
-//! compiled with `#[target_feature]` is sound to call whenever a token is at hand.
+//! compiled with `#[target_feature]` is sound to call whenever a token is at hand;
+//! and the software prefetch searches use to overlap their memory latencies.
+
+/// Asks the processor to fetch the cache line holding `value` into its caches, for a
+/// read soon after (a hint: nothing the program sees changes; elsewhere than x86-64
+/// it does nothing).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault; the address
+    // is that of a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            std::ptr::from_ref(value).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
 
 /// The CPU has POPCNT.
 #[cfg(target_arch = "x86_64")]

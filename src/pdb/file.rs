@@ -356,11 +356,7 @@ impl Pdb {
     pub fn locate(&self, places: &[u8]) -> EntryRef {
         EntryRef {
             rank: self.pattern.placements().rank(places) as usize,
-            base: if self.over_manhattan {
-                manhattan(&self.manhattan, places)
-            } else {
-                0
-            },
+            base: self.base(places),
         }
     }
 
@@ -381,18 +377,9 @@ impl Pdb {
     /// Asks the processor to fetch `entry` into its caches.
     #[inline(always)]
     pub fn prefetch(&self, entry: EntryRef) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(byte) = self.map.get(self.byte_of(entry.rank)) {
-            // SAFETY: a prefetch is a hint that reads nothing the program sees; the
-            // address is inside the mapping.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    std::ptr::from_ref(byte).cast(),
-                );
-            }
+            crate::cpu::prefetch(byte);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = entry;
     }
 
     /// The fewest pattern moves from the placement of `entry` to the goal.
@@ -411,14 +398,18 @@ impl Pdb {
     #[must_use]
     pub fn distance_at(&self, rank: u64, places: &[u8]) -> Option<u32> {
         let stored = self.stored(rank as usize);
-        (stored != 0).then(|| {
-            let base = if self.over_manhattan {
-                manhattan(&self.manhattan, places)
-            } else {
-                0
-            };
-            stored + base - 1
-        })
+        (stored != 0).then(|| stored + self.base(places) - 1)
+    }
+
+    /// What placement `places` adds to its stored entry: the pattern tiles' Manhattan
+    /// distance where entries are stored over it, else 0.
+    #[inline(always)]
+    fn base(&self, places: &[u8]) -> u32 {
+        if self.over_manhattan {
+            manhattan(&self.manhattan, places)
+        } else {
+            0
+        }
     }
 
     /// The byte holding the entry of rank `rank`.

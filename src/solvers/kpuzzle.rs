@@ -114,18 +114,9 @@ impl Database {
     /// Asks the processor to fetch the entry at `index` into its caches.
     #[inline(always)]
     fn prefetch(&self, index: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(entry) = self.entries.get(index) {
-            // SAFETY: a prefetch is a hint that reads nothing the program sees; the
-            // address is inside `entries`.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (entry as *const u8).cast(),
-                )
-            };
+            crate::cpu::prefetch(entry);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
     }
 
     fn distance(&self, view: View<'_>) -> u32 {

@@ -12,6 +12,15 @@
 //! pool. Per chunk the engine remembers the last level written into it, so sparse early
 //! levels only visit the chunks that hold frontier states.
 //!
+//! A top-down level over the byte store marks in two steps. The scan that finds a work
+//! item's frontier also marks the puzzle's *translated* neighbours
+//! ([`Puzzle::translations`]: on a sliding board the blank's sideways moves, which add
+//! one block to the index), 64 at a time
+//! ([`DepthStore::collect_translating_exclusive`]); the rest of the expansion
+//! ([`Puzzle::expand_untranslated_fold`]) marks each neighbour at once or prefetched a
+//! few dozen neighbours ahead, whichever each thread times faster on the first work
+//! items of each segment of the level (`marking`).
+//!
 //! A search is a [`Bfs`] value, one build of the level-loop driver ([`crate::driver`],
 //! which owns stopping, progress and checkpoints): it starts from the whole goal set at
 //! depth 0 (a multi-source BFS) or from the levels a table file already holds
@@ -67,6 +76,7 @@
 mod finished;
 mod layout;
 mod levels;
+mod marking;
 mod partitioned;
 mod slices;
 mod threads;

@@ -158,7 +158,7 @@ pub mod table;
 pub mod units;
 
 pub use jobs::Analyze;
-pub use puzzle::{Notation, PositionError, Puzzle, Segment, Successor};
+pub use puzzle::{Notation, PositionError, Puzzle, Segment, Successor, Translations};
 pub use stop::StopToken;
 
 /// README.md's Rust example, compiled and run as a doc test (its shell examples run in

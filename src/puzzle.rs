@@ -231,6 +231,57 @@ pub trait Puzzle: Notation + Sync {
         });
         value
     }
+
+    /// The moves that add one constant to every index of the segment holding `index`
+    /// ([`Puzzle::segments`]): for each listed `delta`, every index `i` of that segment
+    /// has the neighbour `i + delta`, inside the index space. On a sliding board the
+    /// blank's sideways moves keep the order of the tiles, so its index moves by one
+    /// blank cell's block. A level can mark these neighbours many at a time while it
+    /// scans its frontier, and expand the rest with
+    /// [`Puzzle::expand_untranslated_fold`]. The default is none.
+    fn translations(&self, index: u64) -> Translations {
+        let _ = index;
+        Translations::default()
+    }
+
+    /// [`Puzzle::expand_sorted_fold`] without the neighbours that
+    /// [`Puzzle::translations`] lists for each index (the default lists none, so this
+    /// is the whole expansion).
+    fn expand_untranslated_fold<A: Default>(
+        &self,
+        indices: &[u64],
+        init: A,
+        visit: impl FnMut(A, u64, &[u64]) -> A,
+    ) -> A {
+        self.expand_sorted_fold(indices, init, visit)
+    }
+}
+
+/// Up to four index shifts that are moves for a whole segment ([`Puzzle::translations`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Translations {
+    deltas: [i64; 4],
+    len: usize,
+}
+
+impl Translations {
+    /// The shifts `deltas` (at most four).
+    ///
+    /// # Panics
+    /// If there are more than four.
+    #[must_use]
+    pub fn new(deltas: &[i64]) -> Translations {
+        let mut translations = Translations::default();
+        translations.deltas[..deltas.len()].copy_from_slice(deltas);
+        translations.len = deltas.len();
+        translations
+    }
+
+    /// The shifts.
+    #[must_use]
+    pub fn as_slice(&self) -> &[i64] {
+        &self.deltas[..self.len]
+    }
 }
 
 /// The per-state expansion: unrank, list the successors, rank each. The default of
@@ -308,6 +359,43 @@ pub(crate) fn assert_consistent_at<P: Puzzle>(puzzle: &P, index: u64) {
         folded, visited,
         "index {index}: expand_sorted_fold disagrees with expand_sorted"
     );
+    // The translated moves and the rest are the whole expansion, and every index of
+    // the segment has the same translations.
+    let translations = puzzle.translations(index);
+    let mut split = puzzle.expand_untranslated_fold(&[index], Vec::new(), |mut n, _, found| {
+        n.extend_from_slice(found);
+        n
+    });
+    split.extend(
+        translations
+            .as_slice()
+            .iter()
+            .map(|&delta| index.wrapping_add_signed(delta)),
+    );
+    split.sort_unstable();
+    assert_eq!(
+        split, expected,
+        "index {index}: the translations and the untranslated expansion are not the moves"
+    );
+    let segment = puzzle
+        .segments()
+        .into_iter()
+        .find(|s| s.indices.contains(&index))
+        .expect("every index lies in a segment");
+    for end in [segment.indices.start, segment.indices.end - 1] {
+        assert_eq!(
+            puzzle.translations(end),
+            translations,
+            "index {index}: the translations differ within its segment"
+        );
+        for &delta in translations.as_slice() {
+            assert!(
+                end.checked_add_signed(delta)
+                    .is_some_and(|n| n < puzzle.index_count()),
+                "index {end}: translated out of the index space"
+            );
+        }
+    }
 }
 
 /// Reading and writing positions: what parsing a command's input and printing its
@@ -461,5 +549,16 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
         visit: impl FnMut(A, u64, &[u64]) -> A,
     ) -> A {
         self.puzzle.expand_sorted_fold(indices, init, visit)
+    }
+    fn translations(&self, index: u64) -> Translations {
+        self.puzzle.translations(index)
+    }
+    fn expand_untranslated_fold<A: Default>(
+        &self,
+        indices: &[u64],
+        init: A,
+        visit: impl FnMut(A, u64, &[u64]) -> A,
+    ) -> A {
+        self.puzzle.expand_untranslated_fold(indices, init, visit)
     }
 }

@@ -143,6 +143,43 @@ pub trait DepthStore: DepthRead {
     /// without atomics so that it runs at memory speed).
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>);
 
+    /// Asks for the memory of entry `index` ahead of a mark (a hint; the default does
+    /// nothing).
+    #[inline(always)]
+    fn prefetch(&self, index: u64) {
+        let _ = index;
+    }
+
+    /// [`DepthStore::collect_exclusive`], and for every entry `i` found and every
+    /// `delta` of `deltas`: marks entry `i + delta` with `next` if it is unseen (as
+    /// [`DepthStore::mark_if_unseen`], uncounted). Returns bit `k` set if `deltas[k]`
+    /// marked an entry. A top-down level marks the puzzle's translated neighbours
+    /// this way ([`crate::Puzzle::translations`]); the byte store marks 64 of them per
+    /// step.
+    ///
+    /// # Panics
+    /// If a shifted range leaves the store or overlaps `range`.
+    ///
+    /// # Safety
+    /// As [`DepthStore::collect_exclusive`] for `range`; the shifted ranges may be
+    /// written by other threads meanwhile, but only by marks of the same `next`.
+    unsafe fn collect_translating_exclusive(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        deltas: &[i64],
+        next: u32,
+        out: &mut Vec<u64>,
+    ) -> u32 {
+        for &delta in deltas {
+            check_shift(&range, delta, self.len());
+        }
+        let first = out.len();
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.collect_exclusive(range, wanted, out) };
+        mark_shifted(self, &out[first..], deltas, next)
+    }
+
     /// The number of entries in `range` that match `wanted`.
     ///
     /// # Safety
@@ -188,6 +225,37 @@ pub trait DepthStore: DepthRead {
         // SAFETY: forwarded from this function's contract.
         unsafe { self.collect_exclusive(range, wanted, out) }
     }
+}
+
+/// Marks `index + delta` with `next` where unseen, for every index and delta; bit `k`
+/// of the result set if `deltas[k]` marked one.
+pub(crate) fn mark_shifted<S: DepthStore + ?Sized>(
+    store: &S,
+    indices: &[u64],
+    deltas: &[i64],
+    next: u32,
+) -> u32 {
+    let mut hits = 0;
+    for &index in indices {
+        for (k, &delta) in deltas.iter().enumerate() {
+            if store.mark_if_unseen(index.wrapping_add_signed(delta), next) {
+                hits |= 1 << k;
+            }
+        }
+    }
+    hits
+}
+
+/// Asserts that `range` shifted by `delta` lies inside `0..len` and is disjoint from
+/// `range` ([`DepthStore::collect_translating_exclusive`]).
+pub(crate) fn check_shift(range: &Range<u64>, delta: i64, len: u64) {
+    let start = range.start.checked_add_signed(delta);
+    let end = range.end.checked_add_signed(delta);
+    assert!(
+        start
+            .is_some_and(|s| end.is_some_and(|e| e <= len && (e <= range.start || s >= range.end))),
+        "entries {range:?} shifted by {delta} in a store of {len}"
+    );
 }
 
 /// A depth array of either encoding.

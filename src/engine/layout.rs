@@ -17,6 +17,8 @@ pub(super) struct WorkItem {
     pub range: Range<u64>,
     pub chunk: usize,
     pub class: usize,
+    /// The number of its segment ([`crate::Puzzle::segments`]).
+    pub segment: usize,
     /// Every state of the range has been reached: bottom-up levels skip it.
     pub exhausted: AtomicBool,
 }
@@ -40,7 +42,7 @@ impl Layout {
     /// The layout of `segments`, for a goal set with the (ascending) `goals` indices.
     pub fn new(segments: &[Segment], goals: &[u64]) -> Layout {
         let mut items = Vec::new();
-        for segment in segments {
+        for (number, segment) in segments.iter().enumerate() {
             let mut start = segment.indices.start;
             while start < segment.indices.end {
                 let chunk = start >> CHUNK_SHIFT;
@@ -49,6 +51,7 @@ impl Layout {
                     range: start..end,
                     chunk: chunk as usize,
                     class: segment.colour.map_or(0, usize::from),
+                    segment: number,
                     exhausted: AtomicBool::new(false),
                 });
                 start = end;

@@ -9,6 +9,7 @@ use crate::StopToken;
 use rayon::prelude::*;
 
 use super::layout::{ChunkLevels, WorkItem};
+use super::marking;
 use super::{CAPTURE_LIMIT, Observer};
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
@@ -75,11 +76,11 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     let capture = capture && counts;
     let captured = AtomicUsize::new(0);
     let kept_parts = Mutex::new(Vec::new());
-    // Neighbours are marked as they are generated, without software prefetches: the
-    // out-of-order core overlaps the misses of consecutive states by itself, and a
-    // queue that prefetched each neighbour and marked it sixteen later made the 2x7
-    // levels 44-58 take 209-232 s instead of 178-180 s.
-    let expand = |frontier: &[u64]| {
+    // Uncounted marks of a bipartite level whose frontier is scanned in full: the scan
+    // marks the puzzle's translated neighbours, 64 at a time in the byte store.
+    let translate = !counts && ctx.bipartite && ctx.recent.is_none();
+    let level = marking::new_level();
+    let expand = |item: &WorkItem, frontier: &[u64]| {
         let mut marked = 0u64;
         // Levels past the limit stop capturing at the next work item.
         let capturing = capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
@@ -101,9 +102,13 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             }
         };
         if track || capturing {
-            ctx.puzzle.expand_sorted(frontier, |_, neighbours| {
-                neighbours.iter().for_each(|&n| mark_unseen(n))
-            });
+            let mark = |(), _, neighbours: &[u64]| neighbours.iter().for_each(|&n| mark_unseen(n));
+            if translate {
+                // The scan marked the translated neighbours and recorded their chunks.
+                ctx.puzzle.expand_untranslated_fold(frontier, (), mark);
+            } else {
+                ctx.puzzle.expand_sorted_fold(frontier, (), mark);
+            }
         } else if counts {
             // The count travels as a value (`expand_sorted_fold`), in a register: a
             // captured counter would go back to memory after every mark.
@@ -117,12 +122,13 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                     });
         } else {
             // Stores counted by a scan anyway (two threads may both mark an entry)
-            // take this loop: no count at all, a closure that holds only copies.
-            ctx.puzzle.expand_sorted(frontier, move |_, neighbours| {
-                for &n in neighbours {
-                    store.mark_if_unseen(n, next);
-                }
-            });
+            // take this path: no count at all, marks at once or prefetched.
+            let way = marking::Way {
+                level,
+                segment: item.segment,
+                untranslated: translate,
+            };
+            marking::mark_frontier(ctx.puzzle, store, frontier, next, way);
         }
         found.fetch_add(marked, Ordering::Relaxed);
         if !kept.is_empty() && captured.fetch_add(kept.len(), Ordering::Relaxed) <= CAPTURE_LIMIT {
@@ -132,7 +138,8 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 .push(kept);
         }
     };
-    if !for_each_frontier(ctx, expand) {
+    let translation = translate.then_some(Translation { track });
+    if !for_each_frontier(ctx, translation, expand) {
         return (None, None);
     }
     let found = counts.then(|| found.load(Ordering::Relaxed));
@@ -147,11 +154,20 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     (found, indices)
 }
 
+/// A top-down level's scan marks the translated neighbours of its frontier
+/// ([`crate::Puzzle::translations`]); with `track`, it records the chunks it wrote.
+#[derive(Clone, Copy)]
+struct Translation {
+    track: bool,
+}
+
 /// Calls `expand` with the frontier of every work item of the level, on the pool;
-/// returns false if the search was stopped between two batches.
-fn for_each_frontier<P: Sync, S: DepthStore>(
+/// returns false if the search was stopped between two batches. With `translation`
+/// (bipartite levels only), the scan marks the translated neighbours first.
+fn for_each_frontier<P: Puzzle, S: DepthStore>(
     ctx: &LevelContext<'_, P, S>,
-    expand: impl Fn(&[u64]) + Sync,
+    translation: Option<Translation>,
+    expand: impl Fn(&WorkItem, &[u64]) + Sync,
 ) -> bool {
     if ctx.bipartite {
         ctx.items.par_iter().for_each(|item| {
@@ -160,9 +176,15 @@ fn for_each_frontier<P: Sync, S: DepthStore>(
             }
             with_buffer(|frontier| {
                 // SAFETY: in a bipartite layout this level only writes states of the other
-                // class, so nobody writes this item's range during the scan.
-                unsafe { collect_frontier(ctx, item, frontier) };
-                expand(frontier);
+                // class, so nobody writes this item's range during the scan; the
+                // translated targets see only this level's marks.
+                unsafe {
+                    match translation {
+                        Some(t) => collect_translating(ctx, item, t, frontier),
+                        None => collect_frontier(ctx, item, frontier),
+                    }
+                };
+                expand(item, frontier);
                 ctx.observer.work_done(1);
             })
         });
@@ -182,12 +204,48 @@ fn for_each_frontier<P: Sync, S: DepthStore>(
                 frontier
             })
             .collect();
-        frontiers.par_iter().for_each(|frontier| {
-            expand(frontier);
-            ctx.observer.work_done(1);
-        });
+        frontiers
+            .par_iter()
+            .zip(batch)
+            .for_each(|(frontier, item)| {
+                expand(item, frontier);
+                ctx.observer.work_done(1);
+            });
     }
     true
+}
+
+/// Appends the frontier states of `item` to `out` (scanned in full) and marks their
+/// translated neighbours with the new depth.
+///
+/// # Safety
+/// No thread may write the store in `item`'s range meanwhile, and the translated
+/// targets only with the new depth.
+unsafe fn collect_translating<P: Puzzle, S: DepthStore>(
+    ctx: &LevelContext<'_, P, S>,
+    item: &WorkItem,
+    translation: Translation,
+    out: &mut Vec<u64>,
+) {
+    let translations = ctx.puzzle.translations(item.range.start);
+    let deltas = translations.as_slice();
+    let (range, wanted, next) = (item.range.clone(), Wanted::Depth(ctx.depth), ctx.depth + 1);
+    // SAFETY: forwarded from this function's contract.
+    let hits = unsafe {
+        ctx.store
+            .collect_translating_exclusive(range.clone(), wanted, deltas, next, out)
+    };
+    if translation.track {
+        for (k, &delta) in deltas.iter().enumerate() {
+            if hits & (1 << k) != 0 {
+                // The shifted range spans at most two chunks (a range lies in one).
+                ctx.chunks
+                    .mark(range.start.wrapping_add_signed(delta), next);
+                ctx.chunks
+                    .mark((range.end - 1).wrapping_add_signed(delta), next);
+            }
+        }
+    }
 }
 
 /// Appends the frontier states of `item` to `out`, through the recent marks if they

@@ -16,7 +16,7 @@ pub(crate) use shape::blank_cell;
 pub use shape::{BoardShape, MAX_SHAPE_CELLS, board_name};
 
 use crate::grid::Grid;
-use crate::puzzle::{Notation, PositionError, Puzzle, Segment, Successor};
+use crate::puzzle::{Notation, PositionError, Puzzle, Segment, Successor, Translations};
 use crate::rank::{factorial, permutation};
 
 /// The most cells a board may have.
@@ -337,7 +337,7 @@ impl Puzzle for SlidingPuzzle {
     fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
         // `move`: the visit itself, not a reference to it, so that what it holds
         // stays in registers (see `Puzzle::expand_sorted_fold`).
-        expand::expand_sorted(self, indices, (), move |(), index, neighbours| {
+        expand::expand_sorted(self, indices, true, (), move |(), index, neighbours| {
             visit(index, neighbours)
         });
     }
@@ -348,7 +348,35 @@ impl Puzzle for SlidingPuzzle {
         init: A,
         visit: impl FnMut(A, u64, &[u64]) -> A,
     ) -> A {
-        expand::expand_sorted(self, indices, init, visit)
+        expand::expand_sorted(self, indices, true, init, visit)
+    }
+
+    /// The blank's sideways moves, on boards the incremental walk covers (more than six
+    /// cells): they keep the tile order, so the index moves by one block.
+    fn translations(&self, index: u64) -> Translations {
+        if self.cells() <= 6 {
+            return Translations::default();
+        }
+        let col = (index / self.block) as usize % self.cols;
+        let block = self.block as i64;
+        match (col > 0, col + 1 < self.cols) {
+            (true, true) => Translations::new(&[-block, block]),
+            (true, false) => Translations::new(&[-block]),
+            (false, true) => Translations::new(&[block]),
+            (false, false) => Translations::default(),
+        }
+    }
+
+    fn expand_untranslated_fold<A: Default>(
+        &self,
+        indices: &[u64],
+        init: A,
+        visit: impl FnMut(A, u64, &[u64]) -> A,
+    ) -> A {
+        if self.cells() <= 6 {
+            return self.expand_sorted_fold(indices, init, visit);
+        }
+        expand::expand_sorted(self, indices, false, init, visit)
     }
 }
 

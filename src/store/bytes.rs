@@ -162,11 +162,122 @@ impl DepthStore for ByteDepths {
         scan::find_equal(bytes, encoded(wanted), start, out);
     }
 
+    #[inline(always)]
+    fn prefetch(&self, index: u64) {
+        if let Some(byte) = self.as_bytes().get(index as usize) {
+            crate::cpu::prefetch(byte);
+        }
+    }
+
+    unsafe fn collect_translating_exclusive(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        deltas: &[i64],
+        next: u32,
+        out: &mut Vec<u64>,
+    ) -> u32 {
+        for &delta in deltas {
+            super::check_shift(&range, delta, self.len);
+        }
+        let mut hits = 0;
+        let mut start = range.start;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx512) = crate::cpu::Avx512::detect() {
+            let groups = (range.end - range.start) / 64 * 64;
+            // SAFETY: the token proves the CPU features; the range and its shifts lie
+            // inside the mapping (checked above); the caller guarantees that nobody
+            // writes `range`, and that the shifted ranges see only marks of `next`.
+            hits = unsafe {
+                translate_avx512(
+                    avx512,
+                    self.map.as_ptr().cast_mut(),
+                    range.start..range.start + groups,
+                    encoded(wanted),
+                    deltas,
+                    encoded(Wanted::Depth(next)),
+                    out,
+                )
+            };
+            start += groups;
+        }
+        let rest = out.len();
+        // SAFETY: forwarded from this function's contract.
+        let bytes = unsafe { self.plain(start..range.end) };
+        scan::find_equal(bytes, encoded(wanted), start, out);
+        hits | super::mark_shifted(self, &out[rest..], deltas, next)
+    }
+
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64 {
         // SAFETY: forwarded from this function's contract.
         let bytes = unsafe { self.plain(range) };
         scan::count_equal(bytes, encoded(wanted))
     }
+}
+
+/// The groups of 64 entries of `range` (a whole number of them): pushes the indices
+/// of the bytes equal to `wanted` to `out` and, for each delta, sets the bytes at those
+/// positions shifted by delta to `next` where they are 0, 64 at a time. Returns bit k
+/// set if `deltas[k]` set a byte.
+///
+/// # Safety
+/// `base` points to a mapping holding `range` and every shift of it; nobody writes
+/// `range` meanwhile; the shifted ranges change meanwhile only from 0 to `next`
+/// (marks of the same level by other threads).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+unsafe fn translate_avx512(
+    _: crate::cpu::Avx512,
+    base: *mut u8,
+    range: Range<u64>,
+    wanted: u8,
+    deltas: &[i64],
+    next: u8,
+    out: &mut Vec<u64>,
+) -> u32 {
+    use std::arch::x86_64::{_mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_set1_epi8};
+    let wanted = _mm512_set1_epi8(wanted as i8);
+    let next = _mm512_set1_epi8(next as i8);
+    let mut hits = 0u32;
+    let mut at = range.start;
+    while at < range.end {
+        // SAFETY: inside `range`, which nobody writes (the caller's contract): a plain
+        // load.
+        let group = unsafe { _mm512_loadu_si512(base.add(at as usize).cast()) };
+        let mask = _mm512_cmpeq_epi8_mask(group, wanted);
+        if mask != 0 {
+            scan::push_mask(mask, at, out);
+            for (k, &delta) in deltas.iter().enumerate() {
+                let marked: u64;
+                // SAFETY: the 64 bytes at `target` lie inside the mapping (the caller's
+                // contract). Other threads may mark them meanwhile, through `AtomicU8`,
+                // so the load and the store are written in assembly, where each byte
+                // of them is what x86-64 makes every byte access: a relaxed atomic load
+                // or store (the masked store writes only the bytes it marks, leaving
+                // the others to their writers). A byte another thread marks between
+                // the load and the store gets the same value twice.
+                unsafe {
+                    let target = base.add(at.wrapping_add_signed(delta) as usize);
+                    std::arch::asm!(
+                        "vmovdqu8 {seen}, zmmword ptr [{target}]",
+                        "vptestnmb {marked} {{{mask}}}, {seen}, {seen}",
+                        "vmovdqu8 zmmword ptr [{target}] {{{marked}}}, {next}",
+                        target = in(reg) target,
+                        mask = in(kreg) mask,
+                        next = in(zmm_reg) next,
+                        seen = out(zmm_reg) _,
+                        marked = out(kreg) marked,
+                        options(nostack, preserves_flags),
+                    );
+                }
+                if marked != 0 {
+                    hits |= 1 << k;
+                }
+            }
+        }
+        at += 64;
+    }
+    hits
 }
 
 #[cfg(test)]
@@ -180,6 +291,79 @@ mod tests {
     fn an_entry_beyond_the_store_panics() {
         let store = ByteDepths::anonymous(200).unwrap();
         store.set(200, 1);
+    }
+
+    proptest::proptest! {
+        /// The translating scan (64 bytes at a time where the CPU can) finds and marks
+        /// what a plain loop over the same bytes does.
+        #[test]
+        fn a_translating_scan_is_a_plain_loop(
+            bytes in proptest::collection::vec(0u8..4, 1200),
+            start in 400u64..600,
+            len in 0u64..=200,
+            which in 0usize..4,
+        ) {
+            let deltas: &[i64] = [&[-400][..], &[400], &[-400, 400], &[]][which];
+            let range = start..start + len;
+            let store = ByteDepths::anonymous(1200).unwrap();
+            for (i, &b) in bytes.iter().enumerate() {
+                if b > 0 {
+                    store.set(i as u64, u32::from(b) - 1);
+                }
+            }
+            let mut out = vec![7];
+            // SAFETY: single-threaded test.
+            let hits = unsafe {
+                store.collect_translating_exclusive(range.clone(), Wanted::Depth(1), deltas, 3, &mut out)
+            };
+            let mut expected_bytes = bytes.clone();
+            let mut expected_hits = 0;
+            let found: Vec<u64> = range.clone().filter(|&i| bytes[i as usize] == 2).collect();
+            for &i in &found {
+                for (k, &delta) in deltas.iter().enumerate() {
+                    let target = &mut expected_bytes[i.wrapping_add_signed(delta) as usize];
+                    if *target == 0 {
+                        *target = 4;
+                        expected_hits |= 1 << k;
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(&out[1..], &found[..]);
+            proptest::prop_assert_eq!(hits, expected_hits);
+            proptest::prop_assert_eq!(store.as_bytes(), &expected_bytes[..]);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "shifted by 100")]
+    fn a_shift_onto_the_scanned_range_panics() {
+        let store = ByteDepths::anonymous(1000).unwrap();
+        // SAFETY: single-threaded test.
+        unsafe {
+            store.collect_translating_exclusive(
+                0..200,
+                Wanted::Depth(0),
+                &[100],
+                1,
+                &mut Vec::new(),
+            )
+        };
+    }
+
+    #[test]
+    #[should_panic(expected = "shifted by 900")]
+    fn a_shift_beyond_the_store_panics() {
+        let store = ByteDepths::anonymous(1000).unwrap();
+        // SAFETY: single-threaded test.
+        unsafe {
+            store.collect_translating_exclusive(
+                0..200,
+                Wanted::Depth(0),
+                &[900],
+                1,
+                &mut Vec::new(),
+            )
+        };
     }
 
     #[test]

@@ -389,6 +389,28 @@ impl DepthStore for PackedDepths {
 mod tests {
     use super::*;
 
+    /// The trait's translating scan (one mark at a time) on a store that does not
+    /// override it.
+    #[test]
+    fn a_translating_scan_marks_the_shifted_unseen_entries() {
+        let store = PackedDepths::anonymous(300).unwrap();
+        store.set(10, 4);
+        store.set(40, 4);
+        store.set(41, 2);
+        store.set(140, 0);
+        let mut out = Vec::new();
+        // SAFETY: single-threaded test.
+        let hits = unsafe {
+            store.collect_translating_exclusive(0..100, Wanted::Depth(4), &[100, 200], 5, &mut out)
+        };
+        assert_eq!(out, [10, 40]);
+        assert_eq!(hits, 0b11);
+        assert_eq!(store.value(110), Some(5 % 3));
+        assert_eq!(store.value(140), Some(0), "a seen entry keeps its depth");
+        assert_eq!((store.value(210), store.value(240)), (Some(2), Some(2)));
+        assert_eq!(store.value(141), None);
+    }
+
     /// An entry beyond the store is a panic, never a write outside its memory (the
     /// mapping is rounded up to a page, so an unchecked write would land silently).
     #[test]

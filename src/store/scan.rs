@@ -74,44 +74,51 @@ fn find_equal_avx512(
     base: u64,
     out: &mut Vec<u64>,
 ) -> usize {
-    use std::arch::x86_64::{
-        _mm512_add_epi64, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_maskz_compress_epi64,
-        _mm512_set1_epi8, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_storeu_si512,
-    };
+    use std::arch::x86_64::{_mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_set1_epi8};
     let wanted = _mm512_set1_epi8(value as i8);
-    let lanes = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    let eight = _mm512_set1_epi64(8);
     let mut start = 0;
     while start + 64 <= bytes.len() {
         // SAFETY: `start + 64 <= len`: the 64 bytes lie inside `bytes`.
         let group = unsafe { _mm512_loadu_si512(bytes.as_ptr().add(start).cast()) };
         let mask = _mm512_cmpeq_epi8_mask(group, wanted);
         if mask != 0 {
-            // Each store writes eight lanes whatever the matches, so 64 spare slots
-            // cover the last one (at most 56 matches before it).
-            out.reserve(64);
-            let mut written = 0usize;
-            let mut indices =
-                _mm512_add_epi64(_mm512_set1_epi64((base + start as u64) as i64), lanes);
-            for k in 0..8 {
-                let byte = (mask >> (8 * k)) as u8;
-                let picked = _mm512_maskz_compress_epi64(byte, indices);
-                // SAFETY: `written <= 56` before the last store, and `reserve(64)` left
-                // room for 64 elements past `len`: the 8 lanes are inside the
-                // allocation. The lanes past the matches are overwritten or left beyond
-                // `len`.
-                unsafe {
-                    _mm512_storeu_si512(out.as_mut_ptr().add(out.len() + written).cast(), picked)
-                };
-                written += byte.count_ones() as usize;
-                indices = _mm512_add_epi64(indices, eight);
-            }
-            // SAFETY: the first `written` elements past `len` were initialised above.
-            unsafe { out.set_len(out.len() + written) };
+            push_mask(mask, base + start as u64, out);
         }
         start += 64;
     }
     start
+}
+
+/// Appends `base + i` to `out` for every bit `i` set in `mask`, ascending: each byte
+/// of the mask picks (compresses) the matching ones of eight indices into one vector
+/// store, with no branch per match.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+#[inline]
+pub(super) fn push_mask(mask: u64, base: u64, out: &mut Vec<u64>) {
+    use std::arch::x86_64::{
+        _mm512_add_epi64, _mm512_maskz_compress_epi64, _mm512_set1_epi64, _mm512_setr_epi64,
+        _mm512_storeu_si512,
+    };
+    let lanes = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    let eight = _mm512_set1_epi64(8);
+    // Each store writes eight lanes whatever the matches, so 64 spare slots cover the
+    // last one (at most 56 matches before it).
+    out.reserve(64);
+    let mut written = 0usize;
+    let mut indices = _mm512_add_epi64(_mm512_set1_epi64(base as i64), lanes);
+    for k in 0..8 {
+        let byte = (mask >> (8 * k)) as u8;
+        let picked = _mm512_maskz_compress_epi64(byte, indices);
+        // SAFETY: `written <= 56` before the last store, and `reserve(64)` left room
+        // for 64 elements past `len`: the 8 lanes are inside the allocation. The lanes
+        // past the matches are overwritten or left beyond `len`.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(out.len() + written).cast(), picked) };
+        written += byte.count_ones() as usize;
+        indices = _mm512_add_epi64(indices, eight);
+    }
+    // SAFETY: the first `written` elements past `len` were initialised above.
+    unsafe { out.set_len(out.len() + written) };
 }
 
 /// The number of bytes equal to `value`.

@@ -137,11 +137,13 @@ fn select16(mask: u32, k: u32) -> u32 {
 pub(super) fn expand_sorted<A: Default>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
+    horizontal: bool,
     init: A,
     mut visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
     let m = puzzle.cells() - 1;
     if m <= TAIL {
+        assert!(horizontal, "small boards expand every move");
         // Too small for the tail table (2x2, 2x3); the per-state path is plenty.
         let mut value = init;
         crate::puzzle::expand_each(puzzle, indices, |index, neighbours| {
@@ -152,46 +154,56 @@ pub(super) fn expand_sorted<A: Default>(
     #[cfg(target_arch = "x86_64")]
     if let Some(popcnt) = Popcnt::detect() {
         // SAFETY: the token proves that the CPU has POPCNT.
-        return unsafe { expand_popcnt(popcnt, puzzle, indices, init, visit) };
+        return unsafe {
+            if horizontal {
+                expand_popcnt::<true, A>(popcnt, puzzle, indices, init, visit)
+            } else {
+                expand_popcnt::<false, A>(popcnt, puzzle, indices, init, visit)
+            }
+        };
     }
-    expand_by_cols(puzzle, indices, init, visit)
+    if horizontal {
+        expand_by_cols::<true, A>(puzzle, indices, init, visit)
+    } else {
+        expand_by_cols::<false, A>(puzzle, indices, init, visit)
+    }
 }
 
 /// [`expand_by_cols`] compiled with POPCNT: the walker counts bits per prefix (its
 /// items' places among the tail's, the k-th unused item).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn expand_popcnt<A>(
+fn expand_popcnt<const HORIZONTAL: bool, A>(
     _: Popcnt,
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     init: A,
     visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
-    expand_by_cols(puzzle, indices, init, visit)
+    expand_by_cols::<HORIZONTAL, A>(puzzle, indices, init, visit)
 }
 
 #[inline(always)]
-fn expand_by_cols<A>(
+fn expand_by_cols<const HORIZONTAL: bool, A>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     init: A,
     visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
     match puzzle.cols {
-        2 => expand_run::<2, A>(puzzle, indices, init, visit),
-        3 => expand_run::<3, A>(puzzle, indices, init, visit),
-        4 => expand_run::<4, A>(puzzle, indices, init, visit),
-        5 => expand_run::<5, A>(puzzle, indices, init, visit),
-        6 => expand_run::<6, A>(puzzle, indices, init, visit),
-        7 => expand_run::<7, A>(puzzle, indices, init, visit),
-        _ => expand_run::<8, A>(puzzle, indices, init, visit),
+        2 => expand_run::<2, HORIZONTAL, A>(puzzle, indices, init, visit),
+        3 => expand_run::<3, HORIZONTAL, A>(puzzle, indices, init, visit),
+        4 => expand_run::<4, HORIZONTAL, A>(puzzle, indices, init, visit),
+        5 => expand_run::<5, HORIZONTAL, A>(puzzle, indices, init, visit),
+        6 => expand_run::<6, HORIZONTAL, A>(puzzle, indices, init, visit),
+        7 => expand_run::<7, HORIZONTAL, A>(puzzle, indices, init, visit),
+        _ => expand_run::<8, HORIZONTAL, A>(puzzle, indices, init, visit),
     }
 }
 
 /// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells).
 #[inline(always)]
-fn expand_run<const COLS: usize, A>(
+fn expand_run<const COLS: usize, const HORIZONTAL: bool, A>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     init: A,
@@ -237,11 +249,11 @@ fn expand_run<const COLS: usize, A>(
 
         let (row, col) = (blank / cols, blank % cols);
         let mut count = 0;
-        if col > 0 {
+        if HORIZONTAL && col > 0 {
             neighbours[count] = index - block;
             count += 1;
         }
-        if col + 1 < cols {
+        if HORIZONTAL && col + 1 < cols {
             neighbours[count] = index + block;
             count += 1;
         }

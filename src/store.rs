@@ -171,9 +171,7 @@ pub trait DepthStore: DepthRead {
         next: u32,
         out: &mut Vec<u64>,
     ) -> u32 {
-        for &delta in deltas {
-            check_shift(&range, delta, self.len());
-        }
+        check_shifts(&range, deltas, self.len());
         let first = out.len();
         // SAFETY: forwarded from this function's contract.
         unsafe { self.collect_exclusive(range, wanted, out) };
@@ -246,16 +244,19 @@ pub(crate) fn mark_shifted<S: DepthStore + ?Sized>(
     hits
 }
 
-/// Asserts that `range` shifted by `delta` lies inside `0..len` and is disjoint from
-/// `range` ([`DepthStore::collect_translating_exclusive`]).
-pub(crate) fn check_shift(range: &Range<u64>, delta: i64, len: u64) {
-    let start = range.start.checked_add_signed(delta);
-    let end = range.end.checked_add_signed(delta);
-    assert!(
-        start
-            .is_some_and(|s| end.is_some_and(|e| e <= len && (e <= range.start || s >= range.end))),
-        "entries {range:?} shifted by {delta} in a store of {len}"
-    );
+/// Asserts that `range` shifted by each of `deltas` lies inside `0..len` and is
+/// disjoint from `range` ([`DepthStore::collect_translating_exclusive`]).
+pub(crate) fn check_shifts(range: &Range<u64>, deltas: &[i64], len: u64) {
+    for &delta in deltas {
+        let start = range.start.checked_add_signed(delta);
+        let end = range.end.checked_add_signed(delta);
+        assert!(
+            start.is_some_and(
+                |s| end.is_some_and(|e| e <= len && (e <= range.start || s >= range.end))
+            ),
+            "entries {range:?} shifted by {delta} in a store of {len}"
+        );
+    }
 }
 
 /// A depth array of either encoding.

@@ -177,9 +177,7 @@ impl DepthStore for ByteDepths {
         next: u32,
         out: &mut Vec<u64>,
     ) -> u32 {
-        for &delta in deltas {
-            super::check_shift(&range, delta, self.len);
-        }
+        super::check_shifts(&range, deltas, self.len);
         let mut hits = 0;
         let mut start = range.start;
         #[cfg(target_arch = "x86_64")]

@@ -21,6 +21,15 @@
 //! few dozen neighbours ahead, whichever each thread times faster on the first work
 //! items of each segment of the level (`marking`).
 //!
+//! Over depths mod 3 ([`crate::store::PackedDepths`]) a frontier scan would also find
+//! every older level of the frontier's code; *recent marks*, one bit per group of four
+//! entries, tell it which groups the newest level wrote. Sparse levels mark as they
+//! write. A dense top-down level marks ahead, in one pass over what it may write, the
+//! groups that hold an unseen entry, so that its writes mark nothing (or, on small
+//! spaces and where groups with an unseen entry hold many older entries of its code,
+//! only the groups without such entries, and its writes the rest:
+//! [`DepthStore::mark_recent_ahead`]).
+//!
 //! A search is a [`Bfs`] value, one build of the level-loop driver ([`crate::driver`],
 //! which owns stopping, progress and checkpoints): it starts from the whole goal set at
 //! depth 0 (a multi-source BFS) or from the levels a table file already holds

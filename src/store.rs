@@ -67,6 +67,19 @@ pub enum StoreError {
     TooLarge(u64),
 }
 
+/// Which writes of a level mark their group in the recent marks
+/// ([`DepthStore::write_recent_to`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteMarks {
+    /// Every write (the marks were cleared ahead).
+    Every,
+    /// The writes of depth `.0` into groups that held its code already (the other
+    /// groups were marked ahead: [`DepthStore::mark_recent_ahead`]).
+    WhereCodeWas(u32),
+    /// None (every group the level may write was marked ahead).
+    None,
+}
+
 /// Which entries a scan looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Wanted {
@@ -127,6 +140,14 @@ pub trait DepthStore: DepthRead {
             self.set(index, depth);
         }
         unseen
+    }
+
+    /// [`DepthStore::mark_if_unseen`] on a level whose recent marks were all set ahead
+    /// ([`WriteMarks::None`]): the same, with nothing about recent marks in the
+    /// write, the innermost step of a dense level.
+    #[inline(always)]
+    fn mark_if_unseen_marked_ahead(&self, index: u64, depth: u32) -> bool {
+        self.mark_if_unseen(index, depth)
     }
 
     /// Whether [`DepthStore::mark_if_unseen`] returns true exactly once per entry even
@@ -198,8 +219,35 @@ pub trait DepthStore: DepthRead {
         false
     }
 
-    /// Makes writes mark in `generation` (between levels only).
-    fn write_recent_to(&self, _generation: usize) {}
+    /// Makes writes mark in `generation`, as `marks` says (between levels only).
+    fn write_recent_to(&self, _generation: usize, _marks: WriteMarks) {}
+
+    /// Sets the recent marks of `generation` over `range` ahead of the level that
+    /// writes `depth`, and returns how many groups hold both an unseen entry and an
+    /// entry of `depth`'s code (*shared* groups; the range's end groups uncounted).
+    ///
+    /// Marked are the groups that hold an unseen entry and none of `depth`'s code
+    /// (whatever of that code they hold after the level, the level wrote), with
+    /// `shared` the groups that hold both too, and the groups `range` shares with the
+    /// entries around; the rest are cleared. Without `shared`, the level's writes
+    /// must mark the groups that held the code ([`WriteMarks::WhereCodeWas`]): the
+    /// level then finds the frontier a mark per write gives. With `shared`, writes
+    /// mark nothing ([`WriteMarks::None`]): the next scan also takes the older
+    /// entries of the shared groups the level did not write to. One pass over the
+    /// range in place of most (or all) scattered marks per new state, for dense
+    /// levels (a no-op without tracking).
+    ///
+    /// # Safety
+    /// No other thread may write or scan any entry of `range` while this runs.
+    unsafe fn mark_recent_ahead(
+        &self,
+        _range: Range<u64>,
+        _generation: usize,
+        _depth: u32,
+        _shared: bool,
+    ) -> u64 {
+        0
+    }
 
     /// Clears the recent marks of `generation` over the entries of `range` (a no-op
     /// without tracking).

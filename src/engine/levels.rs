@@ -35,6 +35,9 @@ pub(super) struct LevelContext<'a, P, S> {
     /// The generation of the store's recent marks that holds the frontier, if they
     /// hold it exactly (top-down scans use them).
     pub recent: Option<usize>,
+    /// The recent marks of the new level were all set ahead: writes mark nothing
+    /// ([`DepthStore::mark_if_unseen_marked_ahead`]).
+    pub marked_ahead: bool,
 }
 
 impl<P, S> LevelContext<'_, P, S> {
@@ -112,14 +115,23 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
         } else if counts {
             // The count travels as a value (`expand_sorted_fold`), in a register: a
             // captured counter would go back to memory after every mark.
-            marked =
+            marked = if ctx.marked_ahead {
+                ctx.puzzle
+                    .expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
+                        for &n in neighbours {
+                            marked += store.mark_if_unseen_marked_ahead(n, next) as u64;
+                        }
+                        marked
+                    })
+            } else {
                 ctx.puzzle
                     .expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
                         for &n in neighbours {
                             marked += store.mark_if_unseen(n, next) as u64;
                         }
                         marked
-                    });
+                    })
+            };
         } else {
             // Stores counted by a scan anyway (two threads may both mark an entry)
             // take this path: no count at all, marks at once or prefetched.
@@ -338,6 +350,27 @@ pub(super) unsafe fn forget_recent<S: DepthStore>(
         .par_iter()
         // SAFETY: forwarded from this function's contract; items do not overlap.
         .for_each(|item| unsafe { store.forget_recent(item.range.clone(), generation) });
+}
+
+/// Sets the store's recent marks of `generation` over `items` ahead of the level that
+/// writes `depth` ([`DepthStore::mark_recent_ahead`]); returns the shared groups.
+///
+/// # Safety
+/// No thread may use the store meanwhile (the engine calls it between levels).
+pub(super) unsafe fn mark_recent_ahead<S: DepthStore>(
+    store: &S,
+    items: &[&WorkItem],
+    generation: usize,
+    depth: u32,
+    shared: bool,
+) -> u64 {
+    items
+        .par_iter()
+        // SAFETY: forwarded from this function's contract; items do not overlap.
+        .map(|item| unsafe {
+            store.mark_recent_ahead(item.range.clone(), generation, depth, shared)
+        })
+        .sum()
 }
 
 /// The entries of `items` that match `wanted`, counted by scanning.

@@ -487,7 +487,8 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
                 unsafe { self.store.forget_recent(self.local(range), generation) };
             }
         }
-        self.store.write_recent_to(generation);
+        self.store
+            .write_recent_to(generation, crate::store::WriteMarks::Every);
     }
 
     /// Appends the frontier states of `item` (global indices) to the frontier.

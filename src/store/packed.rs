@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use memmap2::MmapMut;
 
-use super::{DepthRead, DepthStore, StoreError, Wanted};
+use super::{DepthRead, DepthStore, StoreError, Wanted, WriteMarks};
 
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
@@ -22,9 +22,11 @@ const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 /// of the same code. Once [`DepthStore::track_recent`] is called, the store also keeps
 /// one *recent* bit per byte (per group of four entries) in each of one or two
 /// generations, set by every write in the generation chosen by
-/// [`DepthStore::write_recent_to`]: a scan through
-/// [`DepthStore::collect_recent_exclusive`] then skips the groups the newest level did
-/// not write, which older levels fill more and more as a search goes on.
+/// [`DepthStore::write_recent_to`] (or set ahead of a dense level by one pass, and then
+/// by its writes only into groups that hold its code already:
+/// [`DepthStore::mark_recent_ahead`]): a scan through
+/// [`DepthStore::collect_recent_exclusive`] then skips the groups where the newest
+/// level wrote nothing, which older levels fill more and more as a search goes on.
 pub struct PackedDepths {
     map: MmapMut,
     len: u64,
@@ -33,6 +35,9 @@ pub struct PackedDepths {
     recent: OnceLock<Recent>,
     /// The byte offset in the recent map of the generation writes mark.
     write_offset: AtomicU64,
+    /// Which writes mark: [`EVERY`], [`NONE`], or a code (1 to 3): the writes into
+    /// groups that held an entry of this code.
+    write_marks: AtomicU8,
 }
 
 /// The recent marks: `generations` bit sets of `generation_bytes` bytes, one after the
@@ -53,6 +58,14 @@ impl Recent {
         generation as u64 * self.generation_bytes
     }
 }
+
+/// [`PackedDepths::write_marks`]: every write marks.
+const EVERY: u8 = 0;
+/// [`PackedDepths::write_marks`]: no write marks.
+const NONE: u8 = 4;
+/// [`PackedDepths::write_offset`] while no write marks (the one test of a dense
+/// level's writes).
+const NO_MARKS: u64 = u64::MAX;
 
 /// `SPREAD[h]`: byte `k` is `0x55` (the low bits of its four fields) where bit `k` of
 /// `h` is set, 0 elsewhere.
@@ -95,6 +108,7 @@ impl PackedDepths {
             len,
             recent: OnceLock::new(),
             write_offset: AtomicU64::new(0),
+            write_marks: AtomicU8::new(EVERY),
         })
     }
 
@@ -110,6 +124,7 @@ impl PackedDepths {
             len,
             recent: OnceLock::new(),
             write_offset: AtomicU64::new(0),
+            write_marks: AtomicU8::new(EVERY),
         }
     }
 
@@ -146,10 +161,20 @@ impl PackedDepths {
         unsafe { AtomicU8::from_ptr(recent.map.as_ptr().add((offset + at) as usize) as *mut u8) }
     }
 
+    /// Marks entry `index`'s group, whose byte held `before` ahead of the write.
     #[inline(always)]
-    fn mark_recent(&self, index: u64) {
+    fn mark_recent(&self, index: u64, before: u8) {
         if let Some(recent) = self.recent.get() {
             let offset = self.write_offset.load(Ordering::Relaxed);
+            if offset == NO_MARKS {
+                return;
+            }
+            // A group marked ahead needs no mark unless it held the code already (an
+            // older entry the scan must now tell apart: the mark says "written").
+            let marks = self.write_marks.load(Ordering::Relaxed);
+            if marks != EVERY && !holds_code(before, marks) {
+                return;
+            }
             let byte = Self::recent_byte(recent, offset, index / 32);
             let bit = 1u8 << ((index / 4) % 8);
             // Test first: most writes land in a group that is marked already.
@@ -175,11 +200,15 @@ impl PackedDepths {
         (self.byte(index).load(Ordering::Relaxed) >> (2 * (index % 4))) & 3
     }
 
-    /// Calls `found(index)` for every index in `range` whose field equals `value` (and,
-    /// with `recent`, whose group's recent bit is set in the generation at that offset).
+    /// Calls `found(mask, base)` for the entries in `range` whose field equals
+    /// `value` (and, with `recent`, whose group's recent bit is set in the generation
+    /// at that offset): bit `k` of `mask` stands for entry `base + k`. The entries are
+    /// taken 64 at a time (two 32-entry words) where the range allows, one at a time
+    /// at its ends, in ascending order.
     ///
     /// # Safety
     /// No thread may write the bytes of `range` meanwhile.
+    #[inline(always)]
     unsafe fn scan(
         &self,
         range: Range<u64>,
@@ -189,57 +218,154 @@ impl PackedDepths {
     ) {
         assert!(range.end <= self.len, "entries {range:?} of {}", self.len);
         let (start, end) = (range.start, range.end);
-        let mut i = start;
-        // Entries before the first whole 32-entry word, one by one.
-        while i < end && (i % 32 != 0) {
+        let one_by_one = |i: u64, found: &mut dyn FnMut(u64, u64)| {
             if self.field(i) == value && Self::is_recent(recent, i) {
-                found(i, 1);
+                found(1, i);
             }
+        };
+        let mut i = start;
+        // Entries before the first whole 64-entry pair of words, one by one.
+        while i < end && !i.is_multiple_of(64) {
+            one_by_one(i, &mut found);
             i += 1;
         }
-        // The whole 32-entry words of the range: bytes `i / 4 .. words_end / 4`, which
-        // hold entries of `range` only.
-        let words_end = i + (end.saturating_sub(i) / 32) * 32;
+        // The whole pairs of the range: bytes `i / 4 .. pairs_end / 4`, which hold
+        // entries of `range` only.
+        let pairs_end = i + (end.saturating_sub(i) / 64) * 64;
         let first_byte = (i / 4) as usize;
-        // SAFETY: `words_end <= end <= len`, so the bytes lie inside the mapping; they
+        // SAFETY: `pairs_end <= end <= len`, so the bytes lie inside the mapping; they
         // hold entries of `range` only, which the caller guarantees nobody writes.
         let bytes = unsafe {
             std::slice::from_raw_parts(
                 self.map.as_ptr().add(first_byte),
-                ((words_end - i) / 4) as usize,
+                ((pairs_end - i) / 4) as usize,
             )
         };
         let pattern = value as u64 * LOW_BITS;
-        while i + 32 <= end {
-            let filter = match recent {
-                None => LOW_BITS,
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        while i < pairs_end {
+            let filters = match recent {
+                None => [LOW_BITS; 2],
                 Some((r, offset)) => {
-                    match Self::recent_byte(r, offset, i / 32).load(Ordering::Relaxed) {
-                        0 => {
-                            i += 32;
-                            continue;
-                        }
-                        h => SPREAD[h as usize],
+                    let low = Self::recent_byte(r, offset, i / 32).load(Ordering::Relaxed);
+                    let high = Self::recent_byte(r, offset, i / 32 + 1).load(Ordering::Relaxed);
+                    if low | high == 0 {
+                        i += 64;
+                        continue;
                     }
+                    [SPREAD[low as usize], SPREAD[high as usize]]
                 }
             };
             let at = (i / 4) as usize - first_byte;
-            let word = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-            let x = word ^ pattern;
-            let mut hits = !(x | (x >> 1)) & filter;
-            while hits != 0 {
-                found(i + hits.trailing_zeros() as u64 / 2, 1);
-                hits &= hits - 1;
+            let low = compress_even(matching_fields(word(at), pattern) & filters[0]);
+            let high = compress_even(matching_fields(word(at + 8), pattern) & filters[1]);
+            let mask = low | (high << 32);
+            if mask != 0 {
+                found(mask, i);
             }
-            i += 32;
+            i += 64;
         }
         while i < end {
-            if self.field(i) == value && Self::is_recent(recent, i) {
-                found(i, 1);
-            }
+            one_by_one(i, &mut found);
             i += 1;
         }
     }
+
+    /// [`PackedDepths::scan`] into `out`: with AVX-512, each mask's indices are
+    /// written without a branch per match.
+    ///
+    /// # Safety
+    /// As [`PackedDepths::scan`].
+    unsafe fn collect(
+        &self,
+        range: Range<u64>,
+        value: u8,
+        recent: Option<(&Recent, u64)>,
+        out: &mut Vec<u64>,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx512) = crate::cpu::Avx512::detect() {
+            // SAFETY: the token proves that the CPU has AVX-512 F and BW, and POPCNT;
+            // the rest is forwarded from this function's contract.
+            return unsafe { self.collect_avx512(avx512, range, value, recent, out) };
+        }
+        let push = |mut mask: u64, base: u64| {
+            while mask != 0 {
+                out.push(base + u64::from(mask.trailing_zeros()));
+                mask &= mask - 1;
+            }
+        };
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.scan(range, value, recent, push) };
+    }
+
+    /// [`PackedDepths::collect`] compiled with AVX-512.
+    ///
+    /// # Safety
+    /// As [`PackedDepths::scan`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,popcnt")]
+    unsafe fn collect_avx512(
+        &self,
+        _: crate::cpu::Avx512,
+        range: Range<u64>,
+        value: u8,
+        recent: Option<(&Recent, u64)>,
+        out: &mut Vec<u64>,
+    ) {
+        let push = |mask: u64, base: u64| super::scan::push_mask(mask, base, out);
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.scan(range, value, recent, push) };
+    }
+}
+
+/// Bit `2k` set where field `k` of the 32 in `word` equals the field of `pattern`
+/// (every field of `pattern` alike).
+#[inline(always)]
+fn matching_fields(word: u64, pattern: u64) -> u64 {
+    let x = word ^ pattern;
+    !(x | (x >> 1)) & LOW_BITS
+}
+
+/// Bit `k` of the result is bit `2k` of `x` (the odd bits are ignored).
+#[inline(always)]
+fn compress_even(x: u64) -> u64 {
+    let mut x = x & LOW_BITS;
+    x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
+    x = (x | (x >> 2)) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF;
+    x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+    (x | (x >> 16)) & 0xFFFF_FFFF
+}
+
+/// Bit `k` set where byte `k` of `fields` (bits at even places, as
+/// [`matching_fields`] gives them) has any bit set.
+#[inline(always)]
+fn bytes_where(fields: u64) -> u8 {
+    // Bit 0 of each byte: any of its four fields; then the eight bits gathered into
+    // the top byte by one multiplication (no carries: one bit per byte).
+    let any = (fields | (fields >> 2) | (fields >> 4) | (fields >> 6)) & 0x0101_0101_0101_0101;
+    (any.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// The marks ahead of the eight groups (bytes) of `word` for the code of `pattern`
+/// (see [`DepthStore::mark_recent_ahead`]), and how many of them are shared (hold
+/// an unseen entry and one of that code).
+#[inline(always)]
+fn ahead_marks(word: u64, pattern: u64, shared: bool) -> (u8, u64) {
+    let coded = matching_fields(word, pattern);
+    let (open, held) = (bytes_where(matching_fields(word, 0)), bytes_where(coded));
+    (
+        if shared { open } else { open & !held },
+        u64::from((open & held).count_ones()),
+    )
+}
+
+/// Whether one of the four fields of `byte` holds `code`.
+#[inline(always)]
+fn holds_code(byte: u8, code: u8) -> bool {
+    let x = byte ^ (code * 0x55);
+    !(x | (x >> 1)) & 0x55 != 0
 }
 
 impl DepthRead for PackedDepths {
@@ -273,25 +399,42 @@ impl DepthStore for PackedDepths {
     fn set(&self, index: u64, depth: u32) {
         // The engine only sets unseen (zero) fields, so OR-ing the code is exact, and
         // racing writers of one level OR the same bits.
-        self.byte(index).fetch_or(
+        let byte = self.byte(index);
+        let before = byte.load(Ordering::Relaxed);
+        byte.fetch_or(
             code(Wanted::Depth(depth)) << (2 * (index % 4)),
             Ordering::Relaxed,
         );
-        self.mark_recent(index);
+        self.mark_recent(index, before);
     }
 
     #[inline(always)]
     fn mark_if_unseen(&self, index: u64, depth: u32) -> bool {
-        if self.field(index) != 0 {
+        let shift = 2 * (index % 4);
+        let before = self.byte(index).load(Ordering::Relaxed);
+        if (before >> shift) & 3 != 0 {
             return false;
         }
         // The OR returns the byte as it was: of racing writers, only the first finds
         // the field empty.
+        let old = self
+            .byte(index)
+            .fetch_or(code(Wanted::Depth(depth)) << shift, Ordering::Relaxed);
+        // Whether the group held the code is the same before and after other writes
+        // of this level: they add only this level's code to groups that lacked it.
+        self.mark_recent(index, before);
+        (old >> shift) & 3 == 0
+    }
+
+    #[inline(always)]
+    fn mark_if_unseen_marked_ahead(&self, index: u64, depth: u32) -> bool {
+        if self.field(index) != 0 {
+            return false;
+        }
         let shift = 2 * (index % 4);
         let old = self
             .byte(index)
             .fetch_or(code(Wanted::Depth(depth)) << shift, Ordering::Relaxed);
-        self.mark_recent(index);
         (old >> shift) & 3 == 0
     }
 
@@ -301,13 +444,17 @@ impl DepthStore for PackedDepths {
 
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, code(wanted), None, |i, _| out.push(i)) };
+        unsafe { self.collect(range, code(wanted), None, out) };
     }
 
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64 {
         let mut count = 0;
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, code(wanted), None, |_, n| count += n) };
+        unsafe {
+            self.scan(range, code(wanted), None, |mask, _| {
+                count += u64::from(mask.count_ones())
+            })
+        };
         count
     }
 
@@ -333,11 +480,81 @@ impl DepthStore for PackedDepths {
             .is_some_and(|r| r.generations >= generations)
     }
 
-    fn write_recent_to(&self, generation: usize) {
+    fn write_recent_to(&self, generation: usize, marks: WriteMarks) {
         if let Some(recent) = self.recent.get() {
-            self.write_offset
-                .store(recent.offset(generation), Ordering::Relaxed);
+            let offset = match marks {
+                WriteMarks::None => NO_MARKS,
+                _ => recent.offset(generation),
+            };
+            self.write_offset.store(offset, Ordering::Relaxed);
+            let marks = match marks {
+                WriteMarks::Every => EVERY,
+                WriteMarks::WhereCodeWas(depth) => code(Wanted::Depth(depth)),
+                WriteMarks::None => NONE,
+            };
+            self.write_marks.store(marks, Ordering::Relaxed);
         }
+    }
+
+    unsafe fn mark_recent_ahead(
+        &self,
+        range: Range<u64>,
+        generation: usize,
+        depth: u32,
+        shared: bool,
+    ) -> u64 {
+        let Some(recent) = self.recent.get() else {
+            return 0;
+        };
+        assert!(range.end <= self.len, "entries {range:?} of {}", self.len);
+        let offset = recent.offset(generation);
+        let pattern = u64::from(code(Wanted::Depth(depth))) * LOW_BITS;
+        let set = |g: u64, marked: bool| {
+            let byte = Self::recent_byte(recent, offset, g / 8);
+            let bit = 1u8 << (g % 8);
+            if marked {
+                byte.fetch_or(bit, Ordering::Relaxed);
+            } else {
+                byte.fetch_and(!bit, Ordering::Relaxed);
+            }
+        };
+        let (first, last) = (range.start / 4, range.end.div_ceil(4));
+        if first == last {
+            return 0;
+        }
+        // The end groups may hold entries of the ranges around: marked whatever they
+        // hold. The groups between are this range's alone, and so are the recent
+        // bytes that cover eight of them: those are written whole.
+        set(first, true);
+        set(last - 1, true);
+        let inner_end = last - 1;
+        let mut shared_groups = 0u64;
+        let mut g = first + 1;
+        while g < inner_end {
+            if g.is_multiple_of(8) && g + 8 <= inner_end {
+                // SAFETY: table bytes `g..g + 8` hold entries of `range` only (`g + 8
+                // <= last - 1`), inside the mapping; the caller guarantees nobody
+                // writes them.
+                let word = u64::from_le_bytes(unsafe {
+                    std::ptr::read_unaligned(self.map.as_ptr().add(g as usize).cast::<[u8; 8]>())
+                });
+                let (marks, count) = ahead_marks(word, pattern, shared);
+                shared_groups += count;
+                Self::recent_byte(recent, offset, g / 8).store(marks, Ordering::Relaxed);
+                g += 8;
+            } else {
+                // One group: its byte in the low byte of a word whose other groups
+                // hold neither an unseen entry nor the code (fields of another code).
+                let other = (pattern as u8 & 3) % 3 + 1;
+                let word = (u64::from(other) * LOW_BITS) & !0xFF
+                    | u64::from(self.byte(4 * g).load(Ordering::Relaxed));
+                let (marks, count) = ahead_marks(word, pattern, shared);
+                shared_groups += count;
+                set(g, marks & 1 != 0);
+                g += 1;
+            }
+        }
+        shared_groups
     }
 
     unsafe fn forget_recent(&self, range: Range<u64>, generation: usize) {
@@ -381,7 +598,7 @@ impl DepthStore for PackedDepths {
     ) {
         let recent = self.recent.get().map(|r| (r, r.offset(generation)));
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, code(wanted), recent, |i, _| out.push(i)) };
+        unsafe { self.collect(range, code(wanted), recent, out) };
     }
 }
 
@@ -481,17 +698,145 @@ mod tests {
         assert!(recent.contains(&103) && recent.contains(&3) && !recent.contains(&53));
     }
 
+    proptest::proptest! {
+        /// The scans (64 entries at a time, AVX-512 where the CPU has it) find and
+        /// count what a plain loop over the same fields does, with and without recent
+        /// marks, over ranges that start and end anywhere.
+        #[test]
+        fn scans_are_plain_loops(
+            fields in proptest::collection::vec(0u8..4, 700),
+            groups in proptest::collection::vec(proptest::bool::ANY, 175),
+            start in 0u64..300,
+            len in 0u64..=400,
+            depth in 0u32..6,
+        ) {
+            let store = PackedDepths::anonymous(700).unwrap();
+            assert!(store.track_recent(1));
+            for (i, &f) in fields.iter().enumerate() {
+                if f > 0 {
+                    store.set(i as u64, u32::from(f) - 1);
+                }
+            }
+            // SAFETY: single-threaded test.
+            unsafe { store.forget_recent(0..700, 0) };
+            for (g, _) in groups.iter().enumerate().filter(|&(_, &marked)| marked) {
+                store.mark_recent(4 * g as u64, 0);
+            }
+            let range = start..start + len;
+            let code = (depth % 3) as u8 + 1;
+            let all: Vec<u64> = range.clone().filter(|&i| fields[i as usize] == code).collect();
+            let recent: Vec<u64> = all.iter().copied().filter(|&i| groups[i as usize / 4]).collect();
+            let (mut found, mut found_recent) = (vec![9], vec![9]);
+            // SAFETY: single-threaded test.
+            let (count, unseen) = unsafe {
+                store.collect_exclusive(range.clone(), Wanted::Depth(depth), &mut found);
+                store.collect_recent_exclusive(range.clone(), Wanted::Depth(depth), 0, &mut found_recent);
+                (
+                    store.count_exclusive(range.clone(), Wanted::Depth(depth)),
+                    store.count_exclusive(range.clone(), Wanted::Unseen),
+                )
+            };
+            proptest::prop_assert_eq!(&found[1..], &all[..]);
+            proptest::prop_assert_eq!(&found_recent[1..], &recent[..]);
+            proptest::prop_assert_eq!(count, all.len() as u64);
+            proptest::prop_assert_eq!(unseen, range.filter(|&i| fields[i as usize] == 0).count() as u64);
+        }
+
+        /// Marks set ahead of a level cover the groups of the range that hold an
+        /// unseen entry and none of the level's code (with `shared`, those that
+        /// hold both too), and the range's end groups (shared with the entries
+        /// around); marks outside the range stay as they were. The count is of the
+        /// shared groups (an unseen entry and one of the code) inside. Without
+        /// `shared`, the level's writes then mark the groups that held its code;
+        /// with it, no write marks.
+        #[test]
+        fn marks_ahead_then_where_the_code_was(
+            fields in proptest::collection::vec(0u8..4, 700),
+            before in proptest::collection::vec(proptest::bool::ANY, 175),
+            start in 0u64..300,
+            len in 1u64..=400,
+            depth in 0u32..6,
+            shared in proptest::bool::ANY,
+        ) {
+            let store = PackedDepths::anonymous(700).unwrap();
+            assert!(store.track_recent(2));
+            store.write_recent_to(1, WriteMarks::Every);
+            for (i, &f) in fields.iter().enumerate() {
+                if f > 0 {
+                    store.set(i as u64, u32::from(f) - 1);
+                }
+            }
+            // SAFETY: single-threaded test.
+            unsafe { store.forget_recent(0..700, 1) };
+            for (g, _) in before.iter().enumerate().filter(|&(_, &marked)| marked) {
+                store.mark_recent(4 * g as u64, 0);
+            }
+            let range = start..start + len;
+            // SAFETY: single-threaded test.
+            let shared_groups = unsafe { store.mark_recent_ahead(range.clone(), 1, depth, shared) };
+            let recent = store.recent.get().unwrap();
+            let marks = |generation| -> Vec<bool> {
+                (0..175u64)
+                    .map(|g| PackedDepths::is_recent(Some((recent, recent.offset(generation))), 4 * g))
+                    .collect()
+            };
+            let code = (depth % 3) as u8 + 1;
+            let (first, last) = (range.start / 4, range.end.div_ceil(4));
+            let group = |g: u64| &fields[4 * g as usize..4 * g as usize + 4];
+            let inner = |g: u64| g > first && g + 1 < last;
+            let ahead: Vec<bool> = (0..175u64)
+                .map(|g| {
+                    if g < first || g >= last {
+                        before[g as usize]
+                    } else {
+                        !inner(g) || group(g).contains(&0) && (shared || !group(g).contains(&code))
+                    }
+                })
+                .collect();
+            proptest::prop_assert_eq!(marks(1), ahead.clone());
+            let expected_shared = (0..175u64)
+                .filter(|&g| inner(g) && group(g).contains(&0) && group(g).contains(&code))
+                .count();
+            proptest::prop_assert_eq!(shared_groups, expected_shared as u64);
+            // Generation 0 was never touched.
+            proptest::prop_assert!(marks(0).iter().all(|&m| !m));
+            // The level writes its depth into every unseen entry.
+            let writes = if shared { WriteMarks::None } else { WriteMarks::WhereCodeWas(depth) };
+            store.write_recent_to(1, writes);
+            for i in 0..700 {
+                store.mark_if_unseen(i, depth);
+            }
+            let after = marks(1);
+            for g in 0..175u64 {
+                let written = group(g).contains(&0);
+                if shared {
+                    proptest::prop_assert_eq!(after[g as usize], ahead[g as usize], "group {}", g);
+                    continue;
+                }
+                // Every group that held the code and got a new entry is marked now
+                // (the scan must take it); none that was neither marked nor written.
+                if written && group(g).contains(&code) {
+                    proptest::prop_assert!(after[g as usize], "group {} held the code", g);
+                }
+                if after[g as usize] {
+                    proptest::prop_assert!(ahead[g as usize] || written, "group {}", g);
+                }
+            }
+            proptest::prop_assert!(marks(0).iter().all(|&m| !m));
+        }
+    }
+
     /// With two generations, writes mark the generation chosen last, and each
     /// generation is scanned and forgotten on its own.
     #[test]
     fn recent_generations_stay_apart() {
         let store = PackedDepths::anonymous(1000).unwrap();
         assert!(store.track_recent(2));
-        store.write_recent_to(1);
+        store.write_recent_to(1, WriteMarks::Every);
         for i in (0..1000).step_by(40) {
             store.set(i, 4);
         }
-        store.write_recent_to(0);
+        store.write_recent_to(0, WriteMarks::Every);
         for i in (20..1000).step_by(40) {
             store.set(i, 7);
         }

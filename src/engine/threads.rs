@@ -28,7 +28,7 @@ const SHARED_LIMIT: u64 = 2;
 /// marks (one bit per four) fill a core's second-level cache (1 MiB). Below it the
 /// scattered marks mostly hit the cache and cost little against the expansions that
 /// shared groups add (2x5: 6% faster, 10% more states expanded; Goat, whose shared
-/// groups hold more older entries than 4/5 of its frontier: 12% slower), so small
+/// groups hold more older entries than 4/5 of its frontier: 13% slower), so small
 /// spaces keep the frontier that a mark per write gives.
 const SHARED_MARKS_FROM: u64 = 1 << 25;
 

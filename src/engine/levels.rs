@@ -116,21 +116,11 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             // The count travels as a value (`expand_sorted_fold`), in a register: a
             // captured counter would go back to memory after every mark.
             marked = if ctx.marked_ahead {
-                ctx.puzzle
-                    .expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
-                        for &n in neighbours {
-                            marked += store.mark_if_unseen_marked_ahead(n, next) as u64;
-                        }
-                        marked
-                    })
+                count_marks(ctx.puzzle, frontier, |n| {
+                    store.mark_if_unseen_marked_ahead(n, next)
+                })
             } else {
-                ctx.puzzle
-                    .expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
-                        for &n in neighbours {
-                            marked += store.mark_if_unseen(n, next) as u64;
-                        }
-                        marked
-                    })
+                count_marks(ctx.puzzle, frontier, |n| store.mark_if_unseen(n, next))
             };
         } else {
             // Stores counted by a scan anyway (two threads may both mark an entry)
@@ -164,6 +154,18 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
         all
     });
     (found, indices)
+}
+
+/// Expands `frontier` and calls `mark` on every neighbour; returns how many times it
+/// returned true (the count travels through the fold, in a register).
+#[inline(always)]
+fn count_marks<P: Puzzle>(puzzle: &P, frontier: &[u64], mark: impl Fn(u64) -> bool) -> u64 {
+    puzzle.expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
+        for &n in neighbours {
+            marked += mark(n) as u64;
+        }
+        marked
+    })
 }
 
 /// A top-down level's scan marks the translated neighbours of its frontier

@@ -698,6 +698,30 @@ mod tests {
         assert!(recent.contains(&103) && recent.contains(&3) && !recent.contains(&53));
     }
 
+    /// A store of `fields` (0 unseen, else the code) whose recent marks of
+    /// `generation` (of `generations`) are `groups`, the other generation untouched.
+    fn store_with(
+        fields: &[u8],
+        groups: &[bool],
+        generations: usize,
+        generation: usize,
+    ) -> PackedDepths {
+        let store = PackedDepths::anonymous(fields.len() as u64).unwrap();
+        assert!(store.track_recent(generations));
+        store.write_recent_to(generation, WriteMarks::Every);
+        for (i, &f) in fields.iter().enumerate() {
+            if f > 0 {
+                store.set(i as u64, u32::from(f) - 1);
+            }
+        }
+        // SAFETY: single-threaded test.
+        unsafe { store.forget_recent(0..fields.len() as u64, generation) };
+        for (g, _) in groups.iter().enumerate().filter(|&(_, &marked)| marked) {
+            store.mark_recent(4 * g as u64, 0);
+        }
+        store
+    }
+
     proptest::proptest! {
         /// The scans (64 entries at a time, AVX-512 where the CPU has it) find and
         /// count what a plain loop over the same fields does, with and without recent
@@ -710,18 +734,7 @@ mod tests {
             len in 0u64..=400,
             depth in 0u32..6,
         ) {
-            let store = PackedDepths::anonymous(700).unwrap();
-            assert!(store.track_recent(1));
-            for (i, &f) in fields.iter().enumerate() {
-                if f > 0 {
-                    store.set(i as u64, u32::from(f) - 1);
-                }
-            }
-            // SAFETY: single-threaded test.
-            unsafe { store.forget_recent(0..700, 0) };
-            for (g, _) in groups.iter().enumerate().filter(|&(_, &marked)| marked) {
-                store.mark_recent(4 * g as u64, 0);
-            }
+            let store = store_with(&fields, &groups, 1, 0);
             let range = start..start + len;
             let code = (depth % 3) as u8 + 1;
             let all: Vec<u64> = range.clone().filter(|&i| fields[i as usize] == code).collect();
@@ -758,19 +771,7 @@ mod tests {
             depth in 0u32..6,
             shared in proptest::bool::ANY,
         ) {
-            let store = PackedDepths::anonymous(700).unwrap();
-            assert!(store.track_recent(2));
-            store.write_recent_to(1, WriteMarks::Every);
-            for (i, &f) in fields.iter().enumerate() {
-                if f > 0 {
-                    store.set(i as u64, u32::from(f) - 1);
-                }
-            }
-            // SAFETY: single-threaded test.
-            unsafe { store.forget_recent(0..700, 1) };
-            for (g, _) in before.iter().enumerate().filter(|&(_, &marked)| marked) {
-                store.mark_recent(4 * g as u64, 0);
-            }
+            let store = store_with(&fields, &before, 2, 1);
             let range = start..start + len;
             // SAFETY: single-threaded test.
             let shared_groups = unsafe { store.mark_recent_ahead(range.clone(), 1, depth, shared) };

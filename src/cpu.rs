@@ -34,18 +34,19 @@ impl Popcnt {
 }
 
 /// The CPU has AVX-512 F and BW (512-bit byte compares into mask registers, and
-/// compression of 64-bit lanes by a mask) and POPCNT.
+/// compression of 64-bit lanes by a mask), POPCNT and BMI2 (bit gathering by a mask).
 #[cfg(target_arch = "x86_64")]
 #[derive(Debug, Clone, Copy)]
 pub struct Avx512(());
 
 #[cfg(target_arch = "x86_64")]
 impl Avx512 {
-    /// The token, if this CPU has AVX-512 F and BW, and POPCNT.
+    /// The token, if this CPU has AVX-512 F and BW, POPCNT and BMI2.
     pub fn detect() -> Option<Avx512> {
         (std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("popcnt"))
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi2"))
         .then_some(Avx512(()))
     }
 }

@@ -12,11 +12,13 @@
 //! pool. Per chunk the engine remembers the last level written into it, so sparse early
 //! levels only visit the chunks that hold frontier states.
 //!
-//! A top-down level over the byte store marks in two steps. The scan that finds a work
+//! A top-down level that a scan counts afterwards (over the byte store, or a dense
+//! level over depths mod 3, below) marks in two steps. The scan that finds a work
 //! item's frontier also marks the puzzle's *translated* neighbours
 //! ([`Puzzle::translations`]: on a sliding board the blank's sideways moves, which add
-//! one block to the index), 64 at a time
-//! ([`DepthStore::collect_translating_exclusive`]); the rest of the expansion
+//! one block to the index), 64 at a time in the byte store, 32 (a locked OR of a word)
+//! in the packed one ([`DepthStore::collect_translating_exclusive`]); the rest of the
+//! expansion
 //! ([`Puzzle::expand_untranslated_fold`]) marks each neighbour at once or prefetched a
 //! few dozen neighbours ahead, whichever each thread times faster on the first work
 //! items of each segment of the level (`marking`).
@@ -24,11 +26,13 @@
 //! Over depths mod 3 ([`crate::store::PackedDepths`]) a frontier scan would also find
 //! every older level of the frontier's code; *recent marks*, one bit per group of four
 //! entries, tell it which groups the newest level wrote. Sparse levels mark as they
-//! write. A dense top-down level marks ahead, in one pass over what it may write, the
+//! write, and count their new states as they write (the first writer of an entry
+//! knows). A dense top-down level marks ahead, in one pass over what it may write, the
 //! groups that hold an unseen entry, so that its writes mark nothing (or, on small
 //! spaces and where groups with an unseen entry hold many older entries of its code,
 //! only the groups without such entries, and its writes the rest:
-//! [`DepthStore::mark_recent_ahead`]).
+//! [`DepthStore::mark_recent_ahead`]); it then marks as the byte store does, uncounted
+//! ([`DepthStore::mark_unseen`]), and translates.
 //!
 //! A search is a [`Bfs`] value, one build of the level-loop driver ([`crate::driver`],
 //! which owns stopping, progress and checkpoints): it starts from the whole goal set at

@@ -142,12 +142,13 @@ pub trait DepthStore: DepthRead {
         unseen
     }
 
-    /// [`DepthStore::mark_if_unseen`] on a level whose recent marks were all set ahead
-    /// ([`WriteMarks::None`]): the same, with nothing about recent marks in the
-    /// write, the innermost step of a dense level.
+    /// [`DepthStore::mark_if_unseen`] without the answer, for a level counted by a
+    /// scan afterwards: a store that tells the first writer can skip telling it (the
+    /// packed store: one locked OR, and recent marks as [`WriteMarks`] says, out of
+    /// line, so that the innermost step of a dense level stays small).
     #[inline(always)]
-    fn mark_if_unseen_marked_ahead(&self, index: u64, depth: u32) -> bool {
-        self.mark_if_unseen(index, depth)
+    fn mark_unseen(&self, index: u64, depth: u32) {
+        self.mark_if_unseen(index, depth);
     }
 
     /// Whether [`DepthStore::mark_if_unseen`] returns true exactly once per entry even
@@ -171,12 +172,13 @@ pub trait DepthStore: DepthRead {
         let _ = index;
     }
 
-    /// [`DepthStore::collect_exclusive`], and for every entry `i` found and every
-    /// `delta` of `deltas`: marks entry `i + delta` with `next` if it is unseen (as
-    /// [`DepthStore::mark_if_unseen`], uncounted). Returns bit `k` set if `deltas[k]`
-    /// marked an entry. A top-down level marks the puzzle's translated neighbours
-    /// this way ([`crate::Puzzle::translations`]); the byte store marks 64 of them per
-    /// step.
+    /// [`DepthStore::collect_exclusive`] (with `recent`, as
+    /// [`DepthStore::collect_recent_exclusive`] through that generation), and for every
+    /// entry `i` found and every `delta` of `deltas`: marks entry `i + delta` with
+    /// `next` if it is unseen (as [`DepthStore::mark_unseen`]). Returns bit
+    /// `k` set if `deltas[k]` marked an entry. A top-down level marks the puzzle's
+    /// translated neighbours this way ([`crate::Puzzle::translations`]); the byte store
+    /// marks 64 of them per step, the packed store 32.
     ///
     /// # Panics
     /// If a shifted range leaves the store or overlaps `range`.
@@ -188,6 +190,7 @@ pub trait DepthStore: DepthRead {
         &self,
         range: Range<u64>,
         wanted: Wanted,
+        recent: Option<usize>,
         deltas: &[i64],
         next: u32,
         out: &mut Vec<u64>,
@@ -195,7 +198,12 @@ pub trait DepthStore: DepthRead {
         check_shifts(&range, deltas, self.len());
         let first = out.len();
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.collect_exclusive(range, wanted, out) };
+        unsafe {
+            match recent {
+                Some(generation) => self.collect_recent_exclusive(range, wanted, generation, out),
+                None => self.collect_exclusive(range, wanted, out),
+            }
+        };
         mark_shifted(self, &out[first..], deltas, next)
     }
 

@@ -35,8 +35,10 @@ pub(super) struct LevelContext<'a, P, S> {
     /// The generation of the store's recent marks that holds the frontier, if they
     /// hold it exactly (top-down scans use them).
     pub recent: Option<usize>,
-    /// The recent marks of the new level were all set ahead: writes mark nothing
-    /// ([`DepthStore::mark_if_unseen_marked_ahead`]).
+    /// The recent marks of the new level were set ahead (a dense level): writes mark
+    /// only in groups that held the level's code, or nothing, so the level marks
+    /// uncounted ([`DepthStore::mark_unseen`]) and translates as a store without
+    /// marks does, and a scan counts it.
     pub marked_ahead: bool,
 }
 
@@ -74,14 +76,17 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     let (store, chunks) = (ctx.store, ctx.chunks);
     let next = ctx.depth + 1;
     let found = AtomicU64::new(0);
-    let counts = store.marks_exactly_once();
+    // A level whose recent marks were set ahead needs no first writer either: a scan
+    // counting its code afterwards costs less than a count per write, and leaves the
+    // innermost step small.
+    let counts = store.marks_exactly_once() && !ctx.marked_ahead;
     // Only a store that tells the first writer of an entry knows which states are new.
     let capture = capture && counts;
     let captured = AtomicUsize::new(0);
     let kept_parts = Mutex::new(Vec::new());
-    // Uncounted marks of a bipartite level whose frontier is scanned in full: the scan
-    // marks the puzzle's translated neighbours, 64 at a time in the byte store.
-    let translate = !counts && ctx.bipartite && ctx.recent.is_none();
+    // Uncounted marks of a bipartite level: the scan marks the puzzle's translated
+    // neighbours, 64 at a time in the byte store, 32 in the packed store.
+    let translate = !counts && ctx.bipartite;
     let level = marking::new_level();
     let expand = |item: &WorkItem, frontier: &[u64]| {
         let mut marked = 0u64;
@@ -115,13 +120,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
         } else if counts {
             // The count travels as a value (`expand_sorted_fold`), in a register: a
             // captured counter would go back to memory after every mark.
-            marked = if ctx.marked_ahead {
-                count_marks(ctx.puzzle, frontier, |n| {
-                    store.mark_if_unseen_marked_ahead(n, next)
-                })
-            } else {
-                count_marks(ctx.puzzle, frontier, |n| store.mark_if_unseen(n, next))
-            };
+            marked = count_marks(ctx.puzzle, frontier, |n| store.mark_if_unseen(n, next));
         } else {
             // Stores counted by a scan anyway (two threads may both mark an entry)
             // take this path: no count at all, marks at once or prefetched.
@@ -246,8 +245,14 @@ unsafe fn collect_translating<P: Puzzle, S: DepthStore>(
     let (range, wanted, next) = (item.range.clone(), Wanted::Depth(ctx.depth), ctx.depth + 1);
     // SAFETY: forwarded from this function's contract.
     let hits = unsafe {
-        ctx.store
-            .collect_translating_exclusive(range.clone(), wanted, deltas, next, out)
+        ctx.store.collect_translating_exclusive(
+            range.clone(),
+            wanted,
+            ctx.recent,
+            deltas,
+            next,
+            out,
+        )
     };
     if translation.track {
         for (k, &delta) in deltas.iter().enumerate() {

@@ -1,5 +1,6 @@
-//! How a top-down level marks the neighbours of a work item's frontier when the
-//! store does not count (the byte store): each at once, or each prefetched and marked
+//! How a top-down level marks the neighbours of a work item's frontier when it does
+//! not count as it marks (the byte store; the packed store's dense levels, whose
+//! recent marks were set ahead): each at once, or each prefetched and marked
 //! [`AHEAD`] neighbours later. Which is faster depends on where the neighbours lie:
 //! far apart (most moves of 2x6), the misses of prefetched marks overlap and a level
 //! takes up to 25% less time; close together (a 3x4 blank's vertical moves that
@@ -120,7 +121,7 @@ pub(super) fn mark_frontier<P: Puzzle, S: DepthStore>(
     } else {
         let mark = move |(), _, neighbours: &[u64]| {
             for &n in neighbours {
-                store.mark_if_unseen(n, next);
+                store.mark_unseen(n, next);
             }
         };
         if way.untranslated {
@@ -151,7 +152,7 @@ fn mark_prefetched<P: Puzzle, S: DepthStore>(
             store.prefetch(n);
             let due = std::mem::replace(&mut pending[queued % AHEAD], n);
             if due != EMPTY {
-                store.mark_if_unseen(due, next);
+                store.mark_unseen(due, next);
             }
             queued += 1;
         }
@@ -164,7 +165,7 @@ fn mark_prefetched<P: Puzzle, S: DepthStore>(
     }
     for &due in &pending {
         if due != EMPTY {
-            store.mark_if_unseen(due, next);
+            store.mark_unseen(due, next);
         }
     }
 }

@@ -263,7 +263,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         let dense = plan.direction == Direction::TopDown
             && plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
         let marked_ahead =
-            self.tracks_recent && self.prepare_recent(plan, dense) == WriteMarks::None;
+            self.tracks_recent && self.prepare_recent(plan, dense) != WriteMarks::Every;
         let ctx = LevelContext {
             puzzle: self.puzzle,
             store: self.store,

@@ -173,10 +173,12 @@ impl DepthStore for ByteDepths {
         &self,
         range: Range<u64>,
         wanted: Wanted,
+        _recent: Option<usize>,
         deltas: &[i64],
         next: u32,
         out: &mut Vec<u64>,
     ) -> u32 {
+        // No recent marks: the scan finds every entry that matches.
         super::check_shifts(&range, deltas, self.len);
         let mut hits = 0;
         let mut start = range.start;
@@ -312,7 +314,7 @@ mod tests {
             let mut out = vec![7];
             // SAFETY: single-threaded test.
             let hits = unsafe {
-                store.collect_translating_exclusive(range.clone(), Wanted::Depth(1), deltas, 3, &mut out)
+                store.collect_translating_exclusive(range.clone(), Wanted::Depth(1), None, deltas, 3, &mut out)
             };
             let mut expected_bytes = bytes.clone();
             let mut expected_hits = 0;
@@ -341,6 +343,7 @@ mod tests {
             store.collect_translating_exclusive(
                 0..200,
                 Wanted::Depth(0),
+                None,
                 &[100],
                 1,
                 &mut Vec::new(),
@@ -357,6 +360,7 @@ mod tests {
             store.collect_translating_exclusive(
                 0..200,
                 Wanted::Depth(0),
+                None,
                 &[900],
                 1,
                 &mut Vec::new(),

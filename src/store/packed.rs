@@ -184,6 +184,35 @@ impl PackedDepths {
         }
     }
 
+    /// [`PackedDepths::mark_recent`] out of line: a dense level's innermost step stays
+    /// small enough for the expansion to inline it (10% of a 3x4 run).
+    #[inline(never)]
+    fn mark_recent_apart(&self, index: u64, before: u8) {
+        self.mark_recent(index, before);
+    }
+
+    /// [`PackedDepths::mark_recent`] for the entries of the 32-entry word at `first`
+    /// written at the even bits of `write`, whose word held `before`.
+    #[inline(always)]
+    fn mark_recent_word(&self, first: u64, write: u64, before: u64) {
+        let Some(recent) = self.recent.get() else {
+            return;
+        };
+        let offset = self.write_offset.load(Ordering::Relaxed);
+        if offset == NO_MARKS {
+            return;
+        }
+        let mut groups = bytes_where(write);
+        let marks = self.write_marks.load(Ordering::Relaxed);
+        if marks != EVERY {
+            groups &= bytes_where(matching_fields(before, u64::from(marks) * LOW_BITS));
+        }
+        let byte = Self::recent_byte(recent, offset, first / 32);
+        if groups != 0 && byte.load(Ordering::Relaxed) & groups != groups {
+            byte.fetch_or(groups, Ordering::Relaxed);
+        }
+    }
+
     /// Whether the recent bit of entry `index`'s group is set in the generation at
     /// byte `offset` (true without tracking).
     #[inline(always)]
@@ -193,6 +222,92 @@ impl PackedDepths {
                 & 1
                 != 0
         })
+    }
+
+    /// Marks the entries `base + delta + k` for the bits `k` of `mask` (entries
+    /// `base + k` of `range`) with `next` where unseen; true if one was. Whole
+    /// 32-entry words of the target take one locked OR each where the shift keeps
+    /// them aligned, the rest one mark per entry.
+    #[inline(always)]
+    fn mark_shifted_mask(
+        &self,
+        mask: u64,
+        base: u64,
+        delta: i64,
+        range: &Range<u64>,
+        next: u32,
+    ) -> bool {
+        let mut marked = false;
+        let mut rest = mask;
+        #[cfg(target_arch = "x86_64")]
+        if base.is_multiple_of(32) && delta.rem_euclid(32) == 0 {
+            for half in 0..2u64 {
+                let source = base + 32 * half;
+                let fields = (mask >> (32 * half)) as u32;
+                if fields != 0 && range.start <= source && source + 32 <= range.end {
+                    rest &= !(u64::from(fields) << (32 * half));
+                    marked |= self.mark_word(source.wrapping_add_signed(delta), fields, next);
+                }
+            }
+        }
+        while rest != 0 {
+            let target = (base + u64::from(rest.trailing_zeros())).wrapping_add_signed(delta);
+            if self.field(target) == 0 {
+                self.mark_unseen(target, next);
+                marked = true;
+            }
+            rest &= rest - 1;
+        }
+        marked
+    }
+
+    /// Marks the entries `first + k` for the bits `k` of `fields` with `next` where
+    /// unseen, in one locked OR of their 64-bit word (`first` a multiple of 32, the
+    /// word's entries all in the store), and their groups' recent marks as writes
+    /// mark, in one locked OR of their byte; true if an entry was unseen.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn mark_word(&self, first: u64, fields: u32, next: u32) -> bool {
+        assert!(
+            first.is_multiple_of(32) && first + 32 <= self.len,
+            "word of entry {first} of {}",
+            self.len
+        );
+        // The 8 bytes at `first / 4` hold entries `first .. first + 32` of the store
+        // (asserted), inside the mapping, aligned to 8 (the mapping starts on a page).
+        // Other threads access them through `AtomicU8`, so the word is read and
+        // written in assembly: an aligned 8-byte load is atomic on x86-64, and a
+        // locked OR changes only the bits it sets (the fields it marks), leaving the
+        // others to their writers. The fields it marks were unseen when read; a
+        // writer of the same level may mark one meanwhile, with the same code.
+        let word = self.map.as_ptr().wrapping_add((first / 4) as usize);
+        let before: u64;
+        // SAFETY: an aligned load of 8 bytes inside the mapping, atomic (see above).
+        unsafe {
+            std::arch::asm!(
+                "mov {before}, qword ptr [{word}]",
+                word = in(reg) word,
+                before = out(reg) before,
+                options(nostack, preserves_flags, readonly),
+            );
+        }
+        let write = spread_even(fields) & matching_fields(before, 0);
+        if write == 0 {
+            return false;
+        }
+        let bits = write * u64::from(code(Wanted::Depth(next)));
+        // SAFETY: an atomic OR of the fields this call marks into the same 8 bytes
+        // (see above).
+        unsafe {
+            std::arch::asm!(
+                "lock or qword ptr [{word}], {bits}",
+                word = in(reg) word,
+                bits = in(reg) bits,
+                options(nostack),
+            );
+        }
+        self.mark_recent_word(first, write, before);
+        true
     }
 
     #[inline(always)]
@@ -214,6 +329,7 @@ impl PackedDepths {
         range: Range<u64>,
         value: u8,
         recent: Option<(&Recent, u64)>,
+        compress: impl Fn(u64) -> u64,
         mut found: impl FnMut(u64, u64),
     ) {
         assert!(range.end <= self.len, "entries {range:?} of {}", self.len);
@@ -257,8 +373,8 @@ impl PackedDepths {
                 }
             };
             let at = (i / 4) as usize - first_byte;
-            let low = compress_even(matching_fields(word(at), pattern) & filters[0]);
-            let high = compress_even(matching_fields(word(at + 8), pattern) & filters[1]);
+            let low = compress(matching_fields(word(at), pattern) & filters[0]);
+            let high = compress(matching_fields(word(at + 8), pattern) & filters[1]);
             let mask = low | (high << 32);
             if mask != 0 {
                 found(mask, i);
@@ -272,7 +388,7 @@ impl PackedDepths {
     }
 
     /// [`PackedDepths::scan`] into `out`: with AVX-512, each mask's indices are
-    /// written without a branch per match.
+    /// written without a branch per match. `also` gets every mask too.
     ///
     /// # Safety
     /// As [`PackedDepths::scan`].
@@ -282,21 +398,23 @@ impl PackedDepths {
         value: u8,
         recent: Option<(&Recent, u64)>,
         out: &mut Vec<u64>,
+        mut also: impl FnMut(u64, u64),
     ) {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx512) = crate::cpu::Avx512::detect() {
-            // SAFETY: the token proves that the CPU has AVX-512 F and BW, and POPCNT;
+            // SAFETY: the token proves that the CPU has AVX-512 F and BW, POPCNT and BMI2;
             // the rest is forwarded from this function's contract.
-            return unsafe { self.collect_avx512(avx512, range, value, recent, out) };
+            return unsafe { self.collect_avx512(avx512, range, value, recent, out, also) };
         }
         let push = |mut mask: u64, base: u64| {
+            also(mask, base);
             while mask != 0 {
                 out.push(base + u64::from(mask.trailing_zeros()));
                 mask &= mask - 1;
             }
         };
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, value, recent, push) };
+        unsafe { self.scan(range, value, recent, compress_even, push) };
     }
 
     /// [`PackedDepths::collect`] compiled with AVX-512.
@@ -304,7 +422,7 @@ impl PackedDepths {
     /// # Safety
     /// As [`PackedDepths::scan`].
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,popcnt,bmi2")]
     unsafe fn collect_avx512(
         &self,
         _: crate::cpu::Avx512,
@@ -312,10 +430,16 @@ impl PackedDepths {
         value: u8,
         recent: Option<(&Recent, u64)>,
         out: &mut Vec<u64>,
+        mut also: impl FnMut(u64, u64),
     ) {
-        let push = |mask: u64, base: u64| super::scan::push_mask(mask, base, out);
+        let push = |mask: u64, base: u64| {
+            also(mask, base);
+            super::scan::push_mask(mask, base, out);
+        };
+        // One instruction in place of compress_even's ten.
+        let compress = |x| std::arch::x86_64::_pext_u64(x, LOW_BITS);
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.scan(range, value, recent, push) };
+        unsafe { self.scan(range, value, recent, compress, push) };
     }
 }
 
@@ -338,6 +462,17 @@ fn compress_even(x: u64) -> u64 {
     (x | (x >> 16)) & 0xFFFF_FFFF
 }
 
+/// Bit `2k` of the result is bit `k` of `x` (the inverse of [`compress_even`]).
+#[inline(always)]
+fn spread_even(x: u32) -> u64 {
+    let mut x = u64::from(x);
+    x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+    x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
+    x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
+    (x | (x << 1)) & LOW_BITS
+}
+
 /// Bit `k` set where byte `k` of `fields` (bits at even places, as
 /// [`matching_fields`] gives them) has any bit set.
 #[inline(always)]
@@ -355,6 +490,40 @@ fn bytes_where(fields: u64) -> u8 {
 fn ahead_marks(word: u64, pattern: u64, shared: bool) -> (u8, u64) {
     let coded = matching_fields(word, pattern);
     let (open, held) = (bytes_where(matching_fields(word, 0)), bytes_where(coded));
+    (
+        if shared { open } else { open & !held },
+        u64::from((open & held).count_ones()),
+    )
+}
+
+/// [`ahead_marks`] of the 64 groups (bytes) at `bytes`: bit `k` of the marks for
+/// byte `k`.
+///
+/// # Safety
+/// The 64 bytes at `bytes` are readable, and nobody writes them meanwhile.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi2")]
+unsafe fn ahead_marks_avx512(
+    _: crate::cpu::Avx512,
+    bytes: *const u8,
+    pattern: u64,
+    shared: bool,
+) -> (u64, u64) {
+    use std::arch::x86_64::{
+        __m512i, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi64,
+        _mm512_srli_epi64, _mm512_test_epi8_mask, _mm512_xor_si512,
+    };
+    // SAFETY: the caller's contract.
+    let groups = unsafe { _mm512_loadu_si512(bytes.cast()) };
+    let low = _mm512_set1_epi64(LOW_BITS as i64);
+    // Per byte, whether one of its fields equals the field of `pattern`
+    // ([`matching_fields`], then any bit of the byte).
+    let any_field = |pattern: u64| {
+        let x: __m512i = _mm512_xor_si512(groups, _mm512_set1_epi64(pattern as i64));
+        let fields = _mm512_andnot_si512(_mm512_or_si512(x, _mm512_srli_epi64::<1>(x)), low);
+        _mm512_test_epi8_mask(fields, fields)
+    };
+    let (open, held) = (any_field(0), any_field(pattern));
     (
         if shared { open } else { open & !held },
         u64::from((open & held).count_ones()),
@@ -427,35 +596,88 @@ impl DepthStore for PackedDepths {
     }
 
     #[inline(always)]
-    fn mark_if_unseen_marked_ahead(&self, index: u64, depth: u32) -> bool {
-        if self.field(index) != 0 {
-            return false;
+    fn mark_unseen(&self, index: u64, depth: u32) {
+        let before = self.byte(index).load(Ordering::Relaxed);
+        if (before >> (2 * (index % 4))) & 3 == 0 {
+            // Nothing read back: one locked OR, no compare-and-swap loop.
+            self.byte(index).fetch_or(
+                code(Wanted::Depth(depth)) << (2 * (index % 4)),
+                Ordering::Relaxed,
+            );
+            if self.write_offset.load(Ordering::Relaxed) != NO_MARKS {
+                self.mark_recent_apart(index, before);
+            }
         }
-        let shift = 2 * (index % 4);
-        let old = self
-            .byte(index)
-            .fetch_or(code(Wanted::Depth(depth)) << shift, Ordering::Relaxed);
-        (old >> shift) & 3 == 0
     }
 
     fn marks_exactly_once(&self) -> bool {
         true
     }
 
+    #[inline(always)]
+    fn prefetch(&self, index: u64) {
+        if let Some(byte) = self.map.get((index / 4) as usize) {
+            crate::cpu::prefetch(byte);
+        }
+    }
+
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.collect(range, code(wanted), None, out) };
+        unsafe { self.collect(range, code(wanted), None, out, |_, _| {}) };
+    }
+
+    unsafe fn collect_translating_exclusive(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        recent: Option<usize>,
+        deltas: &[i64],
+        next: u32,
+        out: &mut Vec<u64>,
+    ) -> u32 {
+        super::check_shifts(&range, deltas, self.len);
+        let recent = recent.and_then(|g| self.recent.get().map(|r| (r, r.offset(g))));
+        let mut hits = 0;
+        let translate = |mask: u64, base: u64| {
+            for (k, &delta) in deltas.iter().enumerate() {
+                if self.mark_shifted_mask(mask, base, delta, &range, next) {
+                    hits |= 1 << k;
+                }
+            }
+        };
+        // SAFETY: forwarded from this function's contract: nobody writes `range`, and
+        // the shifted ranges (outside it, checked) only get marks of `next`.
+        unsafe { self.collect(range.clone(), code(wanted), recent, out, translate) };
+        hits
     }
 
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64 {
-        let mut count = 0;
-        // SAFETY: forwarded from this function's contract.
-        unsafe {
-            self.scan(range, code(wanted), None, |mask, _| {
-                count += u64::from(mask.count_ones())
-            })
+        assert!(range.end <= self.len, "entries {range:?} of {}", self.len);
+        let value = code(wanted);
+        let one_by_one = |entries: Range<u64>| entries.filter(|&i| self.field(i) == value).count();
+        // Whole 32-entry words are counted where their fields lie, a popcount each.
+        let words = range.start.next_multiple_of(32).min(range.end)..range.end / 32 * 32;
+        if words.is_empty() {
+            return one_by_one(range) as u64;
+        }
+        // SAFETY: bytes `words.start / 4 .. words.end / 4` hold entries of `range` only,
+        // inside the mapping (`words.end <= len`); the caller guarantees nobody
+        // writes them.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(
+                self.map.as_ptr().add((words.start / 4) as usize),
+                ((words.end - words.start) / 4) as usize,
+            )
         };
-        count
+        let pattern = u64::from(value) * LOW_BITS;
+        let whole: u64 = bytes
+            .chunks_exact(8)
+            .map(|word| {
+                let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                u64::from(matching_fields(word, pattern).count_ones())
+            })
+            .sum();
+        whole + (one_by_one(range.start..words.start) + one_by_one(words.end..range.end)) as u64
     }
 
     fn track_recent(&self, generations: usize) -> bool {
@@ -530,7 +752,28 @@ impl DepthStore for PackedDepths {
         let inner_end = last - 1;
         let mut shared_groups = 0u64;
         let mut g = first + 1;
+        #[cfg(target_arch = "x86_64")]
+        let avx512 = crate::cpu::Avx512::detect();
         while g < inner_end {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(avx512) = avx512
+                && g.is_multiple_of(64)
+                && g + 64 <= inner_end
+            {
+                // SAFETY: the token proves the CPU features; table bytes `g..g + 64`
+                // hold entries of `range` only (`g + 64 <= last - 1`), inside the
+                // mapping; the caller guarantees nobody writes them.
+                let (marks, count) = unsafe {
+                    ahead_marks_avx512(avx512, self.map.as_ptr().add(g as usize), pattern, shared)
+                };
+                shared_groups += count;
+                for (k, byte) in marks.to_le_bytes().into_iter().enumerate() {
+                    Self::recent_byte(recent, offset, g / 8 + k as u64)
+                        .store(byte, Ordering::Relaxed);
+                }
+                g += 64;
+                continue;
+            }
             if g.is_multiple_of(8) && g + 8 <= inner_end {
                 // SAFETY: table bytes `g..g + 8` hold entries of `range` only (`g + 8
                 // <= last - 1`), inside the mapping; the caller guarantees nobody
@@ -598,7 +841,7 @@ impl DepthStore for PackedDepths {
     ) {
         let recent = self.recent.get().map(|r| (r, r.offset(generation)));
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.collect(range, code(wanted), recent, out) };
+        unsafe { self.collect(range, code(wanted), recent, out, |_, _| {}) };
     }
 }
 
@@ -618,7 +861,14 @@ mod tests {
         let mut out = Vec::new();
         // SAFETY: single-threaded test.
         let hits = unsafe {
-            store.collect_translating_exclusive(0..100, Wanted::Depth(4), &[100, 200], 5, &mut out)
+            store.collect_translating_exclusive(
+                0..100,
+                Wanted::Depth(4),
+                None,
+                &[100, 200],
+                5,
+                &mut out,
+            )
         };
         assert_eq!(out, [10, 40]);
         assert_eq!(hits, 0b11);
@@ -755,19 +1005,20 @@ mod tests {
             proptest::prop_assert_eq!(unseen, range.filter(|&i| fields[i as usize] == 0).count() as u64);
         }
 
-        /// Marks set ahead of a level cover the groups of the range that hold an
-        /// unseen entry and none of the level's code (with `shared`, those that
-        /// hold both too), and the range's end groups (shared with the entries
-        /// around); marks outside the range stay as they were. The count is of the
+        /// Marks set ahead of a level (64 groups at a time with AVX-512) cover the
+        /// groups of the range that hold an unseen entry and none of the level's
+        /// code (with `shared`, those that hold both too), and the range's end
+        /// groups (shared with the entries around); marks outside the range stay as
+        /// they were. The count is of the
         /// shared groups (an unseen entry and one of the code) inside. Without
         /// `shared`, the level's writes then mark the groups that held its code;
         /// with it, no write marks.
         #[test]
         fn marks_ahead_then_where_the_code_was(
-            fields in proptest::collection::vec(0u8..4, 700),
-            before in proptest::collection::vec(proptest::bool::ANY, 175),
+            fields in proptest::collection::vec(0u8..4, 1400),
+            before in proptest::collection::vec(proptest::bool::ANY, 350),
             start in 0u64..300,
-            len in 1u64..=400,
+            len in 1u64..=1100,
             depth in 0u32..6,
             shared in proptest::bool::ANY,
         ) {
@@ -777,7 +1028,7 @@ mod tests {
             let shared_groups = unsafe { store.mark_recent_ahead(range.clone(), 1, depth, shared) };
             let recent = store.recent.get().unwrap();
             let marks = |generation| -> Vec<bool> {
-                (0..175u64)
+                (0..350u64)
                     .map(|g| PackedDepths::is_recent(Some((recent, recent.offset(generation))), 4 * g))
                     .collect()
             };
@@ -785,7 +1036,7 @@ mod tests {
             let (first, last) = (range.start / 4, range.end.div_ceil(4));
             let group = |g: u64| &fields[4 * g as usize..4 * g as usize + 4];
             let inner = |g: u64| g > first && g + 1 < last;
-            let ahead: Vec<bool> = (0..175u64)
+            let ahead: Vec<bool> = (0..350u64)
                 .map(|g| {
                     if g < first || g >= last {
                         before[g as usize]
@@ -795,7 +1046,7 @@ mod tests {
                 })
                 .collect();
             proptest::prop_assert_eq!(marks(1), ahead.clone());
-            let expected_shared = (0..175u64)
+            let expected_shared = (0..350u64)
                 .filter(|&g| inner(g) && group(g).contains(&0) && group(g).contains(&code))
                 .count();
             proptest::prop_assert_eq!(shared_groups, expected_shared as u64);
@@ -804,11 +1055,16 @@ mod tests {
             // The level writes its depth into every unseen entry.
             let writes = if shared { WriteMarks::None } else { WriteMarks::WhereCodeWas(depth) };
             store.write_recent_to(1, writes);
-            for i in 0..700 {
-                store.mark_if_unseen(i, depth);
+            for i in 0..1400 {
+                // Counted and uncounted writes mark alike.
+                if i % 2 == 0 {
+                    store.mark_if_unseen(i, depth);
+                } else {
+                    store.mark_unseen(i, depth);
+                }
             }
             let after = marks(1);
-            for g in 0..175u64 {
+            for g in 0..350u64 {
                 let written = group(g).contains(&0);
                 if shared {
                     proptest::prop_assert_eq!(after[g as usize], ahead[g as usize], "group {}", g);
@@ -824,6 +1080,73 @@ mod tests {
                 }
             }
             proptest::prop_assert!(marks(0).iter().all(|&m| !m));
+        }
+    }
+
+    proptest::proptest! {
+        /// The translating scan finds what the scan without translations finds, and
+        /// leaves the fields and the recent marks that a mark per found entry and
+        /// shift leaves (the trait's default): one shift keeps 32-entry words
+        /// aligned (a locked OR per word), the other does not (a mark per entry);
+        /// forward and backward, with and without recent marks, each way writes
+        /// mark.
+        #[test]
+        fn translating_scans_mark_as_one_mark_per_entry(
+            fields in proptest::collection::vec(0u8..4, 1500),
+            groups in proptest::collection::vec(proptest::bool::ANY, 375),
+            start in 0u64..300,
+            len in 0u64..=400,
+            backward in proptest::bool::ANY,
+            depth in 0u32..6,
+            through_recent in proptest::bool::ANY,
+            writes in 0u8..3,
+        ) {
+            let (range, deltas) = if backward {
+                (start + 768..start + 768 + len, [-736i64, -705])
+            } else {
+                (start..start + len, [736i64, 705])
+            };
+            let next = depth + 1;
+            let writes = match writes {
+                0 => WriteMarks::Every,
+                1 => WriteMarks::WhereCodeWas(next),
+                _ => WriteMarks::None,
+            };
+            let recent = through_recent.then_some(0);
+            let stores = [store_with(&fields, &groups, 1, 0), store_with(&fields, &groups, 1, 0)];
+            for store in &stores {
+                if writes == WriteMarks::WhereCodeWas(next) {
+                    // As a dense level: the groups written first are marked ahead.
+                    for delta in deltas {
+                        let shifted = range.start.wrapping_add_signed(delta)..range.end.wrapping_add_signed(delta);
+                        // SAFETY: single-threaded test.
+                        unsafe { store.mark_recent_ahead(shifted, 0, next, false) };
+                    }
+                }
+                store.write_recent_to(0, writes);
+            }
+            let (mut found, mut expected) = (vec![9], vec![9]);
+            // SAFETY: single-threaded test.
+            let (hits, expected_hits) = unsafe {
+                let hits = stores[0].collect_translating_exclusive(
+                    range.clone(), Wanted::Depth(depth), recent, &deltas, next, &mut found,
+                );
+                match recent {
+                    Some(g) => stores[1].collect_recent_exclusive(range.clone(), Wanted::Depth(depth), g, &mut expected),
+                    None => stores[1].collect_exclusive(range.clone(), Wanted::Depth(depth), &mut expected),
+                }
+                (hits, super::super::mark_shifted(&stores[1], &expected[1..], &deltas, next))
+            };
+            proptest::prop_assert_eq!(&found, &expected);
+            proptest::prop_assert_eq!(hits, expected_hits);
+            for i in 0..1500 {
+                proptest::prop_assert_eq!(stores[0].value(i), stores[1].value(i), "entry {}", i);
+            }
+            let recent_map = |store: &PackedDepths| {
+                let r = store.recent.get().unwrap();
+                (0..375u64).map(|g| PackedDepths::is_recent(Some((r, r.offset(0))), 4 * g)).collect::<Vec<_>>()
+            };
+            proptest::prop_assert_eq!(recent_map(&stores[0]), recent_map(&stores[1]));
         }
     }
 

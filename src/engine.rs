@@ -16,9 +16,9 @@
 //! level over depths mod 3, below) marks in two steps. The scan that finds a work
 //! item's frontier also marks the puzzle's *translated* neighbours
 //! ([`Puzzle::translations`]: on a sliding board the blank's sideways moves, which add
-//! one block to the index), 64 at a time in the byte store, 32 (a locked OR of a word)
-//! in the packed one ([`DepthStore::collect_translating_exclusive`]); the rest of the
-//! expansion
+//! one block to the index), 64 at a time in the byte store, 256 in the packed one (a
+//! locked OR per 32-entry word; [`DepthStore::collect_translating_exclusive`]); the
+//! rest of the expansion
 //! ([`Puzzle::expand_untranslated_fold`]) marks each neighbour at once or prefetched a
 //! few dozen neighbours ahead, whichever each thread times faster on the first work
 //! items of each segment of the level (`marking`).

@@ -178,7 +178,8 @@ pub trait DepthStore: DepthRead {
     /// `next` if it is unseen (as [`DepthStore::mark_unseen`]). Returns bit
     /// `k` set if `deltas[k]` marked an entry. A top-down level marks the puzzle's
     /// translated neighbours this way ([`crate::Puzzle::translations`]); the byte store
-    /// marks 64 of them per step, the packed store 32.
+    /// marks 64 of them per step, the packed store 256 (on levels whose writes mark
+    /// nothing; else 32).
     ///
     /// # Panics
     /// If a shifted range leaves the store or overlaps `range`.

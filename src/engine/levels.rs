@@ -85,7 +85,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     let captured = AtomicUsize::new(0);
     let kept_parts = Mutex::new(Vec::new());
     // Uncounted marks of a bipartite level: the scan marks the puzzle's translated
-    // neighbours, 64 at a time in the byte store, 32 in the packed store.
+    // neighbours, 64 at a time in the byte store, up to 256 in the packed store.
     let translate = !counts && ctx.bipartite;
     let level = marking::new_level();
     let expand = |item: &WorkItem, frontier: &[u64]| {

@@ -88,6 +88,8 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     // neighbours, 64 at a time in the byte store, up to 256 in the packed store.
     let translate = !counts && ctx.bipartite;
     let level = marking::new_level();
+    // On one worker thread, nobody else writes the store during the level.
+    let alone = rayon::current_num_threads() == 1;
     let expand = |item: &WorkItem, frontier: &[u64]| {
         let mut marked = 0u64;
         // Levels past the limit stop capturing at the next work item.
@@ -128,6 +130,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
                 level,
                 segment: item.segment,
                 untranslated: translate,
+                alone,
             };
             marking::mark_frontier(ctx.puzzle, store, frontier, next, way);
         }

@@ -46,6 +46,9 @@ pub(super) struct Way {
     pub segment: usize,
     /// The scan marked the puzzle's translated moves: expand without them.
     pub untranslated: bool,
+    /// This thread is the only one writing the store: marks may read and write
+    /// plainly ([`DepthStore::mark_unseen_alone`]).
+    pub alone: bool,
 }
 
 /// One thread's timings of the two ways on one segment of one level.
@@ -112,22 +115,36 @@ pub(super) fn mark_frontier<P: Puzzle, S: DepthStore>(
     next: u32,
     way: Way,
 ) {
+    if way.alone {
+        mark_frontier_with(puzzle, store, frontier, way, |n| {
+            store.mark_unseen_alone(n, next);
+        });
+    } else {
+        mark_frontier_with(puzzle, store, frontier, way, |n| store.mark_unseen(n, next));
+    }
+}
+
+/// [`mark_frontier`] with `mark` for each neighbour.
+#[inline(always)]
+fn mark_frontier_with<P: Puzzle, S: DepthStore>(
+    puzzle: &P,
+    store: &S,
+    frontier: &[u64],
+    way: Way,
+    mark: impl Fn(u64) + Copy,
+) {
     let slot = way.segment % SLOTS;
     let (prefetch, timed) = CHOICES
         .with_borrow_mut(|choices| choices[slot].choose(way.level, way.segment, frontier.len()));
     let started = timed.then(Instant::now);
     if prefetch {
-        mark_prefetched(puzzle, store, frontier, way.untranslated, next);
+        mark_prefetched(puzzle, store, frontier, way.untranslated, mark);
     } else {
-        let mark = move |(), _, neighbours: &[u64]| {
-            for &n in neighbours {
-                store.mark_unseen(n, next);
-            }
-        };
+        let visit = move |(), _, neighbours: &[u64]| neighbours.iter().for_each(|&n| mark(n));
         if way.untranslated {
-            puzzle.expand_untranslated_fold(frontier, (), mark);
+            puzzle.expand_untranslated_fold(frontier, (), visit);
         } else {
-            puzzle.expand_sorted_fold(frontier, (), mark);
+            puzzle.expand_sorted_fold(frontier, (), visit);
         }
     }
     if let Some(started) = started {
@@ -136,36 +153,36 @@ pub(super) fn mark_frontier<P: Puzzle, S: DepthStore>(
     }
 }
 
-/// [`mark_frontier`] with each neighbour prefetched and marked [`AHEAD`] neighbours
-/// later, through a ring of pending indices.
+/// [`mark_frontier`] with each neighbour prefetched and marked (`mark`) [`AHEAD`]
+/// neighbours later, through a ring of pending indices.
 fn mark_prefetched<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     frontier: &[u64],
     untranslated: bool,
-    next: u32,
+    mark: impl Fn(u64) + Copy,
 ) {
     const EMPTY: u64 = u64::MAX;
     let mut pending = [EMPTY; AHEAD];
-    let mark = |mut queued: usize, _, neighbours: &[u64]| {
+    let visit = |mut queued: usize, _, neighbours: &[u64]| {
         for &n in neighbours {
             store.prefetch(n);
             let due = std::mem::replace(&mut pending[queued % AHEAD], n);
             if due != EMPTY {
-                store.mark_unseen(due, next);
+                mark(due);
             }
             queued += 1;
         }
         queued
     };
     if untranslated {
-        puzzle.expand_untranslated_fold(frontier, 0, mark);
+        puzzle.expand_untranslated_fold(frontier, 0, visit);
     } else {
-        puzzle.expand_sorted_fold(frontier, 0, mark);
+        puzzle.expand_sorted_fold(frontier, 0, visit);
     }
     for &due in &pending {
         if due != EMPTY {
-            store.mark_unseen(due, next);
+            mark(due);
         }
     }
 }

@@ -197,6 +197,14 @@ impl PackedDepths {
         self.mark_recent(index, before);
     }
 
+    /// [`PackedDepths::mark_recent_apart`] if entry `index` was unseen in `before`.
+    #[inline(never)]
+    fn mark_recent_where_unseen(&self, index: u64, before: u8) {
+        if (before >> (2 * (index % 4))) & 3 == 0 {
+            self.mark_recent(index, before);
+        }
+    }
+
     /// [`PackedDepths::mark_recent`] for the entries of the 32-entry word at `first`
     /// written at the even bits of `write`, whose word held `before`.
     #[inline(always)]
@@ -744,6 +752,24 @@ impl DepthStore for PackedDepths {
         }
     }
 
+    #[inline(always)]
+    fn mark_unseen_alone(&self, index: u64, depth: u32) {
+        let byte = self.byte(index);
+        let before = byte.load(Ordering::Relaxed);
+        let shift = 2 * (index % 4);
+        let unseen = (before >> shift) & 3 == 0;
+        // The byte is written back whether the field was unseen or not: a branch on
+        // it, half of a dense level's marks at random, would be mispredicted.
+        byte.store(
+            before | ((code(Wanted::Depth(depth)) << shift) * u8::from(unseen)),
+            Ordering::Relaxed,
+        );
+        // The field's test stays out of the innermost step (the call is out of line).
+        if self.write_offset.load(Ordering::Relaxed) != NO_MARKS {
+            self.mark_recent_where_unseen(index, before);
+        }
+    }
+
     fn marks_exactly_once(&self) -> bool {
         true
     }
@@ -1213,12 +1239,16 @@ mod tests {
             let writes = if shared { WriteMarks::None } else { WriteMarks::WhereCodeWas(depth) };
             store.write_recent_to(1, writes);
             for i in 0..1400 {
-                // Counted and uncounted writes mark alike.
-                if i % 2 == 0 {
-                    store.mark_if_unseen(i, depth);
-                } else {
-                    store.mark_unseen(i, depth);
+                // Counted, uncounted and single-writer marks write and mark alike.
+                match i % 3 {
+                    0 => _ = store.mark_if_unseen(i, depth),
+                    1 => store.mark_unseen(i, depth),
+                    _ => store.mark_unseen_alone(i, depth),
                 }
+            }
+            for (i, &field) in fields.iter().enumerate() {
+                let expected = if field == 0 { code } else { field };
+                proptest::prop_assert_eq!(store.field(i as u64), expected, "entry {}", i);
             }
             let after = marks(1);
             for g in 0..350u64 {

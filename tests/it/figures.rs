@@ -177,6 +177,26 @@ fn thread_count_does_not_change_results() {
     assert_eq!(one.antipodes, two.antipodes);
 }
 
+/// One worker thread marks a 2-bit table plainly (the only writer), two mark it
+/// atomically: the same bytes either way, on levels dense and sparse.
+#[test]
+fn a_two_bit_table_is_the_same_on_one_thread_and_two() {
+    use antipode::store::PackedDepths;
+    let p = SlidingPuzzle::new(2, 5).unwrap();
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let store = PackedDepths::anonymous(p.index_count()).unwrap();
+        let histogram = pool.install(|| antipode::engine::search(&p, &store, &Silent).unwrap());
+        (histogram, store.map().to_vec())
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one.0.0, analyze(&p, 0, &Silent).unwrap().histogram);
+    assert_eq!(one, two);
+}
+
 #[test]
 fn depths_mod_3_give_the_same_results() {
     use antipode::store::PackedDepths;

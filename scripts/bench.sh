@@ -17,7 +17,7 @@
 #            memory: 3x4 and 2x6 on 1 thread and on all, RUNS interleaved runs (default 3),
 #            median wall time and peak RSS and the ratio to the C)
 #        scripts/bench.sh twobit [RUNS]          (3x4 and 2x6: the 2-bit table against the 8-bit
-#            run in memory on all threads, interleaved, medians and the ratio)
+#            run in memory on 1 thread and on all, interleaved, medians and the ratio)
 #        scripts/bench.sh 24puzzle               (the 24-puzzle's 6-6-6-6 databases, then four
 #            published positions, 55-80 moves, and three scrambled ones)
 #        scripts/bench.sh 2x7 [TABLE]            (43.6 billion states into a 2-bit table: the
@@ -178,10 +178,12 @@ if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
                     timed "a-${rows}x$cols-$t" "$bin" analyze "$name" --threads "$t" -q --show 0
                 done
             else
-                timed "m8-${rows}x$cols" "$bin" analyze "$name" -q --show 0
-                rm -f "$dir/t.table"
-                timed "t2-${rows}x$cols" "$bin" analyze "$name" -q --show 0 --bits 2 \
-                    --table "$dir/t.table"
+                for t in 1 "$threads"; do
+                    timed "m8-${rows}x$cols-$t" "$bin" analyze "$name" --threads "$t" -q --show 0
+                    rm -f "$dir/t.table"
+                    timed "t2-${rows}x$cols-$t" "$bin" analyze "$name" --threads "$t" -q \
+                        --show 0 --bits 2 --table "$dir/t.table"
+                done
             fi
         done
     done
@@ -191,7 +193,7 @@ if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
         m=$(median_of "$1" "$dir/times")
         r=$(median_of "$3" "$dir/times")
         k=$(median_of "$1-rss" "$dir/times")
-        printf "%-44s %7.2f s %8.1f MiB  %s\n" "$2" "$m" "$(awk -v k="$k" 'BEGIN { print k / 1024 }')" \
+        printf "%-50s %7.2f s %8.1f MiB  %s\n" "$2" "$m" "$(awk -v k="$k" 'BEGIN { print k / 1024 }')" \
             "$(awk -v m="$m" -v r="$r" -v same="$([ "$1" = "$3" ] && echo 1)" \
                 -v name="${4:-}" 'BEGIN { if (!same) printf "%.2fx %s", m / r, name }')"
     }
@@ -204,8 +206,10 @@ if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
                 row "a-$b-$t" "antipode analyze $name --threads $t" "c-$b-$t" "the C"
             done
         else
-            row "m8-$b" "antipode analyze $name (8-bit, memory)" "m8-$b"
-            row "t2-$b" "... --bits 2 --table (2-bit table)" "m8-$b" "the 8-bit run"
+            for t in 1 "$threads"; do
+                row "m8-$b-$t" "antipode analyze $name --threads $t (8-bit)" "m8-$b-$t"
+                row "t2-$b-$t" "... --bits 2 --table (2-bit table)" "m8-$b-$t" "the 8-bit run"
+            done
         fi
     done
     exit 0

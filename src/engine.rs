@@ -32,7 +32,10 @@
 //! spaces and where groups with an unseen entry hold many older entries of its code,
 //! only the groups without such entries, and its writes the rest:
 //! [`DepthStore::mark_recent_ahead`]); it then marks as the byte store does, uncounted
-//! ([`DepthStore::mark_unseen`]), and translates.
+//! ([`DepthStore::mark_unseen`]: a field test and, where unseen, a locked OR, since
+//! four entries share a byte), and translates. On a pool of one thread the level is
+//! the only writer, and each mark reads and writes its byte back without a branch
+//! ([`DepthStore::mark_unseen_alone`]).
 //!
 //! A search is a [`Bfs`] value, one build of the level-loop driver ([`crate::driver`],
 //! which owns stopping, progress and checkpoints): it starts from the whole goal set at

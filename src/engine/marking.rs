@@ -8,7 +8,9 @@
 //! prefetcher serves them and the queue is pure overhead, up to 15% more. That differs
 //! from segment to segment (blank cell to blank cell) and from level to level, so
 //! every worker thread times both ways on its first work items of each segment of a
-//! level and then keeps the faster one ([`Choice`]).
+//! level and then keeps the faster one ([`Choice`]). A level on one worker thread
+//! marks with [`DepthStore::mark_unseen_alone`] (no other writer: no atomic
+//! read-modify-write, no branch), on more with [`DepthStore::mark_unseen`].
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -154,7 +154,7 @@ pub trait DepthStore: DepthRead {
     /// [`DepthStore::mark_unseen`] by the only thread that writes the store meanwhile
     /// (a level on one worker thread): the packed store then reads and writes the
     /// entry's byte plainly, without a branch on the field, which on one thread
-    /// takes a 2-bit table of 3x4 18% less time than a branch and a locked OR. With
+    /// takes a 2-bit table of 3x4 a fifth less time than a branch and a locked OR. With
     /// two writers, a mark may be lost (never memory unsafe: one atomic load and one
     /// atomic store).
     #[inline(always)]

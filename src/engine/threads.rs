@@ -328,11 +328,20 @@ mod tests {
 
     /// With shared groups marked ahead on small spaces too, two bits per state still
     /// hold every depth of the 8-bit search mod 3: on a board with colour classes
-    /// and on a puzzle without.
+    /// and on a puzzle without, on one worker thread (the single writer's marks) and
+    /// on two.
     #[test]
     fn shared_marks_ahead_keep_every_depth() {
-        for_every_index_mod_3(&SlidingPuzzle::new(2, 5).unwrap());
-        for_every_index_mod_3(&library::open("2x2x2").unwrap());
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for_every_index_mod_3(&SlidingPuzzle::new(2, 5).unwrap());
+                for_every_index_mod_3(&library::open("2x2x2").unwrap());
+            });
+        }
     }
 
     fn for_every_index_mod_3<P: Puzzle>(puzzle: &P) {

@@ -333,14 +333,11 @@ mod tests {
     #[test]
     fn shared_marks_ahead_keep_every_depth() {
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
+            crate::pool::run_on(Some(threads), || {
                 for_every_index_mod_3(&SlidingPuzzle::new(2, 5).unwrap());
                 for_every_index_mod_3(&library::open("2x2x2").unwrap());
-            });
+            })
+            .unwrap();
         }
     }
 

@@ -166,11 +166,7 @@ fn every_depth_is_consistent_with_its_neighbours() {
 fn thread_count_does_not_change_results() {
     let p = SlidingPuzzle::new(2, 5).unwrap();
     let run = |threads| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| analyze(&p, 0, &Silent).unwrap())
+        antipode::pool::run_on(Some(threads), || analyze(&p, 0, &Silent).unwrap()).unwrap()
     };
     let (one, two) = (run(1), run(2));
     assert_eq!(one.histogram, two.histogram);
@@ -184,12 +180,9 @@ fn a_two_bit_table_is_the_same_on_one_thread_and_two() {
     use antipode::store::PackedDepths;
     let p = SlidingPuzzle::new(2, 5).unwrap();
     let run = |threads| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
         let store = PackedDepths::anonymous(p.index_count()).unwrap();
-        let histogram = pool.install(|| antipode::engine::search(&p, &store, &Silent).unwrap());
+        let search = || antipode::engine::search(&p, &store, &Silent).unwrap();
+        let histogram = antipode::pool::run_on(Some(threads), search).unwrap();
         (histogram, store.map().to_vec())
     };
     let (one, two) = (run(1), run(2));

@@ -143,11 +143,7 @@ fn mark_frontier_with<P: Puzzle, S: DepthStore>(
         mark_prefetched(puzzle, store, frontier, way.untranslated, mark);
     } else {
         let visit = move |(), _, neighbours: &[u64]| neighbours.iter().for_each(|&n| mark(n));
-        if way.untranslated {
-            puzzle.expand_untranslated_fold(frontier, (), visit);
-        } else {
-            puzzle.expand_sorted_fold(frontier, (), visit);
-        }
+        expand_fold(puzzle, frontier, way.untranslated, (), visit);
     }
     if let Some(started) = started {
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -177,15 +173,28 @@ fn mark_prefetched<P: Puzzle, S: DepthStore>(
         }
         queued
     };
-    if untranslated {
-        puzzle.expand_untranslated_fold(frontier, 0, visit);
-    } else {
-        puzzle.expand_sorted_fold(frontier, 0, visit);
-    }
+    expand_fold(puzzle, frontier, untranslated, 0, visit);
     for &due in &pending {
         if due != EMPTY {
             mark(due);
         }
+    }
+}
+
+/// Expands `frontier` with `visit`, without the puzzle's translated moves if
+/// `untranslated` (a scan marked them).
+#[inline(always)]
+fn expand_fold<P: Puzzle, A: Default>(
+    puzzle: &P,
+    frontier: &[u64],
+    untranslated: bool,
+    init: A,
+    visit: impl FnMut(A, u64, &[u64]) -> A,
+) -> A {
+    if untranslated {
+        puzzle.expand_untranslated_fold(frontier, init, visit)
+    } else {
+        puzzle.expand_sorted_fold(frontier, init, visit)
     }
 }
 

@@ -244,6 +244,19 @@ pub trait Puzzle: Notation + Sync {
         Translations::default()
     }
 
+    /// The lane of the segment holding `index`, on a puzzle whose moves keep to lanes:
+    /// every neighbour [`Puzzle::expand_untranslated_fold`] lists lies in the same
+    /// lane, every translated one ([`Puzzle::translations`]) in an adjacent lane (one
+    /// more or one less). On a sliding board with translations, the blank's column:
+    /// vertical moves keep it, sideways ones change it by one. A dense level on more
+    /// than one thread can then give each lane to one thread at a time (the even lanes,
+    /// then the odd ones), which marks its entries without atomic read-modify-writes.
+    /// The default is `None` (no lanes).
+    fn lane(&self, index: u64) -> Option<usize> {
+        let _ = index;
+        None
+    }
+
     /// [`Puzzle::expand_sorted_fold`] without the neighbours that
     /// [`Puzzle::translations`] lists for each index (the default lists none, so this
     /// is the whole expansion).
@@ -377,6 +390,26 @@ pub(crate) fn assert_consistent_at<P: Puzzle>(puzzle: &P, index: u64) {
         split, expected,
         "index {index}: the translations and the untranslated expansion are not the moves"
     );
+    // Untranslated moves keep to the lane, translated ones go to an adjacent lane.
+    if let Some(lane) = puzzle.lane(index) {
+        puzzle.expand_untranslated_fold(&[index], (), |(), _, found| {
+            for &n in found {
+                assert_eq!(
+                    puzzle.lane(n),
+                    Some(lane),
+                    "index {index}: untranslated neighbour {n} in another lane"
+                );
+            }
+        });
+        for &delta in translations.as_slice() {
+            let n = index.wrapping_add_signed(delta);
+            let other = puzzle.lane(n);
+            assert!(
+                other.is_some_and(|o| o.abs_diff(lane) == 1),
+                "index {index}: translated neighbour {n} in lane {other:?}, not next to {lane}"
+            );
+        }
+    }
     let segment = puzzle
         .segments()
         .into_iter()
@@ -552,6 +585,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn translations(&self, index: u64) -> Translations {
         self.puzzle.translations(index)
+    }
+    fn lane(&self, index: u64) -> Option<usize> {
+        self.puzzle.lane(index)
     }
     fn expand_untranslated_fold<A: Default>(
         &self,

@@ -367,6 +367,11 @@ impl Puzzle for SlidingPuzzle {
         }
     }
 
+    /// The blank's column where there are translations: vertical moves keep it.
+    fn lane(&self, index: u64) -> Option<usize> {
+        (self.cells() > 6).then(|| (index / self.block) as usize % self.cols)
+    }
+
     fn expand_untranslated_fold<A: Default>(
         &self,
         indices: &[u64],

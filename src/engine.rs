@@ -35,7 +35,10 @@
 //! ([`DepthStore::mark_unseen`]: a field test and, where unseen, a locked OR, since
 //! four entries share a byte), and translates. On a pool of one thread the level is
 //! the only writer, and each mark reads and writes its byte back without a branch
-//! ([`DepthStore::mark_unseen_alone`]).
+//! ([`DepthStore::mark_unseen_alone`]). On more, where the puzzle's moves keep to
+//! lanes ([`Puzzle::lane`]: a sliding board's blank columns), each lane goes to one
+//! thread at a time, the even lanes and then the odd ones, and that thread marks the
+//! same way (`lanes`).
 //!
 //! A search is a [`Bfs`] value, one build of the level-loop driver ([`crate::driver`],
 //! which owns stopping, progress and checkpoints): it starts from the whole goal set at
@@ -90,6 +93,7 @@
 //! `tests/it/figures.rs` measures a space where 15/16 of the indices are unreachable.
 
 mod finished;
+mod lanes;
 mod layout;
 mod levels;
 mod marking;

@@ -151,15 +151,24 @@ pub trait DepthStore: DepthRead {
         self.mark_if_unseen(index, depth);
     }
 
-    /// [`DepthStore::mark_unseen`] by the only thread that writes the store meanwhile
-    /// (a level on one worker thread): the packed store then reads and writes the
-    /// entry's byte plainly, without a branch on the field, which on one thread
-    /// takes a 2-bit table of 3x4 a fifth less time than a branch and a locked OR. With
-    /// two writers, a mark may be lost (never memory unsafe: one atomic load and one
+    /// [`DepthStore::mark_unseen`] by the only thread that writes the entry's byte
+    /// meanwhile (a level on one worker thread, or the thread a level gave the
+    /// entry's lane to: [`crate::Puzzle::lane`]): the packed store then reads and
+    /// writes the byte plainly, without a branch on the field, which takes a 2-bit
+    /// table of 3x4 a fifth less time than a branch and a locked OR. With two
+    /// writers, a mark may be lost (never memory unsafe: one atomic load and one
     /// atomic store).
     #[inline(always)]
     fn mark_unseen_alone(&self, index: u64, depth: u32) {
         self.mark_unseen(index, depth);
+    }
+
+    /// Whether [`DepthStore::mark_unseen_alone`] saves an atomic read-modify-write
+    /// that [`DepthStore::mark_unseen`] needs (entries share bytes), so that a level
+    /// on several threads gains from giving each of the puzzle's lanes to one thread
+    /// at a time ([`crate::Puzzle::lane`]). The default is false.
+    fn marks_alone_save_atomics(&self) -> bool {
+        false
     }
 
     /// Whether [`DepthStore::mark_if_unseen`] returns true exactly once per entry even

@@ -8,6 +8,7 @@ use crate::StopToken;
 
 use rayon::prelude::*;
 
+use super::lanes::Lanes;
 use super::layout::{ChunkLevels, WorkItem};
 use super::marking;
 use super::{CAPTURE_LIMIT, Observer};
@@ -88,9 +89,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     // neighbours, 64 at a time in the byte store, up to 256 in the packed store.
     let translate = !counts && ctx.bipartite;
     let level = marking::new_level();
-    // On one worker thread, nobody else writes the store during the level.
-    let alone = rayon::current_num_threads() == 1;
-    let expand = |item: &WorkItem, frontier: &[u64]| {
+    let expand = |item: &WorkItem, frontier: &[u64], alone: bool| {
         let mut marked = 0u64;
         // Levels past the limit stop capturing at the next work item.
         let capturing = capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
@@ -143,7 +142,15 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
         }
     };
     let translation = translate.then_some(Translation { track });
-    if !for_each_frontier(ctx, translation, expand) {
+    // Uncounted, untracked marks on several threads: one thread per lane at a time
+    // marks plainly, where the store gains from it.
+    let lanes = (translate
+        && !track
+        && rayon::current_num_threads() > 1
+        && store.marks_alone_save_atomics())
+    .then(|| Lanes::new(ctx.puzzle, &ctx.items))
+    .flatten();
+    if !for_each_frontier(ctx, translation, lanes, expand) {
         return (None, None);
     }
     let found = counts.then(|| found.load(Ordering::Relaxed));
@@ -183,13 +190,11 @@ struct Translation {
 fn for_each_frontier<P: Puzzle, S: DepthStore>(
     ctx: &LevelContext<'_, P, S>,
     translation: Option<Translation>,
-    expand: impl Fn(&WorkItem, &[u64]) + Sync,
+    lanes: Option<Lanes>,
+    expand: impl Fn(&WorkItem, &[u64], bool) + Sync,
 ) -> bool {
     if ctx.bipartite {
-        ctx.items.par_iter().for_each(|item| {
-            if ctx.stopped() {
-                return;
-            }
+        let visit = |item: &WorkItem, alone: bool| {
             with_buffer(|frontier| {
                 // SAFETY: in a bipartite layout this level only writes states of the other
                 // class, so nobody writes this item's range during the scan; the
@@ -200,13 +205,25 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
                         None => collect_frontier(ctx, item, frontier),
                     }
                 };
-                expand(item, frontier);
+                expand(item, frontier, alone);
                 ctx.observer.work_done(1);
             })
+        };
+        if let Some(lanes) = lanes {
+            lanes.run(|| ctx.stopped(), visit);
+            return true;
+        }
+        // On one worker thread, nobody else writes the store during the level.
+        let alone = rayon::current_num_threads() == 1;
+        ctx.items.par_iter().for_each(|item| {
+            if !ctx.stopped() {
+                visit(item, alone);
+            }
         });
         return true;
     }
     // Writes may land anywhere, so scanning and writing alternate batch by batch.
+    let alone = rayon::current_num_threads() == 1;
     for batch in ctx.items.chunks(SCAN_BATCH) {
         if ctx.stopped() {
             return false;
@@ -224,7 +241,7 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
             .par_iter()
             .zip(batch)
             .for_each(|(frontier, item)| {
-                expand(item, frontier);
+                expand(item, frontier, alone);
                 ctx.observer.work_done(1);
             });
     }

@@ -8,9 +8,10 @@
 //! prefetcher serves them and the queue is pure overhead, up to 15% more. That differs
 //! from segment to segment (blank cell to blank cell) and from level to level, so
 //! every worker thread times both ways on its first work items of each segment of a
-//! level and then keeps the faster one ([`Choice`]). A level on one worker thread
-//! marks with [`DepthStore::mark_unseen_alone`] (no other writer: no atomic
-//! read-modify-write, no branch), on more with [`DepthStore::mark_unseen`].
+//! level and then keeps the faster one ([`Choice`]). A level on one worker thread,
+//! and a thread that holds a lane alone (`lanes`), marks with
+//! [`DepthStore::mark_unseen_alone`] (no other writer: no atomic read-modify-write,
+//! no branch); other threads with [`DepthStore::mark_unseen`].
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,8 +49,8 @@ pub(super) struct Way {
     pub segment: usize,
     /// The scan marked the puzzle's translated moves: expand without them.
     pub untranslated: bool,
-    /// This thread is the only one writing the store: marks may read and write
-    /// plainly ([`DepthStore::mark_unseen_alone`]).
+    /// This thread is the only one writing where the item's marks land: they may
+    /// read and write plainly ([`DepthStore::mark_unseen_alone`]).
     pub alone: bool,
 }
 

@@ -770,6 +770,10 @@ impl DepthStore for PackedDepths {
         }
     }
 
+    fn marks_alone_save_atomics(&self) -> bool {
+        true
+    }
+
     fn marks_exactly_once(&self) -> bool {
         true
     }

@@ -115,11 +115,24 @@ impl<'a> Lanes<'a> {
     }
 }
 
+/// Sets its flag when dropped (Release: what the thread did before happens before
+/// what a thread that reads the flag with Acquire does after).
+struct Settle<'a>(&'a AtomicBool);
+
+impl Drop for Settle<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
 /// One thread's part of a half: lanes of its own while there are free ones, then help.
 fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkItem, bool)) {
     while let Some(lane) = lanes.iter().find(|lane| {
         !lane.owned.load(Ordering::Relaxed) && !lane.owned.swap(true, Ordering::Relaxed)
     }) {
+        // The owner settles when it leaves, also by a panic: a helper never waits on
+        // a thread that is gone.
+        let _settle = Settle(&lane.settled);
         loop {
             // Checked before each item: an item taken after the helper's word runs
             // atomically.
@@ -134,7 +147,6 @@ fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkIte
                 work(item, alone);
             }
         }
-        lane.settled.store(true, Ordering::Release);
     }
     while let Some(lane) = lanes
         .iter()
@@ -249,6 +261,25 @@ mod tests {
         // from then on.
         let (alone, shared) = run_checked(&[200], 2);
         assert!(alone > 0 && shared > 0, "{alone} alone, {shared} shared");
+    }
+
+    #[test]
+    fn a_panic_of_the_owner_reaches_the_caller_and_no_helper_waits_for_ever() {
+        let all = items(&[20]);
+        let lanes = Lanes::from_lanes(vec![all.iter().collect()]);
+        let run = std::panic::catch_unwind(|| {
+            crate::pool::run_on(Some(2), || {
+                lanes.run(
+                    || false,
+                    |item, _| {
+                        // The other thread asks to join during the first item.
+                        std::thread::sleep(Duration::from_millis(20));
+                        assert_ne!(item.chunk, 0, "the first item fails");
+                    },
+                )
+            })
+        });
+        assert!(run.is_err());
     }
 
     #[test]

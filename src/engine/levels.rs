@@ -193,6 +193,8 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
     lanes: Option<Lanes>,
     expand: impl Fn(&WorkItem, &[u64], bool) + Sync,
 ) -> bool {
+    // On one worker thread, nobody else writes the store during the level.
+    let alone = rayon::current_num_threads() == 1;
     if ctx.bipartite {
         let visit = |item: &WorkItem, alone: bool| {
             with_buffer(|frontier| {
@@ -213,8 +215,6 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
             lanes.run(|| ctx.stopped(), visit);
             return true;
         }
-        // On one worker thread, nobody else writes the store during the level.
-        let alone = rayon::current_num_threads() == 1;
         ctx.items.par_iter().for_each(|item| {
             if !ctx.stopped() {
                 visit(item, alone);
@@ -223,7 +223,6 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
         return true;
     }
     // Writes may land anywhere, so scanning and writing alternate batch by batch.
-    let alone = rayon::current_num_threads() == 1;
     for batch in ctx.items.chunks(SCAN_BATCH) {
         if ctx.stopped() {
             return false;

@@ -30,6 +30,44 @@ use std::path::{Path, PathBuf};
 /// The folder that tables and databases go to when no path is given.
 pub const TABLES_DIR: &str = "tables";
 
+/// Opens the file at `path` for reading, refusing anything but a regular file (a
+/// FIFO, a device, a folder) with [`std::io::ErrorKind::InvalidInput`] instead of
+/// waiting on it: the open does not block (`O_NONBLOCK`, which regular files ignore),
+/// and the open file is checked, not the path.
+///
+/// # Errors
+/// The system's error, or `InvalidInput` where the path is not a regular file.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let refused = antipode::persist::open_regular(dir.path()).unwrap_err();
+/// assert_eq!(refused.kind(), std::io::ErrorKind::InvalidInput);
+/// assert_eq!(refused.to_string(), "not a regular file");
+/// ```
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    check_regular(&file)?;
+    Ok(file)
+}
+
+/// Refuses an open file that is not a regular file, as [`open_regular`] does.
+///
+/// # Errors
+/// The system's error, or `InvalidInput`.
+pub fn check_regular(file: &File) -> std::io::Result<()> {
+    if file.metadata()?.is_file() {
+        return Ok(());
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "not a regular file",
+    ))
+}
+
 /// `path` with `suffix` added to its file name: `sibling("t.table", ".partial")` is
 /// `t.table.partial`. Names that are not UTF-8 keep their bytes.
 #[must_use]

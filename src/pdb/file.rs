@@ -2,7 +2,6 @@
 //! tiles, the entry base; `tables/README.md`) over 4- or 8-bit entries, one per
 //! placement in rank order.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -257,7 +256,7 @@ impl Pdb {
         if !header.complete {
             return Err(PdbError::Other(format!("{}: unfinished", path.display())));
         }
-        let file = File::open(path).map_err(|cause| PdbError::Io {
+        let file = crate::persist::open_regular(path).map_err(|cause| PdbError::Io {
             path: path.to_owned(),
             cause,
         })?;

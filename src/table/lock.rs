@@ -158,12 +158,18 @@ impl Drop for WriteLock {
     }
 }
 
+/// Opens the table for reading and writing; anything but a regular file (a FIFO, a
+/// device) is refused without waiting on it (`O_NONBLOCK`, which regular files ignore).
 fn open(path: &Path, create_new: bool) -> std::io::Result<File> {
-    OpenOptions::new()
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create_new(create_new)
-        .open(path)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    crate::persist::check_regular(&file)?;
+    Ok(file)
 }
 
 /// Whether `path` still names the open `file` (same device and inode).

@@ -190,7 +190,7 @@ fn header_for(board: &PegBoard) -> PegHeader {
 /// [`TableError`] if the file cannot be read or its header is not a peg table's.
 pub fn read_header(path: &Path) -> Result<PegHeader, TableError> {
     let mut block = vec![0u8; HEADER_BYTES];
-    File::open(path)
+    crate::persist::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut block))
         .map_err(io(path))?;
     PegHeader::decode(&block).map_err(|cause| TableError::Header {
@@ -439,7 +439,7 @@ impl SolvableTable {
                 levels: header.histogram.len(),
             });
         }
-        let file = File::open(path).map_err(io(path))?;
+        let file = crate::persist::open_regular(path).map_err(io(path))?;
         // SAFETY: the map is read-only; a writer replaces a table by renaming a new
         // file over it (never by writing into it), so the mapped bytes do not change.
         let map = unsafe { Mmap::map(&file) }.map_err(io(path))?;

@@ -7,6 +7,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::descent;
+use crate::driver::Control;
 use crate::engine::{self, EngineError, Finished, Histogram, Observer, Transport};
 use crate::puzzle::Puzzle;
 use crate::store::{ByteDepths, DepthRead, DepthStore, Depths, Encoding, StoreError};
@@ -29,6 +30,10 @@ pub struct Analysis {
     pub indices: u64,
     /// States reached from the goal set (the others cannot reach it).
     pub reachable: u64,
+    /// Indices that number no state: a class index's slots that are not the one their
+    /// class is numbered by ([`Puzzle::never_reached`]); neither reached nor
+    /// unreachable.
+    pub unused_slots: u64,
     /// States in the goal set (distance 0).
     pub goal_states: u64,
     /// The largest distance from the goal set.
@@ -107,6 +112,9 @@ pub enum AnalyzeError {
     /// Writing a table (in shards) failed.
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
+    /// The position a search was to start from.
+    #[error("start: {0}")]
+    Position(#[from] crate::puzzle::PositionError),
 }
 
 /// Searches every state from the goal set into a fresh in-memory depth array, which
@@ -117,19 +125,19 @@ pub enum AnalyzeError {
 /// ([`crate::engine::EngineError`]).
 ///
 /// ```
-/// use antipode::{Notation, Puzzle, analysis, engine::Silent, puzzles::BlockPuzzle};
+/// use antipode::{Notation, Puzzle, analysis, driver::Control, puzzles::BlockPuzzle};
 /// use antipode::puzzles::blocks::library;
 ///
 /// let (file, text) = library::shipped("goat").unwrap();
 /// let goat = BlockPuzzle::from_text(file, text).unwrap();
-/// let (depths, histogram) = analysis::search(&goat, &Silent).unwrap();
+/// let (depths, histogram) = analysis::search(&goat, &Control::default()).unwrap();
 /// assert_eq!(histogram.gods_number(), 52);
 /// let start = goat.start().unwrap();
 /// assert_eq!(depths.depth(goat.rank(&start)), Some(20));
 /// ```
 pub fn search<P: Puzzle>(
     puzzle: &P,
-    observer: &dyn Observer,
+    control: &Control<'_>,
 ) -> Result<(ByteDepths, Histogram), AnalyzeError> {
     let indices = puzzle.index_count();
     if let Some(memory) = sys::total_memory_bytes().filter(|&memory| indices > memory) {
@@ -140,11 +148,13 @@ pub fn search<P: Puzzle>(
         });
     }
     let store = ByteDepths::anonymous(indices)?;
-    let histogram = engine::search(puzzle, &store, observer)?;
+    let histogram = engine::search(puzzle, &store, control)?;
     Ok((store, histogram))
 }
 
-/// Runs a full analysis on the current rayon pool, drawing up to `boards` antipodes.
+/// Runs a full analysis on the current rayon pool, drawing up to `boards` antipodes;
+/// progress goes to `control`'s observer and its stop token ends the search within a
+/// level ([`crate::engine::EngineError::Interrupted`]).
 ///
 /// # Errors
 /// [`AnalyzeError`] if the depth array cannot be allocated or the search fails
@@ -152,10 +162,10 @@ pub fn search<P: Puzzle>(
 pub fn analyze<P: Puzzle>(
     puzzle: &P,
     boards: usize,
-    observer: &dyn Observer,
+    control: &Control<'_>,
 ) -> Result<Analysis, AnalyzeError> {
     let started = Instant::now();
-    let (mut store, histogram) = search(puzzle, observer)?;
+    let (mut store, histogram) = search(puzzle, control)?;
     Ok(summarize(
         puzzle, &mut store, histogram, None, boards, started,
     ))
@@ -163,7 +173,7 @@ pub fn analyze<P: Puzzle>(
 
 /// The facts of a finished search: God's number, antipodes, histogram, resources.
 /// `last_level`, if known, holds the indices of the deepest level (see
-/// [`engine::SearchOptions::last_level`]); without it, stores with depths mod 3 find
+/// [`engine::Bfs::capture_last_level`]); without it, stores with depths mod 3 find
 /// the antipodes by descent. The store is borrowed uniquely: nothing writes it while
 /// the antipodes are scanned.
 pub fn summarize<P: Puzzle, S: DepthStore>(
@@ -208,6 +218,7 @@ fn summarize_indices<P: Puzzle>(
         goal: puzzle.goal_summary(),
         indices: puzzle.index_count(),
         reachable: histogram.reachable(),
+        unused_slots: puzzle.never_reached(),
         goal_states: histogram.0.first().copied().unwrap_or(0),
         gods_number,
         antipode_count: *histogram.0.last().unwrap_or(&0),
@@ -270,9 +281,9 @@ pub fn analyze_partitioned<P: Puzzle>(
     let mut depths = Depths::anonymous(encoding, range.end - range.start)?
         .ok_or(AnalyzeError::Encoding(encoding))?;
     let (histogram, local_antipodes, sent) = with_depths!(&mut depths, s => {
-        let mut executor = engine::Partitioned::new(puzzle, &*s, transport, observer);
-        let bfs = engine::Bfs::with_executor(Box::new(&mut executor), observer, None);
-        let histogram = bfs.run()?;
+        let mut executor = engine::Partitioned::new(puzzle, &*s, transport);
+        let bfs = engine::Bfs::with_executor(Box::new(&mut executor));
+        let histogram = bfs.run(&Control::new(observer, None))?;
         let antipodes = executor.last_level_indices(histogram.gods_number(), ANTIPODE_LIMIT);
         (histogram, antipodes, executor.bytes_sent().to_vec())
     });

@@ -208,6 +208,20 @@ struct PuzzleArgs {
 }
 
 impl PuzzleArgs {
+    /// The options as the library takes them, with `symmetry` classes or not.
+    fn options(&self, symmetry: bool) -> puzzles::Options {
+        puzzles::Options {
+            goal: self.goal.clone(),
+            metric: self.metric.clone(),
+            moves: self
+                .moves
+                .as_ref()
+                .map(|m| m.split(',').map(String::from).collect()),
+            up_to_rotation: self.up_to_rotation,
+            symmetry,
+        }
+    }
+
     /// The puzzle named, with its goal and metric.
     fn open(&self) -> Result<Opened> {
         self.open_classes(false)
@@ -215,64 +229,16 @@ impl PuzzleArgs {
 
     /// The puzzle named, or with `symmetry` (twisty puzzles) its symmetry classes.
     fn open_classes(&self, symmetry: bool) -> Result<Opened> {
-        let mut name = self.name()?;
-        if symmetry {
-            name = self.twisty_name(|variant| variant.symmetry = true)?;
-        }
-        Ok(puzzles::open_with(
-            &name,
-            self.goal.as_deref(),
-            self.blocks_metric(),
+        Ok(puzzles::open_options(
+            &self.puzzle,
+            &self.options(symmetry),
         )?)
     }
 
-    /// The name with a twisty option set, refused for other puzzles.
-    fn twisty_name(&self, set: impl FnOnce(&mut puzzles::kpuzzle::Variant)) -> Result<String> {
-        let name = self.name()?;
-        let (base, mut variant) = puzzles::kpuzzle::Variant::parse(&name)?;
-        if !puzzles::kpuzzle::library::is_kpuzzle_name(base) {
-            bail!(
-                "{} is not a twisty puzzle: --symmetry is for twisty puzzles (KPuzzle and .tws \
-                 definitions) and peg solitaire",
-                self.puzzle
-            );
-        }
-        set(&mut variant);
-        Ok(format!("{base}{}", variant.suffix()))
-    }
-
-    /// The sliding-block metric asked for, if any.
-    fn blocks_metric(&self) -> Option<puzzles::Metric> {
-        self.metric.as_deref().and_then(puzzles::Metric::from_name)
-    }
-
     /// The puzzle's name, with the twisty puzzles' options (`--moves`, `--metric
-    /// half|quarter`) written into it as their names carry them.
+    /// half|quarter`, `--up-to-rotation`) written into it as their names carry them.
     fn name(&self) -> Result<String> {
-        let twisty_metric = self
-            .metric
-            .as_deref()
-            .and_then(puzzles::kpuzzle::TurnMetric::from_name);
-        if self.moves.is_none() && twisty_metric.is_none() && !self.up_to_rotation {
-            return Ok(self.puzzle.clone());
-        }
-        let (base, mut variant) = puzzles::kpuzzle::Variant::parse(&self.puzzle)?;
-        if !puzzles::kpuzzle::library::is_kpuzzle_name(base) {
-            bail!(
-                "--moves and --metric {} (and --up-to-rotation) are for twisty puzzles \
-                 (KPuzzle and .tws definitions), not {}",
-                self.metric.as_deref().unwrap_or("half"),
-                self.puzzle
-            );
-        }
-        variant.up_to_rotation |= self.up_to_rotation;
-        if let Some(moves) = &self.moves {
-            variant.moves = Some(moves.split(',').map(|m| m.trim().to_string()).collect());
-        }
-        if let Some(metric) = twisty_metric {
-            variant.metric = metric;
-        }
-        Ok(format!("{base}{}", variant.suffix()))
+        Ok(self.options(false).name(&self.puzzle)?)
     }
 }
 

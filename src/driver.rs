@@ -86,6 +86,7 @@ pub enum Direction {
 ///
 /// ```
 /// use std::sync::Mutex;
+/// use antipode::driver::Control;
 /// use antipode::engine::{self, LevelStats, Observer};
 /// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
@@ -98,7 +99,7 @@ pub enum Direction {
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
 /// let levels = Levels(Mutex::new(Vec::new()));
-/// engine::search(&board, &store, &levels).unwrap();
+/// engine::search(&board, &store, &Control::new(&levels, None)).unwrap();
 /// let levels = levels.0.into_inner().unwrap();
 /// assert_eq!(levels[..3], [(0, 1), (1, 2), (2, 3)]);
 /// assert_eq!(levels.last(), Some(&(21, 1)));
@@ -123,6 +124,7 @@ pub struct LevelStats {
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
+/// use antipode::driver::Control;
 /// use antipode::engine::{self, Observer};
 /// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
@@ -137,7 +139,7 @@ pub struct LevelStats {
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
 /// let units = Units::default();
-/// engine::search(&board, &store, &units).unwrap();
+/// engine::search(&board, &store, &Control::new(&units, None)).unwrap();
 /// assert!(units.0.load(Ordering::Relaxed) > 0);
 /// ```
 pub trait Observer: Sync {
@@ -158,12 +160,15 @@ pub trait Observer: Sync {
 /// An observer that ignores everything.
 ///
 /// ```
+/// use antipode::driver::Control;
 /// use antipode::engine::{self, Silent};
 /// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// assert_eq!(engine::search(&board, &store, &Silent).unwrap().gods_number(), 21);
+/// // Silent is the default control's observer.
+/// let control = Control { observer: &Silent, ..Control::default() };
+/// assert_eq!(engine::search(&board, &store, &control).unwrap().gods_number(), 21);
 /// ```
 pub struct Silent;
 

@@ -102,7 +102,6 @@ mod slices;
 mod threads;
 mod transport;
 
-use crate::StopToken;
 use crate::driver::{self, Control, Interrupted, Next, Start};
 pub use crate::driver::{Direction, LevelStats, Observer, Silent};
 
@@ -118,13 +117,13 @@ pub use transport::{Alone, InProcess, InProcessRanks, Transport};
 /// Why a search stopped early.
 ///
 /// ```
-/// use antipode::engine::{self, EngineError, Silent};
-/// use antipode::{puzzles::SlidingPuzzle, store::ByteDepths};
+/// use antipode::engine::{self, EngineError};
+/// use antipode::{driver::Control, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// // A store of the wrong size is refused before anything runs.
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(10).unwrap();
-/// let refused = engine::search(&board, &store, &Silent);
+/// let refused = engine::search(&board, &store, &Control::default());
 /// assert!(matches!(refused, Err(EngineError::SizeMismatch { store: 10, puzzle: 360 })));
 /// ```
 #[derive(Debug, thiserror::Error)]
@@ -181,145 +180,40 @@ impl Histogram {
     }
 }
 
-/// Called after each completed level with the histogram so far.
-///
-/// ```
-/// use antipode::engine::{self, Checkpoint, SearchOptions, Silent};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
-///
-/// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// let mut levels_saved = 0;
-/// let mut save = |histogram: &[u64]| {
-///     levels_saved = histogram.len();
-///     Ok(())
-/// };
-/// let checkpoint: &mut Checkpoint = &mut save;
-/// let options = SearchOptions { checkpoint: Some(checkpoint), ..Default::default() };
-/// engine::search_with(&board, &store, &Silent, options).unwrap();
-/// assert_eq!(levels_saved, 22);
-/// ```
-pub type Checkpoint<'a> = dyn FnMut(&[u64]) -> std::io::Result<()> + 'a;
-
-/// Options of [`search_with`]: resuming, checkpointing and stopping.
-///
-/// ```
-/// use antipode::engine::{self, EngineError, SearchOptions, Silent};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
-///
-/// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// // A stop requested before the start: the search ends after the goal's level.
-/// let stop = antipode::StopToken::new();
-/// stop.stop();
-/// let options = SearchOptions { stop: Some(&stop), ..Default::default() };
-/// let stopped = engine::search_with(&board, &store, &Silent, options);
-/// assert!(matches!(stopped, Err(EngineError::Interrupted { .. })));
-/// ```
-#[derive(Default)]
-pub struct SearchOptions<'a> {
-    /// The histogram of the levels the store already holds completely (a resumed
-    /// run). Entries of the level after them may be partly written; they are redone.
-    pub resume: Option<Vec<u64>>,
-    /// Called after every completed level with the histogram so far, e.g. to make
-    /// the store durable and record progress. An error stops the search.
-    pub checkpoint: Option<&'a mut Checkpoint<'a>>,
-    /// Checked between work items: once set, the search stops within the current
-    /// level and returns [`EngineError::Interrupted`].
-    pub stop: Option<&'a StopToken>,
-    /// If given, receives the indices (ascending) of the last level when it held at
-    /// most [`CAPTURE_LIMIT`] states and the store tells new states apart (bottom-up
-    /// levels, or top-down on a store that marks exactly once); left empty otherwise.
-    /// With depths mod 3 this is how the antipodes are found.
-    pub last_level: Option<&'a mut Vec<u64>>,
-}
-
 /// Most states a captured last level may hold.
 pub const CAPTURE_LIMIT: usize = 1 << 20;
 
 /// Runs the search from the goal set until a level finds nothing new, filling `store`
-/// (which must be fresh: every entry unseen). Runs on the current rayon pool.
+/// (which must be fresh: every entry unseen). Runs on the current rayon pool; progress
+/// goes to `control`'s observer, and its stop token ends the search within a level.
 ///
 /// # Errors
 /// [`EngineError`] if the store does not fit the puzzle, the puzzle has no goal, or a
-/// depth exceeds the store's encoding.
+/// depth exceeds the store's encoding; [`EngineError::Interrupted`] on a stop.
 ///
 /// ```
-/// use antipode::{engine::{self, Silent}, puzzles::SlidingPuzzle, store::ByteDepths};
-/// use antipode::Puzzle;
+/// use antipode::{driver::Control, engine::{self, EngineError}, puzzles::SlidingPuzzle};
+/// use antipode::{Puzzle, store::ByteDepths};
 ///
 /// let eight = SlidingPuzzle::new(3, 3).unwrap();
 /// let store = ByteDepths::anonymous(eight.index_count()).unwrap();
-/// let histogram = engine::search(&eight, &store, &Silent).unwrap();
+/// let histogram = engine::search(&eight, &store, &Control::default()).unwrap();
 /// assert_eq!(histogram.gods_number(), 31);
 /// assert_eq!(histogram.reachable(), 181_440);
+///
+/// // A stop requested before the start: the search ends after the goal's level.
+/// let stop = antipode::StopToken::new();
+/// stop.stop();
+/// let fresh = ByteDepths::anonymous(eight.index_count()).unwrap();
+/// let stopped = engine::search(&eight, &fresh, &Control { stop: Some(&stop), ..Control::default() });
+/// assert!(matches!(stopped, Err(EngineError::Interrupted { .. })));
 /// ```
 pub fn search<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
-    observer: &dyn Observer,
+    control: &Control<'_>,
 ) -> Result<Histogram, EngineError> {
-    search_with(puzzle, store, observer, SearchOptions::default())
-}
-
-/// [`search`] with options: resume from completed levels, checkpoint after each level,
-/// stop on request.
-///
-/// # Errors
-/// [`EngineError`] as [`search`], and [`EngineError::Interrupted`] on a stop,
-/// [`EngineError::Checkpoint`] if the checkpoint callback fails.
-pub fn search_with<P: Puzzle, S: DepthStore>(
-    puzzle: &P,
-    store: &S,
-    observer: &dyn Observer,
-    options: SearchOptions<'_>,
-) -> Result<Histogram, EngineError> {
-    let mut bfs = Bfs::new(puzzle, store, observer, options.stop)?;
-    if let Some(histogram) = options.resume {
-        bfs.resume(histogram);
-    }
-    let capture = options.last_level.is_some();
-    if capture {
-        bfs.capture_last_level();
-    }
-    let control = Control::new(observer, options.stop).every(std::time::Duration::ZERO);
-    let histogram = match options.checkpoint {
-        Some(checkpoint) => driver::run(
-            &mut Saving {
-                bfs: &mut bfs,
-                checkpoint,
-            },
-            &control,
-        ),
-        None => driver::run(&mut bfs, &control),
-    }?;
-    if let Some(last) = options.last_level {
-        *last = bfs.take_last_level().unwrap_or_default();
-    }
-    Ok(Histogram(histogram))
-}
-
-/// A search that hands its levels to a checkpoint callback after each one.
-struct Saving<'s, 'a, 'c> {
-    bfs: &'s mut Bfs<'a>,
-    checkpoint: &'s mut Checkpoint<'c>,
-}
-
-impl driver::Levels for Saving<'_, '_, '_> {
-    type Error = EngineError;
-    fn start(&mut self, control: &Control<'_>) -> Result<Start, EngineError> {
-        self.bfs.start(control)
-    }
-    fn next_level(&mut self, control: &Control<'_>) -> Result<Next, EngineError> {
-        self.bfs.next_level(control)
-    }
-    fn saves(&self) -> bool {
-        true
-    }
-    fn save(&mut self, levels: &[u64]) -> Result<u64, EngineError> {
-        (self.checkpoint)(levels).map_err(EngineError::Checkpoint)?;
-        Ok(0)
-    }
+    Bfs::new(puzzle, store)?.run(control)
 }
 
 /// One level about to be computed.
@@ -374,15 +268,15 @@ pub struct LevelOutcome {
 /// answers the questions about classes, periods and exactness alike.
 ///
 /// ```
-/// use antipode::engine::{Bfs, Executor, Silent, Threads};
-/// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
+/// use antipode::engine::{Bfs, Executor, Threads};
+/// use antipode::{Puzzle, driver::Control, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// let threads = Threads::new(&board, &store, board.goal_indices(), &Silent, None);
+/// let threads = Threads::new(&board, &store, board.goal_indices());
 /// assert_eq!(threads.indices(), 0..360);
-/// let bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
-/// assert_eq!(bfs.run().unwrap().gods_number(), 21);
+/// let bfs = Bfs::with_executor(Box::new(threads));
+/// assert_eq!(bfs.run(&Control::default()).unwrap().gods_number(), 21);
 /// ```
 pub trait Executor {
     /// The indices whose entries this executor holds and computes (all of them for
@@ -419,8 +313,10 @@ pub trait Executor {
     fn frontier_is_exact(&self, depth: u32) -> bool;
     /// How many units of work (calls of [`Observer::work_done`]) the level will take.
     fn work_units(&self, plan: &LevelPlan) -> u64;
-    /// Computes the level over this executor's indices.
-    fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome;
+    /// Computes the level over this executor's indices, telling `control`'s observer
+    /// of its work and stopping between work items once `control` is stopped.
+    fn run_level(&mut self, plan: &LevelPlan, capture: bool, control: &Control<'_>)
+    -> LevelOutcome;
     /// The entries of this executor's indices that hold the new level's code, counted
     /// by a scan (with codes mod p, older levels of that code are included).
     fn count_level(&self, plan: &LevelPlan) -> u64;
@@ -465,8 +361,13 @@ impl<E: Executor + ?Sized> Executor for &mut E {
     fn work_units(&self, plan: &LevelPlan) -> u64 {
         (**self).work_units(plan)
     }
-    fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
-        (**self).run_level(plan, capture)
+    fn run_level(
+        &mut self,
+        plan: &LevelPlan,
+        capture: bool,
+        control: &Control<'_>,
+    ) -> LevelOutcome {
+        (**self).run_level(plan, capture, control)
     }
     fn count_level(&self, plan: &LevelPlan) -> u64 {
         (**self).count_level(plan)
@@ -485,19 +386,17 @@ impl<E: Executor + ?Sized> Executor for &mut E {
 /// [`Partitioned`] one rank's slice), and [`Bfs::choose_direction`].
 ///
 /// ```
-/// use antipode::engine::{Bfs, Silent};
+/// use antipode::{driver::Control, engine::Bfs};
 /// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// let bfs = Bfs::new(&board, &store, &Silent, None).unwrap();
-/// let histogram = bfs.run().unwrap();
+/// let bfs = Bfs::new(&board, &store).unwrap();
+/// let histogram = bfs.run(&Control::default()).unwrap();
 /// assert_eq!((histogram.reachable(), histogram.gods_number()), (360, 21));
 /// ```
 pub struct Bfs<'a> {
     executor: Box<dyn Executor + 'a>,
-    observer: &'a dyn Observer,
-    stop: Option<&'a StopToken>,
     /// States per depth of the completed levels.
     histogram: Vec<u64>,
     /// States reached per class.
@@ -510,17 +409,12 @@ pub struct Bfs<'a> {
 
 impl<'a> Bfs<'a> {
     /// A search of `puzzle` into `store` (one entry per index) on this process's
-    /// threads; `stop` interrupts it between work items.
+    /// threads.
     ///
     /// # Errors
     /// [`EngineError::SizeMismatch`] if the store and the puzzle differ in size,
     /// [`EngineError::NoGoal`] if the puzzle has no goal.
-    pub fn new<P: Puzzle, S: DepthStore>(
-        puzzle: &'a P,
-        store: &'a S,
-        observer: &'a dyn Observer,
-        stop: Option<&'a StopToken>,
-    ) -> Result<Self, EngineError> {
+    pub fn new<P: Puzzle, S: DepthStore>(puzzle: &'a P, store: &'a S) -> Result<Self, EngineError> {
         if store.len() != puzzle.index_count() {
             return Err(EngineError::SizeMismatch {
                 store: store.len(),
@@ -531,20 +425,15 @@ impl<'a> Bfs<'a> {
         if goals.is_empty() {
             return Err(EngineError::NoGoal);
         }
-        let executor = Threads::new(puzzle, store, goals, observer, stop);
-        Ok(Self::with_executor(Box::new(executor), observer, stop))
+        let executor = Threads::new(puzzle, store, goals);
+        Ok(Self::with_executor(Box::new(executor)))
     }
 
     /// A search whose levels `executor` computes.
-    pub fn with_executor(
-        executor: Box<dyn Executor + 'a>,
-        observer: &'a dyn Observer,
-        stop: Option<&'a StopToken>,
-    ) -> Self {
+    #[must_use]
+    pub fn with_executor(executor: Box<dyn Executor + 'a>) -> Self {
         Bfs {
             executor,
-            observer,
-            stop,
             histogram: Vec::new(),
             seen: [0; 2],
             recount: false,
@@ -581,14 +470,14 @@ impl<'a> Bfs<'a> {
         self.last_level.take()
     }
 
-    /// Runs levels until one finds nothing new, through the level-loop driver.
+    /// Runs levels until one finds nothing new, through the level-loop driver, which
+    /// hands `control` (progress, stop) to every level.
     ///
     /// # Errors
     /// [`EngineError::Interrupted`] once the stop token is set; a depth the store
     /// cannot record.
-    pub fn run(mut self) -> Result<Histogram, EngineError> {
-        let control = Control::new(self.observer, self.stop);
-        driver::run(&mut self, &control).map(Histogram)
+    pub fn run(mut self, control: &Control<'_>) -> Result<Histogram, EngineError> {
+        driver::run(&mut self, control).map(Histogram)
     }
 
     /// The next level, or `None` when every state of its class has been reached.
@@ -697,7 +586,9 @@ impl driver::Levels for Bfs<'_> {
             plan.direction,
             self.executor.work_units(&plan),
         );
-        let outcome = self.executor.run_level(&plan, self.last_level.is_some());
+        let outcome = self
+            .executor
+            .run_level(&plan, self.last_level.is_some(), control);
         if control.stopped() {
             return Ok(Next::Stopped);
         }

@@ -33,6 +33,13 @@ pub enum PositionError {
     /// Well formed, but not in the goal's part of the state space.
     #[error("unsolvable position: {0}")]
     Unsolvable(String),
+    /// A search from this position over symmetry classes whose symmetries do not all
+    /// fix it: it would measure the distance to the position's images too.
+    #[error(
+        "{0} is not fixed by every symmetry of the classes: search from it under the \
+         symmetries that fix it"
+    )]
+    NotFixed(String),
 }
 
 /// A contiguous run of indices whose states all share one colour of a two-colouring of
@@ -63,8 +70,11 @@ pub type Step<P> = Successor<<P as Notation>::State, <P as Puzzle>::Move>;
 /// positions (`--symmetry`): the positions per depth, from the classes per depth.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ClassCounts {
-    /// The order of the symmetry group.
+    /// The order of the symmetry group the classes are taken under.
     pub symmetries: usize,
+    /// The order of the puzzle's own symmetry group: larger than `symmetries` where
+    /// a search from a position used the subgroup that fixes it.
+    pub puzzle_symmetries: usize,
     /// Every position the moves reach.
     pub positions: u128,
     /// `positions_by_depth[d]`: the positions at distance `d`.
@@ -143,6 +153,15 @@ pub trait Puzzle: Notation + Sync {
     /// search ends when the others are all found. Default 0.
     fn never_reached(&self) -> u64 {
         0
+    }
+
+    /// Whether every symmetry the index is taken under fixes `state`, so that its
+    /// index stands for `state` alone: a search from `state` ([`Rooted`]) then
+    /// measures the distance to `state`, not to the nearest of its images. True (the
+    /// default) where an index is one position.
+    fn symmetries_fix(&self, state: &Self::State) -> bool {
+        let _ = state;
+        true
     }
 
     /// The most neighbours any state can have.
@@ -471,13 +490,19 @@ pub trait Notation {
 /// the position's component (every state it can reach, "reachable") and the states
 /// farthest from it (the "antipodes"), what a designer asks of a start.
 ///
+/// Every method of [`Puzzle`] and [`Notation`] is forwarded to the puzzle but the
+/// goal set's (a test holds the list to the traits). Over symmetry classes the root
+/// must be fixed by every symmetry ([`Puzzle::symmetries_fix`]), else
+/// [`Rooted::new`] refuses it: the classes of the subgroup that fixes it
+/// ([`crate::puzzles::kpuzzle::classes::KClasses::fixing`]) are searched instead.
+///
 /// ```
-/// use antipode::{Notation, Puzzle, puzzle::Rooted, analysis, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, puzzle::Rooted, analysis, driver::Control, puzzles::SlidingPuzzle};
 ///
 /// let eight = SlidingPuzzle::new(3, 3).unwrap();
 /// let start = eight.parse("867254301").unwrap();
-/// let from = Rooted::new(&eight, start);
-/// let a = analysis::analyze(&from, 0, &Silent).unwrap();
+/// let from = Rooted::new(&eight, start).unwrap();
+/// let a = analysis::analyze(&from, 0, &Control::default()).unwrap();
 /// assert_eq!(a.reachable, 181_440);
 /// assert_eq!(a.gods_number, 31); // the usual goal is among the farthest
 /// ```
@@ -488,8 +513,15 @@ pub struct Rooted<'a, P: Puzzle> {
 
 impl<'a, P: Puzzle> Rooted<'a, P> {
     /// `puzzle` searched from `root`.
-    pub fn new(puzzle: &'a P, root: P::State) -> Self {
-        Rooted { puzzle, root }
+    ///
+    /// # Errors
+    /// [`PositionError::NotFixed`] if the puzzle's indices are classes under
+    /// symmetries that do not all fix `root`.
+    pub fn new(puzzle: &'a P, root: P::State) -> Result<Self, PositionError> {
+        if !puzzle.symmetries_fix(&root) {
+            return Err(PositionError::NotFixed(puzzle.format_line(&root)));
+        }
+        Ok(Rooted { puzzle, root })
     }
 }
 
@@ -525,12 +557,9 @@ impl<P: Puzzle> Notation for Rooted<'_, P> {
     }
 }
 
+/// Forwards every method but the goal set's (`definition` adds the root).
 impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     type Move = P::Move;
-
-    fn metric_override(&self) -> Option<&'static str> {
-        self.puzzle.metric_override()
-    }
 
     fn definition(&self) -> String {
         let mut text = self.puzzle.definition();
@@ -539,14 +568,31 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
         text.push('\n');
         text
     }
-    fn index_count(&self) -> u64 {
-        self.puzzle.index_count()
-    }
-    fn max_neighbours(&self) -> usize {
-        self.puzzle.max_neighbours()
+    fn metric_override(&self) -> Option<&'static str> {
+        self.puzzle.metric_override()
     }
     fn group_order(&self) -> Option<u128> {
         self.puzzle.group_order()
+    }
+    fn class_counts(
+        &self,
+        classes: &[u64],
+        antipodes: &[u64],
+        depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
+    ) -> Option<ClassCounts> {
+        self.puzzle.class_counts(classes, antipodes, depth_of)
+    }
+    fn index_count(&self) -> u64 {
+        self.puzzle.index_count()
+    }
+    fn never_reached(&self) -> u64 {
+        self.puzzle.never_reached()
+    }
+    fn symmetries_fix(&self, state: &P::State) -> bool {
+        self.puzzle.symmetries_fix(state)
+    }
+    fn max_neighbours(&self) -> usize {
+        self.puzzle.max_neighbours()
     }
     fn goals(&self) -> Vec<P::State> {
         vec![self.root.clone()]
@@ -554,11 +600,11 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     fn is_goal(&self, state: &P::State) -> bool {
         *state == self.root
     }
-    fn goal_indices(&self) -> Vec<u64> {
-        vec![self.puzzle.rank(&self.root)]
-    }
     fn goal_summary(&self) -> String {
         self.puzzle.format_line(&self.root)
+    }
+    fn goal_indices(&self) -> Vec<u64> {
+        vec![self.puzzle.rank(&self.root)]
     }
     fn rank(&self, state: &P::State) -> u64 {
         self.puzzle.rank(state)

@@ -108,6 +108,44 @@ macro_rules! with_puzzle {
 }
 
 impl AnyPuzzle {
+    /// The puzzle that a search from the position `root` (one-line form) runs over:
+    /// the puzzle itself, or where its indices are symmetry classes, the classes under
+    /// the symmetries that fix `root` ([`kpuzzle::classes::KClasses::fixing`]), so
+    /// that the search measures the distance to `root` and not to its images; where
+    /// the identity alone fixes it, the positions themselves (the puzzle the classes
+    /// are taken of). A root that does not parse is left to the caller's parse, which
+    /// says why.
+    ///
+    /// # Errors
+    /// [`CatalogError::Option`] if the classes under that subgroup cannot be indexed.
+    ///
+    /// ```
+    /// use antipode::puzzles::{self, AnyPuzzle};
+    ///
+    /// let pyraminx = puzzles::lookup("pyraminx --symmetry").unwrap();
+    /// let AnyPuzzle::KClasses(classes) = pyraminx.clone().fixing("U").unwrap() else {
+    ///     unreachable!()
+    /// };
+    /// assert_eq!(classes.symmetry_count(), 3); // of 24
+    /// // Only the identity fixes U L: its positions.
+    /// assert!(matches!(pyraminx.fixing("U L").unwrap(), AnyPuzzle::KPuzzle(_)));
+    /// ```
+    pub fn fixing(self, root: &str) -> Result<AnyPuzzle, CatalogError> {
+        let AnyPuzzle::KClasses(classes) = &self else {
+            return Ok(self);
+        };
+        let Ok(root) = Notation::parse(&**classes, root) else {
+            return Ok(self);
+        };
+        let fixing = classes
+            .fixing(&root)
+            .map_err(|e| CatalogError::Option(e.to_string()))?;
+        if fixing.symmetry_count() == 1 {
+            return Ok(AnyPuzzle::KPuzzle(Box::new(classes.base().clone())));
+        }
+        Ok(AnyPuzzle::KClasses(Box::new(fixing)))
+    }
+
     /// The index of a position given as cells (row by row, the tile in each, 0 the
     /// blank), for programs that hold boards as bytes rather than text. Sliding boards
     /// only; the cells are checked ([`sliding::BoardShape::check_cells`]).
@@ -683,6 +721,111 @@ pub fn open_with(
             Ok(Opened::Peg(board.with_goal(goal)))
         }
     }
+}
+
+/// How to open a puzzle beyond its name, as a command's options or a binding's
+/// keyword arguments give it: another goal, another move metric, the generators and
+/// the symmetry classes of a twisty puzzle ([`open_options`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Another goal: a position of a sliding board or a block puzzle, a peg board's
+    /// goal (`one-peg`, a hole number or a board).
+    pub goal: Option<String>,
+    /// Another move metric: `step`, `line` or `path` for sliding-block puzzles,
+    /// `half` or `quarter` for twisty puzzles.
+    pub metric: Option<String>,
+    /// A twisty puzzle's generators (default: its definition's).
+    pub moves: Option<Vec<String>>,
+    /// A twisty puzzle whose pieces fix no frame: positions that differ by a
+    /// whole-puzzle rotation are one.
+    pub up_to_rotation: bool,
+    /// A twisty puzzle's symmetry classes: one index per class of positions.
+    pub symmetry: bool,
+}
+
+impl Options {
+    /// The puzzle's name with the twisty options written into it as names carry them
+    /// (`2x2x2 --symmetry --metric quarter`), or the name itself where none is asked
+    /// for.
+    ///
+    /// # Errors
+    /// [`CatalogError::Option`] if a twisty option is asked of another puzzle.
+    pub fn name(&self, name: &str) -> Result<String, CatalogError> {
+        let twisty_metric = self
+            .metric
+            .as_deref()
+            .and_then(kpuzzle::TurnMetric::from_name);
+        if self.moves.is_none() && twisty_metric.is_none() && !self.up_to_rotation && !self.symmetry
+        {
+            return Ok(name.to_string());
+        }
+        let (base, mut variant) =
+            kpuzzle::Variant::parse(name).map_err(|e| CatalogError::Option(e.to_string()))?;
+        if !kpuzzle::library::is_kpuzzle_name(base) {
+            let asked = [
+                (self.symmetry, "symmetry classes"),
+                (self.moves.is_some(), "generators"),
+                (twisty_metric.is_some(), "the half and quarter metrics"),
+                (self.up_to_rotation, "positions up to rotation"),
+            ];
+            let what: Vec<&str> = asked
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, w)| *w)
+                .collect();
+            let peg = if self.symmetry {
+                " and peg solitaire"
+            } else {
+                ""
+            };
+            return Err(CatalogError::Option(format!(
+                "{name} is not a twisty puzzle: {} are for twisty puzzles (KPuzzle and .tws \
+                 definitions){peg}",
+                what.join(", ")
+            )));
+        }
+        variant.up_to_rotation |= self.up_to_rotation;
+        variant.symmetry |= self.symmetry;
+        if let Some(moves) = &self.moves {
+            variant.moves = Some(moves.iter().map(|m| m.trim().to_string()).collect());
+        }
+        if let Some(metric) = twisty_metric {
+            variant.metric = metric;
+        }
+        Ok(format!("{base}{}", variant.suffix()))
+    }
+}
+
+/// Opens the puzzle `name` denotes with `options`: [`open_with`] after the twisty
+/// options are written into the name.
+///
+/// # Errors
+/// [`CatalogError`] as [`open_with`], and where an option does not apply to the
+/// puzzle (symmetry classes of a sliding board, a metric the puzzle has not).
+///
+/// ```
+/// use antipode::puzzles::{self, AnyPuzzle, Opened, Options};
+///
+/// let options = Options { symmetry: true, ..Options::default() };
+/// let Opened::Ranked(AnyPuzzle::KClasses(classes)) = puzzles::open_options("pyraminx", &options).unwrap()
+/// else { unreachable!() };
+/// assert_eq!(classes.symmetry_count(), 24);
+/// let refused = puzzles::open_options("8puzzle", &options).unwrap_err();
+/// assert!(refused.to_string().starts_with("8puzzle is not a twisty puzzle"));
+/// ```
+pub fn open_options(name: &str, options: &Options) -> Result<Opened, CatalogError> {
+    let name = options.name(name)?;
+    let metric = match options.metric.as_deref() {
+        None => None,
+        Some(m) if kpuzzle::TurnMetric::from_name(m).is_some() => None,
+        Some(m) => Some(Metric::from_name(m).ok_or_else(|| {
+            CatalogError::Option(format!(
+                "unknown metric `{m}`: step, line or path (sliding-block puzzles), half or \
+                 quarter (twisty puzzles)"
+            ))
+        })?),
+    };
+    open_with(&name, options.goal.as_deref(), metric)
 }
 
 /// Looks a puzzle with a ranked state space up by its command-line name.

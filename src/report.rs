@@ -31,6 +31,29 @@ pub fn render(analysis: &Analysis, format: Format) -> String {
     }
 }
 
+/// The indices that are no reachable state: a class index's unused slots, the states
+/// not connected to depth 0, and the goal set's size.
+fn states_not_reached(s: &mut String, a: &Analysis) {
+    if a.unused_slots > 0 {
+        let _ = writeln!(
+            *s,
+            "unused slots    {} (indices of the class index that number no class)",
+            thousands(a.unused_slots)
+        );
+    }
+    let unreachable = a.indices.saturating_sub(a.reachable + a.unused_slots);
+    if unreachable > 0 {
+        let _ = writeln!(
+            *s,
+            "unreachable     {} (not connected to depth 0: the goal set, or the --from position)",
+            thousands(unreachable)
+        );
+    }
+    if a.goal_states > 1 {
+        let _ = writeln!(*s, "goal states     {}", thousands(a.goal_states));
+    }
+}
+
 fn text(a: &Analysis) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "puzzle          {}", a.puzzle);
@@ -49,20 +72,19 @@ fn text(a: &Analysis) -> String {
             }
         );
     }
-    if a.reachable < a.indices {
-        let _ = writeln!(
-            s,
-            "unreachable     {} (not connected to depth 0: the goal set, or the --from position)",
-            thousands(a.indices - a.reachable)
-        );
-    }
-    if a.goal_states > 1 {
-        let _ = writeln!(s, "goal states     {}", thousands(a.goal_states));
-    }
+    states_not_reached(&mut s, a);
     if let Some(c) = &a.classes {
+        let of = if c.symmetries < c.puzzle_symmetries {
+            format!(
+                " of {}, those fixing the --from position",
+                c.puzzle_symmetries
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "symmetries      {} (one index per class of positions; Burnside: {} classes)",
+            "symmetries      {}{of} (one index per class of positions; Burnside: {} classes)",
             c.symmetries,
             crate::units::thousands_wide(c.burnside_classes)
         );

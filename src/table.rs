@@ -290,7 +290,9 @@ pub struct Identity {
 /// The identity a table of `puzzle` records.
 pub fn identity<P: Puzzle>(puzzle: &P) -> Identity {
     Identity {
-        name: puzzle.name(),
+        // Names cut to the header's field, as goals are: the definition's digest
+        // tells puzzles apart (a search from a twisty position has a long name).
+        name: header::fit_text(&puzzle.name()),
         goal: header::fit_text(&puzzle.goal_summary()),
         digest: definition_digest(&puzzle.definition()),
     }
@@ -635,7 +637,7 @@ pub fn read_header_of(path: impl AsRef<Path>) -> Result<Header, TableError> {
 }
 
 fn read_header(path: &Path) -> Result<(File, Header), TableError> {
-    let mut file = File::open(path).map_err(io_error(path))?;
+    let mut file = crate::persist::open_regular(path).map_err(io_error(path))?;
     let mut block = vec![0u8; HEADER_BYTES];
     let mut read = 0;
     while read < HEADER_BYTES {

@@ -126,10 +126,18 @@ def analyze(
     bits: int = 8,
     threads: Optional[int] = None,
     progress: Optional[Callable[[dict[str, Any]], None]] = None,
+    *,
+    symmetry: bool = False,
+    start: Optional[str] = None,
+    goal: Optional[str] = None,
+    metric: Optional[str] = None,
 ) -> dict[str, Any]:
     """Analyzes the puzzle `name`: gods_number, antipodes, antipode_count, reachable,
-    indices, histogram (numpy), and for a name with --symmetry a `classes` dict
-    (symmetries, positions, positions_by_depth, antipode_positions,
-    burnside_classes, antipode_class_sizes). `progress` gets a dict per finished level (depth,
-    new_states, cumulative, seconds, direction). Ctrl-C stops it with
-    KeyboardInterrupt, the table left resumable by the same call."""
+    indices, histogram (numpy), and with `symmetry=True` (twisty puzzles) a `classes`
+    dict (symmetries, puzzle_symmetries, positions, positions_by_depth,
+    antipode_positions, burnside_classes, antipode_class_sizes). `start` searches from
+    that position instead of the goal (with `symmetry`, under the symmetries that fix
+    it), `goal` sets another goal, `metric` another move metric (step, line, path,
+    half, quarter). `progress` gets a dict per finished level (depth, new_states,
+    cumulative, seconds, direction). Ctrl-C stops it with KeyboardInterrupt, in memory
+    as into a table, the table left resumable by the same call."""

@@ -7,8 +7,8 @@ use anyhow::{Context, Result, bail};
 
 use antipode::jobs::{AnalyzePeg, PegAnalyzed};
 use antipode::puzzle::Rooted;
-use antipode::puzzles::Opened;
 use antipode::puzzles::peg::PegBoard;
+use antipode::puzzles::{AnyPuzzle, Opened};
 use antipode::report;
 use antipode::solvers::peg::report as peg_report;
 use antipode::units::thousands;
@@ -180,17 +180,32 @@ fn run_analysis(args: &Args, interrupt: &Interrupt) -> Result<()> {
     }
     let analysis = match &args.from {
         None => with_puzzle!(&puzzle, p => run_on(p, args, interrupt))?,
-        Some(from) => with_puzzle!(&puzzle, p => {
+        Some(from) => with_puzzle!(&fixing(puzzle, from, args.quiet)?, p => {
             let root = match from.as_str() {
                 "start" => p.start().with_context(|| {
                     format!("{} has no start position of its own: give --from POSITION", p.name())
                 })?,
                 position => p.parse(position).context("--from")?,
             };
-            run_on(&Rooted::new(p, root), args, interrupt)
+            run_on(&Rooted::new(p, root).context("--from")?, args, interrupt)
         })?,
     };
     finish(&analysis, args)
+}
+
+/// The puzzle a search from `from` runs over ([`AnyPuzzle::fixing`]); says so when
+/// symmetry classes gave way to the positions, no symmetry but the identity fixing
+/// the position.
+fn fixing(puzzle: AnyPuzzle, from: &str, quiet: bool) -> Result<AnyPuzzle> {
+    let classes = matches!(puzzle, AnyPuzzle::KClasses(_));
+    let fixed = puzzle.fixing(from)?;
+    if classes && !quiet && matches!(fixed, AnyPuzzle::KPuzzle(_)) {
+        eprintln!(
+            "symmetry: no symmetry but the identity fixes the --from position: its positions \
+             are searched one by one"
+        );
+    }
+    Ok(fixed)
 }
 
 /// Draws the plot if asked and prints the report.

@@ -19,12 +19,13 @@ const FILTER_BATCH: usize = 64;
 /// A store no thread writes any more: reads only, including fast scans.
 ///
 /// ```
-/// use antipode::engine::{self, Finished, Silent};
+/// use antipode::driver::Control;
+/// use antipode::engine::{self, Finished};
 /// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let mut store = ByteDepths::anonymous(board.index_count()).unwrap();
-/// engine::search(&board, &store, &Silent).unwrap();
+/// engine::search(&board, &store, &Control::default()).unwrap();
 /// // The one antipode of the 2x3 board, 21 moves from the goal.
 /// let antipodes = Finished::new(&mut store).indices_at_depth(21, 10);
 /// assert_eq!(antipodes.len(), 1);

@@ -34,6 +34,7 @@ use super::layout::{ChunkLevels, Layout, NEVER};
 use super::slices::Slices;
 use super::transport::Transport;
 use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan, Observer};
+use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
 
@@ -95,7 +96,8 @@ fn post(outboxes: &mut [Vec<u32>], slices: &Slices, starts: &[u64], wide: bool, 
 /// checkpoint).
 ///
 /// ```
-/// use antipode::engine::{Bfs, InProcessRanks, Partitioned, Silent, Slices};
+/// use antipode::driver::Control;
+/// use antipode::engine::{Bfs, InProcessRanks, Partitioned, Slices};
 /// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::ByteDepths};
 ///
 /// // Two ranks, as threads of this process: each holds and computes half the indices.
@@ -108,9 +110,9 @@ fn post(outboxes: &mut [Vec<u32>], slices: &Slices, starts: &[u64], wide: bool, 
 ///             scope.spawn(move || {
 ///                 let slice = Slices::new(board.index_count(), 2).range(r);
 ///                 let store = ByteDepths::anonymous(slice.end - slice.start).unwrap();
-///                 let rank = Partitioned::new(board, &store, &transport, &Silent);
-///                 let bfs = Bfs::with_executor(Box::new(rank), &Silent, None);
-///                 bfs.run().unwrap()
+///                 let rank = Partitioned::new(board, &store, &transport);
+///                 let bfs = Bfs::with_executor(Box::new(rank));
+///                 bfs.run(&Control::default()).unwrap()
 ///             })
 ///         })
 ///         .collect();
@@ -124,7 +126,6 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     /// The slice's entries, indexed from the slice's start.
     store: &'a S,
     transport: &'a dyn Transport,
-    observer: &'a dyn Observer,
     slices: Slices,
     range: Range<u64>,
     layout: Layout,
@@ -251,12 +252,7 @@ impl LevelMarks {
 impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     /// Rank `transport.rank()`'s part of the search of `puzzle`, whose slice's entries
     /// `store` holds (`store.len()` must be the slice's length).
-    pub fn new(
-        puzzle: &'a P,
-        store: &'a S,
-        transport: &'a dyn Transport,
-        observer: &'a dyn Observer,
-    ) -> Self {
+    pub fn new(puzzle: &'a P, store: &'a S, transport: &'a dyn Transport) -> Self {
         let slices = Slices::new(puzzle.index_count(), transport.ranks());
         let range = slices.range(transport.rank());
         let slice_len = range.end - range.start;
@@ -284,7 +280,6 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             puzzle,
             store,
             transport,
-            observer,
             slices,
             range,
             layout,
@@ -551,7 +546,12 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
 impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
     /// A top-down level: the slice's frontier in batches, an exchange after each.
     /// Returns the states found in the slice and the bytes sent.
-    fn top_down(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> (u64, u64) {
+    fn top_down(
+        &mut self,
+        plan: &LevelPlan,
+        level: &mut LevelMarks,
+        observer: &dyn Observer,
+    ) -> (u64, u64) {
         let (depth, next) = (plan.depth, plan.depth + 1);
         let items: Vec<Range<u64>> = self
             .items_of(plan.source)
@@ -580,7 +580,7 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
             {
                 self.collect(&piece, depth);
                 if last {
-                    self.observer.work_done(1);
+                    observer.work_done(1);
                 }
             }
             found += self.expand_frontier(next, level);
@@ -598,7 +598,13 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
     /// The bottom-up search of the new level's class: its unseen states that have a
     /// neighbour in the frontier (`bits`) get the new depth. Items with no unseen
     /// state left are skipped from then on. Returns the states found.
-    fn search_unseen(&mut self, plan: &LevelPlan, bits: &[u64], level: &mut LevelMarks) -> u64 {
+    fn search_unseen(
+        &mut self,
+        plan: &LevelPlan,
+        bits: &[u64],
+        level: &mut LevelMarks,
+        observer: &dyn Observer,
+    ) -> u64 {
         let next = plan.depth + 1;
         let mut found = 0;
         for at in self.unexhausted(plan.target) {
@@ -625,7 +631,7 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
             self.exhausted[at] = in_item == unseen.len();
             found += in_item as u64;
             self.frontier = unseen;
-            self.observer.work_done(1);
+            observer.work_done(1);
         }
         found
     }
@@ -679,7 +685,12 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
     /// indices and the ranks share them, then a rank's unseen states of the new
     /// level's class look for a neighbour in it.
     /// Returns the states found in the slice.
-    fn bottom_up(&mut self, plan: &LevelPlan, level: &mut LevelMarks) -> u64 {
+    fn bottom_up(
+        &mut self,
+        plan: &LevelPlan,
+        level: &mut LevelMarks,
+        observer: &dyn Observer,
+    ) -> u64 {
         let depth = plan.depth;
         // Zero between levels; allocated by the first bottom-up level.
         let mut bits = std::mem::take(&mut self.frontier_bits);
@@ -716,7 +727,7 @@ impl<P: Puzzle, S: DepthStore> Partitioned<'_, P, S> {
         } else {
             self.share_frontier_bits(&mut bits);
         }
-        let found = self.search_unseen(plan, &bits, level);
+        let found = self.search_unseen(plan, &bits, level, observer);
         self.frontier.clear();
         if sparse {
             listed.iter().for_each(|&i| bits[(i / 64) as usize] = 0);
@@ -787,7 +798,12 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
         }
     }
 
-    fn run_level(&mut self, plan: &LevelPlan, _capture: bool) -> LevelOutcome {
+    fn run_level(
+        &mut self,
+        plan: &LevelPlan,
+        _capture: bool,
+        control: &Control<'_>,
+    ) -> LevelOutcome {
         let next = plan.depth + 1;
         if self.tracks_recent {
             self.forget_recent(plan.target, next);
@@ -800,8 +816,8 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
             tracking: !dense,
         };
         let (found, sent) = match plan.direction {
-            Direction::TopDown => self.top_down(plan, &mut level),
-            Direction::BottomUp => (self.bottom_up(plan, &mut level), 0),
+            Direction::TopDown => self.top_down(plan, &mut level, control.observer),
+            Direction::BottomUp => (self.bottom_up(plan, &mut level, control.observer), 0),
         };
         // The interrupted run's marks of this level may lie anywhere in its class, and
         // the recent marks hold only this run's.
@@ -871,13 +887,14 @@ mod tests {
         transport: &dyn Transport,
         wide: bool,
     ) -> (Vec<u64>, Vec<u64>) {
-        use crate::engine::{Bfs, Silent};
-        let mut rank = Partitioned::new(puzzle, store, transport, &Silent);
+        use crate::driver::Control;
+        use crate::engine::Bfs;
+        let mut rank = Partitioned::new(puzzle, store, transport);
         if wide {
             rank = rank.wide_offsets();
         }
-        let bfs = Bfs::with_executor(Box::new(&mut rank), &Silent, None);
-        let levels = bfs.run().unwrap().0;
+        let bfs = Bfs::with_executor(Box::new(&mut rank));
+        let levels = bfs.run(&Control::default()).unwrap().0;
         (levels, rank.bytes_sent().to_vec())
     }
 
@@ -932,7 +949,7 @@ mod tests {
     /// indices on 3 ranks start at 0, 120 and 240; on 7 ranks at multiples of 52).
     #[test]
     fn shared_frontier_bits_reach_every_rank() {
-        use crate::engine::{InProcessRanks, Silent};
+        use crate::engine::InProcessRanks;
         use crate::puzzles::SlidingPuzzle;
         use crate::store::ByteDepths;
         let puzzle = SlidingPuzzle::new(2, 3).unwrap();
@@ -949,7 +966,7 @@ mod tests {
                     scope.spawn(move || {
                         let slice = Slices::new(count, ranks).range(r);
                         let store = ByteDepths::anonymous(slice.end - slice.start).unwrap();
-                        let rank = Partitioned::new(puzzle, &store, &transport, &Silent);
+                        let rank = Partitioned::new(puzzle, &store, &transport);
                         let mut bits = vec![0u64; wanted.len()];
                         for i in slice.filter(|i| i % 3 == 0) {
                             bits[(i / 64) as usize] |= 1 << (i % 64);

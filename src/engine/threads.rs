@@ -4,11 +4,10 @@
 use std::ops::Range;
 use std::sync::atomic::Ordering;
 
-use crate::StopToken;
-
 use super::layout::{self, ChunkLevels, Layout, WorkItem};
 use super::levels::{self, LevelContext};
-use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan, Observer};
+use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan};
+use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted, WriteMarks};
 
@@ -37,21 +36,20 @@ const SHARED_MARKS_FROM: u64 = 1 << 25;
 /// levels visit only the chunks that hold their frontier.
 ///
 /// ```
-/// use antipode::engine::{Bfs, Silent, Threads};
+/// use antipode::driver::Control;
+/// use antipode::engine::{Bfs, Threads};
 /// use antipode::{Puzzle, puzzles::SlidingPuzzle, store::PackedDepths};
 ///
 /// // Two bits per state (depth mod 3) on this process's cores.
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let store = PackedDepths::anonymous(board.index_count()).unwrap();
-/// let threads = Threads::new(&board, &store, board.goal_indices(), &Silent, None);
-/// let bfs = Bfs::with_executor(Box::new(threads), &Silent, None);
-/// assert_eq!(bfs.run().unwrap().gods_number(), 21);
+/// let threads = Threads::new(&board, &store, board.goal_indices());
+/// let bfs = Bfs::with_executor(Box::new(threads));
+/// assert_eq!(bfs.run(&Control::default()).unwrap().gods_number(), 21);
 /// ```
 pub struct Threads<'a, P: Puzzle, S: DepthStore> {
     puzzle: &'a P,
     store: &'a S,
-    observer: &'a dyn Observer,
-    stop: Option<&'a StopToken>,
     layout: Layout,
     chunks: ChunkLevels,
     goals: Vec<u64>,
@@ -71,14 +69,9 @@ pub struct Threads<'a, P: Puzzle, S: DepthStore> {
 
 impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
     /// The executor of `puzzle` over `store` (one entry per index), for the goal
-    /// indices `goals` (ascending); checks `stop` between work items.
-    pub fn new(
-        puzzle: &'a P,
-        store: &'a S,
-        goals: Vec<u64>,
-        observer: &'a dyn Observer,
-        stop: Option<&'a StopToken>,
-    ) -> Self {
+    /// indices `goals` (ascending). Each level checks its control's stop between
+    /// work items.
+    pub fn new(puzzle: &'a P, store: &'a S, goals: Vec<u64>) -> Self {
         let mut layout = Layout::new(&puzzle.segments(), &goals);
         layout.leave_out(puzzle.never_reached());
         // Codes mod p do not tell the frontier from older levels of its class; recent
@@ -89,8 +82,6 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
         Threads {
             puzzle,
             store,
-            observer,
-            stop,
             layout,
             chunks: ChunkLevels::new(puzzle.index_count()),
             goals,
@@ -254,7 +245,12 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         self.items_for(plan).len() as u64
     }
 
-    fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
+    fn run_level(
+        &mut self,
+        plan: &LevelPlan,
+        capture: bool,
+        control: &Control<'_>,
+    ) -> LevelOutcome {
         // The interrupted run's marks of this level are where it left them: any chunk
         // of the class may hold some, and the recent marks know none of them.
         let redoing = std::mem::take(&mut self.redoing);
@@ -267,8 +263,8 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         let ctx = LevelContext {
             puzzle: self.puzzle,
             store: self.store,
-            observer: self.observer,
-            stop: self.stop,
+            observer: control.observer,
+            stop: control.stop,
             items: self.items_for(plan),
             chunks: &self.chunks,
             depth: plan.depth,
@@ -322,7 +318,8 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{self, Bfs, Silent};
+    use crate::driver::Control;
+    use crate::engine::{self, Bfs};
     use crate::puzzles::{SlidingPuzzle, kpuzzle::library};
     use crate::store::{ByteDepths, DepthRead, PackedDepths};
 
@@ -344,12 +341,12 @@ mod tests {
     fn for_every_index_mod_3<P: Puzzle>(puzzle: &P) {
         let n = puzzle.index_count();
         let exact = ByteDepths::anonymous(n).unwrap();
-        let histogram = engine::search(puzzle, &exact, &Silent).unwrap();
+        let histogram = engine::search(puzzle, &exact, &Control::default()).unwrap();
         let packed = PackedDepths::anonymous(n).unwrap();
-        let mut threads = Threads::new(puzzle, &packed, puzzle.goal_indices(), &Silent, None);
+        let mut threads = Threads::new(puzzle, &packed, puzzle.goal_indices());
         threads.shared_marks_from = 0;
-        let bfs = Bfs::with_executor(Box::new(&mut threads), &Silent, None);
-        assert_eq!(bfs.run().unwrap().0, histogram.0);
+        let bfs = Bfs::with_executor(Box::new(&mut threads));
+        assert_eq!(bfs.run(&Control::default()).unwrap().0, histogram.0);
         assert!(threads.shared_levels > 0, "no level marked shared groups");
         for i in 0..n {
             assert_eq!(packed.value(i), exact.value(i).map(|d| d % 3), "index {i}");

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::analysis::{self, Analysis, AnalyzeError};
-use crate::driver::Interrupted;
+use crate::driver::{Control, Interrupted};
 use crate::engine::{EngineError, Histogram, Observer, Silent};
 use crate::pool::{self, PoolError};
 use crate::puzzle::Puzzle;
@@ -184,8 +184,18 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
         self
     }
 
-    /// Stops the search between work items once `token` is stopped; a table keeps its
-    /// complete levels ([`AnalyzeJobError::Interrupted`]).
+    /// Stops the search between work items once `token` is stopped, in memory as into
+    /// a table ([`AnalyzeJobError::Interrupted`]); a table keeps its complete levels.
+    ///
+    /// ```
+    /// use antipode::{Analyze, StopToken, jobs::AnalyzeJobError, puzzles::SlidingPuzzle};
+    ///
+    /// let board = SlidingPuzzle::new(3, 4).unwrap();
+    /// let stop = StopToken::new();
+    /// stop.stop();
+    /// let stopped = Analyze::new(&board).stop(&stop).run();
+    /// assert!(matches!(stopped, Err(AnalyzeJobError::Interrupted(_))));
+    /// ```
     #[must_use]
     pub fn stop(mut self, token: &StopToken) -> Self {
         self.stop = Some(token.clone());
@@ -226,10 +236,15 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     pub fn run_with_table(self) -> Result<(Analysis, Option<TableWritten>), AnalyzeJobError> {
         let threads = self.threads;
         pool::run_on(threads, || match &self.table_path() {
-            None => Ok((
-                analysis::analyze(self.puzzle, self.boards, self.observer)?,
-                None,
-            )),
+            None => {
+                let control = Control::new(self.observer, self.stop.as_ref());
+                match analysis::analyze(self.puzzle, self.boards, &control) {
+                    Err(AnalyzeError::Engine(EngineError::Interrupted(stopped))) => {
+                        Err(stopped.into())
+                    }
+                    other => Ok((other?, None)),
+                }
+            }
             Some(path) => self
                 .build_table(path)
                 .map(|(report, table)| (report, Some(table))),

@@ -136,7 +136,8 @@ mod tests {
     fn the_bound_never_exceeds_the_distance() {
         for puzzle in [Oshidori::classic(), Oshidori::with_kinds(4).unwrap()] {
             let space = OshidoriSpace::new(&puzzle, true);
-            let (depths, _) = crate::analysis::search(&puzzle, &crate::engine::Silent).unwrap();
+            let (depths, _) =
+                crate::analysis::search(&puzzle, &crate::driver::Control::default()).unwrap();
             for index in 0..puzzle.index_count() {
                 let node = space.node(&puzzle.unrank(index));
                 let distance = depths.depth(index).unwrap();

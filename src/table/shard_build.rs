@@ -457,9 +457,9 @@ fn search<P: Puzzle>(
     } = run;
     let transport = ranks.transport;
     let searched = with_depths!(&depths, s => {
-        let mut executor = Partitioned::new(puzzle, s, transport, observer);
+        let mut executor = Partitioned::new(puzzle, s, transport);
         let histogram = {
-            let mut bfs = Bfs::with_executor(Box::new(&mut executor), observer, None);
+            let mut bfs = Bfs::with_executor(Box::new(&mut executor));
             bfs.resume(plan.histogram.clone());
             // The ranks agree on every checkpoint, which each writes to its own shard
             // (a complete shard takes part, writing nothing).

@@ -305,7 +305,7 @@ pub(super) fn read_building_header(path: &Path) -> Result<(File, Header), TableE
         other => return other,
     };
     let spare = || {
-        let file = File::open(path).ok()?;
+        let file = crate::persist::open_regular(path).ok()?;
         let len = file.metadata().ok()?.len();
         let mut block = vec![0u8; HEADER_BYTES];
         file.read_exact_at(&mut block, len.checked_sub(HEADER_BYTES as u64)?)
@@ -502,7 +502,7 @@ pub fn build<P: Puzzle>(
     let resumed_levels = resume.as_ref().map_or(0, Vec::len);
     let control = Control::new(observer, stop).every(options.checkpoint_every);
     let (histogram, last_level) = with_depths!(&depths, s => {
-        let mut bfs = Bfs::new(puzzle, s, observer, stop)?;
+        let mut bfs = Bfs::new(puzzle, s)?;
         bfs.resume(resume.unwrap_or_default());
         bfs.capture_last_level();
         let (map, path) = (depths.map(), writer.path().to_owned());

@@ -3,7 +3,7 @@
 //! for bad descriptions.
 
 use antipode::analysis;
-use antipode::engine::Silent;
+use antipode::driver::Control;
 use antipode::puzzles::blocks::{BlockPuzzle, Metric, library};
 use antipode::{Puzzle, analysis::analyze};
 
@@ -19,7 +19,7 @@ fn shipped(name: &str, metric: Metric) -> BlockPuzzle {
 
 /// The distance from the puzzle's start to its goal set, by a full BFS from the goal.
 fn start_distance(p: &BlockPuzzle) -> u32 {
-    let (depths, _) = analysis::search(p, &Silent).unwrap();
+    let (depths, _) = analysis::search(p, &Control::default()).unwrap();
     depths.depth(p.rank(&p.start().unwrap())).unwrap()
 }
 
@@ -44,7 +44,7 @@ fn super_century_138_path_150_line() {
     // move closer: it is not Dogon's start.
     let p = shipped("super-century", Metric::Path);
     let off = p.parse("Aabc/AB11/CB11/CEEd/.GG.").unwrap();
-    let (depths, _) = analysis::search(&p, &Silent).unwrap();
+    let (depths, _) = analysis::search(&p, &Control::default()).unwrap();
     assert_eq!(depths.depth(p.rank(&off)), Some(137));
 }
 
@@ -94,7 +94,7 @@ fn another_metric_gets_its_own_default_table() {
 #[test]
 fn goat_has_the_seed_figures() {
     let p = shipped("goat", Metric::Step);
-    let a = analyze(&p, 0, &Silent).unwrap();
+    let a = analyze(&p, 0, &Control::default()).unwrap();
     // Seed 001: 5,443,200 reachable layouts (the big piece stays on the top row, so
     // two thirds of the indices are unreachable), God's number 52 with 7 antipodes,
     // START 20 moves from GOAL.
@@ -316,7 +316,7 @@ fn tables_of_description_puzzles_record_their_definition() {
 fn goat_in_the_seeds_notation() {
     let (file, text) = library::shipped("goat").unwrap();
     let goat = BlockPuzzle::from_text(file, text).unwrap();
-    let (depths, histogram) = analysis::search(&goat, &Silent).unwrap();
+    let (depths, histogram) = analysis::search(&goat, &Control::default()).unwrap();
     let start = goat.parse("18BB/2075/3846").unwrap();
     assert_eq!(start, goat.start().unwrap());
     assert_eq!(goat.format_line(&start), "18BB/2.75/3946");
@@ -344,7 +344,9 @@ fn goat_in_the_seeds_notation() {
         .collect();
     canonical.sort();
     assert_eq!(histogram.gods_number(), 52);
-    let mut antipodes = analysis::analyze(&goat, 0, &Silent).unwrap().antipodes;
+    let mut antipodes = analysis::analyze(&goat, 0, &Control::default())
+        .unwrap()
+        .antipodes;
     antipodes.sort();
     assert_eq!(canonical, antipodes);
     assert_eq!(canonical[0], ".7BB/6421/5839");

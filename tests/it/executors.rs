@@ -1,6 +1,7 @@
 //! The engine's executor seam, driven from outside the crate: an executor that wraps
 //! the threads executor and records what the level loop asks of it.
 
+use antipode::driver::Control;
 use std::cell::Cell;
 use std::ops::Range;
 
@@ -47,9 +48,14 @@ impl<E: Executor> Executor for Recording<'_, E> {
     fn work_units(&self, plan: &LevelPlan) -> u64 {
         self.inner.work_units(plan)
     }
-    fn run_level(&mut self, plan: &LevelPlan, capture: bool) -> LevelOutcome {
+    fn run_level(
+        &mut self,
+        plan: &LevelPlan,
+        capture: bool,
+        control: &Control<'_>,
+    ) -> LevelOutcome {
         self.levels.set(self.levels.get() + 1);
-        self.inner.run_level(plan, capture)
+        self.inner.run_level(plan, capture, control)
     }
     fn count_level(&self, plan: &LevelPlan) -> u64 {
         self.inner.count_level(plan)
@@ -65,16 +71,16 @@ fn a_level_loop_over_another_executor_finds_the_same_histogram() {
     let puzzle = SlidingPuzzle::new(3, 3).unwrap();
     let store = ByteDepths::anonymous(puzzle.index_count()).unwrap();
     let (levels, combined) = (Cell::new(0), Cell::new(0));
-    let threads = Threads::new(&puzzle, &store, puzzle.goal_indices(), &Silent, None);
+    let threads = Threads::new(&puzzle, &store, puzzle.goal_indices());
     assert_eq!(threads.indices(), 0..181_440);
     let recording = Recording {
         inner: threads,
         levels: &levels,
         combined: &combined,
     };
-    let bfs = Bfs::with_executor(Box::new(recording), &Silent, None);
-    let histogram = bfs.run().unwrap();
-    let (_, expected) = analysis::search(&puzzle, &Silent).unwrap();
+    let bfs = Bfs::with_executor(Box::new(recording));
+    let histogram = bfs.run(&Control::default()).unwrap();
+    let (_, expected) = analysis::search(&puzzle, &Control::default()).unwrap();
     assert_eq!(histogram, expected);
     assert_eq!(histogram.gods_number(), 31);
     // Every level of depth 1 to 31 ran; the loop then stops when the class is full
@@ -105,7 +111,7 @@ fn partitioned<P: Puzzle + Sync>(
 }
 
 fn same_as_one_process<P: Puzzle + Sync>(puzzle: &P) {
-    let one = analysis::analyze(puzzle, 0, &Silent).unwrap();
+    let one = analysis::analyze(puzzle, 0, &Control::default()).unwrap();
     // The transport of a search that is not partitioned: one rank, nothing sent.
     let alone = analysis::analyze_partitioned(puzzle, Encoding::Byte, &Alone, 0, &Silent).unwrap();
     assert_eq!(

@@ -4,7 +4,7 @@ use std::collections::{HashMap, VecDeque};
 
 use antipode::Notation;
 use antipode::analysis::{self, analyze};
-use antipode::engine::Silent;
+use antipode::driver::Control;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::{Puzzle, Successor};
@@ -17,7 +17,7 @@ const EIGHT_PUZZLE_HISTOGRAM: [u64; 32] = [
 #[test]
 fn eight_puzzle_histogram_and_antipodes() {
     let p = SlidingPuzzle::new(3, 3).unwrap();
-    let a = analyze(&p, 2, &Silent).unwrap();
+    let a = analyze(&p, 2, &Control::default()).unwrap();
     assert_eq!(a.histogram, EIGHT_PUZZLE_HISTOGRAM);
     assert_eq!(a.reachable, 181_440);
     assert_eq!(a.gods_number, 31);
@@ -30,7 +30,7 @@ fn small_boards_gods_numbers_and_antipodes() {
     for (rows, cols, gods, antipodes) in [(2, 2, 6, 1), (2, 3, 21, 1), (2, 4, 36, 1), (2, 5, 55, 2)]
     {
         let p = SlidingPuzzle::new(rows, cols).unwrap();
-        let a = analyze(&p, 0, &Silent).unwrap();
+        let a = analyze(&p, 0, &Control::default()).unwrap();
         assert_eq!(a.reachable, p.index_count(), "{rows}x{cols}");
         assert_eq!(a.gods_number, gods, "{rows}x{cols}");
         assert_eq!(a.antipode_count, antipodes, "{rows}x{cols}");
@@ -40,7 +40,7 @@ fn small_boards_gods_numbers_and_antipodes() {
 #[test]
 fn goat_figures() {
     let goat = goat();
-    let (depths, histogram) = analysis::search(&goat, &Silent).unwrap();
+    let (depths, histogram) = analysis::search(&goat, &Control::default()).unwrap();
     assert_eq!(histogram.reachable(), 5_443_200);
     assert_eq!(histogram.gods_number(), 52);
     assert_eq!(histogram.0[52], 7);
@@ -61,7 +61,7 @@ fn korf_goal_blank_first() {
     let base = SlidingPuzzle::new(3, 3).unwrap();
     let goal = base.parse_goal("012/345/678").unwrap();
     let p = base.with_goal(goal);
-    let a = analyze(&p, 0, &Silent).unwrap();
+    let a = analyze(&p, 0, &Control::default()).unwrap();
     assert_eq!(a.reachable, 181_440);
     // The blank-first goal is the usual one turned half a turn with tiles relabelled.
     assert_eq!(a.gods_number, 31);
@@ -103,7 +103,7 @@ where
 fn engine_agrees_with_a_plain_bfs() {
     for (rows, cols) in [(3, 3), (2, 4), (4, 2), (3, 2)] {
         let p = SlidingPuzzle::new(rows, cols).unwrap();
-        let a = analyze(&p, 0, &Silent).unwrap();
+        let a = analyze(&p, 0, &Control::default()).unwrap();
         assert_eq!(a.histogram, reference_histogram(&p), "{rows}x{cols}");
     }
 }
@@ -117,7 +117,7 @@ fn oshidori_tables_agree_with_a_plain_bfs() {
         (Oshidori::with_kinds(4).unwrap(), 9, 1),
         (Oshidori::with_kinds(5).unwrap(), 10, 574),
     ] {
-        let a = analyze(&p, 0, &Silent).unwrap();
+        let a = analyze(&p, 0, &Control::default()).unwrap();
         assert_eq!(a.histogram, reference_histogram(&p), "{}", p.name());
         assert_eq!(a.reachable, p.index_count());
         assert_eq!(
@@ -134,7 +134,7 @@ fn oshidori_tables_agree_with_a_plain_bfs() {
 fn oshidori_6_figures() {
     use antipode::puzzles::Oshidori;
     let p = Oshidori::with_kinds(6).unwrap();
-    let a = analyze(&p, 0, &Silent).unwrap();
+    let a = analyze(&p, 0, &Control::default()).unwrap();
     assert_eq!(a.reachable, 97_297_200);
     assert_eq!(
         a.histogram,
@@ -149,7 +149,7 @@ fn oshidori_6_figures() {
 #[test]
 fn every_depth_is_consistent_with_its_neighbours() {
     let p = SlidingPuzzle::new(2, 4).unwrap();
-    let (depths, _) = analysis::search(&p, &Silent).unwrap();
+    let (depths, _) = analysis::search(&p, &Control::default()).unwrap();
     let all: Vec<u64> = (0..p.index_count()).collect();
     p.expand_sorted(&all, |index, neighbours| {
         let d = depths.depth(index).unwrap();
@@ -166,7 +166,10 @@ fn every_depth_is_consistent_with_its_neighbours() {
 fn thread_count_does_not_change_results() {
     let p = SlidingPuzzle::new(2, 5).unwrap();
     let run = |threads| {
-        antipode::pool::run_on(Some(threads), || analyze(&p, 0, &Silent).unwrap()).unwrap()
+        antipode::pool::run_on(Some(threads), || {
+            analyze(&p, 0, &Control::default()).unwrap()
+        })
+        .unwrap()
     };
     let (one, two) = (run(1), run(2));
     assert_eq!(one.histogram, two.histogram);
@@ -181,12 +184,15 @@ fn a_two_bit_table_is_the_same_on_one_thread_and_two() {
     let p = SlidingPuzzle::new(2, 5).unwrap();
     let run = |threads| {
         let store = PackedDepths::anonymous(p.index_count()).unwrap();
-        let search = || antipode::engine::search(&p, &store, &Silent).unwrap();
+        let search = || antipode::engine::search(&p, &store, &Control::default()).unwrap();
         let histogram = antipode::pool::run_on(Some(threads), search).unwrap();
         (histogram, store.map().to_vec())
     };
     let (one, two) = (run(1), run(2));
-    assert_eq!(one.0.0, analyze(&p, 0, &Silent).unwrap().histogram);
+    assert_eq!(
+        one.0.0,
+        analyze(&p, 0, &Control::default()).unwrap().histogram
+    );
     assert_eq!(one, two);
 }
 
@@ -195,9 +201,9 @@ fn depths_mod_3_give_the_same_results() {
     use antipode::store::PackedDepths;
     use std::time::Instant;
     fn both<P: Puzzle>(p: &P) {
-        let exact = analyze(p, 0, &Silent).unwrap();
+        let exact = analyze(p, 0, &Control::default()).unwrap();
         let mut store = PackedDepths::anonymous(p.index_count()).unwrap();
-        let histogram = antipode::engine::search(p, &store, &Silent).unwrap();
+        let histogram = antipode::engine::search(p, &store, &Control::default()).unwrap();
         let packed = analysis::summarize(p, &mut store, histogram, None, 0, Instant::now());
         assert_eq!(packed.histogram, exact.histogram, "{}", p.name());
         assert_eq!(packed.antipodes, exact.antipodes, "{}", p.name());

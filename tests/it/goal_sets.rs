@@ -2,6 +2,7 @@
 //! test puzzles built from the real sliding boards: the engine, the stores, descent,
 //! tables and verification must handle both.
 
+use antipode::driver::Control;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use antipode::analysis::analyze;
@@ -193,7 +194,7 @@ impl Observer for WorkCounter {
 #[test]
 fn a_goal_set_is_depth_zero_of_a_multi_source_search() {
     let puzzle = BlankAnywhere(SlidingPuzzle::new(3, 3).unwrap());
-    let a = analyze(&puzzle, 0, &Silent).unwrap();
+    let a = analyze(&puzzle, 0, &Control::default()).unwrap();
     assert_eq!(a.goal_states, 9);
     assert_eq!(a.histogram[0], 9);
     assert_eq!(a.histogram, reference_histogram(&puzzle));
@@ -205,9 +206,9 @@ fn a_goal_set_is_depth_zero_of_a_multi_source_search() {
 #[test]
 fn descent_and_tables_stop_at_any_goal() {
     let puzzle = BlankAnywhere(SlidingPuzzle::new(3, 3).unwrap());
-    let (exact, _) = antipode::analysis::search(&puzzle, &Silent).unwrap();
+    let (exact, _) = antipode::analysis::search(&puzzle, &Control::default()).unwrap();
     let packed = PackedDepths::anonymous(puzzle.index_count()).unwrap();
-    engine::search(&puzzle, &packed, &Silent).unwrap();
+    engine::search(&puzzle, &packed, &Control::default()).unwrap();
     for index in (0..puzzle.index_count()).step_by(101) {
         let d = exact.depth(index).unwrap();
         assert_eq!(antipode::descent::distance(&puzzle, &packed, index), Ok(d));
@@ -242,13 +243,13 @@ fn descent_and_tables_stop_at_any_goal() {
 fn unreachable_indices_stay_apart_and_cost_no_work() {
     let board = SlidingPuzzle::new(2, 5).unwrap();
     let single = WorkCounter::default();
-    let alone = analyze(&board, 0, &single).unwrap();
+    let alone = analyze(&board, 0, &Control::new(&single, None)).unwrap();
     let sixteen = Copies {
         board: board.clone(),
         copies: 16,
     };
     let many = WorkCounter::default();
-    let a = analyze(&sixteen, 0, &many).unwrap();
+    let a = analyze(&sixteen, 0, &Control::new(&many, None)).unwrap();
     assert_eq!(a.indices, 16 * 1_814_400);
     assert_eq!(a.reachable, 1_814_400);
     assert_eq!(a.histogram, alone.histogram);
@@ -267,7 +268,7 @@ fn unreachable_indices_stay_apart_and_cost_no_work() {
 
     // The same with depths mod 3, where levels are counted by scanning.
     let mut packed = PackedDepths::anonymous(sixteen.index_count()).unwrap();
-    let histogram = engine::search(&sixteen, &packed, &Silent).unwrap();
+    let histogram = engine::search(&sixteen, &packed, &Control::default()).unwrap();
     assert_eq!(histogram.0, alone.histogram);
     let summary = antipode::analysis::summarize(
         &sixteen,

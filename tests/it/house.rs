@@ -345,3 +345,92 @@ fn level_builds_share_one_progress_interface_stop_type_and_interrupted_error() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// The text of the block that opens on the first line starting with `opening`
+/// (leading spaces aside), up to its matching brace.
+fn block<'t>(text: &'t str, opening: &str) -> Option<&'t str> {
+    let start = text
+        .match_indices(opening)
+        .map(|(at, _)| at)
+        .find(|&at| text[..at].ends_with('\n'))?;
+    let open = start + text[start..].find('{')?;
+    let mut depth = 0;
+    for (at, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[start..open + at + 1]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The names of the functions a trait or impl block declares at its own level.
+fn method_names(block: &str) -> BTreeSet<String> {
+    block
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| !line.starts_with("//"))
+        .filter_map(|line| line.strip_prefix("fn "))
+        .map(|rest| rest.split(['<', '(']).next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Every wrapper of a trait (an `impl<X: Trait> Trait for ...` in `src/`, generic over
+/// another implementation it hands the calls to) forwards every method of
+/// the trait, so that a method added to the trait with a default cannot be dropped by
+/// a wrapper that does not know of it (as `never_reached` and `class_counts` once were
+/// by `Rooted`).
+#[test]
+fn wrappers_forward_every_method_of_their_trait() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let texts: Vec<(PathBuf, String)> = rust_files(&src)
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).expect("readable source");
+            (f, text)
+        })
+        .collect();
+    // Each trait, and the bound that makes an impl of it a wrapper (a type parameter
+    // that implements the trait or a subtrait).
+    let traits = [
+        ("puzzle.rs", "pub trait Puzzle", "Puzzle", ": Puzzle"),
+        ("puzzle.rs", "pub trait Notation", "Notation", ": Puzzle"),
+        ("engine.rs", "pub trait Executor", "Executor", ": Executor"),
+    ];
+    let mut wrappers = 0;
+    for (file, opening, name, bound) in traits {
+        let (_, text) = texts
+            .iter()
+            .find(|(f, _)| f.strip_prefix(&src).is_ok_and(|r| r == Path::new(file)))
+            .expect("the trait's file");
+        let declared = method_names(block(text, opening).expect("the trait"));
+        assert!(declared.len() > 3, "{name}: {declared:?}");
+        for (path, text) in &texts {
+            let wrapper = |l: &&str| {
+                let parameters = &l[..l.find('>').unwrap_or(0)];
+                l.starts_with("impl<")
+                    && l.contains(&format!(" {name} for "))
+                    && parameters.contains(bound)
+            };
+            for line in text.lines().filter(wrapper) {
+                let opening = line.trim_end_matches(" {");
+                let implemented = method_names(block(text, opening).expect("the impl block"));
+                let missing: Vec<&String> = declared.difference(&implemented).collect();
+                assert!(
+                    missing.is_empty(),
+                    "{}: `{opening}` does not forward {missing:?}",
+                    path.display()
+                );
+                wrappers += 1;
+            }
+        }
+    }
+    // Rooted (Puzzle and Notation) and the lent executor at least.
+    assert!(wrappers >= 3, "found {wrappers} wrappers");
+}

@@ -4,7 +4,7 @@
 
 use antipode::Puzzle;
 use antipode::analysis::analyze;
-use antipode::engine::Silent;
+use antipode::driver::Control;
 use antipode::puzzles::kpuzzle::library::open;
 
 use crate::common::{assert_error, run_ok};
@@ -27,12 +27,12 @@ fn cube2_histograms_in_both_metrics() {
     let cube = open("2x2x2").unwrap();
     assert_eq!(cube.index_count(), 3_674_160);
     assert_eq!(cube.group_order(), 3_674_160);
-    let a = analyze(&cube, 0, &Silent).unwrap();
+    let a = analyze(&cube, 0, &Control::default()).unwrap();
     assert_eq!(a.histogram, CUBE2_HTM);
     assert_eq!(a.gods_number, 11);
     assert_eq!(a.group_order, Some(3_674_160));
     let quarter = open("2x2x2 --metric quarter").unwrap();
-    let a = analyze(&quarter, 0, &Silent).unwrap();
+    let a = analyze(&quarter, 0, &Control::default()).unwrap();
     assert_eq!(a.histogram, CUBE2_QTM);
     assert_eq!(a.gods_number, 14);
 }
@@ -42,14 +42,14 @@ fn pyraminx_and_skewb() {
     // Pyraminx without tips: 6!/2 edge permutations, 2^5 flips, 3^4 twists.
     let pyraminx = open("pyraminx").unwrap();
     assert_eq!(pyraminx.index_count(), 933_120);
-    let a = analyze(&pyraminx, 0, &Silent).unwrap();
+    let a = analyze(&pyraminx, 0, &Control::default()).unwrap();
     assert_eq!((a.reachable, a.gods_number), (933_120, 11));
     // Skewb: orbit by orbit 28,343,520 arrangements hold the 3,149,280 states its
     // moves reach (Schreier-Sims); the stabiliser-chain ranking numbers exactly those.
     let skewb = open("skewb").unwrap();
     assert_eq!(skewb.group_order(), 3_149_280);
     assert!(skewb.chain_ranking().is_some());
-    let a = analyze(&skewb, 0, &Silent).unwrap();
+    let a = analyze(&skewb, 0, &Control::default()).unwrap();
     assert_eq!((a.reachable, a.gods_number), (3_149_280, 11));
     assert_eq!(a.indices, a.reachable);
     assert_eq!(a.histogram[11], 90);
@@ -59,7 +59,7 @@ fn pyraminx_and_skewb() {
 fn cube3_corners_and_six_edges() {
     // Korf 1997: the corners take at most 11 moves, six edges at most 10.
     let corners = open("3x3x3-corners").unwrap();
-    let a = analyze(&corners, 0, &Silent).unwrap();
+    let a = analyze(&corners, 0, &Control::default()).unwrap();
     assert_eq!(
         (a.indices, a.reachable, a.gods_number),
         (88_179_840, 88_179_840, 11)
@@ -69,7 +69,7 @@ fn cube3_corners_and_six_edges() {
     let projection = open("3x3x3 --orbits corners").unwrap();
     assert_eq!(projection.index_count(), 88_179_840);
     let edges = open("3x3x3 --orbits EDGES:0-5").unwrap();
-    let a = analyze(&edges, 0, &Silent).unwrap();
+    let a = analyze(&edges, 0, &Control::default()).unwrap();
     assert_eq!(
         (a.indices, a.reachable, a.gods_number),
         (42_577_920, 42_577_920, 10)
@@ -86,7 +86,7 @@ fn identical_pieces_are_ranked_as_kinds() {
     // of the eight U/D centres among 24, every one reachable.
     let centres = open("4x4x4-centres").unwrap();
     assert_eq!(centres.index_count(), 735_471);
-    let a = analyze(&centres, 0, &Silent).unwrap();
+    let a = analyze(&centres, 0, &Control::default()).unwrap();
     assert_eq!(a.reachable, 735_471);
 }
 

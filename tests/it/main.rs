@@ -6,6 +6,7 @@ mod common;
 mod blocks;
 mod checksums;
 mod cli;
+mod compose;
 mod executors;
 mod figures;
 mod goal_sets;

@@ -7,8 +7,8 @@ use std::process::Output;
 use crate::common::{antipode_with_input, assert_error, python_read_table};
 
 use antipode::Notation;
+use antipode::driver::Control;
 use antipode::driver::Interrupted;
-use antipode::engine::Silent;
 use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::sliding::BoardShape;
@@ -55,7 +55,7 @@ fn built_partition(dir: &Path, puzzle: &SlidingPuzzle, sizes: &str) -> Partition
 fn assert_admissible(puzzle: &SlidingPuzzle, sizes: &str) -> u32 {
     let dir = tempfile::tempdir().unwrap();
     let partition = built_partition(dir.path(), puzzle, sizes);
-    let (depths, _) = antipode::analysis::search(puzzle, &Silent).unwrap();
+    let (depths, _) = antipode::analysis::search(puzzle, &Control::default()).unwrap();
     let mut next: Vec<Successor<_, _>> = Vec::new();
     let manhattan = SlidingSpace::new(puzzle, true);
     let mut largest_step = 0;

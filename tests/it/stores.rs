@@ -4,7 +4,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use antipode::engine::{self, SearchOptions, Silent};
+use antipode::driver::{self, Control};
+use antipode::engine::Bfs;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::store::{ByteDepths, DepthRead, DepthStore, PackedDepths};
@@ -80,13 +81,12 @@ fn run<P: Puzzle, S: DepthStore>(puzzle: P, store: &S) -> (Vec<u64>, u64, Vec<u6
         puzzle,
         expanded: AtomicU64::new(0),
     };
-    let mut last = Vec::new();
-    let options = SearchOptions {
-        last_level: Some(&mut last),
-        ..SearchOptions::default()
-    };
-    let histogram = engine::search_with(&counted, store, &Silent, options).unwrap();
-    (histogram.0, counted.expanded.into_inner(), last)
+    let mut bfs = Bfs::new(&counted, store).unwrap();
+    bfs.capture_last_level();
+    let histogram = driver::run(&mut bfs, &Control::default()).unwrap();
+    let last = bfs.take_last_level().unwrap_or_default();
+    drop(bfs);
+    (histogram, counted.expanded.into_inner(), last)
 }
 
 /// Both stores on `puzzle`: the same levels, about the same work, the same last level

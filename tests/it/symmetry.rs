@@ -4,7 +4,7 @@
 
 use antipode::Puzzle;
 use antipode::analysis::analyze;
-use antipode::engine::Silent;
+use antipode::driver::Control;
 use antipode::puzzles::kpuzzle::classes::KClasses;
 use antipode::puzzles::kpuzzle::library::{Twisty, open, open_any};
 use proptest::prelude::*;
@@ -43,13 +43,13 @@ fn classes(name: &str) -> KClasses {
 
 #[test]
 fn cube3_corners_by_depth_with_and_without_symmetry() {
-    let plain = analyze(&open("3x3x3-corners").unwrap(), 0, &Silent).unwrap();
+    let plain = analyze(&open("3x3x3-corners").unwrap(), 0, &Control::default()).unwrap();
     let as_u128: Vec<u128> = plain.histogram.iter().map(|&c| c as u128).collect();
     assert_eq!(as_u128, CORNERS);
     // The cube's 48 symmetries: 24 rotations and 24 mirrors.
     let corners = classes("3x3x3-corners --symmetry");
     assert_eq!(corners.symmetry_count(), 48);
-    let a = analyze(&corners, 0, &Silent).unwrap();
+    let a = analyze(&corners, 0, &Control::default()).unwrap();
     let c = a.classes.as_ref().expect("class counts");
     assert_eq!(c.positions_by_depth, CORNERS);
     assert_eq!(c.positions, 88_179_840);
@@ -86,10 +86,10 @@ fn small_puzzles_count_the_same_positions_and_burnsides_classes() {
         ("pyraminx", 24, true),
         ("skewb", 6, false),
     ] {
-        let plain = analyze(&open(name).unwrap(), 0, &Silent).unwrap();
+        let plain = analyze(&open(name).unwrap(), 0, &Control::default()).unwrap();
         let p = classes(&format!("{name} --symmetry"));
         assert_eq!(p.symmetry_count(), symmetries, "{name}");
-        let a = analyze(&p, 0, &Silent).unwrap();
+        let a = analyze(&p, 0, &Control::default()).unwrap();
         let c = a.classes.as_ref().unwrap();
         let expected: Vec<u128> = plain.histogram.iter().map(|&n| n as u128).collect();
         assert_eq!(c.positions_by_depth, expected, "{name}");
@@ -104,13 +104,13 @@ fn small_puzzles_count_the_same_positions_and_burnsides_classes() {
 fn positions_up_to_rotation() {
     // All six faces of the 2x2x2 with a corner held home: the same space as U, R, F.
     let held = open("2x2x2 --moves U,D,R,L,F,B --up-to-rotation").unwrap();
-    let a = analyze(&held, 0, &Silent).unwrap();
-    let urf = analyze(&open("2x2x2").unwrap(), 0, &Silent).unwrap();
+    let a = analyze(&held, 0, &Control::default()).unwrap();
+    let urf = analyze(&open("2x2x2").unwrap(), 0, &Control::default()).unwrap();
     assert_eq!(a.histogram, urf.histogram);
     // With the cube's 48 symmetries on top.
     let p = &shared()[2];
     assert_eq!(p.symmetry_count(), 48);
-    let a = analyze(p, 0, &Silent).unwrap();
+    let a = analyze(p, 0, &Control::default()).unwrap();
     let c = a.classes.unwrap();
     let expected: Vec<u128> = urf.histogram.iter().map(|&n| n as u128).collect();
     assert_eq!(c.positions_by_depth, expected);

@@ -2,6 +2,7 @@
 //! files and bad positions.
 
 use crate::common::{antipode, antipode_with_input, assert_error, run_ok};
+use antipode::driver::Control;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -233,7 +234,7 @@ fn every_level_stopped_and_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding) {
 fn both_encodings_give_the_published_distances() {
     let dir = tempfile::tempdir().unwrap();
     let eight = SlidingPuzzle::new(3, 3).unwrap();
-    let (_, histogram) = analysis::search(&eight, &Silent).unwrap();
+    let (_, histogram) = analysis::search(&eight, &Control::default()).unwrap();
     for encoding in [Encoding::Byte, Encoding::Mod3] {
         let path = dir.path().join(format!("{encoding:?}"));
         table::build(&eight, &path, &options(encoding), &Silent, None).unwrap();
@@ -561,7 +562,8 @@ fn version_one_tables_are_still_read() {
     assert_eq!(table.header().version, 1);
     assert_eq!(table.header().definition_sha256, None);
     let board = SlidingPuzzle::new(2, 3).unwrap();
-    let (exact_depths, histogram) = antipode::analysis::search(&board, &Silent).unwrap();
+    let (exact_depths, histogram) =
+        antipode::analysis::search(&board, &Control::default()).unwrap();
     assert_eq!(table.histogram(), histogram.0);
     for index in 0..board.index_count() {
         let state = board.unrank(index);
@@ -634,4 +636,69 @@ fn lookup_formats_report_every_position() {
         ],
         "possible values: text, json, tsv",
     );
+}
+
+/// A table path that is not a regular file (a FIFO, a device) is refused with one
+/// line by every command that reads or writes a table, instead of waiting on it.
+#[test]
+fn a_table_path_that_is_not_a_regular_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.table");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    for args in [
+        vec!["info", fifo],
+        vec!["verify", fifo],
+        vec!["lookup", "--table", fifo, "8puzzle", "012345678"],
+        vec!["analyze", "8puzzle", "--table", fifo, "-q"],
+        vec!["analyze", "8puzzle", "--table", "/dev/null", "-q"],
+        vec!["info", "/dev/zero"],
+    ] {
+        crate::common::assert_error(&args, "not a regular file");
+    }
+}
+
+/// Stops its token when a level of the given depth is finished, and notes when.
+struct StopAtLevel {
+    depth: u32,
+    token: StopToken,
+    at: std::sync::Mutex<Option<std::time::Instant>>,
+}
+
+impl Observer for StopAtLevel {
+    fn level_finished(&self, stats: &LevelStats) {
+        if stats.depth == self.depth {
+            *self.at.lock().unwrap() = Some(std::time::Instant::now());
+            self.token.stop();
+        }
+    }
+}
+
+/// An analysis in memory takes its stop token as a table build does: it ends within
+/// the next level with the complete levels, well before the search would.
+#[test]
+fn an_analysis_in_memory_stops_when_asked() {
+    use antipode::jobs::AnalyzeJobError;
+    let board = SlidingPuzzle::new(2, 6).unwrap();
+    let observer = StopAtLevel {
+        depth: 20,
+        token: StopToken::new(),
+        at: std::sync::Mutex::new(None),
+    };
+    let stopped = antipode::Analyze::new(&board)
+        .observer(&observer)
+        .stop(&observer.token)
+        .run();
+    let ended = std::time::Instant::now();
+    let Err(AnalyzeJobError::Interrupted(stopped)) = stopped else {
+        panic!("the analysis was not stopped: {stopped:?}");
+    };
+    assert_eq!(stopped.levels.len(), 21, "levels 0..=20 complete");
+    assert_eq!(stopped.checkpoint, None);
+    let took = ended - observer.at.lock().unwrap().unwrap();
+    assert!(took < Duration::from_secs(1), "{took:?} after the stop");
 }

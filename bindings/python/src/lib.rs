@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use ::antipode::Notation;
 use ::antipode::descent::DescentError;
+use ::antipode::puzzle::Rooted;
 use ::antipode::puzzles::{self, AnyPuzzle};
 use ::antipode::store::{Depths, Encoding};
 use ::antipode::table::{Table as DepthTable, TableError};
@@ -652,6 +653,32 @@ fn level_dict<'py>(
     Ok(d)
 }
 
+/// What an `analyze` call runs, whatever its puzzle.
+struct AnalyzeJob<'a> {
+    table: Option<&'a std::path::Path>,
+    encoding: Encoding,
+    threads: Option<usize>,
+    observer: &'a dyn ::antipode::engine::Observer,
+    stop: &'a ::antipode::StopToken,
+}
+
+impl AnalyzeJob<'_> {
+    fn run<P: ::antipode::Puzzle>(
+        &self,
+        puzzle: &P,
+    ) -> Result<::antipode::analysis::Analysis, ::antipode::jobs::AnalyzeJobError> {
+        let mut job = ::antipode::Analyze::new(puzzle)
+            .threads_or_all(self.threads)
+            .encoding(self.encoding)
+            .observer(self.observer)
+            .stop(self.stop);
+        if let Some(path) = self.table {
+            job = job.table(path);
+        }
+        on_threads(|| job.run())
+    }
+}
+
 /// Analyzes the puzzle `name` on a worker thread (the GIL released): a dict with
 /// `gods_number`, `antipodes` (their one-line forms, the first ones),
 /// `antipode_count`, `reachable`, `indices` and `histogram` (numpy; per class of
@@ -661,11 +688,20 @@ fn level_dict<'py>(
 /// the depths go to that file (`bits` 8 or 2), resuming an unfinished one.
 /// `progress`, if given, is called with a dict per finished level (`depth`,
 /// `new_states`, `cumulative`, `seconds`, `direction`). Ctrl-C (or an exception
-/// raised by `progress`) stops the search: the table keeps its complete levels and
-/// the same call resumes it; `analyze` then raises KeyboardInterrupt (or that
-/// exception).
+/// raised by `progress`) stops the search within a level, in memory as into a table:
+/// the table keeps its complete levels and the same call resumes it; `analyze` then
+/// raises KeyboardInterrupt (or that exception).
+///
+/// Keyword arguments open the puzzle as the command line's options do: `symmetry`
+/// (a twisty puzzle's symmetry classes), `start` (search from this position instead of
+/// the goal; with `symmetry`, under the symmetries that fix it), `goal` (another goal)
+/// and `metric` (`step`, `line`, `path`, `half` or `quarter`).
 #[pyfunction]
-#[pyo3(signature = (name, table = None, bits = 8, threads = None, progress = None))]
+#[pyo3(signature = (
+    name, table = None, bits = 8, threads = None, progress = None, *,
+    symmetry = false, start = None, goal = None, metric = None
+))]
+#[allow(clippy::too_many_arguments)]
 fn analyze<'py>(
     py: Python<'py>,
     name: &str,
@@ -673,29 +709,62 @@ fn analyze<'py>(
     bits: u32,
     threads: Option<usize>,
     progress: Option<Bound<'py, PyAny>>,
+    symmetry: bool,
+    start: Option<String>,
+    goal: Option<String>,
+    metric: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let encoding = match bits {
         8 => Encoding::Byte,
         2 => Encoding::Mod3,
         _ => return Err(Error::new_err(format!("bits is 8 or 2, not {bits}"))),
     };
-    let puzzle = puzzles::lookup(name).map_err(mismatch)?;
+    let options = puzzles::Options {
+        goal,
+        metric,
+        symmetry,
+        ..puzzles::Options::default()
+    };
+    let puzzle = match puzzles::open_options(name, &options) {
+        Ok(puzzles::Opened::Ranked(puzzle)) => puzzle,
+        Ok(puzzles::Opened::Peg(board)) => {
+            return Err(mismatch(puzzles::CatalogError::NotRanked(
+                board.name().to_string(),
+            )));
+        }
+        Err(e @ puzzles::CatalogError::Unknown(_)) => return Err(mismatch(e)),
+        Err(e) => return Err(Error::new_err(e.to_string())),
+    };
+    let puzzle = match &start {
+        Some(root) => puzzle
+            .fixing(root)
+            .map_err(|e| Error::new_err(e.to_string()))?,
+        None => puzzle,
+    };
+    if let Some(root) = &start {
+        with_puzzle!(&puzzle, p => p.parse(root).map(drop)).map_err(bad_position)?;
+    }
     let token = ::antipode::StopToken::new();
     let (sender, mut receiver) = std::sync::mpsc::channel();
     let mut failure: Option<PyErr> = None;
     let outcome = std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
             let forward = Forward(sender);
-            with_puzzle!(&puzzle, p => {
-                let mut job = ::antipode::Analyze::new(p)
-                    .threads_or_all(threads)
-                    .encoding(encoding)
-                    .observer(&forward)
-                    .stop(&token);
-                if let Some(path) = &table {
-                    job = job.table(path);
-                }
-                on_threads(|| job.run())
+            let job = AnalyzeJob {
+                table: table.as_deref(),
+                encoding,
+                threads,
+                observer: &forward,
+                stop: &token,
+            };
+            with_puzzle!(&puzzle, p => match &start {
+                None => job.run(p),
+                Some(root) => match p.parse(root).and_then(|r| Rooted::new(p, r)) {
+                    Ok(rooted) => job.run(&rooted),
+                    Err(e) => Err(::antipode::jobs::AnalyzeJobError::Analyze(
+                        ::antipode::analysis::AnalyzeError::Position(e),
+                    )),
+                },
             })
         });
         loop {
@@ -733,16 +802,17 @@ fn analyze<'py>(
             if error.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) =>
         {
             let message = match e {
-                ::antipode::jobs::AnalyzeJobError::Interrupted(stopped) => format!(
-                    "interrupted: {} holds {} complete level(s); call analyze with the same \
-                     table again to resume",
-                    stopped
-                        .checkpoint
-                        .as_deref()
-                        .unwrap_or(std::path::Path::new("the table"))
-                        .display(),
-                    stopped.levels.len()
-                ),
+                ::antipode::jobs::AnalyzeJobError::Interrupted(stopped) => {
+                    match (&table, &stopped.checkpoint) {
+                        (Some(_), Some(path)) => format!(
+                            "interrupted: {} holds {} complete level(s); call analyze with the \
+                             same table again to resume",
+                            path.display(),
+                            stopped.levels.len()
+                        ),
+                        _ => stopped.to_string(),
+                    }
+                }
                 other => other.to_string(),
             };
             return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(message));
@@ -764,6 +834,7 @@ fn analyze<'py>(
     if let Some(counts) = &analysis.classes {
         let classes = PyDict::new(py);
         classes.set_item("symmetries", counts.symmetries)?;
+        classes.set_item("puzzle_symmetries", counts.puzzle_symmetries)?;
         classes.set_item("positions", counts.positions)?;
         classes.set_item("positions_by_depth", counts.positions_by_depth.clone())?;
         classes.set_item("antipode_positions", counts.antipode_positions)?;

@@ -102,6 +102,48 @@ def ctrl_c_then_resume(tmp_path):
     assert path.read_bytes() == whole.read_bytes()
 
 
+def test_ctrl_c_ends_an_analysis_in_memory():
+    import time
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    pressed = []
+
+    def press_ctrl_c_at_level_10(level):
+        if level["depth"] == 10:
+            pressed.append(time.monotonic())
+            _thread.interrupt_main()
+
+    try:
+        # About two seconds on two cores when it runs to its end (80 levels).
+        with pytest.raises(KeyboardInterrupt, match="complete level"):
+            antipode.analyze("sliding:2x6", progress=press_ctrl_c_at_level_10)
+        assert time.monotonic() - pressed[0] < 1
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_options_are_keyword_arguments():
+    classes = antipode.analyze("pyraminx", symmetry=True)
+    assert classes["classes"]["symmetries"] == 24
+    plain = antipode.analyze("pyraminx")
+    assert classes["classes"]["positions_by_depth"] == plain["histogram"].tolist()
+    # From a position under the 3 symmetries that fix it: its distances, exactly.
+    rooted = antipode.analyze("pyraminx", symmetry=True, start="U")
+    assert rooted["classes"]["symmetries"] == 3
+    assert rooted["classes"]["puzzle_symmetries"] == 24
+    assert rooted["classes"]["positions_by_depth"] == (
+        antipode.analyze("pyraminx", start="U")["histogram"].tolist()
+    )
+    quarter = antipode.analyze("2x2x2", metric="quarter")
+    assert quarter["gods_number"] == 14
+    other_goal = antipode.analyze("8puzzle", goal="0 1 2/3 4 5/6 7 8")
+    assert other_goal["gods_number"] == 31
+    with pytest.raises(antipode.Error, match="not a twisty puzzle"):
+        antipode.analyze("8puzzle", symmetry=True)
+    with pytest.raises(antipode.BadPosition):
+        antipode.analyze("8puzzle", start="012")
+
+
 def test_an_exception_in_progress_stops_the_search(tmp_path):
     def fail(level):
         raise ValueError(f"stop at {level['depth']}")

@@ -111,8 +111,13 @@ pub struct KClasses {
     base: KPuzzle,
     compact: Compact,
     symmetries: Vec<Symmetry>,
+    /// The order of the puzzle's own symmetry group: more than `symmetries` where
+    /// they are the subgroup fixing a search's start ([`KClasses::fixing`]).
+    puzzle_symmetries: usize,
     frame: Option<Frame>,
     moves: Vec<Transformation>,
+    /// The moves as the symmetries conjugate them (before a frame holds a piece).
+    unheld_moves: Vec<Transformation>,
     large: Large,
     /// The compact positions of the large orbit (contiguous).
     large_positions: Vec<usize>,
@@ -263,9 +268,11 @@ impl KClasses {
         let mut classes = KClasses {
             base,
             compact,
+            puzzle_symmetries: symmetries.len(),
             symmetries,
             frame,
             moves,
+            unheld_moves: unheld_moves.to_vec(),
             large,
             large_positions,
             large_modulus,
@@ -797,6 +804,45 @@ impl KClasses {
     #[must_use]
     pub fn symmetry_count(&self) -> usize {
         self.symmetries.len()
+    }
+
+    /// The classes of the same puzzle under the symmetries that fix `root` (the
+    /// subgroup `{S : S⁻¹·root·S = root}`, the identity at least), for a search from
+    /// `root`: such a symmetry maps the positions at distance `d` from `root` onto
+    /// each other, so one index per class still has one distance, and the class of
+    /// `root` is `root` alone. Under the whole group a class search from `root` would
+    /// measure the distance to the nearest of its conjugates instead.
+    ///
+    /// # Errors
+    /// [`KPuzzleError`] if the classes under the subgroup cannot be indexed.
+    ///
+    /// ```
+    /// use antipode::{Notation, Puzzle, puzzles::{self, AnyPuzzle}};
+    ///
+    /// let AnyPuzzle::KClasses(pyraminx) = puzzles::lookup("pyraminx --symmetry").unwrap() else {
+    ///     unreachable!()
+    /// };
+    /// let root = pyraminx.parse("U").unwrap();
+    /// assert!(!pyraminx.symmetries_fix(&root));
+    /// let fixing = pyraminx.fixing(&root).unwrap();
+    /// assert_eq!((fixing.symmetry_count(), pyraminx.symmetry_count()), (3, 24));
+    /// assert!(fixing.symmetries_fix(&root));
+    /// ```
+    pub fn fixing(&self, root: &Pattern) -> Result<KClasses, KPuzzleError> {
+        let home = self.conjugate(root, 0);
+        let kept: Vec<Symmetry> = (0..self.symmetries.len())
+            .filter(|&sym| self.conjugate(root, sym) == home)
+            .map(|sym| self.symmetries[sym].clone())
+            .collect();
+        let mut classes = KClasses::new(
+            self.base.clone(),
+            self.compact.clone(),
+            kept,
+            &self.unheld_moves,
+            self.frame.clone(),
+        )?;
+        classes.puzzle_symmetries = self.puzzle_symmetries;
+        Ok(classes)
     }
 
     /// The number of positions (the order of the group the moves generate, in the
@@ -1341,6 +1387,10 @@ impl Puzzle for KClasses {
         self.holes
     }
 
+    fn symmetries_fix(&self, state: &Pattern) -> bool {
+        self.class_size(state) == 1
+    }
+
     fn class_counts(
         &self,
         classes: &[u64],
@@ -1350,6 +1400,7 @@ impl Puzzle for KClasses {
         let (positions_by_depth, burnside_classes) = self.positions_by_depth(classes, depth_of);
         Some(ClassCounts {
             symmetries: self.symmetries.len(),
+            puzzle_symmetries: self.puzzle_symmetries,
             positions: self.group_order,
             antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
             positions_by_depth,

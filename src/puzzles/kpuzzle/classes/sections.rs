@@ -355,7 +355,7 @@ mod tests {
     use super::*;
     use crate::Puzzle;
     use crate::analysis::analyze;
-    use crate::engine::Silent;
+    use crate::driver::Control;
     use crate::puzzles::kpuzzle::library::{self, Twisty};
 
     /// The Pyraminx with its edges as the large part (the centres' twists enumerated,
@@ -375,10 +375,10 @@ mod tests {
         let p = pyraminx_with_large_edges();
         assert_eq!(p.large, Large::Orbit);
         assert!(!p.sections.prefixes.is_empty(), "no section has a prefix");
-        let a = analyze(&p, 0, &Silent).unwrap();
+        let a = analyze(&p, 0, &Control::default()).unwrap();
         let c = a.classes.as_ref().unwrap();
         // The published Pyraminx (no tips): 933,120 positions, 11 moves at most.
-        let plain = analyze(&library::open("pyraminx").unwrap(), 0, &Silent).unwrap();
+        let plain = analyze(&library::open("pyraminx").unwrap(), 0, &Control::default()).unwrap();
         let expected: Vec<u128> = plain.histogram.iter().map(|&n| n as u128).collect();
         assert_eq!(c.positions_by_depth, expected);
         assert_eq!(c.burnside_classes, a.reachable as u128);

@@ -781,7 +781,11 @@ impl Options {
             return Err(CatalogError::Option(format!(
                 "{name} is not a twisty puzzle: {} are for twisty puzzles (KPuzzle and .tws \
                  definitions){peg}",
-                what.join(", ")
+                match what.split_last() {
+                    Some((last, [])) => last.to_string(),
+                    Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                    None => String::new(),
+                }
             )));
         }
         variant.up_to_rotation |= self.up_to_rotation;

@@ -271,6 +271,10 @@ fn bad_moves_and_positions_are_refused() {
     );
     assert_error(
         &["analyze", "8puzzle", "--moves", "U"],
-        "--moves and --metric",
+        "8puzzle is not a twisty puzzle: generators are for twisty puzzles",
+    );
+    assert_error(
+        &["analyze", "goat", "--metric", "quarter", "--up-to-rotation"],
+        "the half and quarter metrics and positions up to rotation are for twisty puzzles",
     );
 }

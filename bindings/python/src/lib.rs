@@ -701,6 +701,8 @@ impl AnalyzeJob<'_> {
     name, table = None, bits = 8, threads = None, progress = None, *,
     symmetry = false, start = None, goal = None, metric = None
 ))]
+// Each keyword argument of the Python call is a parameter of its own (pyo3 maps them one
+// to one, and the stubs name each).
 #[allow(clippy::too_many_arguments)]
 fn analyze<'py>(
     py: Python<'py>,

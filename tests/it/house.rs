@@ -384,8 +384,8 @@ fn method_names(block: &str) -> BTreeSet<String> {
 /// Every wrapper of a trait (an `impl<X: Trait> Trait for ...` in `src/`, generic over
 /// another implementation it hands the calls to) forwards every method of
 /// the trait, so that a method added to the trait with a default cannot be dropped by
-/// a wrapper that does not know of it (as `never_reached` and `class_counts` once were
-/// by `Rooted`).
+/// a wrapper that does not know of it: a default answers for the wrapped puzzle, and
+/// a wrapper of a class index that falls back on it answers wrongly.
 #[test]
 fn wrappers_forward_every_method_of_their_trait() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

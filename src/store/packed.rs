@@ -30,6 +30,14 @@ const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 pub struct PackedDepths {
     map: MmapMut,
     len: u64,
+    /// Whole 64-bit words of the mapping (32 entries each), the atomics every
+    /// concurrent access to their entries goes through; the entries of a last,
+    /// partial word (a table file's payload ends on any byte) go through bytes.
+    words: u64,
+    /// The AVX-512 paths of the scans, where the CPU has them (tests turn them off
+    /// to run the portable paths on the same machine).
+    #[cfg(target_arch = "x86_64")]
+    avx512: Option<crate::cpu::Avx512>,
     /// Per generation, bit `g % 8` of byte `g / 8`: group `g` (entries `4g..4g+4`) was
     /// written in that generation since its bits were last forgotten.
     recent: OnceLock<Recent>,
@@ -85,6 +93,58 @@ const SPREAD: [u64; 256] = {
     table
 };
 
+/// The atomic holding an entry's field ([`PackedDepths::fields`]), and the field's
+/// shift in it.
+#[derive(Clone, Copy)]
+enum Fields<'a> {
+    /// A whole 64-bit word: 32 entries.
+    Word(&'a AtomicU64, u32),
+    /// One byte of a last, partial word: 4 entries.
+    Byte(&'a AtomicU8, u32),
+}
+
+impl Fields<'_> {
+    #[inline(always)]
+    fn load(self) -> u64 {
+        match self {
+            Fields::Word(word, _) => word.load(Ordering::Relaxed),
+            Fields::Byte(byte, _) => u64::from(byte.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// ORs `bits` in; returns the value before.
+    #[inline(always)]
+    fn fetch_or(self, bits: u64) -> u64 {
+        match self {
+            Fields::Word(word, _) => word.fetch_or(bits, Ordering::Relaxed),
+            Fields::Byte(byte, _) => u64::from(byte.fetch_or(bits as u8, Ordering::Relaxed)),
+        }
+    }
+
+    #[inline(always)]
+    fn store(self, value: u64) {
+        match self {
+            Fields::Word(word, _) => word.store(value, Ordering::Relaxed),
+            Fields::Byte(byte, _) => byte.store(value as u8, Ordering::Relaxed),
+        }
+    }
+
+    /// The field's shift.
+    #[inline(always)]
+    fn shift(self) -> u32 {
+        match self {
+            Fields::Word(_, shift) | Fields::Byte(_, shift) => shift,
+        }
+    }
+
+    /// The byte of `value` (a load of these fields) that holds the entry's group of
+    /// four.
+    #[inline(always)]
+    fn group(self, value: u64) -> u8 {
+        (value >> (self.shift() & !7)) as u8
+    }
+}
+
 #[inline(always)]
 fn code(wanted: Wanted) -> u8 {
     match wanted {
@@ -99,17 +159,12 @@ impl PackedDepths {
     /// # Errors
     /// [`StoreError`] if the memory cannot be mapped.
     pub fn anonymous(len: u64) -> Result<Self, StoreError> {
-        let bytes = usize::try_from(len.div_ceil(4)).map_err(|_| StoreError::TooLarge(len))?;
-        let mut map = MmapMut::map_anon(bytes.max(1))
+        // Whole words: every entry goes through a 64-bit atomic.
+        let bytes = usize::try_from(len.div_ceil(32) * 8).map_err(|_| StoreError::TooLarge(len))?;
+        let mut map = MmapMut::map_anon(bytes.max(8))
             .map_err(|cause| StoreError::Map { bytes: len, cause })?;
         super::bytes::prepare_fresh_pages(&mut map);
-        Ok(PackedDepths {
-            map,
-            len,
-            recent: OnceLock::new(),
-            write_offset: AtomicU64::new(0),
-            write_marks: AtomicU8::new(EVERY),
-        })
+        Ok(PackedDepths::from_map(map, len))
     }
 
     /// Entries in an existing mapping of at least `len / 4` bytes, content kept.
@@ -120,12 +175,25 @@ impl PackedDepths {
             "mapping smaller than the entries"
         );
         PackedDepths {
+            words: map.len() as u64 / 8,
             map,
             len,
+            #[cfg(target_arch = "x86_64")]
+            avx512: crate::cpu::Avx512::detect(),
             recent: OnceLock::new(),
             write_offset: AtomicU64::new(0),
             write_marks: AtomicU8::new(EVERY),
         }
+    }
+
+    /// The same store with its portable paths only (tests run every path this way).
+    #[cfg(test)]
+    fn portable(mut self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.avx512 = None;
+        }
+        self
     }
 
     /// The mapping, e.g. to flush it to its file.
@@ -138,14 +206,45 @@ impl PackedDepths {
         &mut self.map
     }
 
+    /// The atomic that holds entry `index`, and the shift of its field in it: the
+    /// entry's 64-bit word, or the entry's byte where the word would reach past the
+    /// mapping. Every concurrent access to an entry goes through this one atomic, so
+    /// no memory is ever accessed atomically at two sizes.
     #[inline(always)]
-    fn byte(&self, index: u64) -> &AtomicU8 {
+    fn fields(&self, index: u64) -> Fields<'_> {
         // Checked in every build: the store's methods are safe to call with any index.
         assert!(index < self.len, "entry {index} of {}", self.len);
-        // SAFETY: `index / 4 < len.div_ceil(4) <= map.len()`; `AtomicU8` has the layout
-        // of `u8`; concurrent accesses are atomic except the `*_exclusive` scans, whose
-        // callers guarantee that nobody writes meanwhile.
-        unsafe { AtomicU8::from_ptr(self.map.as_ptr().add((index / 4) as usize) as *mut u8) }
+        if index / 32 < self.words {
+            // SAFETY: word `index / 32` lies inside the mapping (`words` counts its whole
+            // words); the mapping starts on a page, so the word is aligned to 8, as
+            // `AtomicU64` needs. Concurrent accesses to it are all through this
+            // `AtomicU64`; the `*_exclusive` scans read it plainly while their callers
+            // guarantee that nobody writes it.
+            let word = unsafe {
+                AtomicU64::from_ptr(self.map.as_ptr().add(8 * (index / 32) as usize) as *mut u64)
+            };
+            Fields::Word(word, 2 * (index % 32) as u32)
+        } else {
+            // SAFETY: `index / 4 < len.div_ceil(4) <= map.len()`; `AtomicU8` has the
+            // layout of `u8`; this byte lies in no whole word, so every concurrent
+            // access to it is through this `AtomicU8`.
+            let byte = unsafe {
+                AtomicU8::from_ptr(self.map.as_ptr().add((index / 4) as usize) as *mut u8)
+            };
+            Fields::Byte(byte, 2 * (index % 4) as u32)
+        }
+    }
+
+    /// The whole word of entries `first .. first + 32` (`first` a multiple of 32,
+    /// inside the store).
+    #[inline(always)]
+    fn word(&self, first: u64) -> &AtomicU64 {
+        match self.fields(first + 31) {
+            Fields::Word(word, _) => word,
+            // A whole word of entries inside the store lies inside the mapping's
+            // whole words: `(first / 32 + 1) * 8 <= len / 4 <= map.len()`.
+            Fields::Byte(..) => unreachable!("entries {first}.. fill a word of the mapping"),
+        }
     }
 
     /// The recent-bit byte `at` of the generation at byte `offset` (covering entries
@@ -253,7 +352,6 @@ impl PackedDepths {
     ) -> bool {
         let mut marked = false;
         let mut rest = mask;
-        #[cfg(target_arch = "x86_64")]
         if base.is_multiple_of(32) && delta.rem_euclid(32) == 0 {
             for half in 0..2u64 {
                 let source = base + 32 * half;
@@ -279,7 +377,6 @@ impl PackedDepths {
     /// unseen, in one locked OR of their 64-bit word (`first` a multiple of 32, the
     /// word's entries all in the store), and their groups' recent marks as writes
     /// mark, in one locked OR of their byte; true if an entry was unseen.
-    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn mark_word(&self, first: u64, fields: u32, next: u32) -> bool {
         assert!(
@@ -287,39 +384,18 @@ impl PackedDepths {
             "word of entry {first} of {}",
             self.len
         );
-        // The 8 bytes at `first / 4` hold entries `first .. first + 32` of the store
-        // (asserted), inside the mapping, aligned to 8 (the mapping starts on a page).
-        // Other threads access them through `AtomicU8`, so the word is read and
-        // written in assembly: an aligned 8-byte load is atomic on x86-64, and a
-        // locked OR changes only the bits it sets (the fields it marks), leaving the
-        // others to their writers. The fields it marks were unseen when read; a
-        // writer of the same level may mark one meanwhile, with the same code.
-        let word = self.map.as_ptr().wrapping_add((first / 4) as usize);
-        let before: u64;
-        // SAFETY: an aligned load of 8 bytes inside the mapping, atomic (see above).
-        unsafe {
-            std::arch::asm!(
-                "mov {before}, qword ptr [{word}]",
-                word = in(reg) word,
-                before = out(reg) before,
-                options(nostack, preserves_flags, readonly),
-            );
-        }
+        let word = self.word(first);
+        let before = word.load(Ordering::Relaxed);
+        // The fields it marks were unseen when read; a writer of the same level may
+        // mark one meanwhile, with the same code.
         let write = spread_even(fields) & matching_fields(before, 0);
         if write == 0 {
             return false;
         }
-        let bits = write * u64::from(code(Wanted::Depth(next)));
-        // SAFETY: an atomic OR of the fields this call marks into the same 8 bytes
-        // (see above).
-        unsafe {
-            std::arch::asm!(
-                "lock or qword ptr [{word}], {bits}",
-                word = in(reg) word,
-                bits = in(reg) bits,
-                options(nostack),
-            );
-        }
+        word.fetch_or(
+            write * u64::from(code(Wanted::Depth(next))),
+            Ordering::Relaxed,
+        );
         self.mark_recent_word(first, write, before);
         true
     }
@@ -348,9 +424,9 @@ impl PackedDepths {
         out: &mut Vec<u64>,
     ) -> u32 {
         use std::arch::x86_64::{
-            __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512,
-            _mm512_maskz_mov_epi8, _mm512_or_si512, _mm512_set1_epi64, _mm512_slli_epi64,
-            _mm512_srli_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask, _mm512_xor_si512,
+            __m512i, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_maskz_mov_epi8,
+            _mm512_or_si512, _mm512_set1_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+            _mm512_test_epi64_mask, _mm512_xor_si512,
         };
         let low = _mm512_set1_epi64(LOW_BITS as i64);
         // Even bits where a field of `v` equals the field of `pattern`.
@@ -359,7 +435,6 @@ impl PackedDepths {
             _mm512_andnot_si512(_mm512_or_si512(x, _mm512_srli_epi64::<1>(x)), low)
         };
         let pattern = _mm512_set1_epi64((u64::from(value) * LOW_BITS) as i64);
-        let unseen = _mm512_set1_epi64(0);
         let base = self.map.as_ptr();
         let mut hits = 0u32;
         let mut lanes = [0u64; 8];
@@ -399,51 +474,20 @@ impl PackedDepths {
                 }
             }
             for (k, &delta) in deltas.iter().enumerate() {
-                let target = base
-                    .wrapping_add((at.wrapping_add_signed(delta) / 4) as usize)
-                    .cast_mut();
-                let seen: __m512i;
-                // SAFETY: the 64 bytes at `target` hold the shifted block, inside the
-                // mapping (the caller's contract), 8-byte aligned (the shift is a
-                // multiple of 32 entries). Other threads may mark them meanwhile,
-                // through `AtomicU8` or a locked OR, so they are read in assembly:
-                // each aligned 8 bytes of the load is an atomic load on x86-64; a
-                // field found unseen that another thread marks meanwhile gets the
-                // same code twice.
-                unsafe {
-                    std::arch::asm!(
-                        "vmovdqu64 {seen}, zmmword ptr [{target}]",
-                        target = in(reg) target,
-                        seen = out(zmm_reg) seen,
-                        options(nostack, preserves_flags, readonly),
-                    );
-                }
-                let write = _mm512_and_si512(frontier, matching(seen, unseen));
-                let words = _mm512_test_epi64_mask(write, write);
-                if words == 0 {
-                    continue;
-                }
-                hits |= 1 << k;
-                // The code at each written field: its low bit, its high bit.
-                let bits = match code {
-                    1 => write,
-                    2 => _mm512_slli_epi64::<1>(write),
-                    _ => _mm512_or_si512(write, _mm512_slli_epi64::<1>(write)),
-                };
-                // SAFETY: 64 bytes into an array of 64.
-                unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), bits) };
-                for (word, &bits) in lanes.iter().enumerate() {
-                    if words & (1 << word) != 0 {
-                        // SAFETY: an atomic OR of the fields this step marks into 8
-                        // aligned bytes of the shifted block (see above).
-                        unsafe {
-                            std::arch::asm!(
-                                "lock or qword ptr [{word}], {bits}",
-                                word = in(reg) target.add(8 * word),
-                                bits = in(reg) bits,
-                                options(nostack),
-                            );
-                        }
+                // The shifted block's eight words, each marked as `mark_word` does:
+                // one atomic load, and a locked OR where a frontier entry's target is
+                // unseen (the shift is a multiple of 32, so word `w` of the block
+                // lands on a whole word of the store).
+                let target = at.wrapping_add_signed(delta);
+                for (w, &frontier) in lanes.iter().enumerate() {
+                    if frontier == 0 {
+                        continue;
+                    }
+                    let word = self.word(target + 32 * w as u64);
+                    let write = frontier & matching_fields(word.load(Ordering::Relaxed), 0);
+                    if write != 0 {
+                        hits |= 1 << k;
+                        word.fetch_or(write * u64::from(code), Ordering::Relaxed);
                     }
                 }
             }
@@ -454,7 +498,8 @@ impl PackedDepths {
 
     #[inline(always)]
     fn field(&self, index: u64) -> u8 {
-        (self.byte(index).load(Ordering::Relaxed) >> (2 * (index % 4))) & 3
+        let fields = self.fields(index);
+        ((fields.load() >> fields.shift()) & 3) as u8
     }
 
     /// Calls `found(mask, base)` for the entries in `range` whose field equals
@@ -543,7 +588,7 @@ impl PackedDepths {
         mut also: impl FnMut(u64, u64),
     ) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(avx512) = crate::cpu::Avx512::detect() {
+        if let Some(avx512) = self.avx512 {
             // SAFETY: the token proves that the CPU has AVX-512 F and BW, POPCNT and BMI2;
             // the rest is forwarded from this function's contract.
             return unsafe { self.collect_avx512(avx512, range, value, recent, out, also) };
@@ -710,63 +755,57 @@ impl DepthStore for PackedDepths {
     fn set(&self, index: u64, depth: u32) {
         // The engine only sets unseen (zero) fields, so OR-ing the code is exact, and
         // racing writers of one level OR the same bits.
-        let byte = self.byte(index);
-        let before = byte.load(Ordering::Relaxed);
-        byte.fetch_or(
-            code(Wanted::Depth(depth)) << (2 * (index % 4)),
-            Ordering::Relaxed,
-        );
-        self.mark_recent(index, before);
+        let fields = self.fields(index);
+        let before = fields.load();
+        fields.fetch_or(u64::from(code(Wanted::Depth(depth))) << fields.shift());
+        self.mark_recent(index, fields.group(before));
     }
 
     #[inline(always)]
     fn mark_if_unseen(&self, index: u64, depth: u32) -> bool {
-        let shift = 2 * (index % 4);
-        let before = self.byte(index).load(Ordering::Relaxed);
+        let fields = self.fields(index);
+        let shift = fields.shift();
+        let before = fields.load();
         if (before >> shift) & 3 != 0 {
             return false;
         }
-        // The OR returns the byte as it was: of racing writers, only the first finds
+        // The OR returns the word as it was: of racing writers, only the first finds
         // the field empty.
-        let old = self
-            .byte(index)
-            .fetch_or(code(Wanted::Depth(depth)) << shift, Ordering::Relaxed);
+        let old = fields.fetch_or(u64::from(code(Wanted::Depth(depth))) << shift);
         // Whether the group held the code is the same before and after other writes
         // of this level: they add only this level's code to groups that lacked it.
-        self.mark_recent(index, before);
+        self.mark_recent(index, fields.group(before));
         (old >> shift) & 3 == 0
     }
 
     #[inline(always)]
     fn mark_unseen(&self, index: u64, depth: u32) {
-        let before = self.byte(index).load(Ordering::Relaxed);
-        if (before >> (2 * (index % 4))) & 3 == 0 {
+        let fields = self.fields(index);
+        let before = fields.load();
+        if (before >> fields.shift()) & 3 == 0 {
             // Nothing read back: one locked OR, no compare-and-swap loop.
-            self.byte(index).fetch_or(
-                code(Wanted::Depth(depth)) << (2 * (index % 4)),
-                Ordering::Relaxed,
-            );
+            fields.fetch_or(u64::from(code(Wanted::Depth(depth))) << fields.shift());
             if self.write_offset.load(Ordering::Relaxed) != NO_MARKS {
-                self.mark_recent_apart(index, before);
+                self.mark_recent_apart(index, fields.group(before));
             }
         }
     }
 
     #[inline(always)]
     fn mark_unseen_alone(&self, index: u64, depth: u32) {
-        let byte = self.byte(index);
-        let before = byte.load(Ordering::Relaxed);
-        let shift = 2 * (index % 4);
+        let fields = self.fields(index);
+        let before = fields.load();
+        let shift = fields.shift();
         let unseen = (before >> shift) & 3 == 0;
-        // The byte is written back whether the field was unseen or not: a branch on
-        // it, half of a dense level's marks at random, would be mispredicted.
-        byte.store(
-            before | ((code(Wanted::Depth(depth)) << shift) * u8::from(unseen)),
-            Ordering::Relaxed,
-        );
+        // The word is written back whether the field was unseen or not: a branch on
+        // it, half of a dense level's marks at random, would be mispredicted. Its
+        // other fields are the ones just read: nobody else writes the word meanwhile
+        // (this method's contract).
+        fields
+            .store(before | ((u64::from(code(Wanted::Depth(depth))) << shift) * u64::from(unseen)));
         // The field's test stays out of the innermost step (the call is out of line).
         if self.write_offset.load(Ordering::Relaxed) != NO_MARKS {
-            self.mark_recent_where_unseen(index, before);
+            self.mark_recent_where_unseen(index, fields.group(before));
         }
     }
 
@@ -818,7 +857,7 @@ impl DepthStore for PackedDepths {
         // Whole blocks of 256 entries take one AVX-512 step each where the shifts keep
         // words aligned and writes mark nothing (a dense level's).
         #[cfg(target_arch = "x86_64")]
-        if let Some(avx512) = crate::cpu::Avx512::detect()
+        if let Some(avx512) = self.avx512
             && deltas.iter().all(|d| d.rem_euclid(32) == 0)
             && (self.recent.get().is_none()
                 || self.write_offset.load(Ordering::Relaxed) == NO_MARKS)
@@ -940,7 +979,7 @@ impl DepthStore for PackedDepths {
         let mut shared_groups = 0u64;
         let mut g = first + 1;
         #[cfg(target_arch = "x86_64")]
-        let avx512 = crate::cpu::Avx512::detect();
+        let avx512 = self.avx512;
         while g < inner_end {
             #[cfg(target_arch = "x86_64")]
             if let Some(avx512) = avx512
@@ -976,8 +1015,9 @@ impl DepthStore for PackedDepths {
                 // One group: its byte in the low byte of a word whose other groups
                 // hold neither an unseen entry nor the code (fields of another code).
                 let other = (pattern as u8 & 3) % 3 + 1;
-                let word = (u64::from(other) * LOW_BITS) & !0xFF
-                    | u64::from(self.byte(4 * g).load(Ordering::Relaxed));
+                let fields = self.fields(4 * g);
+                let word =
+                    (u64::from(other) * LOW_BITS) & !0xFF | u64::from(fields.group(fields.load()));
                 let (marks, count) = ahead_marks(word, pattern, shared);
                 shared_groups += count;
                 set(g, marks & 1 != 0);
@@ -1135,15 +1175,29 @@ mod tests {
         assert!(recent.contains(&103) && recent.contains(&3) && !recent.contains(&53));
     }
 
+    /// The paths of the store this CPU can run: `false` the portable ones, `true`
+    /// the AVX-512 ones where it has them.
+    fn paths() -> Vec<bool> {
+        let mut paths = vec![false];
+        #[cfg(target_arch = "x86_64")]
+        paths.extend(crate::cpu::Avx512::detect().map(|_| true));
+        paths
+    }
+
     /// A store of `fields` (0 unseen, else the code) whose recent marks of
-    /// `generation` (of `generations`) are `groups`, the other generation untouched.
+    /// `generation` (of `generations`) are `groups`, the other generation untouched,
+    /// on the AVX-512 paths if `simd` (and the CPU has them), else the portable ones.
     fn store_with(
         fields: &[u8],
         groups: &[bool],
         generations: usize,
         generation: usize,
+        simd: bool,
     ) -> PackedDepths {
-        let store = PackedDepths::anonymous(fields.len() as u64).unwrap();
+        let mut store = PackedDepths::anonymous(fields.len() as u64).unwrap();
+        if !simd {
+            store = store.portable();
+        }
         assert!(store.track_recent(generations));
         store.write_recent_to(generation, WriteMarks::Every);
         for (i, &f) in fields.iter().enumerate() {
@@ -1171,25 +1225,27 @@ mod tests {
             len in 0u64..=400,
             depth in 0u32..6,
         ) {
-            let store = store_with(&fields, &groups, 1, 0);
-            let range = start..start + len;
-            let code = (depth % 3) as u8 + 1;
-            let all: Vec<u64> = range.clone().filter(|&i| fields[i as usize] == code).collect();
-            let recent: Vec<u64> = all.iter().copied().filter(|&i| groups[i as usize / 4]).collect();
-            let (mut found, mut found_recent) = (vec![9], vec![9]);
-            // SAFETY: single-threaded test.
-            let (count, unseen) = unsafe {
-                store.collect_exclusive(range.clone(), Wanted::Depth(depth), &mut found);
-                store.collect_recent_exclusive(range.clone(), Wanted::Depth(depth), 0, &mut found_recent);
-                (
-                    store.count_exclusive(range.clone(), Wanted::Depth(depth)),
-                    store.count_exclusive(range.clone(), Wanted::Unseen),
-                )
-            };
-            proptest::prop_assert_eq!(&found[1..], &all[..]);
-            proptest::prop_assert_eq!(&found_recent[1..], &recent[..]);
-            proptest::prop_assert_eq!(count, all.len() as u64);
-            proptest::prop_assert_eq!(unseen, range.filter(|&i| fields[i as usize] == 0).count() as u64);
+            for simd in paths() {
+                let store = store_with(&fields, &groups, 1, 0, simd);
+                let range = start..start + len;
+                let code = (depth % 3) as u8 + 1;
+                let all: Vec<u64> = range.clone().filter(|&i| fields[i as usize] == code).collect();
+                let recent: Vec<u64> = all.iter().copied().filter(|&i| groups[i as usize / 4]).collect();
+                let (mut found, mut found_recent) = (vec![9], vec![9]);
+                // SAFETY: single-threaded test.
+                let (count, unseen) = unsafe {
+                    store.collect_exclusive(range.clone(), Wanted::Depth(depth), &mut found);
+                    store.collect_recent_exclusive(range.clone(), Wanted::Depth(depth), 0, &mut found_recent);
+                    (
+                        store.count_exclusive(range.clone(), Wanted::Depth(depth)),
+                        store.count_exclusive(range.clone(), Wanted::Unseen),
+                    )
+                };
+                proptest::prop_assert_eq!(&found[1..], &all[..]);
+                proptest::prop_assert_eq!(&found_recent[1..], &recent[..]);
+                proptest::prop_assert_eq!(count, all.len() as u64);
+                proptest::prop_assert_eq!(unseen, range.filter(|&i| fields[i as usize] == 0).count() as u64);
+            }
         }
 
         /// Marks set ahead of a level (64 groups at a time with AVX-512) cover the
@@ -1209,78 +1265,151 @@ mod tests {
             depth in 0u32..6,
             shared in proptest::bool::ANY,
         ) {
-            let store = store_with(&fields, &before, 2, 1);
-            let range = start..start + len;
-            // SAFETY: single-threaded test.
-            let shared_groups = unsafe { store.mark_recent_ahead(range.clone(), 1, depth, shared) };
-            let recent = store.recent.get().unwrap();
-            let marks = |generation| -> Vec<bool> {
-                (0..350u64)
-                    .map(|g| PackedDepths::is_recent(Some((recent, recent.offset(generation))), 4 * g))
-                    .collect()
-            };
-            let code = (depth % 3) as u8 + 1;
-            let (first, last) = (range.start / 4, range.end.div_ceil(4));
-            let group = |g: u64| &fields[4 * g as usize..4 * g as usize + 4];
-            let inner = |g: u64| g > first && g + 1 < last;
-            let ahead: Vec<bool> = (0..350u64)
-                .map(|g| {
-                    if g < first || g >= last {
-                        before[g as usize]
-                    } else {
-                        !inner(g) || group(g).contains(&0) && (shared || !group(g).contains(&code))
+            // The second range holds whole aligned blocks of 64 groups: the AVX-512
+            // path's, reached every time.
+            let ranges = [start..start + len, start..start + 600 + len / 2];
+            for (simd, range) in paths().into_iter().flat_map(|p| ranges.clone().map(|r| (p, r))) {
+                let store = store_with(&fields, &before, 2, 1, simd);
+                // SAFETY: single-threaded test.
+                let shared_groups = unsafe { store.mark_recent_ahead(range.clone(), 1, depth, shared) };
+                let recent = store.recent.get().unwrap();
+                let marks = |generation| -> Vec<bool> {
+                    (0..350u64)
+                        .map(|g| PackedDepths::is_recent(Some((recent, recent.offset(generation))), 4 * g))
+                        .collect()
+                };
+                let code = (depth % 3) as u8 + 1;
+                let (first, last) = (range.start / 4, range.end.div_ceil(4));
+                let group = |g: u64| &fields[4 * g as usize..4 * g as usize + 4];
+                let inner = |g: u64| g > first && g + 1 < last;
+                let ahead: Vec<bool> = (0..350u64)
+                    .map(|g| {
+                        if g < first || g >= last {
+                            before[g as usize]
+                        } else {
+                            !inner(g) || group(g).contains(&0) && (shared || !group(g).contains(&code))
+                        }
+                    })
+                    .collect();
+                proptest::prop_assert_eq!(marks(1), ahead.clone());
+                let expected_shared = (0..350u64)
+                    .filter(|&g| inner(g) && group(g).contains(&0) && group(g).contains(&code))
+                    .count();
+                proptest::prop_assert_eq!(shared_groups, expected_shared as u64);
+                // Generation 0 was never touched.
+                proptest::prop_assert!(marks(0).iter().all(|&m| !m));
+                // The level writes its depth into every unseen entry.
+                let writes = if shared { WriteMarks::None } else { WriteMarks::WhereCodeWas(depth) };
+                store.write_recent_to(1, writes);
+                for i in 0..1400 {
+                    // Counted, uncounted and single-writer marks write and mark alike.
+                    match i % 3 {
+                        0 => _ = store.mark_if_unseen(i, depth),
+                        1 => store.mark_unseen(i, depth),
+                        _ => store.mark_unseen_alone(i, depth),
                     }
-                })
-                .collect();
-            proptest::prop_assert_eq!(marks(1), ahead.clone());
-            let expected_shared = (0..350u64)
-                .filter(|&g| inner(g) && group(g).contains(&0) && group(g).contains(&code))
-                .count();
-            proptest::prop_assert_eq!(shared_groups, expected_shared as u64);
-            // Generation 0 was never touched.
-            proptest::prop_assert!(marks(0).iter().all(|&m| !m));
-            // The level writes its depth into every unseen entry.
-            let writes = if shared { WriteMarks::None } else { WriteMarks::WhereCodeWas(depth) };
-            store.write_recent_to(1, writes);
-            for i in 0..1400 {
-                // Counted, uncounted and single-writer marks write and mark alike.
-                match i % 3 {
-                    0 => _ = store.mark_if_unseen(i, depth),
-                    1 => store.mark_unseen(i, depth),
-                    _ => store.mark_unseen_alone(i, depth),
                 }
+                for (i, &field) in fields.iter().enumerate() {
+                    let expected = if field == 0 { code } else { field };
+                    proptest::prop_assert_eq!(store.field(i as u64), expected, "entry {}", i);
+                }
+                let after = marks(1);
+                for g in 0..350u64 {
+                    let written = group(g).contains(&0);
+                    if shared {
+                        proptest::prop_assert_eq!(after[g as usize], ahead[g as usize], "group {}", g);
+                        continue;
+                    }
+                    // Every group that held the code and got a new entry is marked now
+                    // (the scan must take it); none that was neither marked nor written.
+                    if written && group(g).contains(&code) {
+                        proptest::prop_assert!(after[g as usize], "group {} held the code", g);
+                    }
+                    if after[g as usize] {
+                        proptest::prop_assert!(ahead[g as usize] || written, "group {}", g);
+                    }
+                }
+                proptest::prop_assert!(marks(0).iter().all(|&m| !m));
             }
-            for (i, &field) in fields.iter().enumerate() {
-                let expected = if field == 0 { code } else { field };
-                proptest::prop_assert_eq!(store.field(i as u64), expected, "entry {}", i);
-            }
-            let after = marks(1);
-            for g in 0..350u64 {
-                let written = group(g).contains(&0);
-                if shared {
-                    proptest::prop_assert_eq!(after[g as usize], ahead[g as usize], "group {}", g);
-                    continue;
-                }
-                // Every group that held the code and got a new entry is marked now
-                // (the scan must take it); none that was neither marked nor written.
-                if written && group(g).contains(&code) {
-                    proptest::prop_assert!(after[g as usize], "group {} held the code", g);
-                }
-                if after[g as usize] {
-                    proptest::prop_assert!(ahead[g as usize] || written, "group {}", g);
-                }
-            }
-            proptest::prop_assert!(marks(0).iter().all(|&m| !m));
         }
+    }
+
+    /// Runs the translating scan over `range` of a store of `fields` (recent marks
+    /// `groups`) on every path this CPU has, and checks it against the scan without
+    /// translations followed by one mark per found entry and shift (the trait's
+    /// default, on the portable paths): the same indices, hits, fields and recent
+    /// marks.
+    fn translates_as_one_mark_per_entry(
+        (fields, groups): (&[u8], &[bool]),
+        range: Range<u64>,
+        deltas: &[i64],
+        depth: u32,
+        (through_recent, writes): (bool, WriteMarks),
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let next = depth + 1;
+        let recent = through_recent.then_some(0);
+        for simd in paths() {
+            let stores = [
+                store_with(fields, groups, 1, 0, simd),
+                store_with(fields, groups, 1, 0, false),
+            ];
+            for store in &stores {
+                if writes == WriteMarks::WhereCodeWas(next) {
+                    // As a dense level: the groups written first are marked ahead.
+                    for &delta in deltas {
+                        let shifted = range.start.wrapping_add_signed(delta)
+                            ..range.end.wrapping_add_signed(delta);
+                        // SAFETY: single-threaded test.
+                        unsafe { store.mark_recent_ahead(shifted, 0, next, false) };
+                    }
+                }
+                store.write_recent_to(0, writes);
+            }
+            let (mut found, mut expected) = (vec![9], vec![9]);
+            let wanted = Wanted::Depth(depth);
+            // SAFETY: single-threaded test.
+            let (hits, expected_hits) = unsafe {
+                let hits = stores[0].collect_translating_exclusive(
+                    range.clone(),
+                    wanted,
+                    recent,
+                    deltas,
+                    next,
+                    &mut found,
+                );
+                match recent {
+                    Some(g) => {
+                        stores[1].collect_recent_exclusive(range.clone(), wanted, g, &mut expected)
+                    }
+                    None => stores[1].collect_exclusive(range.clone(), wanted, &mut expected),
+                }
+                let marked = super::super::mark_shifted(&stores[1], &expected[1..], deltas, next);
+                (hits, marked)
+            };
+            proptest::prop_assert_eq!(&found, &expected, "simd {}", simd);
+            proptest::prop_assert_eq!(hits, expected_hits, "simd {}", simd);
+            for i in 0..fields.len() as u64 {
+                let (value, expected) = (stores[0].value(i), stores[1].value(i));
+                proptest::prop_assert_eq!(value, expected, "entry {}, simd {}", i, simd);
+            }
+            let recent_map = |store: &PackedDepths| {
+                let r = store.recent.get().unwrap();
+                (0..groups.len() as u64)
+                    .map(|g| PackedDepths::is_recent(Some((r, r.offset(0))), 4 * g))
+                    .collect::<Vec<_>>()
+            };
+            proptest::prop_assert_eq!(recent_map(&stores[0]), recent_map(&stores[1]));
+        }
+        Ok(())
     }
 
     proptest::proptest! {
         /// The translating scan finds what the scan without translations finds, and
         /// leaves the fields and the recent marks that a mark per found entry and
         /// shift leaves (the trait's default): shifts that keep 32-entry words
-        /// aligned (a locked OR per word; with AVX-512 and no write marks, blocks of
-        /// 256 entries), or one that does not (a mark per entry); forward and
-        /// backward, with and without recent marks, each way writes mark.
+        /// aligned (a locked OR per word), or one that does not (a mark per entry);
+        /// forward and backward, with and without recent marks, each way writes
+        /// mark.
         #[test]
         fn translating_scans_mark_as_one_mark_per_entry(
             fields in proptest::collection::vec(0u8..4, 2000),
@@ -1299,47 +1428,45 @@ mod tests {
             } else {
                 (start..start + len, [736i64, 1152 + odd])
             };
-            let next = depth + 1;
             let writes = match writes {
                 0 => WriteMarks::Every,
-                1 => WriteMarks::WhereCodeWas(next),
+                1 => WriteMarks::WhereCodeWas(depth + 1),
                 _ => WriteMarks::None,
             };
-            let recent = through_recent.then_some(0);
-            let stores = [store_with(&fields, &groups, 1, 0), store_with(&fields, &groups, 1, 0)];
-            for store in &stores {
-                if writes == WriteMarks::WhereCodeWas(next) {
-                    // As a dense level: the groups written first are marked ahead.
-                    for delta in deltas {
-                        let shifted = range.start.wrapping_add_signed(delta)..range.end.wrapping_add_signed(delta);
-                        // SAFETY: single-threaded test.
-                        unsafe { store.mark_recent_ahead(shifted, 0, next, false) };
-                    }
-                }
-                store.write_recent_to(0, writes);
-            }
-            let (mut found, mut expected) = (vec![9], vec![9]);
-            // SAFETY: single-threaded test.
-            let (hits, expected_hits) = unsafe {
-                let hits = stores[0].collect_translating_exclusive(
-                    range.clone(), Wanted::Depth(depth), recent, &deltas, next, &mut found,
-                );
-                match recent {
-                    Some(g) => stores[1].collect_recent_exclusive(range.clone(), Wanted::Depth(depth), g, &mut expected),
-                    None => stores[1].collect_exclusive(range.clone(), Wanted::Depth(depth), &mut expected),
-                }
-                (hits, super::super::mark_shifted(&stores[1], &expected[1..], &deltas, next))
+            translates_as_one_mark_per_entry(
+                (&fields, &groups), range, &deltas, depth, (through_recent, writes),
+            )?;
+        }
+
+        /// Ranges of whole 256-entry blocks (and a few entries either side), shifts
+        /// that keep words aligned, and writes that mark nothing: the blocks take the
+        /// AVX-512 path every time where the CPU has it, for every code the level
+        /// writes, and mark as one mark per entry does.
+        #[test]
+        fn whole_blocks_translate_as_one_mark_per_entry(
+            fields in proptest::collection::vec(0u8..4, 4096),
+            groups in proptest::collection::vec(proptest::bool::ANY, 1024),
+            blocks in 1u64..=4,
+            head in 0u64..3,
+            tail in 0u64..3,
+            backward in proptest::bool::ANY,
+            through_recent in proptest::bool::ANY,
+        ) {
+            let (start, deltas) = if backward {
+                (2560, [-2560i64, -1536])
+            } else {
+                (0, [1536i64, 2560])
             };
-            proptest::prop_assert_eq!(&found, &expected);
-            proptest::prop_assert_eq!(hits, expected_hits);
-            for i in 0..2000 {
-                proptest::prop_assert_eq!(stores[0].value(i), stores[1].value(i), "entry {}", i);
+            let range = start + 256 - head..start + 256 * (1 + blocks) + tail;
+            for depth in 0..3 {
+                translates_as_one_mark_per_entry(
+                    (&fields, &groups),
+                    range.clone(),
+                    &deltas,
+                    depth,
+                    (through_recent, WriteMarks::None),
+                )?;
             }
-            let recent_map = |store: &PackedDepths| {
-                let r = store.recent.get().unwrap();
-                (0..500u64).map(|g| PackedDepths::is_recent(Some((r, r.offset(0))), 4 * g)).collect::<Vec<_>>()
-            };
-            proptest::prop_assert_eq!(recent_map(&stores[0]), recent_map(&stores[1]));
         }
     }
 
@@ -1371,5 +1498,30 @@ mod tests {
         unsafe { store.forget_recent(0..1000, 1) };
         assert!(found(1).is_empty());
         assert_eq!(found(0).len(), 25);
+    }
+
+    /// Says which of the stores' paths this machine's tests ran (CI prints it): the
+    /// portable ones always; the AVX-512 ones of the packed store (collect, blocks of
+    /// translations, marks ahead), the byte store (translations) and the byte scans
+    /// where the CPU has AVX-512 F, BW, POPCNT and BMI2. Every property test of a
+    /// store runs each path this CPU has, whichever the store would pick.
+    #[test]
+    fn fast_paths_tested_here() {
+        #[cfg(target_arch = "x86_64")]
+        let avx512 = crate::cpu::Avx512::detect().is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx512 = false;
+        let ran = if avx512 {
+            "portable and AVX-512 (packed: collect, translated blocks, marks ahead; \
+             bytes: translations; scans: find)"
+        } else {
+            "portable only (this CPU has no AVX-512 F+BW+POPCNT+BMI2)"
+        };
+        // The stores pick the AVX-512 paths exactly where the CPU has them, and the
+        // property tests run them besides the portable ones.
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(PackedDepths::anonymous(1).unwrap().avx512.is_some(), avx512);
+        assert_eq!(paths(), [false, true][..1 + usize::from(avx512)]);
+        eprintln!("store paths tested on this machine: {ran}");
     }
 }

@@ -98,7 +98,9 @@ mod layout;
 mod levels;
 mod marking;
 mod partitioned;
+mod recent;
 mod slices;
+mod strategy;
 mod threads;
 mod transport;
 

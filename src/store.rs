@@ -68,13 +68,13 @@ pub enum StoreError {
 }
 
 /// Which writes of a level mark their group in the recent marks
-/// ([`DepthStore::write_recent_to`]).
+/// ([`PackedMarks::write_recent_to`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteMarks {
     /// Every write (the marks were cleared ahead).
     Every,
     /// The writes of depth `.0` into groups that held its code already (the other
-    /// groups were marked ahead: [`DepthStore::mark_recent_ahead`]).
+    /// groups were marked ahead: [`PackedMarks::mark_recent_ahead`]).
     WhereCodeWas(u32),
     /// None (every group the level may write was marked ahead).
     None,
@@ -125,58 +125,32 @@ pub trait DepthRead: Sync {
     }
 }
 
-/// Storage of one depth per index, readable and writable from many threads at once.
+/// Storage of one depth per index, readable and writable from many threads at once:
+/// what every store does. A store whose entries share words adds its fast paths
+/// through [`PackedMarks`] ([`DepthStore::packed`]).
 pub trait DepthStore: DepthRead {
+    /// The store's [`PackedMarks`], or [`NoPackedMarks`] (a type without values) for a
+    /// store without them.
+    type Packed: PackedMarks;
+
     /// Records depth `depth` for entry `index`.
     fn set(&self, index: u64, depth: u32);
 
     /// Records depth `depth` for entry `index` if it is unseen; true if it was.
     /// Implementations may write unconditionally (branch-free), rewriting the value
     /// they read, which is safe because every writer of a level writes the same value.
-    #[inline(always)]
-    fn mark_if_unseen(&self, index: u64, depth: u32) -> bool {
-        let unseen = self.matches(index, Wanted::Unseen);
-        if unseen {
-            self.set(index, depth);
-        }
-        unseen
-    }
+    /// Of racing writers, more than one may get true, except in a store with
+    /// [`PackedMarks`] (one atomic read-modify-write: exactly one does).
+    fn mark_if_unseen(&self, index: u64, depth: u32) -> bool;
 
     /// [`DepthStore::mark_if_unseen`] without the answer, for a level counted by a
     /// scan afterwards: a store that tells the first writer can skip telling it (the
     /// packed store: one locked OR, and recent marks as [`WriteMarks`] says, out of
     /// line, so that the innermost step of a dense level stays small).
-    #[inline(always)]
-    fn mark_unseen(&self, index: u64, depth: u32) {
-        self.mark_if_unseen(index, depth);
-    }
+    fn mark_unseen(&self, index: u64, depth: u32);
 
-    /// [`DepthStore::mark_unseen`] by the only thread that writes the entry's byte
-    /// meanwhile (a level on one worker thread, or the thread a level gave the
-    /// entry's lane to: [`crate::Puzzle::lane`]): the packed store then reads and
-    /// writes the byte plainly, without a branch on the field, which takes a 2-bit
-    /// table of 3x4 a fifth less time than a branch and a locked OR. With two
-    /// writers, a mark may be lost (never memory unsafe: one atomic load and one
-    /// atomic store).
-    #[inline(always)]
-    fn mark_unseen_alone(&self, index: u64, depth: u32) {
-        self.mark_unseen(index, depth);
-    }
-
-    /// Whether [`DepthStore::mark_unseen_alone`] saves an atomic read-modify-write
-    /// that [`DepthStore::mark_unseen`] needs (entries share bytes), so that a level
-    /// on several threads gains from giving each of the puzzle's lanes to one thread
-    /// at a time ([`crate::Puzzle::lane`]). The default is false.
-    fn marks_alone_save_atomics(&self) -> bool {
-        false
-    }
-
-    /// Whether [`DepthStore::mark_if_unseen`] returns true exactly once per entry even
-    /// when threads race to mark it (it reads and writes in one atomic step), so
-    /// that a level can count its new states as it marks them.
-    fn marks_exactly_once(&self) -> bool {
-        false
-    }
+    /// Asks for the memory of entry `index` ahead of a mark (a hint).
+    fn prefetch(&self, index: u64);
 
     /// Appends to `out` the indices in `range` that match `wanted`, ascending.
     ///
@@ -185,21 +159,18 @@ pub trait DepthStore: DepthRead {
     /// without atomics so that it runs at memory speed).
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>);
 
-    /// Asks for the memory of entry `index` ahead of a mark (a hint; the default does
-    /// nothing).
-    #[inline(always)]
-    fn prefetch(&self, index: u64) {
-        let _ = index;
-    }
+    /// The number of entries in `range` that match `wanted`.
+    ///
+    /// # Safety
+    /// No other thread may write any entry of `range` while this runs.
+    unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64;
 
-    /// [`DepthStore::collect_exclusive`] (with `recent`, as
-    /// [`DepthStore::collect_recent_exclusive`] through that generation), and for every
-    /// entry `i` found and every `delta` of `deltas`: marks entry `i + delta` with
-    /// `next` if it is unseen (as [`DepthStore::mark_unseen`]). Returns bit
-    /// `k` set if `deltas[k]` marked an entry. A top-down level marks the puzzle's
-    /// translated neighbours this way ([`crate::Puzzle::translations`]); the byte store
-    /// marks 64 of them per step, the packed store 256 (on levels whose writes mark
-    /// nothing; else 32).
+    /// [`DepthStore::collect_exclusive`], and for every entry `i` found and every
+    /// `delta` of `deltas`: marks entry `i + delta` with `next` if it is unseen (as
+    /// [`DepthStore::mark_unseen`]). Returns bit `k` set if `deltas[k]` marked an
+    /// entry. A top-down level marks the puzzle's translated neighbours this way
+    /// ([`crate::Puzzle::translations`]); the byte store marks 64 of them per step,
+    /// the packed store 256 (on levels whose writes mark nothing; else 32).
     ///
     /// # Panics
     /// If a shifted range leaves the store or overlaps `range`.
@@ -211,45 +182,41 @@ pub trait DepthStore: DepthRead {
         &self,
         range: Range<u64>,
         wanted: Wanted,
-        recent: Option<usize>,
         deltas: &[i64],
         next: u32,
         out: &mut Vec<u64>,
-    ) -> u32 {
-        check_shifts(&range, deltas, self.len());
-        let first = out.len();
-        // SAFETY: forwarded from this function's contract.
-        unsafe {
-            match recent {
-                Some(generation) => self.collect_recent_exclusive(range, wanted, generation, out),
-                None => self.collect_exclusive(range, wanted, out),
-            }
-        };
-        mark_shifted(self, &out[first..], deltas, next)
-    }
+    ) -> u32;
 
-    /// The number of entries in `range` that match `wanted`.
-    ///
-    /// # Safety
-    /// No other thread may write any entry of `range` while this runs.
-    unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64;
+    /// The store's fast paths for entries that share words, if it has them.
+    fn packed(&self) -> Option<&Self::Packed>;
+}
+
+/// The fast paths of a store whose entries share words ([`PackedDepths`]: four to a
+/// byte, 32 to a word, depths mod 3). Its [`DepthStore::mark_if_unseen`] is one
+/// atomic read-modify-write, so a level can count its new states as it marks them;
+/// a single writer can mark without one; and *recent marks* tell a level from older
+/// ones of the same code.
+pub trait PackedMarks: Sync {
+    /// [`DepthStore::mark_unseen`] by the only thread that writes the entry's word
+    /// meanwhile (a level on one worker thread, or the thread a level gave the
+    /// entry's lane to: [`crate::Puzzle::lane`]): the word is read and written back
+    /// plainly, without a branch on the field. With two writers, a mark may be lost
+    /// (never memory unsafe: one atomic load and one atomic store).
+    fn mark_unseen_alone(&self, index: u64, depth: u32);
 
     /// Starts keeping *recent marks* in `generations` (1 or 2) separate sets: from
     /// now on every write also marks its entry in the generation chosen by
-    /// [`DepthStore::write_recent_to`] (generation 0 at first),
-    /// [`DepthStore::forget_recent`] clears a generation's marks of a range, and
-    /// [`DepthStore::collect_recent_exclusive`] finds only entries marked in a
-    /// generation (marks may cover a few unwritten neighbours too). For stores whose
-    /// codes do not tell a level from older ones ([`PackedDepths`]); false if the store
-    /// keeps no marks. Two generations serve searches whose levels write where their
-    /// frontier lies (no colour classes): each level marks in the generation its
-    /// frontier does not use.
-    fn track_recent(&self, _generations: usize) -> bool {
-        false
-    }
+    /// [`PackedMarks::write_recent_to`] (generation 0 at first),
+    /// [`PackedMarks::forget_recent`] clears a generation's marks of a range, and
+    /// [`PackedMarks::collect_recent_exclusive`] finds only entries marked in a
+    /// generation (marks may cover a few unwritten neighbours too). False if no
+    /// memory is left for them. Two generations serve searches whose levels write
+    /// where their frontier lies (no colour classes): each level marks in the
+    /// generation its frontier does not use.
+    fn track_recent(&self, generations: usize) -> bool;
 
     /// Makes writes mark in `generation`, as `marks` says (between levels only).
-    fn write_recent_to(&self, _generation: usize, _marks: WriteMarks) {}
+    fn write_recent_to(&self, generation: usize, marks: WriteMarks);
 
     /// Sets the recent marks of `generation` over `range` ahead of the level that
     /// writes `depth`, and returns how many groups hold both an unseen entry and an
@@ -264,29 +231,26 @@ pub trait DepthStore: DepthRead {
     /// mark nothing ([`WriteMarks::None`]): the next scan also takes the older
     /// entries of the shared groups the level did not write to. One pass over the
     /// range in place of most (or all) scattered marks per new state, for dense
-    /// levels (a no-op without tracking).
+    /// levels.
     ///
     /// # Safety
     /// No other thread may write or scan any entry of `range` while this runs.
     unsafe fn mark_recent_ahead(
         &self,
-        _range: Range<u64>,
-        _generation: usize,
-        _depth: u32,
-        _shared: bool,
-    ) -> u64 {
-        0
-    }
+        range: Range<u64>,
+        generation: usize,
+        depth: u32,
+        shared: bool,
+    ) -> u64;
 
-    /// Clears the recent marks of `generation` over the entries of `range` (a no-op
-    /// without tracking).
+    /// Clears the recent marks of `generation` over the entries of `range`.
     ///
     /// # Safety
     /// No other thread may write or scan any entry of `range` while this runs.
-    unsafe fn forget_recent(&self, _range: Range<u64>, _generation: usize) {}
+    unsafe fn forget_recent(&self, range: Range<u64>, generation: usize);
 
     /// Like [`DepthStore::collect_exclusive`], but may skip entries without a recent
-    /// mark in `generation` (without tracking it finds them all).
+    /// mark in `generation`.
     ///
     /// # Safety
     /// As [`DepthStore::collect_exclusive`].
@@ -294,11 +258,66 @@ pub trait DepthStore: DepthRead {
         &self,
         range: Range<u64>,
         wanted: Wanted,
-        _generation: usize,
+        generation: usize,
         out: &mut Vec<u64>,
+    );
+
+    /// [`DepthStore::collect_translating_exclusive`] through the recent marks of
+    /// `generation`, as [`PackedMarks::collect_recent_exclusive`].
+    ///
+    /// # Safety
+    /// As [`DepthStore::collect_translating_exclusive`].
+    unsafe fn collect_recent_translating_exclusive(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        generation: usize,
+        deltas: &[i64],
+        next: u32,
+        out: &mut Vec<u64>,
+    ) -> u32;
+}
+
+/// The [`DepthStore::Packed`] of a store without [`PackedMarks`]: a type without
+/// values, so that none of its methods can ever be called.
+#[derive(Debug)]
+pub enum NoPackedMarks {}
+
+impl PackedMarks for NoPackedMarks {
+    fn mark_unseen_alone(&self, _: u64, _: u32) {
+        match *self {}
+    }
+    fn track_recent(&self, _: usize) -> bool {
+        match *self {}
+    }
+    fn write_recent_to(&self, _: usize, _: WriteMarks) {
+        match *self {}
+    }
+    unsafe fn mark_recent_ahead(&self, _: Range<u64>, _: usize, _: u32, _: bool) -> u64 {
+        match *self {}
+    }
+    unsafe fn forget_recent(&self, _: Range<u64>, _: usize) {
+        match *self {}
+    }
+    unsafe fn collect_recent_exclusive(
+        &self,
+        _: Range<u64>,
+        _: Wanted,
+        _: usize,
+        _: &mut Vec<u64>,
     ) {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { self.collect_exclusive(range, wanted, out) }
+        match *self {}
+    }
+    unsafe fn collect_recent_translating_exclusive(
+        &self,
+        _: Range<u64>,
+        _: Wanted,
+        _: usize,
+        _: &[i64],
+        _: u32,
+        _: &mut Vec<u64>,
+    ) -> u32 {
+        match *self {}
     }
 }
 

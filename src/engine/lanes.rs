@@ -1,11 +1,11 @@
 //! A dense top-down level on several threads, over a store where one writer's marks
-//! save atomics ([`DepthStore::marks_alone_save_atomics`]: four entries share a byte
-//! of depths mod 3), gives each lane of the puzzle ([`Puzzle::lane`]: a sliding
+//! save atomics ([`PackedMarks`]: 32 entries share a word of depths mod 3), gives each
+//! lane of the puzzle ([`Puzzle::lane`]: a sliding
 //! board's blank column) to one thread at a time.
 //!
 //! Untranslated moves stay in their lane and translated ones go to an adjacent lane.
 //! So while the even lanes run, each of them gets marks from its owner only, which
-//! reads and writes its bytes plainly ([`DepthStore::mark_unseen_alone`]), and the
+//! reads and writes its words plainly ([`PackedMarks::mark_unseen_alone`]), and the
 //! odd lanes get only the translations' locked ORs; then the other way round. Within
 //! a half, threads take whole lanes, the biggest first; a thread that finds none left
 //! joins the lane with the most work items left: it says so, the owner marks
@@ -13,14 +13,24 @@
 //! start (also atomically). A mark is never lost, so the level's table is the same as
 //! on one thread.
 //!
-//! [`DepthStore::marks_alone_save_atomics`]: crate::store::DepthStore::marks_alone_save_atomics
-//! [`DepthStore::mark_unseen_alone`]: crate::store::DepthStore::mark_unseen_alone
+//! [`PackedMarks`]: crate::store::PackedMarks
+//! [`PackedMarks::mark_unseen_alone`]: crate::store::PackedMarks::mark_unseen_alone
 //! [`Puzzle::lane`]: crate::Puzzle::lane
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::layout::WorkItem;
 use crate::puzzle::Puzzle;
+
+/// Who else writes where a work item's marks land.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Writer {
+    /// Nobody: the marks may read and write plainly
+    /// ([`crate::store::PackedMarks::mark_unseen_alone`]).
+    Alone,
+    /// Other threads too: atomic marks.
+    Shared,
+}
 
 /// The work items of one level by lane: the even lanes, then the odd ones.
 pub(super) struct Lanes<'a> {
@@ -104,11 +114,11 @@ impl<'a> Lanes<'a> {
         }
     }
 
-    /// Calls `work(item, alone)` for every work item, on every thread of the current
-    /// pool: the even lanes, then the odd ones. `alone` says that no other thread
-    /// writes the item's lane meanwhile, so its marks may read and write plainly.
-    /// Items taken after `stopped` returns true are skipped.
-    pub fn run(&self, stopped: impl Fn() -> bool + Sync, work: impl Fn(&WorkItem, bool) + Sync) {
+    /// Calls `work(item, writer)` for every work item, on every thread of the current
+    /// pool: the even lanes, then the odd ones. [`Writer::Alone`] says that no other
+    /// thread writes the item's lane meanwhile, so its marks may read and write
+    /// plainly. Items taken after `stopped` returns true are skipped.
+    pub fn run(&self, stopped: impl Fn() -> bool + Sync, work: impl Fn(&WorkItem, Writer) + Sync) {
         for half in &self.halves {
             rayon::broadcast(|_| run_half(half, &stopped, &work));
         }
@@ -126,7 +136,7 @@ impl Drop for Settle<'_> {
 }
 
 /// One thread's part of a half: lanes of its own while there are free ones, then help.
-fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkItem, bool)) {
+fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkItem, Writer)) {
     while let Some(lane) = lanes.iter().find(|lane| {
         !lane.owned.load(Ordering::Relaxed) && !lane.owned.swap(true, Ordering::Relaxed)
     }) {
@@ -136,15 +146,19 @@ fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkIte
         loop {
             // Checked before each item: an item taken after the helper's word runs
             // atomically.
-            let alone = !lane.shared.load(Ordering::Acquire);
-            if !alone {
+            let writer = if lane.shared.load(Ordering::Acquire) {
+                Writer::Shared
+            } else {
+                Writer::Alone
+            };
+            if writer == Writer::Shared {
                 // Release: the plain marks of the items before happen before the
                 // helper's first mark.
                 lane.settled.store(true, Ordering::Release);
             }
             let Some(item) = lane.take() else { break };
             if !stopped() {
-                work(item, alone);
+                work(item, writer);
             }
         }
     }
@@ -159,7 +173,7 @@ fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkIte
         }
         while let Some(item) = lane.take() {
             if !stopped() {
-                work(item, false);
+                work(item, Writer::Shared);
             }
         }
     }
@@ -207,7 +221,8 @@ mod tests {
         crate::pool::run_on(Some(threads), || {
             lanes.run(
                 || false,
-                |item, alone| {
+                |item, writer| {
+                    let alone = writer == Writer::Alone;
                     let lane = item.segment;
                     let before = active[lane].fetch_add(1, Ordering::SeqCst);
                     if alone {

@@ -1,5 +1,6 @@
-//! The two ways of computing one level (direction-optimizing BFS, Beamer et al. 2012)
-//! and the count of a finished level. Both directions get one [`LevelContext`].
+//! The two ways of computing one level (direction-optimizing BFS, Beamer et al. 2012),
+//! each as its [`super::strategy::Strategy`] says, and the count of a finished level.
+//! Both directions get one [`LevelContext`].
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -8,19 +9,22 @@ use crate::StopToken;
 
 use rayon::prelude::*;
 
-use super::lanes::Lanes;
+use super::lanes::Writer;
 use super::layout::{ChunkLevels, WorkItem};
 use super::marking;
+use super::strategy::{
+    Capture, Chunks, Expansion, FrontierScan, Marks, TopDown, Translations, Writers,
+};
 use super::{CAPTURE_LIMIT, Observer};
 use crate::puzzle::Puzzle;
-use crate::store::{DepthStore, Wanted};
+use crate::store::{DepthStore, PackedMarks, Wanted};
 
 /// Work items scanned at once on levels that may write into the ranges they scan.
 const SCAN_BATCH: usize = 64;
 
 /// Everything one level needs: what to read and write, which items to visit, and
 /// whom to tell.
-pub(super) struct LevelContext<'a, P, S> {
+pub(super) struct LevelContext<'a, P, S: DepthStore> {
     pub puzzle: &'a P,
     pub store: &'a S,
     pub observer: &'a dyn Observer,
@@ -31,19 +35,12 @@ pub(super) struct LevelContext<'a, P, S> {
     pub chunks: &'a ChunkLevels,
     /// The frontier's depth; the level computes `depth + 1`.
     pub depth: u32,
-    /// Whether the frontier's class and the new level's class are disjoint.
-    pub bipartite: bool,
-    /// The generation of the store's recent marks that holds the frontier, if they
-    /// hold it exactly (top-down scans use them).
-    pub recent: Option<usize>,
-    /// The recent marks of the new level were set ahead (a dense level): writes mark
-    /// only in groups that held the level's code, or nothing, so the level marks
-    /// uncounted ([`DepthStore::mark_unseen`]) and translates as a store without
-    /// marks does, and a scan counts it.
-    pub marked_ahead: bool,
+    /// The recent marks' generation that holds exactly the frontier, if one does
+    /// (top-down scans then read only the groups they mark).
+    pub recent: Option<(&'a S::Packed, usize)>,
 }
 
-impl<P, S> LevelContext<'_, P, S> {
+impl<P, S: DepthStore> LevelContext<'_, P, S> {
     fn stopped(&self) -> bool {
         self.stop.is_some_and(StopToken::is_stopped)
     }
@@ -63,106 +60,139 @@ fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
     })
 }
 
-/// Top-down: expands the frontier and marks its unseen neighbours. With `track`, it
-/// records per chunk that this level wrote there (sparse levels); without, the caller
-/// marks every chunk of the new level's class (dense levels touch them all anyway).
-/// Returns the new states if the store marks exactly once (else the count is a scan's)
-/// and then, if `capture` and there were at most [`CAPTURE_LIMIT`], their indices
-/// (ascending).
-pub(super) fn top_down<P: Puzzle, S: DepthStore>(
-    ctx: &LevelContext<'_, P, S>,
-    track: bool,
-    capture: bool,
-) -> (Option<u64>, Option<Vec<u64>>) {
-    let (store, chunks) = (ctx.store, ctx.chunks);
-    let next = ctx.depth + 1;
-    let found = AtomicU64::new(0);
-    // A level whose recent marks were set ahead needs no first writer either: a scan
-    // counting its code afterwards costs less than a count per write, and leaves the
-    // innermost step small.
-    let counts = store.marks_exactly_once() && !ctx.marked_ahead;
-    // Only a store that tells the first writer of an entry knows which states are new.
-    let capture = capture && counts;
-    let captured = AtomicUsize::new(0);
-    let kept_parts = Mutex::new(Vec::new());
-    // Uncounted marks of a bipartite level: the scan marks the puzzle's translated
-    // neighbours, 64 at a time in the byte store, up to 256 in the packed store.
-    let translate = !counts && ctx.bipartite;
-    let level = marking::new_level();
-    let expand = |item: &WorkItem, frontier: &[u64], alone: bool| {
-        let mut marked = 0u64;
-        // Levels past the limit stop capturing at the next work item.
-        let capturing = capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
-        let mut kept = Vec::new();
-        let mut mark_unseen = |n: u64| {
-            if store.matches(n, Wanted::Unseen) {
-                if counts {
-                    let new = store.mark_if_unseen(n, next);
-                    marked += new as u64;
-                    if capturing && new {
-                        kept.push(n);
-                    }
-                } else {
-                    store.set(n, next);
-                }
-                if track {
-                    chunks.mark(n, next);
-                }
-            }
-        };
-        if track || capturing {
-            let mark = |(), _, neighbours: &[u64]| neighbours.iter().for_each(|&n| mark_unseen(n));
-            if translate {
-                // The scan marked the translated neighbours and recorded their chunks.
-                ctx.puzzle.expand_untranslated_fold(frontier, (), mark);
-            } else {
-                ctx.puzzle.expand_sorted_fold(frontier, (), mark);
-            }
-        } else if counts {
-            // The count travels as a value (`expand_sorted_fold`), in a register: a
-            // captured counter would go back to memory after every mark.
-            marked = count_marks(ctx.puzzle, frontier, |n| store.mark_if_unseen(n, next));
-        } else {
-            // Stores counted by a scan anyway (two threads may both mark an entry)
-            // take this path: no count at all, marks at once or prefetched.
-            let way = marking::Way {
-                level,
-                segment: item.segment,
-                untranslated: translate,
-                alone,
-            };
-            marking::mark_frontier(ctx.puzzle, store, frontier, next, way);
-        }
-        found.fetch_add(marked, Ordering::Relaxed);
-        if !kept.is_empty() && captured.fetch_add(kept.len(), Ordering::Relaxed) <= CAPTURE_LIMIT {
-            kept_parts
+/// What a level found: the new states if it counted them, and their indices if it
+/// kept them (at most [`CAPTURE_LIMIT`], ascending). `None` states: stopped, or
+/// uncounted (a scan counts them).
+pub(super) struct Found {
+    pub states: Option<u64>,
+    pub captured: Option<Vec<u64>>,
+}
+
+/// The new states a top-down level counted and kept, gathered from the threads.
+struct Tally {
+    found: AtomicU64,
+    captured: AtomicUsize,
+    kept: Mutex<Vec<Vec<u64>>>,
+}
+
+impl Tally {
+    /// Whether the level still keeps indices (the limit not passed yet).
+    fn keeping(&self, capture: Capture) -> bool {
+        capture == Capture::Kept && self.captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT
+    }
+
+    /// Adds one work item's count and kept indices.
+    fn add(&self, marked: u64, kept: Vec<u64>) {
+        self.found.fetch_add(marked, Ordering::Relaxed);
+        if !kept.is_empty()
+            && self.captured.fetch_add(kept.len(), Ordering::Relaxed) <= CAPTURE_LIMIT
+        {
+            self.kept
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push(kept);
         }
-    };
-    let translation = translate.then_some(Translation { track });
-    // Uncounted, untracked marks on several threads: one thread per lane at a time
-    // marks plainly, where the store gains from it.
-    let lanes = (translate
-        && !track
-        && rayon::current_num_threads() > 1
-        && store.marks_alone_save_atomics())
-    .then(|| Lanes::new(ctx.puzzle, &ctx.items))
-    .flatten();
-    if !for_each_frontier(ctx, translation, lanes, expand) {
-        return (None, None);
     }
-    let found = counts.then(|| found.load(Ordering::Relaxed));
-    let indices = (capture && captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT).then(|| {
-        let mut all: Vec<u64> = kept_parts
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .concat();
-        all.sort_unstable();
-        all
-    });
-    (found, indices)
+
+    fn finish(self, how: &TopDown) -> Found {
+        let complete = self.captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
+        let captured = (how.capture == Capture::Kept && complete).then(|| {
+            let mut all = self
+                .kept
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .concat();
+            all.sort_unstable();
+            all
+        });
+        let states = (how.marks == Marks::Counted).then(|| self.found.into_inner());
+        Found { states, captured }
+    }
+}
+
+/// Top-down: expands the frontier and marks its unseen neighbours, as `how` says
+/// ([`super::strategy`]).
+pub(super) fn top_down<P: Puzzle, S: DepthStore>(
+    ctx: &LevelContext<'_, P, S>,
+    how: &TopDown,
+) -> Found {
+    let tally = Tally {
+        found: AtomicU64::new(0),
+        captured: AtomicUsize::new(0),
+        kept: Mutex::new(Vec::new()),
+    };
+    let level = marking::new_level();
+    let next = ctx.depth + 1;
+    let expand = |item: &WorkItem, frontier: &[u64], writer: Writer| {
+        let keeping = tally.keeping(how.capture);
+        match how.expansion {
+            Expansion::EachNeighbour if keeping || how.chunks == Chunks::Tracked => {
+                let (marked, kept) = mark_each(ctx, how, frontier, keeping);
+                tally.add(marked, kept);
+            }
+            // Past the capture limit, an untracked counted level counts in a fold.
+            Expansion::EachNeighbour | Expansion::CountFold => {
+                let marked =
+                    count_marks(ctx.puzzle, frontier, |n| ctx.store.mark_if_unseen(n, next));
+                tally.add(marked, Vec::new());
+            }
+            Expansion::Stream => {
+                let way = marking::Way {
+                    level,
+                    segment: item.segment,
+                    translations: how.translations,
+                    writer,
+                };
+                marking::mark_frontier(ctx.puzzle, ctx.store, frontier, next, way);
+            }
+        }
+    };
+    if for_each_frontier(ctx, how, expand) {
+        tally.finish(how)
+    } else {
+        Found {
+            states: None,
+            captured: None,
+        }
+    }
+}
+
+/// Marks every unseen neighbour of `frontier` one by one, counted or not as `how`
+/// says, recording its chunk if tracked and its index if `keeping`; returns the new
+/// states counted and the indices kept.
+fn mark_each<P: Puzzle, S: DepthStore>(
+    ctx: &LevelContext<'_, P, S>,
+    how: &TopDown,
+    frontier: &[u64],
+    keeping: bool,
+) -> (u64, Vec<u64>) {
+    let (store, next) = (ctx.store, ctx.depth + 1);
+    let mut marked = 0u64;
+    let mut kept = Vec::new();
+    let mut mark = |n: u64| {
+        if !store.matches(n, Wanted::Unseen) {
+            return;
+        }
+        if how.marks == Marks::Counted {
+            let new = store.mark_if_unseen(n, next);
+            marked += u64::from(new);
+            if keeping && new {
+                kept.push(n);
+            }
+        } else {
+            store.set(n, next);
+        }
+        if how.chunks == Chunks::Tracked {
+            ctx.chunks.mark(n, next);
+        }
+    };
+    let visit = |(), _, neighbours: &[u64]| neighbours.iter().for_each(|&n| mark(n));
+    match how.translations {
+        // The scan marked the translated neighbours and recorded their chunks.
+        Translations::InScan => ctx.puzzle.expand_untranslated_fold(frontier, (), visit),
+        Translations::InExpansion => ctx.puzzle.expand_sorted_fold(frontier, (), visit),
+    }
+    (marked, kept)
 }
 
 /// Expands `frontier` and calls `mark` on every neighbour; returns how many times it
@@ -177,47 +207,44 @@ fn count_marks<P: Puzzle>(puzzle: &P, frontier: &[u64], mark: impl Fn(u64) -> bo
     })
 }
 
-/// A top-down level's scan marks the translated neighbours of its frontier
-/// ([`crate::Puzzle::translations`]); with `track`, it records the chunks it wrote.
-#[derive(Clone, Copy)]
-struct Translation {
-    track: bool,
-}
-
-/// Calls `expand` with the frontier of every work item of the level, on the pool;
-/// returns false if the search was stopped between two batches. With `translation`
-/// (bipartite levels only), the scan marks the translated neighbours first.
+/// Calls `expand` with the frontier of every work item of the level and who writes
+/// its marks, on the pool; returns false if the search was stopped between two
+/// batches. With translations in the scan (colour classes only), the scan marks the
+/// translated neighbours first.
 fn for_each_frontier<P: Puzzle, S: DepthStore>(
     ctx: &LevelContext<'_, P, S>,
-    translation: Option<Translation>,
-    lanes: Option<Lanes>,
-    expand: impl Fn(&WorkItem, &[u64], bool) + Sync,
+    how: &TopDown,
+    expand: impl Fn(&WorkItem, &[u64], Writer) + Sync,
 ) -> bool {
-    // On one worker thread, nobody else writes the store during the level.
-    let alone = rayon::current_num_threads() == 1;
-    if ctx.bipartite {
-        let visit = |item: &WorkItem, alone: bool| {
+    let writer = match how.writers {
+        Writers::Alone => Writer::Alone,
+        Writers::Lanes(_) | Writers::Shared => Writer::Shared,
+    };
+    if how.scan == FrontierScan::WithWrites {
+        let visit = |item: &WorkItem, writer: Writer| {
             with_buffer(|frontier| {
                 // SAFETY: in a bipartite layout this level only writes states of the other
                 // class, so nobody writes this item's range during the scan; the
                 // translated targets see only this level's marks.
                 unsafe {
-                    match translation {
-                        Some(t) => collect_translating(ctx, item, t, frontier),
-                        None => collect_frontier(ctx, item, frontier),
+                    match how.translations {
+                        Translations::InScan => {
+                            collect_translating(ctx, item, how.chunks, frontier)
+                        }
+                        Translations::InExpansion => collect_frontier(ctx, item, frontier),
                     }
                 };
-                expand(item, frontier, alone);
+                expand(item, frontier, writer);
                 ctx.observer.work_done(1);
             })
         };
-        if let Some(lanes) = lanes {
+        if let Writers::Lanes(lanes) = &how.writers {
             lanes.run(|| ctx.stopped(), visit);
             return true;
         }
         ctx.items.par_iter().for_each(|item| {
             if !ctx.stopped() {
-                visit(item, alone);
+                visit(item, writer);
             }
         });
         return true;
@@ -240,7 +267,7 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
             .par_iter()
             .zip(batch)
             .for_each(|(frontier, item)| {
-                expand(item, frontier, alone);
+                expand(item, frontier, writer);
                 ctx.observer.work_done(1);
             });
     }
@@ -248,7 +275,8 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
 }
 
 /// Appends the frontier states of `item` to `out` (scanned in full) and marks their
-/// translated neighbours with the new depth.
+/// translated neighbours with the new depth; records the chunks they lie in if
+/// `chunks` says so.
 ///
 /// # Safety
 /// No thread may write the store in `item`'s range meanwhile, and the translated
@@ -256,7 +284,7 @@ fn for_each_frontier<P: Puzzle, S: DepthStore>(
 unsafe fn collect_translating<P: Puzzle, S: DepthStore>(
     ctx: &LevelContext<'_, P, S>,
     item: &WorkItem,
-    translation: Translation,
+    chunks: Chunks,
     out: &mut Vec<u64>,
 ) {
     let translations = ctx.puzzle.translations(item.range.start);
@@ -264,16 +292,22 @@ unsafe fn collect_translating<P: Puzzle, S: DepthStore>(
     let (range, wanted, next) = (item.range.clone(), Wanted::Depth(ctx.depth), ctx.depth + 1);
     // SAFETY: forwarded from this function's contract.
     let hits = unsafe {
-        ctx.store.collect_translating_exclusive(
-            range.clone(),
-            wanted,
-            ctx.recent,
-            deltas,
-            next,
-            out,
-        )
+        match ctx.recent {
+            Some((marks, generation)) => marks.collect_recent_translating_exclusive(
+                range.clone(),
+                wanted,
+                generation,
+                deltas,
+                next,
+                out,
+            ),
+            None => {
+                ctx.store
+                    .collect_translating_exclusive(range.clone(), wanted, deltas, next, out)
+            }
+        }
     };
-    if translation.track {
+    if chunks == Chunks::Tracked {
         for (k, &delta) in deltas.iter().enumerate() {
             if hits & (1 << k) != 0 {
                 // The shifted range spans at most two chunks (a range lies in one).
@@ -300,21 +334,22 @@ unsafe fn collect_frontier<P, S: DepthStore>(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         match ctx.recent {
-            Some(generation) => ctx
-                .store
-                .collect_recent_exclusive(range, wanted, generation, out),
+            Some((marks, generation)) => {
+                marks.collect_recent_exclusive(range, wanted, generation, out)
+            }
             None => ctx.store.collect_exclusive(range, wanted, out),
         }
     }
 }
 
 /// Bottom-up: every unseen state of the new level's class looks for a neighbour in
-/// the frontier. Returns the states found and, if `capture` and there were at most
-/// [`CAPTURE_LIMIT`], their indices (ascending).
+/// the frontier. Finds the states of the level and, if `capture` keeps them and there
+/// were at most [`CAPTURE_LIMIT`], their indices (ascending).
 pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
     ctx: &LevelContext<'_, P, S>,
-    capture: bool,
-) -> (u64, Option<Vec<u64>>) {
+    capture: Capture,
+) -> Found {
+    let capture = capture == Capture::Kept;
     let (store, depth, next) = (ctx.store, ctx.depth, ctx.depth + 1);
     let captured = AtomicUsize::new(0);
     let parts: Vec<(u64, Vec<u64>)> = ctx
@@ -359,44 +394,11 @@ pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
         .collect();
     let found = parts.iter().map(|(f, _)| f).sum();
     let complete = captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT;
-    let indices = (capture && complete).then(|| parts.into_iter().flat_map(|(_, k)| k).collect());
-    (found, indices)
-}
-
-/// Clears the store's recent marks of `generation` over `items`.
-///
-/// # Safety
-/// No thread may use the store meanwhile (the engine calls it between levels).
-pub(super) unsafe fn forget_recent<S: DepthStore>(
-    store: &S,
-    items: &[&WorkItem],
-    generation: usize,
-) {
-    items
-        .par_iter()
-        // SAFETY: forwarded from this function's contract; items do not overlap.
-        .for_each(|item| unsafe { store.forget_recent(item.range.clone(), generation) });
-}
-
-/// Sets the store's recent marks of `generation` over `items` ahead of the level that
-/// writes `depth` ([`DepthStore::mark_recent_ahead`]); returns the shared groups.
-///
-/// # Safety
-/// No thread may use the store meanwhile (the engine calls it between levels).
-pub(super) unsafe fn mark_recent_ahead<S: DepthStore>(
-    store: &S,
-    items: &[&WorkItem],
-    generation: usize,
-    depth: u32,
-    shared: bool,
-) -> u64 {
-    items
-        .par_iter()
-        // SAFETY: forwarded from this function's contract; items do not overlap.
-        .map(|item| unsafe {
-            store.mark_recent_ahead(item.range.clone(), generation, depth, shared)
-        })
-        .sum()
+    let captured = (capture && complete).then(|| parts.into_iter().flat_map(|(_, k)| k).collect());
+    Found {
+        states: Some(found),
+        captured,
+    }
 }
 
 /// The entries of `items` that match `wanted`, counted by scanning.

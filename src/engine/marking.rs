@@ -10,15 +10,17 @@
 //! every worker thread times both ways on its first work items of each segment of a
 //! level and then keeps the faster one ([`Choice`]). A level on one worker thread,
 //! and a thread that holds a lane alone (`lanes`), marks with
-//! [`DepthStore::mark_unseen_alone`] (no other writer: no atomic read-modify-write,
+//! [`PackedMarks::mark_unseen_alone`] (no other writer: no atomic read-modify-write,
 //! no branch); other threads with [`DepthStore::mark_unseen`].
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::lanes::Writer;
+use super::strategy::Translations;
 use crate::puzzle::Puzzle;
-use crate::store::DepthStore;
+use crate::store::{DepthStore, PackedMarks};
 
 /// How many neighbours a prefetched mark waits: enough to cover a memory latency with
 /// the work of a few states, few enough to stay in the first-level cache.
@@ -47,11 +49,11 @@ pub(super) struct Way {
     pub level: u64,
     /// The work item's segment.
     pub segment: usize,
-    /// The scan marked the puzzle's translated moves: expand without them.
-    pub untranslated: bool,
-    /// This thread is the only one writing where the item's marks land: they may
-    /// read and write plainly ([`DepthStore::mark_unseen_alone`]).
-    pub alone: bool,
+    /// Whether the scan marked the puzzle's translated moves (the expansion then
+    /// leaves them out).
+    pub translations: Translations,
+    /// Who else writes where the marks land.
+    pub writer: Writer,
 }
 
 /// One thread's timings of the two ways on one segment of one level.
@@ -118,12 +120,13 @@ pub(super) fn mark_frontier<P: Puzzle, S: DepthStore>(
     next: u32,
     way: Way,
 ) {
-    if way.alone {
-        mark_frontier_with(puzzle, store, frontier, way, |n| {
-            store.mark_unseen_alone(n, next);
-        });
-    } else {
-        mark_frontier_with(puzzle, store, frontier, way, |n| store.mark_unseen(n, next));
+    match (way.writer, store.packed()) {
+        (Writer::Alone, Some(packed)) => {
+            mark_frontier_with(puzzle, store, frontier, way, |n| {
+                packed.mark_unseen_alone(n, next)
+            });
+        }
+        _ => mark_frontier_with(puzzle, store, frontier, way, |n| store.mark_unseen(n, next)),
     }
 }
 
@@ -141,10 +144,10 @@ fn mark_frontier_with<P: Puzzle, S: DepthStore>(
         .with_borrow_mut(|choices| choices[slot].choose(way.level, way.segment, frontier.len()));
     let started = timed.then(Instant::now);
     if prefetch {
-        mark_prefetched(puzzle, store, frontier, way.untranslated, mark);
+        mark_prefetched(puzzle, store, frontier, way.translations, mark);
     } else {
         let visit = move |(), _, neighbours: &[u64]| neighbours.iter().for_each(|&n| mark(n));
-        expand_fold(puzzle, frontier, way.untranslated, (), visit);
+        expand_fold(puzzle, frontier, way.translations, (), visit);
     }
     if let Some(started) = started {
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -158,7 +161,7 @@ fn mark_prefetched<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     frontier: &[u64],
-    untranslated: bool,
+    translations: Translations,
     mark: impl Fn(u64) + Copy,
 ) {
     const EMPTY: u64 = u64::MAX;
@@ -174,7 +177,7 @@ fn mark_prefetched<P: Puzzle, S: DepthStore>(
         }
         queued
     };
-    expand_fold(puzzle, frontier, untranslated, 0, visit);
+    expand_fold(puzzle, frontier, translations, 0, visit);
     for &due in &pending {
         if due != EMPTY {
             mark(due);
@@ -182,20 +185,19 @@ fn mark_prefetched<P: Puzzle, S: DepthStore>(
     }
 }
 
-/// Expands `frontier` with `visit`, without the puzzle's translated moves if
-/// `untranslated` (a scan marked them).
+/// Expands `frontier` with `visit`, without the puzzle's translated moves if the
+/// scan marked them.
 #[inline(always)]
 fn expand_fold<P: Puzzle, A: Default>(
     puzzle: &P,
     frontier: &[u64],
-    untranslated: bool,
+    translations: Translations,
     init: A,
     visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
-    if untranslated {
-        puzzle.expand_untranslated_fold(frontier, init, visit)
-    } else {
-        puzzle.expand_sorted_fold(frontier, init, visit)
+    match translations {
+        Translations::InScan => puzzle.expand_untranslated_fold(frontier, init, visit),
+        Translations::InExpansion => puzzle.expand_sorted_fold(frontier, init, visit),
     }
 }
 

@@ -31,16 +31,14 @@
 use std::ops::Range;
 
 use super::layout::{ChunkLevels, Layout, NEVER};
+use super::recent::{RecentMarks, Written};
 use super::slices::Slices;
+use super::strategy::DENSE_FRACTION;
 use super::transport::Transport;
 use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan, Observer};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
-use crate::store::{DepthStore, Wanted};
-
-/// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its class
-/// writes all over the new level's class: the chunks it wrote are not tracked.
-const DENSE_FRACTION: u64 = 64;
+use crate::store::{DepthStore, PackedMarks, Wanted};
 
 /// States a level keeps of those it finds on one rank (the antipodes, should it be the
 /// last level); with more, they are looked for after the search.
@@ -135,14 +133,12 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     exhausted: Vec<bool>,
     chunks: ChunkLevels,
     goals: Vec<u64>,
-    tracks_recent: bool,
+    /// The store's recent marks, if it keeps them (depths mod 3).
+    recent: Option<RecentMarks<'a, S::Packed>>,
     /// Bytes this rank sent, per level computed.
     sent: Vec<u64>,
     /// The next level is the one an interrupted run left partly written.
     redoing: bool,
-    /// The recent marks hold exactly the last level written (not so after a resume,
-    /// until a level has been written by this run).
-    recent_valid: bool,
     /// Every rank's first index, kept: [`Slices::start`] divides, and every neighbour
     /// sent needs its owner's.
     starts: Vec<u64>,
@@ -273,8 +269,11 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             .collect();
         // With depths mod 3, the recent marks of the level being written tell the next
         // frontier from older levels of its code.
-        let generations = if layout.bipartite() { 1 } else { 2 };
-        let tracks_recent = store.period().is_some() && store.track_recent(generations);
+        let mut recent = RecentMarks::of(store, layout.bipartite());
+        if let Some(recent) = &mut recent {
+            // A fresh store: a resume says otherwise.
+            recent.seeded();
+        }
         Partitioned {
             exhausted: vec![false; items.len()],
             puzzle,
@@ -286,10 +285,9 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             items,
             chunks: ChunkLevels::new(puzzle.index_count()),
             goals,
-            tracks_recent,
+            recent,
             sent: Vec::new(),
             redoing: false,
-            recent_valid: true,
             starts: (0..transport.ranks()).map(|r| slices.start(r)).collect(),
             wide: (0..transport.ranks()).any(|r| slices.range(r).end - slices.start(r) > 1 << 32),
             outboxes: vec![Vec::new(); transport.ranks()],
@@ -317,15 +315,6 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     #[must_use]
     pub fn bytes_sent(&self) -> &[u64] {
         &self.sent
-    }
-
-    /// The generation of recent marks level `level` writes.
-    fn generation(&self, level: u32) -> usize {
-        if self.layout.bipartite() {
-            0
-        } else {
-            (level % 2) as usize
-        }
     }
 
     /// The slice's items of class `class`.
@@ -468,22 +457,18 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
     }
 
     /// Clears the recent marks of the generation level `next` writes, where it may
-    /// write (its class), and directs writes there.
+    /// write (its class, or all without colour classes), and makes every write mark.
     fn forget_recent(&self, target: usize, next: u32) {
-        let generation = self.generation(next);
-        let class = if self.layout.bipartite() {
-            Some(target)
-        } else {
-            None
-        };
-        for (range, c) in &self.items {
-            if class.is_none_or(|t| t == *c) {
-                // SAFETY: between levels nothing else touches the store.
-                unsafe { self.store.forget_recent(self.local(range), generation) };
-            }
-        }
-        self.store
-            .write_recent_to(generation, crate::store::WriteMarks::Every);
+        let Some(recent) = &self.recent else { return };
+        let bipartite = self.layout.bipartite();
+        let stale: Vec<Range<u64>> = self
+            .items
+            .iter()
+            .filter(|(_, class)| !bipartite || *class == target)
+            .map(|(range, _)| self.local(range))
+            .collect();
+        // SAFETY: between levels nothing else touches the store.
+        unsafe { recent.prepare(next, &stale) };
     }
 
     /// Appends the frontier states of `item` (global indices) to the frontier.
@@ -498,11 +483,15 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         let start = self.frontier.len();
         // SAFETY: this rank's only thread runs here; nothing writes the store meanwhile.
         unsafe {
-            if let (Wanted::Depth(depth), true) = (wanted, self.tracks_recent && self.recent_valid)
-            {
-                let generation = self.generation(depth);
-                self.store
-                    .collect_recent_exclusive(local, wanted, generation, &mut self.frontier);
+            let recent = match wanted {
+                Wanted::Depth(depth) => self.recent.as_ref().and_then(|r| {
+                    let generation = r.holding(depth)?;
+                    Some((r.store(), generation))
+                }),
+                Wanted::Unseen => None,
+            };
+            if let Some((marks, generation)) = recent {
+                marks.collect_recent_exclusive(local, wanted, generation, &mut self.frontier);
             } else {
                 self.store
                     .collect_exclusive(local, wanted, &mut self.frontier);
@@ -777,11 +766,17 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
     fn resume(&mut self, levels: usize) {
         self.chunks.set_all(levels as u32 - 1);
         self.redoing = true;
-        self.recent_valid = false;
+        if let Some(recent) = &mut self.recent {
+            recent.resumed();
+        }
     }
 
-    fn frontier_is_exact(&self, _depth: u32) -> bool {
-        self.store.period().is_none() || (self.tracks_recent && self.recent_valid)
+    fn frontier_is_exact(&self, depth: u32) -> bool {
+        self.store.period().is_none()
+            || self
+                .recent
+                .as_ref()
+                .is_some_and(|r| r.holding(depth).is_some())
     }
 
     fn top_down_only(&self) -> bool {
@@ -805,9 +800,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
         control: &Control<'_>,
     ) -> LevelOutcome {
         let next = plan.depth + 1;
-        if self.tracks_recent {
-            self.forget_recent(plan.target, next);
-        }
+        self.forget_recent(plan.target, next);
         let redoing = std::mem::take(&mut self.redoing);
         // A dense frontier writes all over its class: its chunks are recorded after.
         let dense = plan.frontier * DENSE_FRACTION > self.layout.class_size[plan.source];
@@ -821,7 +814,16 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
         };
         // The interrupted run's marks of this level may lie anywhere in its class, and
         // the recent marks hold only this run's.
-        self.recent_valid = !redoing;
+        if let Some(recent) = &mut self.recent {
+            recent.written(
+                next,
+                if redoing {
+                    Written::Redone
+                } else {
+                    Written::Whole
+                },
+            );
+        }
         if redoing || dense {
             let targets: Vec<u64> = self.items_of(plan.target).map(|r| r.start).collect();
             for start in targets {

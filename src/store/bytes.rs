@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use memmap2::MmapMut;
 use rayon::prelude::*;
 
-use super::{DepthRead, DepthStore, StoreError, Wanted, scan};
+use super::{DepthRead, DepthStore, NoPackedMarks, StoreError, Wanted, scan};
 
 /// Exact depths, one byte per index, in an anonymous memory mapping.
 pub struct ByteDepths {
@@ -157,6 +157,8 @@ impl DepthRead for ByteDepths {
 }
 
 impl DepthStore for ByteDepths {
+    type Packed = NoPackedMarks;
+
     #[inline(always)]
     fn set(&self, index: u64, depth: u32) {
         self.cell(index).store(depth as u8 + 1, Ordering::Relaxed);
@@ -172,6 +174,15 @@ impl DepthStore for ByteDepths {
             Ordering::Relaxed,
         );
         unseen
+    }
+
+    #[inline(always)]
+    fn mark_unseen(&self, index: u64, depth: u32) {
+        self.mark_if_unseen(index, depth);
+    }
+
+    fn packed(&self) -> Option<&NoPackedMarks> {
+        None
     }
 
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {
@@ -192,12 +203,10 @@ impl DepthStore for ByteDepths {
         &self,
         range: Range<u64>,
         wanted: Wanted,
-        _recent: Option<usize>,
         deltas: &[i64],
         next: u32,
         out: &mut Vec<u64>,
     ) -> u32 {
-        // No recent marks: the scan finds every entry that matches.
         super::check_shifts(&range, deltas, self.len);
         let mut hits = 0;
         let mut start = range.start;
@@ -354,7 +363,7 @@ mod tests {
                 // SAFETY: single-threaded test.
                 let hits = unsafe {
                     store.collect_translating_exclusive(
-                        range.clone(), Wanted::Depth(1), None, deltas, next, &mut out,
+                        range.clone(), Wanted::Depth(1), deltas, next, &mut out,
                     )
                 };
                 proptest::prop_assert_eq!(&out[1..], &found[..]);
@@ -373,7 +382,6 @@ mod tests {
             store.collect_translating_exclusive(
                 0..200,
                 Wanted::Depth(0),
-                None,
                 &[100],
                 1,
                 &mut Vec::new(),
@@ -390,7 +398,6 @@ mod tests {
             store.collect_translating_exclusive(
                 0..200,
                 Wanted::Depth(0),
-                None,
                 &[900],
                 1,
                 &mut Vec::new(),

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use memmap2::MmapMut;
 
-use super::{DepthRead, DepthStore, StoreError, Wanted, WriteMarks};
+use super::{DepthRead, DepthStore, PackedMarks, StoreError, Wanted, WriteMarks};
 
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
@@ -496,6 +496,59 @@ impl PackedDepths {
         hits
     }
 
+    /// [`DepthStore::collect_translating_exclusive`], through the recent marks of
+    /// generation `recent` if given.
+    ///
+    /// # Safety
+    /// As [`DepthStore::collect_translating_exclusive`].
+    unsafe fn translating(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        recent: Option<usize>,
+        deltas: &[i64],
+        next: u32,
+        out: &mut Vec<u64>,
+    ) -> u32 {
+        super::check_shifts(&range, deltas, self.len);
+        let recent = recent.and_then(|g| self.recent.get().map(|r| (r, r.offset(g))));
+        let translate = |part: Range<u64>, out: &mut Vec<u64>| {
+            let mut hits = 0;
+            let mark = |mask: u64, base: u64| {
+                for (k, &delta) in deltas.iter().enumerate() {
+                    if self.mark_shifted_mask(mask, base, delta, &range, next) {
+                        hits |= 1 << k;
+                    }
+                }
+            };
+            // SAFETY: forwarded from this function's contract: nobody writes `range`,
+            // and the shifted ranges (outside it, checked) only get marks of `next`.
+            unsafe { self.collect(part, code(wanted), recent, out, mark) };
+            hits
+        };
+        // Whole blocks of 256 entries take one AVX-512 step each where the shifts keep
+        // words aligned and writes mark nothing (a dense level's).
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx512) = self.avx512
+            && deltas.iter().all(|d| d.rem_euclid(32) == 0)
+            && (self.recent.get().is_none()
+                || self.write_offset.load(Ordering::Relaxed) == NO_MARKS)
+        {
+            let blocks = range.start.next_multiple_of(256).min(range.end)..range.end / 256 * 256;
+            if !blocks.is_empty() {
+                let head = translate(range.start..blocks.start, out);
+                let codes = (code(wanted), code(Wanted::Depth(next)));
+                // SAFETY: the token proves the CPU features; `blocks` lies in `range`
+                // (forwarded contract), whole blocks, shifts checked and word-aligned.
+                let middle = unsafe {
+                    self.translate_blocks_avx512(avx512, blocks.clone(), codes, recent, deltas, out)
+                };
+                return head | middle | translate(blocks.end..range.end, out);
+            }
+        }
+        translate(range.clone(), out)
+    }
+
     #[inline(always)]
     fn field(&self, index: u64) -> u8 {
         let fields = self.fields(index);
@@ -751,6 +804,8 @@ impl DepthRead for PackedDepths {
 }
 
 impl DepthStore for PackedDepths {
+    type Packed = PackedDepths;
+
     #[inline(always)]
     fn set(&self, index: u64, depth: u32) {
         // The engine only sets unseen (zero) fields, so OR-ing the code is exact, and
@@ -791,30 +846,8 @@ impl DepthStore for PackedDepths {
         }
     }
 
-    #[inline(always)]
-    fn mark_unseen_alone(&self, index: u64, depth: u32) {
-        let fields = self.fields(index);
-        let before = fields.load();
-        let shift = fields.shift();
-        let unseen = (before >> shift) & 3 == 0;
-        // The word is written back whether the field was unseen or not: a branch on
-        // it, half of a dense level's marks at random, would be mispredicted. Its
-        // other fields are the ones just read: nobody else writes the word meanwhile
-        // (this method's contract).
-        fields
-            .store(before | ((u64::from(code(Wanted::Depth(depth))) << shift) * u64::from(unseen)));
-        // The field's test stays out of the innermost step (the call is out of line).
-        if self.write_offset.load(Ordering::Relaxed) != NO_MARKS {
-            self.mark_recent_where_unseen(index, fields.group(before));
-        }
-    }
-
-    fn marks_alone_save_atomics(&self) -> bool {
-        true
-    }
-
-    fn marks_exactly_once(&self) -> bool {
-        true
+    fn packed(&self) -> Option<&PackedDepths> {
+        Some(self)
     }
 
     #[inline(always)]
@@ -833,48 +866,12 @@ impl DepthStore for PackedDepths {
         &self,
         range: Range<u64>,
         wanted: Wanted,
-        recent: Option<usize>,
         deltas: &[i64],
         next: u32,
         out: &mut Vec<u64>,
     ) -> u32 {
-        super::check_shifts(&range, deltas, self.len);
-        let recent = recent.and_then(|g| self.recent.get().map(|r| (r, r.offset(g))));
-        let translate = |part: Range<u64>, out: &mut Vec<u64>| {
-            let mut hits = 0;
-            let mark = |mask: u64, base: u64| {
-                for (k, &delta) in deltas.iter().enumerate() {
-                    if self.mark_shifted_mask(mask, base, delta, &range, next) {
-                        hits |= 1 << k;
-                    }
-                }
-            };
-            // SAFETY: forwarded from this function's contract: nobody writes `range`,
-            // and the shifted ranges (outside it, checked) only get marks of `next`.
-            unsafe { self.collect(part, code(wanted), recent, out, mark) };
-            hits
-        };
-        // Whole blocks of 256 entries take one AVX-512 step each where the shifts keep
-        // words aligned and writes mark nothing (a dense level's).
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx512) = self.avx512
-            && deltas.iter().all(|d| d.rem_euclid(32) == 0)
-            && (self.recent.get().is_none()
-                || self.write_offset.load(Ordering::Relaxed) == NO_MARKS)
-        {
-            let blocks = range.start.next_multiple_of(256).min(range.end)..range.end / 256 * 256;
-            if !blocks.is_empty() {
-                let head = translate(range.start..blocks.start, out);
-                let codes = (code(wanted), code(Wanted::Depth(next)));
-                // SAFETY: the token proves the CPU features; `blocks` lies in `range`
-                // (forwarded contract), whole blocks, shifts checked and word-aligned.
-                let middle = unsafe {
-                    self.translate_blocks_avx512(avx512, blocks.clone(), codes, recent, deltas, out)
-                };
-                return head | middle | translate(blocks.end..range.end, out);
-            }
-        }
-        translate(range.clone(), out)
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.translating(range, wanted, None, deltas, next, out) }
     }
 
     unsafe fn count_exclusive(&self, range: Range<u64>, wanted: Wanted) -> u64 {
@@ -904,6 +901,26 @@ impl DepthStore for PackedDepths {
             })
             .sum();
         whole + (one_by_one(range.start..words.start) + one_by_one(words.end..range.end)) as u64
+    }
+}
+
+impl PackedMarks for PackedDepths {
+    #[inline(always)]
+    fn mark_unseen_alone(&self, index: u64, depth: u32) {
+        let fields = self.fields(index);
+        let before = fields.load();
+        let shift = fields.shift();
+        let unseen = (before >> shift) & 3 == 0;
+        // The word is written back whether the field was unseen or not: a branch on
+        // it, half of a dense level's marks at random, would be mispredicted. Its
+        // other fields are the ones just read: nobody else writes the word meanwhile
+        // (this method's contract).
+        fields
+            .store(before | ((u64::from(code(Wanted::Depth(depth))) << shift) * u64::from(unseen)));
+        // The field's test stays out of the innermost step (the call is out of line).
+        if self.write_offset.load(Ordering::Relaxed) != NO_MARKS {
+            self.mark_recent_where_unseen(index, fields.group(before));
+        }
     }
 
     fn track_recent(&self, generations: usize) -> bool {
@@ -1070,6 +1087,19 @@ impl DepthStore for PackedDepths {
         // SAFETY: forwarded from this function's contract.
         unsafe { self.collect(range, code(wanted), recent, out, |_, _| {}) };
     }
+
+    unsafe fn collect_recent_translating_exclusive(
+        &self,
+        range: Range<u64>,
+        wanted: Wanted,
+        generation: usize,
+        deltas: &[i64],
+        next: u32,
+        out: &mut Vec<u64>,
+    ) -> u32 {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.translating(range, wanted, Some(generation), deltas, next, out) }
+    }
 }
 
 #[cfg(test)]
@@ -1088,14 +1118,7 @@ mod tests {
         let mut out = Vec::new();
         // SAFETY: single-threaded test.
         let hits = unsafe {
-            store.collect_translating_exclusive(
-                0..100,
-                Wanted::Depth(4),
-                None,
-                &[100, 200],
-                5,
-                &mut out,
-            )
+            store.collect_translating_exclusive(0..100, Wanted::Depth(4), &[100, 200], 5, &mut out)
         };
         assert_eq!(out, [10, 40]);
         assert_eq!(hits, 0b11);
@@ -1267,7 +1290,7 @@ mod tests {
         ) {
             // The second range holds whole aligned blocks of 64 groups: the AVX-512
             // path's, reached every time.
-            let ranges = [start..start + len, start..start + 600 + len / 2];
+            let ranges = [start..start + len, start..start + 600 + len / 4];
             for (simd, range) in paths().into_iter().flat_map(|p| ranges.clone().map(|r| (p, r))) {
                 let store = store_with(&fields, &before, 2, 1, simd);
                 // SAFETY: single-threaded test.
@@ -1369,14 +1392,23 @@ mod tests {
             let wanted = Wanted::Depth(depth);
             // SAFETY: single-threaded test.
             let (hits, expected_hits) = unsafe {
-                let hits = stores[0].collect_translating_exclusive(
-                    range.clone(),
-                    wanted,
-                    recent,
-                    deltas,
-                    next,
-                    &mut found,
-                );
+                let hits = match recent {
+                    Some(g) => stores[0].collect_recent_translating_exclusive(
+                        range.clone(),
+                        wanted,
+                        g,
+                        deltas,
+                        next,
+                        &mut found,
+                    ),
+                    None => stores[0].collect_translating_exclusive(
+                        range.clone(),
+                        wanted,
+                        deltas,
+                        next,
+                        &mut found,
+                    ),
+                };
                 match recent {
                     Some(g) => {
                         stores[1].collect_recent_exclusive(range.clone(), wanted, g, &mut expected)

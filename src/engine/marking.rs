@@ -2,10 +2,11 @@
 //! not count as it marks (the byte store; the packed store's dense levels, whose
 //! recent marks were set ahead): each at once, or each prefetched and marked
 //! [`AHEAD`] neighbours later. Which is faster depends on where the neighbours lie:
-//! far apart (most moves of 2x6), the misses of prefetched marks overlap and a level
-//! takes up to 25% less time; close together (a 3x4 blank's vertical moves that
-//! rotate tiles of the leading digits only, in dense levels), the hardware's own
-//! prefetcher serves them and the queue is pure overhead, up to 15% more. That differs
+//! far apart (most moves of 2x6), the misses of prefetched marks overlap; close
+//! together (a 3x4 blank's vertical moves that rotate tiles of the leading digits
+//! only, in dense levels), the hardware's own prefetcher serves them and the queue is
+//! pure overhead (`scripts/EXPERIMENTS.md`, "Ahead of the C BFS: translated moves in
+//! the scan, prefetched marks where they pay", has the measurements). That differs
 //! from segment to segment (blank cell to blank cell) and from level to level, so
 //! every worker thread times both ways on its first work items of each segment of a
 //! level and then keeps the faster one ([`Choice`]). A level on one worker thread,

@@ -26,7 +26,7 @@
 //! set is allowed where it takes at most half the memory of a slice's own entries (8-bit
 //! entries on up to 4 ranks; never with 2-bit entries, which are chosen to save
 //! memory); elsewhere every level runs top-down ([`Executor::top_down_only`]).
-//! `scripts/README.md`, "Beyond one machine", has the measurements of both.
+//! `scripts/EXPERIMENTS.md`, "Beyond one machine", has the measurements of both.
 
 use std::ops::Range;
 

@@ -31,13 +31,13 @@ use crate::store::{DepthStore, PackedMarks, WriteMarks};
 /// at least [`SHARED_MARKS_FROM`] entries and the shared groups are at most
 /// 1/SHARED_LIMIT of its frontier. The older entries of a shared group the level does
 /// not write to cost an expansion each at the next level; every write spares a
-/// scattered access to the marks (`scripts/EXPERIMENTS.md`, "shared groups").
+/// scattered access to the marks (`scripts/EXPERIMENTS.md`, "The 2-bit path: recent marks set ahead, a scan 64 entries at a time" and "The 2-bit path: uncounted marks and translations").
 const SHARED_LIMIT: u64 = 2;
 /// The entries a dense level must write to mark shared groups ahead: 2^25, whose
 /// marks (one bit per four) fill a core's second-level cache (1 MiB). Below it the
 /// scattered marks mostly hit the cache and cost little against the expansions that
 /// shared groups add, so small spaces keep the frontier that a mark per write gives
-/// (`scripts/EXPERIMENTS.md`, "shared groups").
+/// (`scripts/EXPERIMENTS.md`, "The 2-bit path: recent marks set ahead, a scan 64 entries at a time" and "The 2-bit path: uncounted marks and translations").
 const SHARED_MARKS_FROM: u64 = 1 << 25;
 
 /// Whether a level ran over everything its slot's marks should hold.

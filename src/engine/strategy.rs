@@ -9,14 +9,14 @@
 //! | bottom-up plan (the driver's [`Direction`]) | [`Strategy::BottomUp`]: counted, captured if asked | each unseen state is written by the thread that owns its work item |
 //! | top-down, frontier over 1/[`DENSE_FRACTION`] of its class | [`Chunks::MarkedAfter`] | a dense frontier writes all over its class: per-write chunk bookkeeping costs, and buys nothing |
 //! | top-down, sparser | [`Chunks::Tracked`] | the next level visits only the chunks written |
-//! | depths mod 3, dense | [`Recent::Ahead`] | one pass over what the level may write replaces most scattered marks (`scripts/EXPERIMENTS.md`, "marks ahead") |
+//! | depths mod 3, dense | [`Recent::Ahead`] | one pass over what the level may write replaces most scattered marks (`scripts/EXPERIMENTS.md`, "The 2-bit path: recent marks set ahead, a scan 64 entries at a time") |
 //! | depths mod 3, sparse | [`Recent::Every`] | a sparse level writes few groups: a mark per write is cheaper than a pass |
 //! | depths mod 3, marks not set ahead | [`Marks::Counted`] | the store's locked OR tells the first writer: the level counts as it marks, no scan after |
 //! | exact bytes, or marks set ahead | [`Marks::Uncounted`] | plain stores (bytes), or a scan afterwards that costs less than a count per write (dense mod 3) |
-//! | uncounted, colour classes | [`Translations::InScan`] | the frontier scan marks the translated neighbours 64 (bytes) or 256 (mod 3) at a time (`scripts/EXPERIMENTS.md`, "translations") |
+//! | uncounted, colour classes | [`Translations::InScan`] | the frontier scan marks the translated neighbours 64 (bytes) or 256 (mod 3) at a time (`scripts/EXPERIMENTS.md`, "Ahead of the C BFS: translated moves in the scan, prefetched marks where they pay") |
 //! | counted, or no colour classes | [`Translations::InExpansion`] | the scan must not write where it reads; a counted mark needs its answer |
 //! | one worker thread | [`Writers::Alone`] | no other writer: mod 3 marks read and write their word back without a locked OR |
-//! | several, mod 3, dense, translated in the scan, the puzzle has lanes | [`Writers::Lanes`] | each lane to one thread at a time, which marks as if alone (`lanes`; `scripts/EXPERIMENTS.md`, "lanes") |
+//! | several, mod 3, dense, translated in the scan, the puzzle has lanes | [`Writers::Lanes`] | each lane to one thread at a time, which marks as if alone (`lanes`; `scripts/EXPERIMENTS.md`, "The 2-bit path on two threads: one thread per lane") |
 //! | otherwise | [`Writers::Shared`] | atomics |
 //! | chunks tracked or states captured | [`Expansion::EachNeighbour`] | per-neighbour bookkeeping |
 //! | counted, nothing else to record | [`Expansion::CountFold`] | the count travels in a register through the fold |

@@ -252,7 +252,7 @@ impl PackedDepths {
     #[inline(always)]
     fn recent_byte(recent: &Recent, offset: u64, at: u64) -> &AtomicU8 {
         // Compares only: a check of `offset` as a multiple of the generation's size
-        // (a division) cost a 2-bit table of 3x4 or 2x6 2-3%.
+        // would divide on every mark.
         assert!(
             at < recent.generation_bytes
                 && offset <= recent.map.len() as u64 - recent.generation_bytes
@@ -290,7 +290,8 @@ impl PackedDepths {
     }
 
     /// [`PackedDepths::mark_recent`] out of line: a dense level's innermost step stays
-    /// small enough for the expansion to inline it (10% of a 3x4 run).
+    /// small enough for the expansion to inline it (`scripts/EXPERIMENTS.md`, "The
+    /// 2-bit path: uncounted marks and translations").
     #[inline(never)]
     fn mark_recent_apart(&self, index: u64, before: u8) {
         self.mark_recent(index, before);
@@ -324,6 +325,20 @@ impl PackedDepths {
         if groups != 0 && byte.load(Ordering::Relaxed) & groups != groups {
             byte.fetch_or(groups, Ordering::Relaxed);
         }
+    }
+
+    /// The recent bits of the 64 groups from entry `at` (a multiple of 256) in the
+    /// generation at that offset, bit `k` for group `k`; all set without tracking.
+    #[inline(always)]
+    fn recent_groups(recent: Option<(&Recent, u64)>, at: u64) -> u64 {
+        let Some((r, offset)) = recent else {
+            return u64::MAX;
+        };
+        let mut bytes = [0u8; 8];
+        for (k, byte) in bytes.iter_mut().enumerate() {
+            *byte = Self::recent_byte(r, offset, at / 32 + k as u64).load(Ordering::Relaxed);
+        }
+        u64::from_le_bytes(bytes)
     }
 
     /// Whether the recent bit of entry `index`'s group is set in the generation at
@@ -373,6 +388,30 @@ impl PackedDepths {
         marked
     }
 
+    /// The eight words of the 256 entries from `first` (a multiple of 32, inside the
+    /// store), each the atomic every concurrent access to its entries goes through.
+    #[inline(always)]
+    fn block_words(&self, first: u64) -> &[AtomicU64] {
+        assert!(
+            first.is_multiple_of(32) && first / 32 + 8 <= self.words && first + 256 <= self.len,
+            "block of entry {first} of {}",
+            self.len
+        );
+        // SAFETY: words `first / 32 .. first / 32 + 8` lie inside the mapping's whole
+        // words (asserted), aligned to 8 (the mapping starts on a page); `AtomicU64`
+        // has the layout of `u64`, and concurrent accesses to these words are all
+        // through `AtomicU64` (see `PackedDepths::fields`).
+        unsafe {
+            std::slice::from_raw_parts(
+                self.map
+                    .as_ptr()
+                    .add(8 * (first / 32) as usize)
+                    .cast::<AtomicU64>(),
+                8,
+            )
+        }
+    }
+
     /// Marks the entries `first + k` for the bits `k` of `fields` with `next` where
     /// unseen, in one locked OR of their 64-bit word (`first` a multiple of 32, the
     /// word's entries all in the store), and their groups' recent marks as writes
@@ -404,8 +443,8 @@ impl PackedDepths {
     /// (64 bytes, eight recent bytes) for the entries of code `value`, writing `code`,
     /// on a level whose writes mark nothing: per
     /// block, one compare for the frontier, its indices gathered 64 at a time, and
-    /// per shift one load of the target's 64 bytes and a locked OR per 32-entry word
-    /// that gets a mark.
+    /// per shift an atomic load of each of the target's eight words and a locked OR
+    /// per word that gets a mark.
     ///
     /// # Safety
     /// `blocks` starts and ends on multiples of 256 inside the store; nobody writes
@@ -440,17 +479,7 @@ impl PackedDepths {
         let mut lanes = [0u64; 8];
         let mut at = blocks.start;
         while at < blocks.end {
-            let groups = match recent {
-                None => u64::MAX,
-                Some((r, offset)) => {
-                    let mut bytes = [0u8; 8];
-                    for (k, byte) in bytes.iter_mut().enumerate() {
-                        *byte = Self::recent_byte(r, offset, at / 32 + k as u64)
-                            .load(Ordering::Relaxed);
-                    }
-                    u64::from_le_bytes(bytes)
-                }
-            };
+            let groups = Self::recent_groups(recent, at);
             if groups == 0 {
                 at += 256;
                 continue;
@@ -478,12 +507,8 @@ impl PackedDepths {
                 // one atomic load, and a locked OR where a frontier entry's target is
                 // unseen (the shift is a multiple of 32, so word `w` of the block
                 // lands on a whole word of the store).
-                let target = at.wrapping_add_signed(delta);
-                for (w, &frontier) in lanes.iter().enumerate() {
-                    if frontier == 0 {
-                        continue;
-                    }
-                    let word = self.word(target + 32 * w as u64);
+                let target = self.block_words(at.wrapping_add_signed(delta));
+                for (word, &frontier) in target.iter().zip(&lanes) {
                     let write = frontier & matching_fields(word.load(Ordering::Relaxed), 0);
                     if write != 0 {
                         hits |= 1 << k;
@@ -547,6 +572,17 @@ impl PackedDepths {
             }
         }
         translate(range.clone(), out)
+    }
+
+    /// [`ahead_marks`] of one group `g`: whether it is marked, and whether shared.
+    fn ahead_mark_of_group(&self, g: u64, pattern: u64, shared: bool) -> (bool, u64) {
+        // Its byte in the low byte of a word whose other groups hold neither an unseen
+        // entry nor the code (fields of another code).
+        let other = (pattern as u8 & 3) % 3 + 1;
+        let fields = self.fields(4 * g);
+        let word = (u64::from(other) * LOW_BITS) & !0xFF | u64::from(fields.group(fields.load()));
+        let (marks, count) = ahead_marks(word, pattern, shared);
+        (marks & 1 != 0, count)
     }
 
     #[inline(always)]
@@ -1029,15 +1065,9 @@ impl PackedMarks for PackedDepths {
                 Self::recent_byte(recent, offset, g / 8).store(marks, Ordering::Relaxed);
                 g += 8;
             } else {
-                // One group: its byte in the low byte of a word whose other groups
-                // hold neither an unseen entry nor the code (fields of another code).
-                let other = (pattern as u8 & 3) % 3 + 1;
-                let fields = self.fields(4 * g);
-                let word =
-                    (u64::from(other) * LOW_BITS) & !0xFF | u64::from(fields.group(fields.load()));
-                let (marks, count) = ahead_marks(word, pattern, shared);
+                let (marked, count) = self.ahead_mark_of_group(g, pattern, shared);
                 shared_groups += count;
-                set(g, marks & 1 != 0);
+                set(g, marked);
                 g += 1;
             }
         }

@@ -2,8 +2,8 @@
 //!
 //! On x86_64 these use SSE2 (part of the x86_64 baseline): 16 compares and one
 //! movemask per instruction group. Finding also has an AVX-512 path, taken where the
-//! CPU has it: the matches of 64 bytes are written without a branch per match (a
-//! frontier scan took 13% of a 3x4 run in memory; this path made the run 4% faster).
+//! CPU has it: the matches of 64 bytes are written without a branch per match
+//! (`scripts/EXPERIMENTS.md`, "Big spaces: 2x7 on one machine", has its measurement).
 //! Elsewhere a portable loop does the same.
 
 /// Appends `base + i` to `out` for every `i` with `bytes[i] == value`, ascending.

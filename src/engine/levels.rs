@@ -66,6 +66,8 @@ fn with_buffer<T>(job: impl FnOnce(&mut Vec<u64>) -> T) -> T {
 pub(super) struct Found {
     pub states: Option<u64>,
     pub captured: Option<Vec<u64>>,
+    /// Work items whose marks were streamed at once and prefetched.
+    pub streamed: [u64; 2],
 }
 
 /// The new states a top-down level counted and kept, gathered from the threads.
@@ -106,7 +108,11 @@ impl Tally {
             all
         });
         let states = (how.marks == Marks::Counted).then(|| self.found.into_inner());
-        Found { states, captured }
+        Found {
+            states,
+            captured,
+            streamed: [0; 2],
+        }
     }
 }
 
@@ -122,6 +128,7 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
         kept: Mutex::new(Vec::new()),
     };
     let level = marking::new_level();
+    let streamed = marking::Streamed::default();
     let next = ctx.depth + 1;
     let expand = |item: &WorkItem, frontier: &[u64], writer: Writer| {
         let keeping = tally.keeping(how.capture);
@@ -138,6 +145,8 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             }
             Expansion::Stream => {
                 let way = marking::Way {
+                    stream: how.stream,
+                    streamed: &streamed,
                     level,
                     segment: item.segment,
                     translations: how.translations,
@@ -147,13 +156,18 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             }
         }
     };
-    if for_each_frontier(ctx, how, expand) {
+    let found = if for_each_frontier(ctx, how, expand) {
         tally.finish(how)
     } else {
         Found {
             states: None,
             captured: None,
+            streamed: [0; 2],
         }
+    };
+    Found {
+        streamed: streamed.counts(),
+        ..found
     }
 }
 
@@ -398,6 +412,7 @@ pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
     Found {
         states: Some(found),
         captured,
+        streamed: [0; 2],
     }
 }
 

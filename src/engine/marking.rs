@@ -43,9 +43,47 @@ pub(super) fn new_level() -> u64 {
     LEVELS.fetch_add(1, Ordering::Relaxed)
 }
 
+/// How a level streams its marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "a search times its choice; tests pin each way")
+)]
+pub(super) enum Stream {
+    /// Each thread times both ways on its first work items of each segment of the
+    /// level, then keeps the faster ([`Choice`]); the items marked each way are
+    /// counted ([`Streamed`]).
+    Timed,
+    /// Every neighbour marked at once.
+    AtOnce,
+    /// Every neighbour prefetched and marked [`AHEAD`] neighbours later.
+    Prefetched,
+}
+
+/// The work items of a level marked each way, the record of its timed choices.
+#[derive(Debug, Default)]
+pub(super) struct Streamed {
+    at_once: AtomicU64,
+    prefetched: AtomicU64,
+}
+
+impl Streamed {
+    /// Work items marked at once and prefetched.
+    pub fn counts(&self) -> [u64; 2] {
+        [
+            self.at_once.load(Ordering::Relaxed),
+            self.prefetched.load(Ordering::Relaxed),
+        ]
+    }
+}
+
 /// Where a work item's marks belong, and what its expansion leaves out.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Way {
+pub(super) struct Way<'a> {
+    /// How the level streams its marks.
+    pub stream: Stream,
+    /// Where the level records how its items were marked.
+    pub streamed: &'a Streamed,
     /// The level's number ([`new_level`]).
     pub level: u64,
     /// The work item's segment.
@@ -119,7 +157,7 @@ pub(super) fn mark_frontier<P: Puzzle, S: DepthStore>(
     store: &S,
     frontier: &[u64],
     next: u32,
-    way: Way,
+    way: Way<'_>,
 ) {
     match (way.writer, store.packed()) {
         (Writer::Alone, Some(packed)) => {
@@ -137,12 +175,23 @@ fn mark_frontier_with<P: Puzzle, S: DepthStore>(
     puzzle: &P,
     store: &S,
     frontier: &[u64],
-    way: Way,
+    way: Way<'_>,
     mark: impl Fn(u64) + Copy,
 ) {
     let slot = way.segment % SLOTS;
-    let (prefetch, timed) = CHOICES
-        .with_borrow_mut(|choices| choices[slot].choose(way.level, way.segment, frontier.len()));
+    let (prefetch, timed) = match way.stream {
+        Stream::AtOnce => (false, false),
+        Stream::Prefetched => (true, false),
+        Stream::Timed => CHOICES.with_borrow_mut(|choices| {
+            choices[slot].choose(way.level, way.segment, frontier.len())
+        }),
+    };
+    let count = if prefetch {
+        &way.streamed.prefetched
+    } else {
+        &way.streamed.at_once
+    };
+    count.fetch_add(1, Ordering::Relaxed);
     let started = timed.then(Instant::now);
     if prefetch {
         mark_prefetched(puzzle, store, frontier, way.translations, mark);

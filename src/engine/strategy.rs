@@ -21,10 +21,12 @@
 //! | chunks tracked or states captured | [`Expansion::EachNeighbour`] | per-neighbour bookkeeping |
 //! | counted, nothing else to record | [`Expansion::CountFold`] | the count travels in a register through the fold |
 //! | uncounted, nothing else to record | [`Expansion::Stream`] | marks streamed, each at once or prefetched (`marking`) |
+//! | streamed | [`Stream::Timed`] | which way is faster differs by segment and level; each thread times both on its first items and keeps the faster, and the level records how many items went each way (tests pin [`Stream::AtOnce`] and [`Stream::Prefetched`]; `scripts/EXPERIMENTS.md`, "Ahead of the C BFS: translated moves in the scan, prefetched marks where they pay") |
 //! | colour classes | [`FrontierScan::WithWrites`] | the level writes only the other class: scans and writes run together |
 //! | no colour classes | [`FrontierScan::Batched`] | writes may land where a scan reads: batches scan, then write |
 
 use super::lanes::Lanes;
+use super::marking::Stream;
 use super::{Direction, LevelPlan};
 
 /// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its class is
@@ -73,6 +75,8 @@ pub(super) struct TopDown<'a> {
     pub capture: Capture,
     /// How a work item's frontier is expanded.
     pub expansion: Expansion,
+    /// How streamed marks are placed ([`Expansion::Stream`]).
+    pub stream: Stream,
     /// How frontier scans and writes interleave.
     pub scan: FrontierScan,
 }
@@ -220,6 +224,7 @@ pub(super) fn decide<'a>(facts: &Facts, lanes: impl FnOnce() -> Option<Lanes<'a>
         recent,
         capture,
         expansion,
+        stream: Stream::Timed,
         scan,
     })
 }

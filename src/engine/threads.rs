@@ -7,6 +7,8 @@ use std::sync::atomic::Ordering;
 use super::lanes::Lanes;
 use super::layout::{self, ChunkLevels, Layout, WorkItem};
 use super::levels::{self, LevelContext};
+#[cfg(test)]
+use super::marking;
 use super::recent::{RecentMarks, Written};
 use super::strategy::{self, Chunks, Facts, Recent, Strategy};
 use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan};
@@ -41,6 +43,12 @@ pub struct Threads<'a, P: Puzzle, S: DepthStore> {
     /// The next level is the one an interrupted run left partly written: its states
     /// may lie in chunks this run will not write to.
     redoing: bool,
+    /// Per level run (from level 1), the work items whose marks were streamed at
+    /// once and prefetched: the record of the timed choices ([`Threads::streamed`]).
+    streamed: Vec<[u64; 2]>,
+    /// A way of streaming marks that replaces the timed choice (tests pin each).
+    #[cfg(test)]
+    stream: Option<marking::Stream>,
 }
 
 impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
@@ -59,7 +67,19 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
             goals,
             recent,
             redoing: false,
+            streamed: Vec::new(),
+            #[cfg(test)]
+            stream: None,
         }
+    }
+
+    /// Per level this executor ran (the first is level 1, or the first level after a
+    /// resume), the work items whose marks were streamed at once and prefetched (the
+    /// way each thread timed faster on its first items of each segment: see
+    /// `engine::marking`); `[0, 0]` for a level that marked otherwise.
+    #[must_use]
+    pub fn streamed(&self) -> &[[u64; 2]] {
+        &self.streamed
     }
 
     /// The work items a level visits: top-down, the frontier's chunks; bottom-up, the
@@ -94,7 +114,13 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
             threads: rayon::current_num_threads(),
             capture,
         };
-        strategy::decide(&facts, || Lanes::new(self.puzzle, items))
+        #[allow(unused_mut)]
+        let mut strategy = strategy::decide(&facts, || Lanes::new(self.puzzle, items));
+        #[cfg(test)]
+        if let (Strategy::TopDown(how), Some(stream)) = (&mut strategy, self.stream) {
+            how.stream = stream;
+        }
+        strategy
     }
 
     /// Readies the recent marks the level writing `next` will write, as `recent`
@@ -233,6 +259,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
             };
             recent.written(plan.depth + 1, written);
         }
+        self.streamed.push(found.streamed);
         LevelOutcome {
             found: found.states,
             captured: found.captured,
@@ -296,5 +323,57 @@ mod tests {
         for i in 0..n {
             assert_eq!(packed.value(i), exact.value(i).map(|d| d % 3), "index {i}");
         }
+    }
+
+    /// Each way of streaming marks (the timed choice, at once, prefetched) writes the
+    /// same tables, on one thread and on two, in both encodings; and the level records
+    /// every streamed work item under one way or the other.
+    #[test]
+    fn every_way_of_streaming_marks_writes_the_same_table() {
+        use crate::engine::marking::Stream;
+        let puzzle = SlidingPuzzle::new(3, 3).unwrap();
+        let n = puzzle.index_count();
+        for threads in [1, 2] {
+            crate::pool::run_on(Some(threads), || {
+                let tables = [Stream::Timed, Stream::AtOnce, Stream::Prefetched].map(|stream| {
+                    let (bytes, packed) = (
+                        ByteDepths::anonymous(n).unwrap(),
+                        PackedDepths::anonymous(n).unwrap(),
+                    );
+                    let streamed = [
+                        streamed_with(&puzzle, &bytes, stream),
+                        streamed_with(&puzzle, &packed, stream),
+                    ];
+                    let ways = streamed.map(|levels| {
+                        levels
+                            .iter()
+                            .fold([0, 0], |a, l| [a[0] + l[0], a[1] + l[1]])
+                    });
+                    match stream {
+                        Stream::AtOnce => assert!(ways.iter().all(|w| w[0] > 0 && w[1] == 0)),
+                        Stream::Prefetched => assert!(ways.iter().all(|w| w[0] == 0 && w[1] > 0)),
+                        Stream::Timed => assert!(ways.iter().all(|w| w[0] + w[1] > 0)),
+                    }
+                    (bytes.as_bytes().to_vec(), packed.map()[..].to_vec())
+                });
+                assert!(tables.iter().all(|t| *t == tables[0]), "{threads} threads");
+            })
+            .unwrap();
+        }
+    }
+
+    /// Runs a search of `puzzle` over `store` streaming marks as `stream` says;
+    /// returns the record of the streamed work items per level.
+    fn streamed_with<P: Puzzle, S: DepthStore>(
+        puzzle: &P,
+        store: &S,
+        stream: marking::Stream,
+    ) -> Vec<[u64; 2]> {
+        let mut threads = Threads::new(puzzle, store, puzzle.goal_indices());
+        threads.stream = Some(stream);
+        Bfs::with_executor(Box::new(&mut threads))
+            .run(&Control::default())
+            .unwrap();
+        threads.streamed().to_vec()
     }
 }

@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
@@ -130,6 +130,12 @@ struct Segment {
     expected: Vec<u32>,
     /// Per block: 0 not checked yet, 1 good, 2 corrupted.
     state: Vec<AtomicU8>,
+    /// Per block found corrupted, the checksum it has (answers after the first
+    /// need no hash again).
+    found: Vec<AtomicU32>,
+    /// Blocks hashed (tests count them).
+    #[cfg(test)]
+    hashed: std::sync::atomic::AtomicU64,
 }
 
 const UNCHECKED: u8 = 0;
@@ -183,7 +189,10 @@ impl Guard {
             bytes: at..at + header.payload_bytes,
             block_log2: sums.block_log2,
             state: expected.iter().map(|_| AtomicU8::new(UNCHECKED)).collect(),
+            found: expected.iter().map(|_| AtomicU32::new(0)).collect(),
             expected,
+            #[cfg(test)]
+            hashed: Default::default(),
         });
         self.segments.sort_by_key(|s| s.bytes.start);
     }
@@ -204,10 +213,7 @@ impl Guard {
             return Ok(());
         };
         let block = (byte - segment.bytes.start) >> segment.block_log2;
-        match segment.state[block as usize].load(Ordering::Relaxed) {
-            GOOD => Ok(()),
-            _ => segment.check(payload, block),
-        }
+        segment.outcome(payload, block)
     }
 
     /// Checks every block not checked yet, in parallel: for readers of the whole array.
@@ -215,37 +221,54 @@ impl Guard {
         self.segments.iter().try_for_each(|segment| {
             (0..segment.expected.len() as u64)
                 .into_par_iter()
-                .try_for_each(
-                    |block| match segment.state[block as usize].load(Ordering::Relaxed) {
-                        GOOD => Ok(()),
-                        _ => segment.check(payload, block),
-                    },
-                )
+                .try_for_each(|block| segment.outcome(payload, block))
         })
     }
 }
 
 impl Segment {
+    /// Whether block `block` is good: known, or checked now.
+    #[inline]
+    fn outcome(&self, payload: &[u8], block: u64) -> Result<(), BadBlock> {
+        match self.state[block as usize].load(Ordering::Acquire) {
+            GOOD => Ok(()),
+            BAD => Err(self.bad(block, self.found[block as usize].load(Ordering::Relaxed))),
+            _ => self.check(payload, block),
+        }
+    }
+
     /// Computes block `block`'s checksum and records the outcome (two threads may both
     /// compute it; they record the same).
     fn check(&self, payload: &[u8], block: u64) -> Result<(), BadBlock> {
-        let start = block << self.block_log2;
-        let end = ((block + 1) << self.block_log2).min(self.bytes.end - self.bytes.start);
+        #[cfg(test)]
+        self.hashed.fetch_add(1, Ordering::Relaxed);
+        let bytes = self.block_bytes(block);
         let at = self.bytes.start as usize;
-        let found = crc32fast::hash(&payload[at + start as usize..at + end as usize]);
-        let expected = self.expected[block as usize];
-        let good = found == expected;
-        self.state[block as usize].store(if good { GOOD } else { BAD }, Ordering::Relaxed);
-        if good {
-            Ok(())
-        } else {
-            Err(BadBlock {
-                path: self.path.clone(),
-                block,
-                bytes: start..end,
-                expected,
-                found,
-            })
+        let found = crc32fast::hash(&payload[at + bytes.start as usize..at + bytes.end as usize]);
+        if found == self.expected[block as usize] {
+            self.state[block as usize].store(GOOD, Ordering::Relaxed);
+            return Ok(());
+        }
+        // Release: the checksum found is there for whoever reads BAD (Acquire).
+        self.found[block as usize].store(found, Ordering::Relaxed);
+        self.state[block as usize].store(BAD, Ordering::Release);
+        Err(self.bad(block, found))
+    }
+
+    /// Block `block`'s bytes in the file's payload.
+    fn block_bytes(&self, block: u64) -> Range<u64> {
+        let start = block << self.block_log2;
+        start..((block + 1) << self.block_log2).min(self.bytes.end - self.bytes.start)
+    }
+
+    /// The failure of block `block`, whose bytes hash to `found`.
+    fn bad(&self, block: u64, found: u32) -> BadBlock {
+        BadBlock {
+            path: self.path.clone(),
+            block,
+            bytes: self.block_bytes(block),
+            expected: self.expected[block as usize],
+            found,
         }
     }
 }
@@ -329,5 +352,29 @@ mod tests {
         assert_eq!(list.len(), 3);
         assert_eq!(whole, crc32fast::hash(&payload));
         assert_eq!(list[2], crc32fast::hash(&payload[8192..]));
+    }
+
+    /// A block found corrupted stays so without being hashed again: later reads of it
+    /// give the same failure from what the first check recorded.
+    #[test]
+    fn a_bad_block_is_hashed_once() {
+        let mut payload: Vec<u8> = (0..10_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let (expected, _) = checksums(&payload, 12);
+        payload[5000] ^= 1;
+        let segment = Segment {
+            path: PathBuf::from("t.table"),
+            bytes: 0..10_000,
+            block_log2: 12,
+            state: expected.iter().map(|_| AtomicU8::new(UNCHECKED)).collect(),
+            found: expected.iter().map(|_| AtomicU32::new(0)).collect(),
+            expected,
+            hashed: Default::default(),
+        };
+        let first = segment.outcome(&payload, 1).unwrap_err();
+        assert_eq!((first.block, first.bytes.clone()), (1, 4096..8192));
+        assert_eq!(first.found, crc32fast::hash(&payload[4096..8192]));
+        assert_eq!(segment.outcome(&payload, 1), Err(first));
+        assert!(segment.outcome(&payload, 0).is_ok() && segment.outcome(&payload, 0).is_ok());
+        assert_eq!(segment.hashed.load(Ordering::Relaxed), 2);
     }
 }

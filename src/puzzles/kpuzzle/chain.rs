@@ -23,7 +23,7 @@
 //! untwisted pieces ([`super::KPuzzle::compact`]).
 
 use super::definition::{Pattern, Transformation};
-use super::group::{StabilizerChain, as_points};
+use super::group::{StabiliserChain, as_points};
 use super::symmetry::Compact;
 
 /// Not in the level's orbit.
@@ -80,7 +80,7 @@ impl ChainRanking {
         let local: Vec<Transformation> = moves.iter().map(|m| compact.restrict(m)).collect();
         let refs: Vec<&Transformation> = local.iter().collect();
         let (generators, points) = as_points(&refs, &compact.moduli);
-        let chain = StabilizerChain::new(generators.clone(), points);
+        let chain = StabiliserChain::new(generators.clone(), points);
         if chain.levels.len() > MAX_LEVELS {
             return None;
         }

@@ -79,8 +79,13 @@ struct Tally {
 
 impl Tally {
     /// Whether the level still keeps indices (the limit not passed yet).
-    fn keeping(&self, capture: Capture) -> bool {
-        capture == Capture::Kept && self.captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT
+    fn keeping(&self, capture: Capture) -> Capture {
+        match capture {
+            Capture::Kept if self.captured.load(Ordering::Relaxed) <= CAPTURE_LIMIT => {
+                Capture::Kept
+            }
+            _ => Capture::NotKept,
+        }
     }
 
     /// Adds one work item's count and kept indices.
@@ -133,7 +138,9 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
     let expand = |item: &WorkItem, frontier: &[u64], writer: Writer| {
         let keeping = tally.keeping(how.capture);
         match how.expansion {
-            Expansion::EachNeighbour if keeping || how.chunks == Chunks::Tracked => {
+            Expansion::EachNeighbour
+                if keeping == Capture::Kept || how.chunks == Chunks::Tracked =>
+            {
                 let (marked, kept) = mark_each(ctx, how, frontier, keeping);
                 tally.add(marked, kept);
             }
@@ -172,13 +179,13 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
 }
 
 /// Marks every unseen neighbour of `frontier` one by one, counted or not as `how`
-/// says, recording its chunk if tracked and its index if `keeping`; returns the new
+/// says, recording its chunk if tracked and its index if `keeping` keeps it; returns the new
 /// states counted and the indices kept.
 fn mark_each<P: Puzzle, S: DepthStore>(
     ctx: &LevelContext<'_, P, S>,
     how: &TopDown,
     frontier: &[u64],
-    keeping: bool,
+    keeping: Capture,
 ) -> (u64, Vec<u64>) {
     let (store, next) = (ctx.store, ctx.depth + 1);
     let mut marked = 0u64;
@@ -190,7 +197,7 @@ fn mark_each<P: Puzzle, S: DepthStore>(
         if how.marks == Marks::Counted {
             let new = store.mark_if_unseen(n, next);
             marked += u64::from(new);
-            if keeping && new {
+            if keeping == Capture::Kept && new {
                 kept.push(n);
             }
         } else {

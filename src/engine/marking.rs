@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::lanes::Writer;
-use super::strategy::Translations;
+use super::strategy::{Stream, Translations};
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, PackedMarks};
 
@@ -41,23 +41,6 @@ static LEVELS: AtomicU64 = AtomicU64::new(0);
 /// A fresh level number ([`mark_frontier`] keeps its timings per level).
 pub(super) fn new_level() -> u64 {
     LEVELS.fetch_add(1, Ordering::Relaxed)
-}
-
-/// How a level streams its marks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "a search times its choice; tests pin each way")
-)]
-pub(super) enum Stream {
-    /// Each thread times both ways on its first work items of each segment of the
-    /// level, then keeps the faster ([`Choice`]); the items marked each way are
-    /// counted ([`Streamed`]).
-    Timed,
-    /// Every neighbour marked at once.
-    AtOnce,
-    /// Every neighbour prefetched and marked [`AHEAD`] neighbours later.
-    Prefetched,
 }
 
 /// The work items of a level marked each way, the record of its timed choices.

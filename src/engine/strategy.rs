@@ -26,7 +26,6 @@
 //! | no colour classes | [`FrontierScan::Batched`] | writes may land where a scan reads: batches scan, then write |
 
 use super::lanes::Lanes;
-use super::marking::Stream;
 use super::{Direction, LevelPlan};
 
 /// A top-down level whose frontier holds more than 1/DENSE_FRACTION of its class is
@@ -47,8 +46,8 @@ pub(super) struct Facts<'a> {
     pub packed: bool,
     /// Worker threads of the pool.
     pub threads: usize,
-    /// The caller asked for the new states' indices.
-    pub capture: bool,
+    /// Whether the caller asked for the new states' indices.
+    pub capture: Capture,
 }
 
 /// How one level runs: one value per level.
@@ -149,6 +148,23 @@ pub(super) enum Expansion {
     Stream,
 }
 
+/// How a level streams its marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "a search times its choice; tests pin each way")
+)]
+pub(super) enum Stream {
+    /// Each thread times both ways on its first work items of each segment of the
+    /// level, then keeps the faster (`marking`); the items marked each way are
+    /// counted (`marking::Streamed`).
+    Timed,
+    /// Every neighbour marked at once.
+    AtOnce,
+    /// Every neighbour prefetched and marked a few dozen neighbours later.
+    Prefetched,
+}
+
 /// How a top-down level's frontier scans and writes interleave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum FrontierScan {
@@ -161,11 +177,7 @@ pub(super) enum FrontierScan {
 /// The strategy of one level; `lanes` gives the puzzle's lanes over the level's work
 /// items, if it has them (asked only where they would be used).
 pub(super) fn decide<'a>(facts: &Facts, lanes: impl FnOnce() -> Option<Lanes<'a>>) -> Strategy<'a> {
-    let capture = if facts.capture {
-        Capture::Kept
-    } else {
-        Capture::NotKept
-    };
+    let capture = facts.capture;
     if facts.plan.direction == Direction::BottomUp {
         return Strategy::BottomUp(capture);
     }

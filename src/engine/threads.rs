@@ -7,10 +7,8 @@ use std::sync::atomic::Ordering;
 use super::lanes::Lanes;
 use super::layout::{self, ChunkLevels, Layout, WorkItem};
 use super::levels::{self, LevelContext};
-#[cfg(test)]
-use super::marking;
 use super::recent::{RecentMarks, Written};
-use super::strategy::{self, Chunks, Facts, Recent, Strategy};
+use super::strategy::{self, Capture, Chunks, Facts, Recent, Strategy};
 use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
@@ -48,7 +46,7 @@ pub struct Threads<'a, P: Puzzle, S: DepthStore> {
     streamed: Vec<[u64; 2]>,
     /// A way of streaming marks that replaces the timed choice (tests pin each).
     #[cfg(test)]
-    stream: Option<marking::Stream>,
+    stream: Option<strategy::Stream>,
 }
 
 impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
@@ -104,7 +102,7 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
     }
 
     /// The strategy of the level `plan` describes ([`strategy::decide`]).
-    fn strategy(&self, plan: &LevelPlan, items: &[&'a WorkItem], capture: bool) -> Strategy<'a> {
+    fn strategy(&self, plan: &LevelPlan, items: &[&'a WorkItem], capture: Capture) -> Strategy<'a> {
         let facts = Facts {
             plan,
             source_class_size: self.layout.class_size[plan.source],
@@ -224,6 +222,11 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         let redoing = std::mem::take(&mut self.redoing);
         let (puzzle, store, chunks) = (self.puzzle, self.store, &self.chunks);
         let items = self.items_for(plan);
+        let capture = if capture {
+            Capture::Kept
+        } else {
+            Capture::NotKept
+        };
         let strategy = self.strategy(plan, &items, capture);
         let (recent, chunks_after) = match &strategy {
             Strategy::TopDown(how) => (how.recent, how.chunks == Chunks::MarkedAfter),
@@ -330,7 +333,7 @@ mod tests {
     /// every streamed work item under one way or the other.
     #[test]
     fn every_way_of_streaming_marks_writes_the_same_table() {
-        use crate::engine::marking::Stream;
+        use crate::engine::strategy::Stream;
         let puzzle = SlidingPuzzle::new(3, 3).unwrap();
         let n = puzzle.index_count();
         for threads in [1, 2] {
@@ -367,7 +370,7 @@ mod tests {
     fn streamed_with<P: Puzzle, S: DepthStore>(
         puzzle: &P,
         store: &S,
-        stream: marking::Stream,
+        stream: strategy::Stream,
     ) -> Vec<[u64; 2]> {
         let mut threads = Threads::new(puzzle, store, puzzle.goal_indices());
         threads.stream = Some(stream);

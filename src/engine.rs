@@ -25,20 +25,23 @@
 //!
 //! Over depths mod 3 ([`crate::store::PackedDepths`]) a frontier scan would also find
 //! every older level of the frontier's code; *recent marks*, one bit per group of four
-//! entries, tell it which groups the newest level wrote. Sparse levels mark as they
-//! write, and count their new states as they write (the first writer of an entry
-//! knows). A dense top-down level marks ahead, in one pass over what it may write, the
-//! groups that hold an unseen entry, so that its writes mark nothing (or, on small
-//! spaces and where groups with an unseen entry hold many older entries of its code,
-//! only the groups without such entries, and its writes the rest:
-//! [`DepthStore::mark_recent_ahead`]); it then marks as the byte store does, uncounted
-//! ([`DepthStore::mark_unseen`]: a field test and, where unseen, a locked OR, since
-//! four entries share a byte), and translates. On a pool of one thread the level is
-//! the only writer, and each mark reads and writes its byte back without a branch
-//! ([`DepthStore::mark_unseen_alone`]). On more, where the puzzle's moves keep to
-//! lanes ([`Puzzle::lane`]: a sliding board's blank columns), each lane goes to one
-//! thread at a time, the even lanes and then the odd ones, and that thread marks the
-//! same way (`lanes`).
+//! entries, tell it which groups the newest level wrote (their protocol has one owner,
+//! `recent`, which both executors hold). Sparse levels mark as they write, and count
+//! their new states as they write (the first writer of an entry knows). A dense
+//! top-down level marks ahead, in one pass over what it may write, the groups that
+//! hold an unseen entry, so that its writes mark nothing or few
+//! ([`crate::store::PackedMarks::mark_recent_ahead`]); it then marks as the byte store
+//! does, uncounted ([`DepthStore::mark_unseen`]: a field test and, where unseen, a
+//! locked OR of the entry's 64-bit word), and translates. On a pool of one thread the
+//! level is the only writer, and each mark reads and writes its word back without a
+//! branch ([`crate::store::PackedMarks::mark_unseen_alone`]). On more, where the
+//! puzzle's moves keep to lanes ([`Puzzle::lane`]: a sliding board's blank columns),
+//! each lane goes to one thread at a time, the even lanes and then the odd ones, and
+//! that thread marks the same way (`lanes`).
+//!
+//! Which of these a level does is decided once per level, in one place: `strategy`
+//! (its module doc is the decision table, condition -> strategy -> why), and
+//! `levels::top_down` and `levels::bottom_up` dispatch on the value it returns.
 //!
 //! A search is a [`Bfs`] value, one build of the level-loop driver ([`crate::driver`],
 //! which owns stopping, progress and checkpoints): it starts from the whole goal set at

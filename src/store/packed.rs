@@ -19,13 +19,13 @@ const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 ///
 /// Depth `d` and depth `d + 3` share a code (and on a bipartite graph, `d` and `d + 6`
 /// share a colour class too), so a scan for the frontier also finds every older level
-/// of the same code. Once [`DepthStore::track_recent`] is called, the store also keeps
+/// of the same code. Once [`PackedMarks::track_recent`] is called, the store also keeps
 /// one *recent* bit per byte (per group of four entries) in each of one or two
 /// generations, set by every write in the generation chosen by
-/// [`DepthStore::write_recent_to`] (or set ahead of a dense level by one pass, and then
+/// [`PackedMarks::write_recent_to`] (or set ahead of a dense level by one pass, and then
 /// by its writes only into groups that hold its code already:
-/// [`DepthStore::mark_recent_ahead`]): a scan through
-/// [`DepthStore::collect_recent_exclusive`] then skips the groups where the newest
+/// [`PackedMarks::mark_recent_ahead`]): a scan through
+/// [`PackedMarks::collect_recent_exclusive`] then skips the groups where the newest
 /// level wrote nothing, which older levels fill more and more as a search goes on.
 pub struct PackedDepths {
     map: MmapMut,
@@ -760,7 +760,7 @@ fn bytes_where(fields: u64) -> u8 {
 }
 
 /// The marks ahead of the eight groups (bytes) of `word` for the code of `pattern`
-/// (see [`DepthStore::mark_recent_ahead`]), and how many of them are shared (hold
+/// (see [`PackedMarks::mark_recent_ahead`]), and how many of them are shared (hold
 /// an unseen entry and one of that code).
 #[inline(always)]
 fn ahead_marks(word: u64, pattern: u64, shared: bool) -> (u8, u64) {

@@ -772,11 +772,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
     }
 
     fn frontier_is_exact(&self, depth: u32) -> bool {
-        self.store.period().is_none()
-            || self
-                .recent
-                .as_ref()
-                .is_some_and(|r| r.holding(depth).is_some())
+        RecentMarks::frontier_is_exact(self.store, self.recent.as_ref(), depth)
     }
 
     fn top_down_only(&self) -> bool {

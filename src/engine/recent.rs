@@ -111,6 +111,17 @@ impl<'a, M: PackedMarks> RecentMarks<'a, M> {
         }
     }
 
+    /// Whether a scan of `store` for level `depth`'s code finds exactly that level:
+    /// always with exact depths; with depths mod 3 where the recent marks (`recent`)
+    /// hold it.
+    pub fn frontier_is_exact<S: DepthStore<Packed = M>>(
+        store: &S,
+        recent: Option<&Self>,
+        depth: u32,
+    ) -> bool {
+        store.period().is_none() || recent.is_some_and(|r| r.holding(depth).is_some())
+    }
+
     /// The generation holding exactly level `depth`'s states, if one does.
     pub fn holding(&self, depth: u32) -> Option<usize> {
         self.exact[self.slot(depth)].then(|| self.generation(depth))

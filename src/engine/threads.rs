@@ -200,11 +200,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
     }
 
     fn frontier_is_exact(&self, depth: u32) -> bool {
-        self.store.period().is_none()
-            || self
-                .recent
-                .as_ref()
-                .is_some_and(|r| r.holding(depth).is_some())
+        RecentMarks::frontier_is_exact(self.store, self.recent.as_ref(), depth)
     }
 
     fn work_units(&self, plan: &LevelPlan) -> u64 {

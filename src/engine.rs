@@ -116,6 +116,7 @@ pub use finished::Finished;
 pub use layout::CHUNK_SHIFT;
 pub use partitioned::{BATCH_STATES, MIN_BATCH_STATES, Partitioned, WORD_BYTES, batch_states};
 pub use slices::Slices;
+pub use strategy::Capture;
 pub use threads::Threads;
 pub use transport::{Alone, InProcess, InProcessRanks, Transport};
 
@@ -320,8 +321,12 @@ pub trait Executor {
     fn work_units(&self, plan: &LevelPlan) -> u64;
     /// Computes the level over this executor's indices, telling `control`'s observer
     /// of its work and stopping between work items once `control` is stopped.
-    fn run_level(&mut self, plan: &LevelPlan, capture: bool, control: &Control<'_>)
-    -> LevelOutcome;
+    fn run_level(
+        &mut self,
+        plan: &LevelPlan,
+        capture: Capture,
+        control: &Control<'_>,
+    ) -> LevelOutcome;
     /// The entries of this executor's indices that hold the new level's code, counted
     /// by a scan (with codes mod p, older levels of that code are included).
     fn count_level(&self, plan: &LevelPlan) -> u64;
@@ -369,7 +374,7 @@ impl<E: Executor + ?Sized> Executor for &mut E {
     fn run_level(
         &mut self,
         plan: &LevelPlan,
-        capture: bool,
+        capture: Capture,
         control: &Control<'_>,
     ) -> LevelOutcome {
         (**self).run_level(plan, capture, control)
@@ -591,9 +596,15 @@ impl driver::Levels for Bfs<'_> {
             plan.direction,
             self.executor.work_units(&plan),
         );
-        let outcome = self
-            .executor
-            .run_level(&plan, self.last_level.is_some(), control);
+        let outcome = self.executor.run_level(
+            &plan,
+            if self.last_level.is_some() {
+                Capture::Kept
+            } else {
+                Capture::NotKept
+            },
+            control,
+        );
         if control.stopped() {
             return Ok(Next::Stopped);
         }

@@ -17,7 +17,18 @@
 //! [`PackedMarks::mark_unseen_alone`]: crate::store::PackedMarks::mark_unseen_alone
 //! [`Puzzle::lane`]: crate::Puzzle::lane
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+// Under `--cfg loom` the lanes' atomics are loom's, whose model checker runs every
+// interleaving of the protocol (the `model` tests below).
+#[cfg(loom)]
+use loom::{
+    hint::spin_loop,
+    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
+};
+#[cfg(not(loom))]
+use std::{
+    hint::spin_loop,
+    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
+};
 
 use super::layout::WorkItem;
 use crate::puzzle::Puzzle;
@@ -169,7 +180,7 @@ fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkIte
     {
         lane.shared.store(true, Ordering::Release);
         while !lane.settled.load(Ordering::Acquire) {
-            std::hint::spin_loop();
+            spin_loop();
         }
         while let Some(item) = lane.take() {
             if !stopped() {
@@ -179,14 +190,14 @@ fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkIte
     }
 }
 
+/// Work items for the tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
+mod fixtures {
+    use crate::engine::layout::WorkItem;
     use std::sync::atomic::AtomicBool;
-    use std::time::Duration;
 
     /// `counts[k]` work items of 64 entries in lane `k` (its number in `segment`).
-    fn items(counts: &[usize]) -> Vec<WorkItem> {
+    pub(super) fn items(counts: &[usize]) -> Vec<WorkItem> {
         let lanes = counts
             .iter()
             .enumerate()
@@ -202,6 +213,15 @@ mod tests {
             })
             .collect()
     }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::fixtures::items;
+    use super::{Lanes, Writer};
+    use crate::engine::layout::WorkItem;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::Duration;
 
     /// Runs the lanes of `counts` on `threads` threads, each item taking a while,
     /// and checks as they run that a plain writer is its lane's only one and that no
@@ -313,5 +333,80 @@ mod tests {
         // A puzzle without lanes.
         let small = crate::puzzles::SlidingPuzzle::new(2, 3).unwrap();
         assert!(Lanes::new(&small, &refs).is_none());
+    }
+}
+
+/// Every interleaving of the lanes' protocol, by loom's model checker
+/// (`RUSTFLAGS="--cfg loom" cargo test --lib engine::lanes::model`). A lane's marks are
+/// one word, and work item `k` sets its bit `k` as the stores do: a plain writer loads
+/// the word and stores it back ([`crate::store::PackedMarks::mark_unseen_alone`]), a
+/// shared one ORs atomically. A mark lost in any interleaving fails the test.
+#[cfg(all(test, loom))]
+mod model {
+    use super::fixtures::items;
+    use super::{Lanes, Writer, run_half};
+    use loom::sync::Arc;
+    use loom::sync::atomic::{AtomicU64, Ordering};
+
+    /// Runs even lanes with `counts[k]` items in lane `k` on two threads, in every
+    /// interleaving; each lane's word must end with every item's bit.
+    fn check(counts: &'static [usize]) {
+        // Interleavings with up to two preemptions: a lost mark needs one (a shared
+        // OR between a plain load and its store); the whole space is too big.
+        let mut model = loom::model::Builder::new();
+        model.preemption_bound = Some(2);
+        model.check(move || {
+            let all: &'static [_] = Vec::leak(items(counts));
+            let mut by_lane = vec![Vec::new(); counts.len()];
+            for item in all {
+                by_lane[item.segment].push(item);
+            }
+            let lanes = Arc::new(Lanes::from_lanes(by_lane));
+            let words: Arc<Vec<AtomicU64>> =
+                Arc::new(counts.iter().map(|_| AtomicU64::new(0)).collect());
+            let thread = |lanes: Arc<Lanes<'static>>, words: Arc<Vec<AtomicU64>>| {
+                move || {
+                    let mark = |item: &crate::engine::layout::WorkItem, writer| {
+                        let word = &words[item.segment];
+                        let bit = 1 << item.chunk;
+                        match writer {
+                            Writer::Alone => {
+                                let before = word.load(Ordering::Relaxed);
+                                word.store(before | bit, Ordering::Relaxed);
+                            }
+                            Writer::Shared => {
+                                word.fetch_or(bit, Ordering::Relaxed);
+                            }
+                        }
+                    };
+                    // The even lanes: one half, as one `rayon::broadcast` runs it.
+                    run_half(&lanes.halves[0], &|| false, &mark);
+                }
+            };
+            let other = loom::thread::spawn(thread(lanes.clone(), words.clone()));
+            thread(lanes, words.clone())();
+            other.join().unwrap();
+            for (lane, word) in words.iter().enumerate() {
+                let wanted = all
+                    .iter()
+                    .filter(|item| item.segment == lane)
+                    .fold(0, |w, item| w | 1 << item.chunk);
+                assert_eq!(
+                    word.load(Ordering::Relaxed),
+                    wanted,
+                    "lane {lane} lost a mark"
+                );
+            }
+        });
+    }
+
+    #[test]
+    fn one_lane_two_threads_never_lose_a_mark() {
+        check(&[2]);
+    }
+
+    #[test]
+    fn two_lanes_of_a_half_never_lose_a_mark() {
+        check(&[1, 0, 2]);
     }
 }

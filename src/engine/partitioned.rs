@@ -35,7 +35,7 @@ use super::recent::{RecentMarks, Written};
 use super::slices::Slices;
 use super::strategy::DENSE_FRACTION;
 use super::transport::Transport;
-use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan, Observer};
+use super::{CHUNK_SHIFT, Capture, Direction, Executor, LevelOutcome, LevelPlan, Observer};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, PackedMarks, Wanted};
@@ -792,7 +792,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
     fn run_level(
         &mut self,
         plan: &LevelPlan,
-        _capture: bool,
+        _capture: Capture,
         control: &Control<'_>,
     ) -> LevelOutcome {
         let next = plan.depth + 1;

@@ -128,9 +128,10 @@ pub(super) enum Recent {
     Ahead,
 }
 
-/// Whether a level keeps its new states' indices.
+/// Whether a level keeps its new states' indices (the search keeps the last levels'
+/// states, the antipodes, when it may be the last).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Capture {
+pub enum Capture {
     /// Kept (up to [`super::CAPTURE_LIMIT`]).
     Kept,
     /// Not kept.

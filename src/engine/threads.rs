@@ -210,7 +210,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
     fn run_level(
         &mut self,
         plan: &LevelPlan,
-        capture: bool,
+        capture: Capture,
         control: &Control<'_>,
     ) -> LevelOutcome {
         // The interrupted run's marks of this level are where it left them: any chunk
@@ -218,11 +218,6 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         let redoing = std::mem::take(&mut self.redoing);
         let (puzzle, store, chunks) = (self.puzzle, self.store, &self.chunks);
         let items = self.items_for(plan);
-        let capture = if capture {
-            Capture::Kept
-        } else {
-            Capture::NotKept
-        };
         let strategy = self.strategy(plan, &items, capture);
         let (recent, chunks_after) = match &strategy {
             Strategy::TopDown(how) => (how.recent, how.chunks == Chunks::MarkedAfter),
@@ -286,7 +281,7 @@ mod tests {
     use crate::driver::Control;
     use crate::engine::{self, Bfs};
     use crate::puzzles::{SlidingPuzzle, kpuzzle::library};
-    use crate::store::{ByteDepths, DepthRead, PackedDepths};
+    use crate::store::{ByteDepths, DepthRead, PackedDepths, PackedMarks};
 
     /// With shared groups marked ahead on small spaces too, two bits per state still
     /// hold every depth of the 8-bit search mod 3: on a board with colour classes
@@ -321,6 +316,123 @@ mod tests {
         assert!(shared_levels > 0, "no level marked shared groups");
         for i in 0..n {
             assert_eq!(packed.value(i), exact.value(i).map(|d| d % 3), "index {i}");
+        }
+    }
+
+    /// The recent-marks protocol, level by level: after every level of a fresh search
+    /// its slot holds the level exactly, and a scan through its marks finds every
+    /// state of the level (the exact table says which), whichever way each level
+    /// readied its marks (a mark per write, ahead where the code was, ahead with shared
+    /// groups), with colour classes and without, on one thread and two. A mark cleared
+    /// before its level has been scanned loses a frontier state here.
+    #[test]
+    fn recent_marks_hold_every_level_whole() {
+        for threads in [1, 2] {
+            crate::pool::run_on(Some(threads), || {
+                for shared_marks_from in [0, u64::MAX] {
+                    let board = SlidingPuzzle::new(2, 5).unwrap();
+                    let cube = library::open("2x2x2").unwrap();
+                    every_level_is_held(&board, shared_marks_from);
+                    every_level_is_held(&cube, shared_marks_from);
+                }
+            })
+            .unwrap();
+        }
+    }
+
+    /// Runs a 2-bit search of `puzzle` and checks after each level that its recent
+    /// marks hold it whole.
+    fn every_level_is_held<P: Puzzle>(puzzle: &P, shared_marks_from: u64) {
+        let n = puzzle.index_count();
+        let exact = ByteDepths::anonymous(n).unwrap();
+        engine::search(puzzle, &exact, &Control::default()).unwrap();
+        let packed = PackedDepths::anonymous(n).unwrap();
+        let mut threads = Threads::new(puzzle, &packed, puzzle.goal_indices());
+        threads.recent.as_mut().unwrap().shared_marks_from = shared_marks_from;
+        let mut checked = Checked {
+            threads: &mut threads,
+            exact: &exact,
+            levels: 0,
+        };
+        let bfs = Bfs::with_executor(Box::new(&mut checked));
+        bfs.run(&Control::default()).unwrap();
+        assert!(checked.levels > 5, "{} levels checked", checked.levels);
+    }
+
+    /// A [`Threads`] executor that checks its recent marks after every level.
+    struct Checked<'t, 'a, P: Puzzle, S: DepthStore> {
+        threads: &'t mut Threads<'a, P, S>,
+        exact: &'t ByteDepths,
+        levels: u32,
+    }
+
+    impl<P: Puzzle, S: DepthStore> Executor for Checked<'_, '_, P, S> {
+        fn indices(&self) -> Range<u64> {
+            self.threads.indices()
+        }
+        fn class_of(&self, depth: u32) -> usize {
+            self.threads.class_of(depth)
+        }
+        fn class_sizes(&self) -> [u64; 2] {
+            self.threads.class_sizes()
+        }
+        fn never_reached(&self) -> u64 {
+            self.threads.never_reached()
+        }
+        fn max_depth(&self) -> u32 {
+            self.threads.max_depth()
+        }
+        fn period(&self) -> Option<u32> {
+            self.threads.period()
+        }
+        fn seed(&mut self) -> u64 {
+            self.threads.seed()
+        }
+        fn resume(&mut self, levels: usize) {
+            self.threads.resume(levels)
+        }
+        fn frontier_is_exact(&self, depth: u32) -> bool {
+            self.threads.frontier_is_exact(depth)
+        }
+        fn work_units(&self, plan: &LevelPlan) -> u64 {
+            self.threads.work_units(plan)
+        }
+        fn run_level(
+            &mut self,
+            plan: &LevelPlan,
+            capture: Capture,
+            control: &Control<'_>,
+        ) -> LevelOutcome {
+            let outcome = self.threads.run_level(plan, capture, control);
+            let depth = plan.depth + 1;
+            let recent = self.threads.recent.as_ref().unwrap();
+            let generation = recent
+                .holding(depth)
+                .expect("a fresh level is held exactly");
+            let mut found = Vec::new();
+            // SAFETY: the level is over; nothing writes the store.
+            unsafe {
+                recent.store().collect_recent_exclusive(
+                    0..self.exact.len(),
+                    Wanted::Depth(depth),
+                    generation,
+                    &mut found,
+                )
+            };
+            let found: std::collections::HashSet<u64> = found.into_iter().collect();
+            for i in 0..self.exact.len() {
+                if self.exact.value(i) == Some(depth) {
+                    assert!(
+                        found.contains(&i),
+                        "level {depth}: state {i} has no recent mark"
+                    );
+                }
+            }
+            self.levels += 1;
+            outcome
+        }
+        fn count_level(&self, plan: &LevelPlan) -> u64 {
+            self.threads.count_level(plan)
         }
     }
 

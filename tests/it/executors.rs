@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::ops::Range;
 
 use antipode::engine::{
-    Alone, Bfs, Executor, InProcessRanks, LevelOutcome, LevelPlan, Silent, Threads,
+    Alone, Bfs, Capture, Executor, InProcessRanks, LevelOutcome, LevelPlan, Silent, Threads,
 };
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::puzzles::{Oshidori, SlidingPuzzle};
@@ -51,7 +51,7 @@ impl<E: Executor> Executor for Recording<'_, E> {
     fn run_level(
         &mut self,
         plan: &LevelPlan,
-        capture: bool,
+        capture: Capture,
         control: &Control<'_>,
     ) -> LevelOutcome {
         self.levels.set(self.levels.get() + 1);

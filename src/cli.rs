@@ -373,6 +373,15 @@ fn seconds(text: &str) -> std::result::Result<std::time::Duration, String> {
         .ok_or_else(|| format!("`{text}` is not a number of seconds (0 or more)"))
 }
 
+/// A `--threads` value: a whole number of worker threads, at least one.
+fn thread_count(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a number of threads")),
+    }
+}
+
 /// Writes `text` to standard output.
 fn print(text: &str) -> Result<()> {
     use std::io::Write;

@@ -46,7 +46,7 @@ pub enum PlotError {
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
     /// A table whose levels are not all done.
-    #[error("{0}: the table is unfinished (resume it with `analyze --table`)")]
+    #[error("{0}: the table is unfinished (an analysis into it resumes it)")]
     Unfinished(String),
     /// A file that is neither a table nor a JSON report, or cannot be read.
     #[error("{0}")]

@@ -4,7 +4,7 @@
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
     /// Zero threads were asked for.
-    #[error("--threads must be at least 1")]
+    #[error("at least one worker thread is needed (threads = 0)")]
     NoThreads,
     /// The system refused the threads.
     #[error("cannot start worker threads: {0}")]

@@ -197,19 +197,19 @@ impl AnyPuzzle {
         match self {
             AnyPuzzle::Blocks(p) => Ok(AnyPuzzle::Blocks(Box::new(p.with_metric(metric)))),
             AnyPuzzle::KClasses(p) => Err(CatalogError::Option(format!(
-                "--metric {} is for sliding-block puzzles; {} is a twisty puzzle: \
-                 --metric half or quarter",
+                "the metric {} is for sliding-block puzzles; {} is a twisty puzzle: \
+                 its metrics are half and quarter",
                 metric.name(),
                 p.base().base_name()
             ))),
             AnyPuzzle::KPuzzle(p) => Err(CatalogError::Option(format!(
-                "--metric {} is for sliding-block puzzles; {} is a twisty puzzle: \
-                 --metric half or quarter",
+                "the metric {} is for sliding-block puzzles; {} is a twisty puzzle: \
+                 its metrics are half and quarter",
                 metric.name(),
                 p.base_name()
             ))),
             other => Err(CatalogError::Option(format!(
-                "--metric is for sliding-block puzzles from description files, not {}",
+                "a move metric is for sliding-block puzzles from description files, not {}",
                 other.name()
             ))),
         }
@@ -671,7 +671,7 @@ pub fn sliding_board(name: &str, goal: Option<&str>) -> Result<sliding::BoardSha
         None => Ok(shape),
         Some(goal) => shape
             .with_goal(goal)
-            .map_err(|e| CatalogError::Option(format!("--goal: {e}"))),
+            .map_err(|e| CatalogError::Option(format!("the goal: {e}"))),
     }
 }
 
@@ -701,7 +701,7 @@ pub fn open_with(
             Opened::Ranked(p) => Opened::Ranked(p.with_metric(metric)?),
             Opened::Peg(board) => {
                 return Err(CatalogError::Option(format!(
-                    "--metric is for sliding-block puzzles from description files, not {}",
+                    "a move metric is for sliding-block puzzles from description files, not {}",
                     board.name()
                 )));
             }
@@ -711,13 +711,13 @@ pub fn open_with(
         (None, opened) => Ok(opened),
         (Some(goal), Opened::Ranked(p)) => {
             Ok(Opened::Ranked(p.with_goal(goal).map_err(|e| {
-                CatalogError::Option(format!("--goal: {e}"))
+                CatalogError::Option(format!("the goal: {e}"))
             })?))
         }
         (Some(goal), Opened::Peg(board)) => {
             let goal = board
                 .parse_goal(goal)
-                .map_err(|e| CatalogError::Option(format!("--goal: {e}")))?;
+                .map_err(|e| CatalogError::Option(format!("the goal: {e}")))?;
             Ok(Opened::Peg(board.with_goal(goal)))
         }
     }

@@ -126,7 +126,7 @@ pub enum TableError {
         levels: usize,
     },
     /// The file is a pattern database where a depth table was wanted.
-    #[error("{path}: this is a pattern database, not a depth table (solve uses it with --pdb)")]
+    #[error("{path}: this is a pattern database, not a depth table (a heuristic for solving)")]
     PatternDatabase {
         /// The file.
         path: PathBuf,
@@ -160,7 +160,9 @@ pub enum TableError {
         available: u64,
     },
     /// Refusing to overwrite a finished table.
-    #[error("{path}: a complete table of {puzzle} is already there (use --force to overwrite it)")]
+    #[error(
+        "{path}: a complete table of {puzzle} is already there (the force option overwrites it)"
+    )]
     Exists {
         /// The file.
         path: PathBuf,

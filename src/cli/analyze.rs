@@ -22,7 +22,7 @@ pub struct Args {
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// Output format: text, json or csv.
     #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json, Format::Csv]))]

@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = TABLES_DIR)]
     dir: PathBuf,
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// Quiet: no progress on stderr.
     #[arg(short, long)]
@@ -62,6 +62,9 @@ pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
     let board = sliding_board(&args.puzzle, "pattern databases are")?;
     let job = match &args.partition {
         Some(sizes) => Databases::partition(&board, sizes)?,
+        None if args.pattern.is_empty() => {
+            bail!("give --partition SIZES (e.g. 7-8) or --pattern TILES")
+        }
         None => Databases::tile_lists(&board, &args.pattern).context("--pattern")?,
     };
     let started = Instant::now();

@@ -86,7 +86,7 @@ pub struct Args {
     #[arg(long, value_name = "FROM-TO")]
     first: Option<String>,
     /// Worker threads of the search (default: all cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// Sliding boards (up to 32 cells, the 24-puzzle too): IDA* bounded by the
     /// pattern databases of this partition of the tiles (sizes in goal order, e.g.

@@ -25,7 +25,7 @@ pub struct VerifyArgs {
     /// The table file.
     path: PathBuf,
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// The puzzle, when its name alone does not find it: the description file a table
     /// of a sliding-block puzzle was built from.

@@ -21,7 +21,7 @@ pub enum DatabasesError {
     #[error("`{0}` is not a tile number")]
     TileNumber(String),
     /// Neither a partition nor patterns were given.
-    #[error("give --partition SIZES (e.g. 7-8) or --pattern TILES")]
+    #[error("a partition into tile sets (e.g. 7-8) or a pattern of tiles is needed")]
     NoPatterns,
     /// The stop token was set: the build saved its progress, and the same job resumes.
     #[error(

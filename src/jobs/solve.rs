@@ -50,10 +50,10 @@ pub enum SolveError {
     #[error(transparent)]
     Table(#[from] TableError),
     /// Bidirectional search was asked for every solution.
-    #[error("--all needs ida or iddfs: bidirectional search finds one solution")]
+    #[error("every solution needs ida or iddfs: bidirectional search finds one")]
     AllBidirectional,
     /// A table was asked for every solution.
-    #[error("--all needs a search method, not --table")]
+    #[error("every solution needs a search method, not a table")]
     AllFromTable,
     /// The position is in another component than the goal.
     #[error("the goal cannot be reached from this position")]

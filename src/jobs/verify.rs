@@ -130,7 +130,7 @@ pub fn verify_file_observed(
     };
     if options.goal.is_some() {
         return Err(refuse(
-            "--goal is for pattern databases; a depth table's puzzle has its goal".into(),
+            "another goal is for pattern databases; a depth table's puzzle has its goal".into(),
         ));
     }
     let table = Table::open_unverified(path)?;
@@ -139,7 +139,7 @@ pub fn verify_file_observed(
         Some(name) => puzzles::lookup(name).map_err(|e| refuse(e.to_string()))?,
         None => super::puzzle_from_identity(&header.puzzle, &header.goal).map_err(|e| {
             refuse(format!(
-                "cannot find the puzzle `{}` by name (give its description with --puzzle FILE): {e}",
+                "cannot find the puzzle `{}` by name (give its description file): {e}",
                 header.puzzle
             ))
         })?,
@@ -175,7 +175,7 @@ fn verify_peg(
         Ok(_) => return Err(refuse(format!("{name} is not a peg solitaire board"))),
         Err(e) => {
             return Err(refuse(format!(
-                "cannot find the board `{name}` (give its description with --puzzle FILE): {e}"
+                "cannot find the board `{name}` (give its description file): {e}"
             )));
         }
     };
@@ -197,7 +197,8 @@ fn verify_pdb(
     };
     if options.puzzle.is_some() || options.metric.is_some() {
         return Err(refuse(
-            "a pattern database names its board and goal itself: no --puzzle or --metric".into(),
+            "a pattern database names its board and goal itself: no puzzle description or metric"
+                .into(),
         ));
     }
     let Some(info) = header.pattern.as_ref() else {
@@ -215,10 +216,10 @@ fn verify_pdb(
     let goal = match &options.goal {
         Some(goal) => shape
             .parse(goal)
-            .map_err(|e| refuse(format!("--goal: {e}")))?,
+            .map_err(|e| refuse(format!("the goal: {e}")))?,
         None if header.goal.ends_with('…') => {
             return Err(refuse(format!(
-                "the header holds the goal cut short ({}): give it with --goal",
+                "the header holds the goal cut short ({}): give the goal",
                 header.goal
             )));
         }

@@ -345,7 +345,7 @@ fn plan_resume(
     let disagree = |reason: &str| {
         Err(TableError::Shards {
             path: dir.join(MANIFEST),
-            reason: format!("{reason}; use --force to start the table over"),
+            reason: format!("{reason}; the force option starts the table over"),
         })
     };
     if fingerprints.iter().any(|&f| f != fingerprint as u64) {

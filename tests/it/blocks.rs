@@ -234,7 +234,7 @@ fn bad_descriptions_are_one_line_errors_with_the_line() {
     );
     assert_error(
         &["analyze", "8puzzle", "--metric", "path"],
-        "--metric is for sliding-block puzzles",
+        "metric is for sliding-block puzzles",
     );
 }
 

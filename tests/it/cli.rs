@@ -179,11 +179,11 @@ fn bad_input_is_a_one_line_error() {
     );
     assert_error(
         &["analyze", "goat", "--goal", "x"],
-        "--goal: bad goal: another goal is only for sliding-tile boards, not goat",
+        "the goal: bad goal: another goal is only for sliding-tile boards, not goat",
     );
     assert_error(
         &["analyze", "hoppers", "--goal", "x"],
-        "--goal: wrong size: expected 13 holes",
+        "the goal: wrong size: expected 13 holes",
     );
     assert_error(
         &["analyze", "hoppers", "--goal", "13"],

@@ -288,7 +288,7 @@ fn the_24_puzzle_has_databases() {
         .find(|p| p.to_string_lossy().contains("24puzzle-pdb-1.2.5-"))
         .expect("the database of tiles 1, 2 and 5");
     let path = file.to_str().unwrap();
-    assert_error(&["verify", path], "give it with --goal");
+    assert_error(&["verify", path], "give the goal");
     let output = antipode_in(dir.path(), &["verify", path, "--goal", korf], "");
     let report = String::from_utf8_lossy(&output.stdout);
     assert!(report.lines().all(|l| l.starts_with("ok  ")), "{report}");

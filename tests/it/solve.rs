@@ -221,7 +221,7 @@ fn hoppers_solutions_match_the_seed() {
 
     assert_error(
         &["solve", "hoppers", "--first", "0-5"],
-        "--first 0-5 is not a legal jump",
+        "the first jump 0-5 is not a legal jump",
     );
     assert_error(&["solve", "hoppers", "1111"], "expected 13 holes");
 }

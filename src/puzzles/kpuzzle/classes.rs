@@ -216,7 +216,7 @@ impl KClasses {
         unheld_moves: &[Transformation],
         frame: Option<Frame>,
     ) -> Result<KClasses, KPuzzleError> {
-        let refuse = |m: String| KPuzzleError::Option(format!("--symmetry: {m}"));
+        let refuse = |m: String| KPuzzleError::Option(format!("symmetry classes: {m}"));
         let n = compact.len();
         let moves: Vec<Transformation> = base
             .turn_transformations()
@@ -400,7 +400,7 @@ impl KClasses {
                 if id == count {
                     if keys.len() == MAX_SMALL_PART {
                         return Err(KPuzzleError::Option(format!(
-                            "--symmetry: the enumerated part has more than {MAX_SMALL_PART} values"
+                            "symmetry classes: the enumerated part has more than {MAX_SMALL_PART} values"
                         )));
                     }
                     keys.push(key);

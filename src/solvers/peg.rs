@@ -8,6 +8,7 @@
 pub mod checkpoint;
 pub mod level_set;
 pub mod levels;
+pub mod moves;
 pub mod report;
 pub mod table;
 
@@ -16,7 +17,7 @@ use crate::puzzles::peg::{PegBoard, PegError, PegSolution};
 /// The fewest-move solutions of `board` from `start` (every one with `all`; `first`
 /// fixes the first jump, `max_moves` bounds the search). Boards that cannot reach the
 /// goal are never expanded: the boards that can are found first, level by level
-/// backwards from the goal ([`levels::solvable_sets`]); [`PegBoard::solutions_among`]
+/// backwards from the goal ([`levels::solvable_sets`]); [`PegBoard::solutions_among`](moves)
 /// takes them from elsewhere (a peg table).
 ///
 /// # Errors

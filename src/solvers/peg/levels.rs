@@ -80,7 +80,7 @@ impl BoardSets {
     }
 }
 
-impl crate::puzzles::peg::SolvableBoards for BoardSets {
+impl super::moves::SolvableBoards for BoardSets {
     fn can_reach_goal(&self, board: u64) -> bool {
         self.contains(board)
     }
@@ -277,9 +277,9 @@ pub struct PegAnalysis {
     /// Whether a goal board is reachable.
     pub goal_reachable: bool,
     /// Boards per fewest number of moves (boards up to
-    /// [`crate::puzzles::peg::MOVE_LEVELS_MAX_HOLES`] holes).
+    /// [`super::moves::MOVE_LEVELS_MAX_HOLES`] holes).
     pub moves_histogram: Option<Vec<u64>>,
-    /// The fewest moves to the goal (boards up to [`crate::puzzles::peg::MOVE_LEVELS_MAX_HOLES`]
+    /// The fewest moves to the goal (boards up to [`super::moves::MOVE_LEVELS_MAX_HOLES`]
     /// holes; `solve` finds them on larger boards).
     pub goal_moves: Option<u32>,
     /// The largest two levels' bit sets, in bytes (the search's memory).
@@ -485,7 +485,7 @@ fn assemble(
         classes,
         goal_reachable,
     } = counted;
-    let small = board.holes() <= crate::puzzles::peg::MOVE_LEVELS_MAX_HOLES;
+    let small = board.holes() <= super::moves::MOVE_LEVELS_MAX_HOLES;
     let (moves_histogram, goal_moves) = if small {
         let (histogram, goal) = board.moves_histogram();
         (Some(histogram), goal)

@@ -509,7 +509,7 @@ impl SolvableTable {
     }
 }
 
-impl crate::puzzles::peg::SolvableBoards for SolvableTable {
+impl super::moves::SolvableBoards for SolvableTable {
     fn can_reach_goal(&self, board: u64) -> bool {
         self.solvable(board)
     }

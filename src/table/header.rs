@@ -23,6 +23,10 @@ pub const PEG_KIND: u8 = 2;
 /// Most depths the histogram area holds.
 pub const MAX_LEVELS: usize = 256;
 
+/// The format version, after the 8-byte magic.
+pub(crate) const VERSION_AT: usize = 8;
+/// The header's size in bytes.
+pub(crate) const HEADER_SIZE_AT: usize = 12;
 pub(crate) const NAME_AT: usize = 16;
 pub(crate) const GOAL_AT: usize = 80;
 const TEXT_BYTES: usize = 64;
@@ -173,6 +177,37 @@ pub enum EntryBase {
     Manhattan,
 }
 
+/// A header block of [`HEADER_BYTES`] that starts as every table's does: the magic,
+/// this version ([`VERSION_AT`]) and the header's size ([`HEADER_SIZE_AT`]).
+pub(crate) fn new_block() -> Vec<u8> {
+    let mut block = vec![0u8; HEADER_BYTES];
+    block[..MAGIC.len()].copy_from_slice(&MAGIC);
+    put_u32(&mut block, VERSION_AT, VERSION);
+    put_u32(&mut block, HEADER_SIZE_AT, HEADER_BYTES as u32);
+    block
+}
+
+/// Whether `block` starts with the magic of a table file.
+pub(crate) fn has_magic(block: &[u8]) -> bool {
+    block.len() >= HEADER_BYTES && block[..MAGIC.len()] == MAGIC
+}
+
+/// Writes `value` little-endian at byte `at`.
+pub(crate) fn put_u32(block: &mut [u8], at: usize, value: u32) {
+    block[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+/// Writes `value` little-endian at byte `at`.
+pub(crate) fn put_u64(block: &mut [u8], at: usize, value: u64) {
+    block[at..at + 8].copy_from_slice(&value.to_le_bytes());
+}
+
+/// Writes the checksum of the finished `block` into it: the last step of an encoding.
+pub(crate) fn seal(block: &mut [u8]) {
+    let crc = header_crc(block) as u64;
+    put_u64(block, HEADER_CRC_AT, crc);
+}
+
 pub(crate) fn put_text(block: &mut [u8], at: usize, text: &str) {
     let bytes = text.as_bytes();
     block[at..at + bytes.len().min(TEXT_BYTES - 1)]
@@ -278,16 +313,13 @@ impl Header {
 
     /// The 4096-byte block.
     pub fn encode(&self) -> Vec<u8> {
-        let mut block = vec![0u8; HEADER_BYTES];
-        block[..8].copy_from_slice(&MAGIC);
-        block[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        let mut block = new_block();
         if let Some(digest) = self.definition_sha256.as_deref().and_then(from_hex) {
             block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES].copy_from_slice(&digest);
         }
-        block[12..16].copy_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
         put_text(&mut block, NAME_AT, &self.puzzle);
         put_text(&mut block, GOAL_AT, &self.goal);
-        block[INDICES_AT..INDICES_AT + 8].copy_from_slice(&self.indices.to_le_bytes());
+        put_u64(&mut block, INDICES_AT, self.indices);
         block[BITS_AT] = self.encoding.bits() as u8;
         if let Some(pattern) = &self.pattern {
             block[KIND_AT] = 1;
@@ -301,26 +333,20 @@ impl Header {
         }
         block[COMPLETE_AT] = self.complete as u8;
         block[SLOT_AT] = self.checkpoint_slot;
-        block[RANGE_START_AT..RANGE_START_AT + 8]
-            .copy_from_slice(&self.index_range.start.to_le_bytes());
-        block[RANGE_END_AT..RANGE_END_AT + 8].copy_from_slice(&self.index_range.end.to_le_bytes());
+        put_u64(&mut block, RANGE_START_AT, self.index_range.start);
+        put_u64(&mut block, RANGE_END_AT, self.index_range.end);
         if let Some(sums) = self.block_sums {
             block[BLOCK_LOG2_AT] = sums.block_log2;
-            block[BLOCK_LIST_CRC_AT..BLOCK_LIST_CRC_AT + 4]
-                .copy_from_slice(&sums.list_crc32.to_le_bytes());
+            put_u32(&mut block, BLOCK_LIST_CRC_AT, sums.list_crc32);
         }
-        block[LEVELS_AT..LEVELS_AT + 4]
-            .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
-        block[PAYLOAD_BYTES_AT..PAYLOAD_BYTES_AT + 8]
-            .copy_from_slice(&self.payload_bytes.to_le_bytes());
-        block[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 8]
-            .copy_from_slice(&(self.payload_crc32 as u64).to_le_bytes());
+        put_u32(&mut block, LEVELS_AT, self.histogram.len() as u32);
+        put_u64(&mut block, PAYLOAD_BYTES_AT, self.payload_bytes);
+        put_u64(&mut block, PAYLOAD_CRC_AT, self.payload_crc32 as u64);
         for (d, &count) in self.histogram.iter().enumerate().take(MAX_LEVELS) {
             let at = HISTOGRAM_AT + 8 * d;
-            block[at..at + 8].copy_from_slice(&count.to_le_bytes());
+            put_u64(&mut block, at, count);
         }
-        let crc = header_crc(&block) as u64;
-        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        seal(&mut block);
         block
     }
 
@@ -330,17 +356,17 @@ impl Header {
     /// [`HeaderError`] if the block is not a table header of a version this library
     /// reads, or its checksum fails.
     pub fn decode(block: &[u8]) -> Result<Header, HeaderError> {
-        if block.len() < HEADER_BYTES || block[..8] != MAGIC {
+        if !has_magic(block) {
             return Err(HeaderError::Magic);
         }
-        let version = u32_at(block, 8);
+        let version = u32_at(block, VERSION_AT);
         if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(HeaderError::Version(version));
         }
         if u64_at(block, HEADER_CRC_AT) != header_crc(block) as u64 {
             return Err(HeaderError::Checksum);
         }
-        if u32_at(block, 12) as usize != HEADER_BYTES {
+        if u32_at(block, HEADER_SIZE_AT) as usize != HEADER_BYTES {
             return Err(HeaderError::Field("header size".into()));
         }
         let pattern = decode_pattern(block)?;
@@ -495,8 +521,7 @@ mod tests {
         };
         let mut block = whole.encode();
         block[RANGE_START_AT..RANGE_END_AT + 8].fill(0);
-        let crc = header_crc(&block) as u64;
-        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        seal(&mut block);
         assert_eq!(Header::decode(&block).unwrap(), whole);
         // A range past the index count, or one the payload does not match.
         for (range, payload) in [(0..200_000, 200_000), (0..181_440, 60_480)] {
@@ -594,10 +619,9 @@ mod tests {
         };
         // A version-1 block: the same layout without the digest, version 1, its own CRC.
         let mut block = v1.encode();
-        block[8..12].copy_from_slice(&1u32.to_le_bytes());
+        put_u32(&mut block, VERSION_AT, 1);
         block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES].fill(0);
-        let crc = header_crc(&block) as u64;
-        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        seal(&mut block);
         assert_eq!(Header::decode(&block).unwrap(), v1);
     }
 

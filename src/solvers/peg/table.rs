@@ -22,8 +22,8 @@ use crate::rank::halves::Halves;
 use crate::rank::subsets::SubsetRanker;
 use crate::table::header::{
     self, BITS_AT, COMPLETE_AT, DIGEST_AT, DIGEST_BYTES, GOAL_AT, HEADER_BYTES, HEADER_CRC_AT,
-    HISTOGRAM_AT, INDICES_AT, KIND_AT, LEVELS_AT, MAGIC, NAME_AT, PAYLOAD_BYTES_AT, PAYLOAD_CRC_AT,
-    PEG_KIND, VERSION,
+    HISTOGRAM_AT, INDICES_AT, KIND_AT, LEVELS_AT, NAME_AT, PAYLOAD_BYTES_AT, PAYLOAD_CRC_AT,
+    PEG_KIND,
 };
 use crate::table::lock::WriteLock;
 use crate::table::{Check, TableError};
@@ -79,31 +79,25 @@ pub fn level_offsets(holes: usize) -> (Vec<u64>, u64) {
 
 impl PegHeader {
     fn encode(&self) -> Vec<u8> {
-        let mut block = vec![0u8; HEADER_BYTES];
-        block[..8].copy_from_slice(&MAGIC);
-        block[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        block[12..16].copy_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
+        let mut block = header::new_block();
         header::put_text(&mut block, NAME_AT, &self.puzzle);
         header::put_text(&mut block, GOAL_AT, &self.goal);
-        block[INDICES_AT..INDICES_AT + 8].copy_from_slice(&(1u64 << self.holes).to_le_bytes());
+        header::put_u64(&mut block, INDICES_AT, 1u64 << self.holes);
         block[BITS_AT] = 1;
         block[COMPLETE_AT] = self.complete as u8;
         block[KIND_AT] = PEG_KIND;
-        block[LEVELS_AT..LEVELS_AT + 4]
-            .copy_from_slice(&(self.histogram.len() as u32).to_le_bytes());
+        header::put_u32(&mut block, LEVELS_AT, self.histogram.len() as u32);
         let payload = level_offsets(self.holes).1;
-        block[PAYLOAD_BYTES_AT..PAYLOAD_BYTES_AT + 8].copy_from_slice(&payload.to_le_bytes());
-        block[PAYLOAD_CRC_AT..PAYLOAD_CRC_AT + 8]
-            .copy_from_slice(&(self.payload_crc32 as u64).to_le_bytes());
+        header::put_u64(&mut block, PAYLOAD_BYTES_AT, payload);
+        header::put_u64(&mut block, PAYLOAD_CRC_AT, self.payload_crc32 as u64);
         if let Some(digest) = header::from_hex(&self.definition_sha256) {
             block[DIGEST_AT..DIGEST_AT + DIGEST_BYTES].copy_from_slice(&digest);
         }
         for (p, &count) in self.histogram.iter().enumerate() {
             let at = HISTOGRAM_AT + 8 * p;
-            block[at..at + 8].copy_from_slice(&count.to_le_bytes());
+            header::put_u64(&mut block, at, count);
         }
-        let crc = header::header_crc(&block) as u64;
-        block[HEADER_CRC_AT..HEADER_CRC_AT + 8].copy_from_slice(&crc.to_le_bytes());
+        header::seal(&mut block);
         block
     }
 
@@ -114,7 +108,7 @@ impl PegHeader {
     /// its checksum fails.
     pub fn decode(block: &[u8]) -> Result<PegHeader, header::HeaderError> {
         use header::HeaderError;
-        if block.len() < HEADER_BYTES || block[..8] != MAGIC {
+        if !header::has_magic(block) {
             return Err(HeaderError::Magic);
         }
         if header::u64_at(block, HEADER_CRC_AT) != header::header_crc(block) as u64 {

@@ -20,7 +20,7 @@
 //! - **resume**: the levels a build's [`Levels::start`] found saved are reported as
 //!   resumed ([`Observer::resumed`]) and the loop goes on from the next one.
 //!
-//! Bidirectional search ([`crate::solve`]) meets two frontiers in the middle and stays
+//! Bidirectional search ([`crate::search`]) meets two frontiers in the middle and stays
 //! a solver of its own.
 //!
 //! ```

@@ -33,7 +33,7 @@
 //! | how files reach the disk | [`persist`]: atomic replace (a sibling, synced, renamed, the folder synced), sibling paths, and the one checkpoint format of resumable builds ([`persist::checkpoint`]) |
 //! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`solvers::kpuzzle`] |
 //! | how each family is searched | [`solvers`]: IDA* spaces of sliding boards (with pattern databases), sliding blocks, Oshidori and twisty puzzles; peg solitaire's level sweep, checkpoint, table and optimal solver ([`solvers::peg`]) |
-//! | searches without a table | [`solve`]: IDA*, IDDFS, bidirectional BFS |
+//! | searches without a table | [`search`]: IDA*, IDDFS, bidirectional BFS |
 //! | other languages | crates of their own over this library: `bindings/c` (a C library and its header `antipode.h`), `bindings/python` (the Python package, PyO3 and numpy) |
 //!
 //! # How data flows
@@ -61,9 +61,9 @@
 //! Modules import only downwards (a test, `tests/it/house.rs`, checks that no module
 //! or source file imports itself through others): [`jobs`] on top; then [`solvers`],
 //! each family's searches; then, side by side, [`puzzles`] (rules, ranking and
-//! notation: it imports none of [`table`], [`pdb`], [`solve`] and [`report`], which a
+//! notation: it imports none of [`table`], [`pdb`], [`search`] and [`report`], which a
 //! test checks too) and the machinery that knows no particular puzzle, [`pdb`],
-//! [`solve`], [`table`], [`analysis`], [`report`]; then [`engine`], [`descent`],
+//! [`search`], [`table`], [`analysis`], [`report`]; then [`engine`], [`descent`],
 //! [`store`], [`rank`], [`persist`], [`driver`] and [`puzzle`]. The engine knows levels, storage
 //! and threads, nothing of any particular puzzle; a puzzle knows its rules and its
 //! ranking, nothing of files, searches or threads.
@@ -107,9 +107,9 @@
 //! - **Pattern databases.** Additive: per placement of a pattern's tiles, the fewest
 //!   moves of those tiles while the others move for free. IDA* sums them over a
 //!   partition and takes the larger of that and the reflected sum.
-//! - **IDA\*.** One generic walk ([`solve::ida`]) plays moves in place and cuts the
+//! - **IDA\*.** One generic walk ([`search::ida`]) plays moves in place and cuts the
 //!   tree into subtrees for the threads; a space may walk on its own below a subtree's
-//!   root ([`solve::SearchSpace::own_walk`]) if it visits the same nodes in the same
+//!   root ([`search::SearchSpace::own_walk`]) if it visits the same nodes in the same
 //!   order: boards of up to 16 cells walk packed into one `u64`
 //!   (`solvers/sliding/packed_walk.rs`), pattern-database searches look up a child's
 //!   reflected entry only when its direct sum is within the limit. Property tests hold
@@ -126,7 +126,7 @@
 //!   undocumented `unsafe` blocks.
 //!
 //! A new puzzle family is one module under `src/puzzles/` (it implements [`Puzzle`]
-//! and [`solve::Solvable`]) plus its entry in the catalog ([`puzzles`]: a family, a
+//! and [`search::Solvable`]) plus its entry in the catalog ([`puzzles`]: a family, a
 //! variant of [`puzzles::AnyPuzzle`] and its arm of [`with_puzzle!`]); every command
 //! and table then follows.
 
@@ -149,7 +149,7 @@ pub mod puzzle;
 pub mod puzzles;
 pub mod rank;
 pub mod report;
-pub mod solve;
+pub mod search;
 pub mod solvers;
 mod stop;
 pub mod store;

@@ -6,7 +6,7 @@
 //! of [`AnyPuzzle`]. `list`, `analyze`, `lookup`, `solve`, table files and `verify`
 //! all go through [`open`], so a new family touches this file and its own module only:
 //! the module implements [`Puzzle`] (with its start position) and
-//! [`crate::solve::Solvable`].
+//! [`crate::search::Solvable`].
 
 pub mod blocks;
 pub mod description;

@@ -1,5 +1,5 @@
 //! Each puzzle family's solvers: what joins a family's rules ([`crate::puzzles`]) to
-//! the generic machinery, the searches of [`crate::solve`], the pattern databases of
+//! the generic machinery, the searches of [`crate::search`], the pattern databases of
 //! [`crate::pdb`] and the table files of [`crate::table`]. A puzzle's module knows its
 //! rules, ranking and notation; how it is searched is here.
 //!

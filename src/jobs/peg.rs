@@ -11,7 +11,7 @@ use crate::persist::TABLES_DIR;
 use crate::pool::{self, PoolError};
 use crate::puzzle::PositionError;
 use crate::puzzles::peg::{PegBoard, PegError};
-use crate::solvers::peg::checkpoint::Checkpoint;
+use crate::solvers::peg::checkpoint::PegCheckpoint;
 use crate::solvers::peg::levels::{self, PegAnalysis};
 use crate::solvers::peg::table::{self, PegTableError, SolvableTable};
 
@@ -181,7 +181,7 @@ impl<'a> AnalyzePeg<'a> {
         let checkpoint = self
             .checkpoint
             .as_ref()
-            .map(|path| Checkpoint::new(path, board, self.symmetry));
+            .map(|path| PegCheckpoint::new(path, board, self.symmetry));
         let control = Control::new(self.observer, stop).every(self.checkpoint_every);
         let mut analysis = pool::run_on(self.threads, || {
             levels::analyze(board, self.symmetry, checkpoint.as_ref(), &control)

@@ -17,7 +17,7 @@ use crate::puzzle::Notation;
 use crate::puzzles::kpuzzle::KPuzzle;
 use crate::puzzles::kpuzzle::definition::Pattern;
 use crate::puzzles::sliding::BoardShape;
-use crate::solve::{self, Found, SearchError, Solvable, ida};
+use crate::search::{self, Found, SearchError, Solvable, ida};
 use crate::solvers::kpuzzle::{Database, KSearch, KSearchError};
 use crate::solvers::sliding::pdb_search::PdbSpace;
 use crate::table::{Table, TableError};
@@ -140,7 +140,7 @@ pub struct Solve<'a, P: Solvable> {
 ///
 /// ```
 /// use antipode::jobs::{Limits, Solve, SolveError};
-/// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, solve::ida::SearchError};
+/// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, search::ida::SearchError};
 ///
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// let start = board.parse("450/123").unwrap();
@@ -223,21 +223,21 @@ impl<'a, P: Solvable> Solve<'a, P> {
             return Ok(Solution::steps(table.solve(self.puzzle, start)?, 0));
         }
         let method = match self.chosen_method() {
-            Method::Ida => solve::Method::Ida,
-            Method::Iddfs => solve::Method::Iddfs,
+            Method::Ida => search::Method::Ida,
+            Method::Iddfs => search::Method::Iddfs,
             Method::Bibfs => {
                 if all {
                     return Err(SolveError::AllBidirectional);
                 }
                 let (steps, nodes) =
-                    pool::run_on(threads, || solve::bibfs::solve(self.puzzle, start))?
+                    pool::run_on(threads, || search::bibfs::solve(self.puzzle, start))?
                         .ok_or(SolveError::Unreachable)?;
                 return Ok(Solution::steps(steps, nodes));
             }
         };
         let max_length = max_length.unwrap_or(MAX_LENGTH);
         let found = pool::run_on(threads, || {
-            solve::solve(self.puzzle, start, method, all, max_length)
+            search::solve(self.puzzle, start, method, all, max_length)
         })??;
         Ok(Solution::found(found, P::State::clone))
     }

@@ -1166,7 +1166,7 @@ mod tests {
         /// turns as the pattern does.
         #[test]
         fn cube_moves_are_reversible(turns in proptest::collection::vec(0usize..18, 0..30)) {
-            use crate::solve::{SearchSpace, Solvable};
+            use crate::search::{SearchSpace, Solvable};
             let cube = open("3x3x3").unwrap();
             let space = cube.search_space(false);
             let mut pattern = cube.goal().clone();
@@ -1184,7 +1184,7 @@ mod tests {
                         && (u.amount as u32 + turn.amount as u32).is_multiple_of(4))
                     .unwrap();
                 prop_assert_eq!(&cube.apply(&after, inverse), &pattern);
-                let children = crate::solve::children(&space, &node, None);
+                let children = crate::search::children(&space, &node, None);
                 prop_assert_eq!(space.pattern_of(&children[k].1), after);
             }
             prop_assert_eq!(space.is_goal(&node), cube.is_goal(&pattern));

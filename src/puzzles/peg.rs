@@ -21,7 +21,11 @@ pub mod library;
 pub mod symmetry;
 
 use crate::puzzle::PositionError;
-use crate::solvers::peg::moves::MOVE_LEVELS_MAX_HOLES;
+
+/// Boards up to this many holes are solved by iterative deepening over jumps (every
+/// solution with `--all`) and analysed by moves too; larger ones by a breadth-first
+/// search over moves (one solution).
+pub const MOVE_LEVELS_MAX_HOLES: usize = 20;
 
 /// What the puzzle asks for at the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

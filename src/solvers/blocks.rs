@@ -12,7 +12,7 @@
 
 use crate::Puzzle;
 use crate::puzzles::blocks::{BlockMove, BlockPuzzle, Layout, Metric};
-use crate::solve::{SearchSpace, Solvable};
+use crate::search::{SearchSpace, Solvable};
 
 /// Most pieces of one group whose assignments to goal places are all tried.
 const ASSIGNED_EXACTLY: usize = 5;

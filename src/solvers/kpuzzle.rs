@@ -11,7 +11,7 @@ use crate::puzzles::kpuzzle::Turn;
 use crate::puzzles::kpuzzle::definition::Pattern;
 use crate::puzzles::kpuzzle::ranking::View;
 use crate::puzzles::kpuzzle::{KPuzzle, TurnMetric};
-use crate::solve::{SearchSpace, Solvable};
+use crate::search::{SearchSpace, Solvable};
 use crate::store::Depths;
 use crate::table::Table;
 

@@ -10,7 +10,7 @@
 //! the blanks were is never taken.
 
 use crate::puzzles::oshidori::{Oshidori, Row, move_name};
-use crate::solve::{SearchSpace, Solvable};
+use crate::search::{SearchSpace, Solvable};
 
 /// A row with its blanks, its misplaced stones and the cell of the previous blanks.
 #[derive(Debug, Clone)]
@@ -155,7 +155,7 @@ mod tests {
         for _ in 0..4 {
             let mut next = Vec::new();
             for node in &nodes {
-                for (_, child, bound) in crate::solve::children(&space, node, None) {
+                for (_, child, bound) in crate::search::children(&space, node, None) {
                     let fresh = space.node(&space.row(&child));
                     assert_eq!(child.misplaced, fresh.misplaced);
                     assert_eq!(bound, space.bound(&fresh));

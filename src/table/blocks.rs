@@ -122,7 +122,7 @@ pub(crate) fn read_list(
 }
 
 /// One file's payload inside the array a reader maps: a whole table's, or a shard's.
-struct Segment {
+struct MappedPayload {
     path: PathBuf,
     /// Where the file's payload lies in the array, in bytes.
     bytes: Range<u64>,
@@ -174,7 +174,7 @@ impl From<BadBlock> for TableError {
 #[derive(Default)]
 pub(crate) struct Guard {
     /// Ordered by their place in the array, not overlapping.
-    segments: Vec<Segment>,
+    segments: Vec<MappedPayload>,
 }
 
 impl Guard {
@@ -184,7 +184,7 @@ impl Guard {
         let Some(sums) = header.block_sums else {
             return;
         };
-        self.segments.push(Segment {
+        self.segments.push(MappedPayload {
             path: path.to_owned(),
             bytes: at..at + header.payload_bytes,
             block_log2: sums.block_log2,
@@ -226,7 +226,7 @@ impl Guard {
     }
 }
 
-impl Segment {
+impl MappedPayload {
     /// Whether block `block` is good: known, or checked now.
     #[inline]
     fn outcome(&self, payload: &[u8], block: u64) -> Result<(), BadBlock> {
@@ -361,7 +361,7 @@ mod tests {
         let mut payload: Vec<u8> = (0..10_000u32).map(|i| (i * 7 % 251) as u8).collect();
         let (expected, _) = checksums(&payload, 12);
         payload[5000] ^= 1;
-        let segment = Segment {
+        let segment = MappedPayload {
             path: PathBuf::from("t.table"),
             bytes: 0..10_000,
             block_log2: 12,

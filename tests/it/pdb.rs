@@ -12,7 +12,7 @@ use antipode::driver::Interrupted;
 use antipode::pdb::{BuildError, BuildSettings, Partition, PartitionEvent, PdbError};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::sliding::BoardShape;
-use antipode::solve::SearchSpace;
+use antipode::search::SearchSpace;
 use antipode::solvers::sliding::search::SlidingSpace;
 use antipode::table::HEADER_BYTES;
 use antipode::{Puzzle, Successor};

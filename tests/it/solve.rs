@@ -6,7 +6,7 @@ use crate::common::{antipode, assert_error, assert_measured, run_ok};
 use antipode::Notation;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
-use antipode::solve::{self, Method};
+use antipode::search::{self, Method};
 use antipode::solvers::sliding::search::SlidingSpace;
 use antipode::{Puzzle, Successor};
 
@@ -30,7 +30,7 @@ fn eight_puzzle_longest_position_has_40_optimal_solutions() {
     let p = SlidingPuzzle::new(3, 3).unwrap();
     let start = p.parse("867254301").unwrap();
     assert_eq!(SlidingSpace::manhattan(&p, &start), 21);
-    let found = solve::solve(&p, &start, Method::Ida, true, 40).unwrap();
+    let found = search::solve(&p, &start, Method::Ida, true, 40).unwrap();
     assert_eq!(found.length, 31);
     assert_eq!(found.solutions.len(), 40);
     let mut distinct: Vec<String> = found
@@ -57,10 +57,10 @@ fn eight_puzzle_longest_position_has_40_optimal_solutions() {
 fn plain_iterative_deepening_agrees() {
     let p = SlidingPuzzle::new(3, 3).unwrap();
     let start = p.parse("8 6 7/2 5 4/3 0 1").unwrap();
-    let found = solve::solve(&p, &start, Method::Iddfs, false, 40).unwrap();
+    let found = search::solve(&p, &start, Method::Iddfs, false, 40).unwrap();
     assert_eq!(found.length, 31);
     let shallow = p.parse("123/456/078").unwrap();
-    let found = solve::solve(&p, &shallow, Method::Iddfs, true, 10).unwrap();
+    let found = search::solve(&p, &shallow, Method::Iddfs, true, 10).unwrap();
     assert_eq!(found.length, 2);
     assert_eq!(found.solutions.len(), 1);
 }
@@ -86,11 +86,11 @@ fn goat_start_takes_20_moves() {
     let goat = BlockPuzzle::from_text(file, text).unwrap();
     let start = goat.start().unwrap();
     // IDA* (seed 001's method) and bidirectional BFS agree.
-    let found = solve::solve(&goat, &start, Method::Ida, false, 60).unwrap();
+    let found = search::solve(&goat, &start, Method::Ida, false, 60).unwrap();
     assert_eq!(found.length, 20);
     let moves: Vec<String> = found.solutions[0].iter().map(|m| m.to_string()).collect();
     assert_legal_path(&goat, &start, &moves, &found.paths[0]);
-    let (steps, _) = solve::bibfs::solve(&goat, &start).unwrap();
+    let (steps, _) = search::bibfs::solve(&goat, &start).unwrap();
     assert_eq!(steps.len(), 20);
 }
 
@@ -100,7 +100,7 @@ fn other_goals_are_searched_too() {
     let goal = base.parse_goal("0123/4567").unwrap();
     let p = base.with_goal(goal);
     let start = p.parse("1023/4567").unwrap();
-    let found = solve::solve(&p, &start, Method::Ida, false, 60).unwrap();
+    let found = search::solve(&p, &start, Method::Ida, false, 60).unwrap();
     assert_eq!(found.length, 1);
 }
 
@@ -137,16 +137,17 @@ fn solve_from_the_command_line() {
 fn oshidori_shortest_solutions_match_the_seed() {
     use antipode::puzzles::Oshidori;
     let classic = Oshidori::classic();
-    let (steps, _) = solve::bibfs::solve(&classic, &classic.start().unwrap()).unwrap();
+    let (steps, _) = search::bibfs::solve(&classic, &classic.start().unwrap()).unwrap();
     assert_eq!(steps.len(), 4);
-    let found = solve::solve(&classic, &classic.start().unwrap(), Method::Iddfs, true, 10).unwrap();
+    let found =
+        search::solve(&classic, &classic.start().unwrap(), Method::Iddfs, true, 10).unwrap();
     assert_eq!(found.length, 4);
     for (k, shortest) in [(3, 3), (4, 7), (5, 5), (6, 7), (7, 8), (8, 11), (9, 10)] {
         let p = Oshidori::with_kinds(k).unwrap();
-        let (steps, _) = solve::bibfs::solve(&p, &p.start().unwrap()).unwrap();
+        let (steps, _) = search::bibfs::solve(&p, &p.start().unwrap()).unwrap();
         assert_eq!(steps.len(), shortest, "oshidori:{k} by bidirectional BFS");
         assert_eq!(steps.last().unwrap().state, p.goal());
-        let found = solve::solve(&p, &p.start().unwrap(), Method::Ida, false, 20).unwrap();
+        let found = search::solve(&p, &p.start().unwrap(), Method::Ida, false, 20).unwrap();
         assert_eq!(found.length as usize, shortest, "oshidori:{k} by IDA*");
         assert_eq!(found.paths[0].last(), Some(&p.goal()));
     }

@@ -32,7 +32,7 @@ pub struct Progress {
 
 /// A forward analysis's checkpoint file.
 #[derive(Debug, Clone)]
-pub struct Checkpoint {
+pub struct PegCheckpoint {
     saved: Saved,
 }
 
@@ -46,15 +46,15 @@ pub struct CheckpointError {
     pub cause: std::io::Error,
 }
 
-impl Checkpoint {
+impl PegCheckpoint {
     /// The checkpoint at `path` of the analysis of `board` from its start.
-    pub fn new(path: impl Into<PathBuf>, board: &PegBoard, symmetry: bool) -> Checkpoint {
+    pub fn new(path: impl Into<PathBuf>, board: &PegBoard, symmetry: bool) -> PegCheckpoint {
         let identity = format!(
             "{}start {}\nsymmetry {symmetry}\n",
             board.definition(),
             board.format(board.start())
         );
-        Checkpoint {
+        PegCheckpoint {
             saved: Saved::new(path, "peg", VERSION, identity.as_bytes()),
         }
     }
@@ -152,7 +152,7 @@ mod tests {
         let board = PegBoard::shipped("hoppers").unwrap();
         let whole = analyze(&board, true, None, &Control::default()).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let checkpoint = Checkpoint::new(dir.path().join("h.checkpoint"), &board, true);
+        let checkpoint = PegCheckpoint::new(dir.path().join("h.checkpoint"), &board, true);
         let stop = crate::StopToken::new();
         let pegs = Pegs {
             start: 12,
@@ -174,7 +174,7 @@ mod tests {
         assert_eq!(progress.classes, whole.jumps_histogram[..6]);
         // Another analysis (without symmetry) does not take it.
         assert!(
-            Checkpoint::new(checkpoint.path(), &board, false)
+            PegCheckpoint::new(checkpoint.path(), &board, false)
                 .load(&ranker)
                 .is_none()
         );

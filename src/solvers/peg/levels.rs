@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::checkpoint::{Checkpoint, Progress};
+use super::checkpoint::{PegCheckpoint, Progress};
 use super::level_set::LevelSet;
 use crate::driver::{self, Control, Next, Start};
 use crate::puzzles::peg::symmetry::Symmetries;
@@ -333,7 +333,7 @@ pub struct PegClasses {
 pub fn analyze(
     board: &PegBoard,
     symmetry: bool,
-    checkpoint: Option<&Checkpoint>,
+    checkpoint: Option<&PegCheckpoint>,
     control: &Control<'_>,
 ) -> Result<PegAnalysis, PegError> {
     let started = Instant::now();
@@ -376,7 +376,7 @@ struct Forward<'a> {
     ranker: &'a SubsetRanker,
     halves: Halves,
     group: Option<&'a Symmetries>,
-    checkpoint: Option<&'a Checkpoint>,
+    checkpoint: Option<&'a PegCheckpoint>,
     /// The last level found.
     level: LevelSet,
     /// The counts of every level found, the last one's included.

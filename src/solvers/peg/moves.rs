@@ -7,6 +7,7 @@
 use std::hash::{BuildHasher, Hasher};
 
 use crate::driver;
+pub use crate::puzzles::peg::MOVE_LEVELS_MAX_HOLES;
 use crate::puzzles::peg::{PegBoard, PegError, PegSolution};
 
 /// The boards from which the goal can still be reached, as a search asks for them:
@@ -16,11 +17,6 @@ pub trait SolvableBoards: Sync {
     /// Whether the goal can be reached from `board`.
     fn can_reach_goal(&self, board: u64) -> bool;
 }
-
-/// Boards up to this many holes are solved by iterative deepening over jumps (every
-/// solution with `--all`) and analysed by moves too; larger ones by a breadth-first
-/// search over moves (one solution).
-pub const MOVE_LEVELS_MAX_HOLES: usize = 20;
 
 impl PegBoard {
     /// Appends every board one move (a chain of jumps by one peg) away to `out`,

@@ -3,9 +3,9 @@
 //! the four directions are written out with arithmetic neighbours (no adjacency list
 //! to load), and a child's Manhattan bound is checked before it is made. The nodes,
 //! their order and the solutions are those of the generic walk
-//! ([`crate::solve::ida`]), which larger boards use.
+//! ([`crate::search::ida`]), which larger boards use.
 
-use crate::solve::ida::WalkState;
+use crate::search::ida::WalkState;
 
 /// Cells and tiles of a packed board.
 pub(super) const MAX_PACKED: usize = 16;
@@ -203,7 +203,7 @@ mod tests {
 
     use crate::puzzle::Puzzle;
     use crate::puzzles::sliding::SlidingPuzzle;
-    use crate::solve::{GenericWalk, ida};
+    use crate::search::{GenericWalk, ida};
     use crate::solvers::sliding::search::SlidingSpace;
 
     fn shapes() -> impl Strategy<Value = (usize, usize)> {

@@ -13,8 +13,8 @@ use crate::pdb::file::EntryRef;
 use crate::pdb::partition::MAX_PATTERNS;
 use crate::puzzles::sliding::{BoardShape, MAX_SHAPE_CELLS, blank_cell};
 use crate::rank::partial::rank_after_move;
-use crate::solve::SearchSpace;
-use crate::solve::ida::WalkState;
+use crate::search::SearchSpace;
+use crate::search::ida::WalkState;
 
 /// Cells and tile numbers a node has room for: any board a partition covers (the
 /// 24-puzzle too).
@@ -576,7 +576,7 @@ mod tests {
 
     use super::*;
     use crate::pdb::BuildSettings;
-    use crate::solve::{GenericWalk, ida};
+    use crate::search::{GenericWalk, ida};
 
     /// The 3x3 board with a symmetric goal (blank first: reflections too), and the
     /// 3x4 board (none), with their partitions' databases.

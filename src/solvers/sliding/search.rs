@@ -5,8 +5,8 @@
 use super::packed_walk::{MAX_OWN_DEPTH, PackedBoard};
 use crate::grid::Grid;
 use crate::puzzles::sliding::{Board, BoardShape, MAX_CELLS, SlidingPuzzle};
-use crate::solve::ida::WalkState;
-use crate::solve::{SearchSpace, Solvable};
+use crate::search::ida::WalkState;
+use crate::search::{SearchSpace, Solvable};
 
 /// A sliding board as a search space.
 pub struct SlidingSpace {

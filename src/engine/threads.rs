@@ -282,6 +282,7 @@ mod tests {
     use crate::engine::{self, Bfs};
     use crate::puzzles::{SlidingPuzzle, kpuzzle::library};
     use crate::store::{ByteDepths, DepthRead, PackedDepths, PackedMarks};
+    use std::sync::atomic::AtomicU32;
 
     /// With shared groups marked ahead on small spaces too, two bits per state still
     /// hold every depth of the 8-bit search mod 3: on a board with colour classes
@@ -345,74 +346,48 @@ mod tests {
     fn every_level_is_held<P: Puzzle>(puzzle: &P, shared_marks_from: u64) {
         let n = puzzle.index_count();
         let exact = ByteDepths::anonymous(n).unwrap();
-        engine::search(puzzle, &exact, &Control::default()).unwrap();
+        let expected = engine::search(puzzle, &exact, &Control::default()).unwrap();
         let packed = PackedDepths::anonymous(n).unwrap();
         let mut threads = Threads::new(puzzle, &packed, puzzle.goal_indices());
         threads.recent.as_mut().unwrap().shared_marks_from = shared_marks_from;
-        let mut checked = Checked {
-            threads: &mut threads,
+        let held = LevelsHeld {
+            store: &packed,
             exact: &exact,
-            levels: 0,
+            bipartite: threads.layout.bipartite(),
+            levels: AtomicU32::new(0),
         };
-        let bfs = Bfs::with_executor(Box::new(&mut checked));
-        bfs.run(&Control::default()).unwrap();
-        assert!(checked.levels > 5, "{} levels checked", checked.levels);
+        let bfs = Bfs::with_executor(Box::new(&mut threads));
+        let histogram = bfs.run(&Control::new(&held, None)).unwrap();
+        assert_eq!(histogram.0, expected.0, "{}", puzzle.name());
+        let last = histogram.gods_number();
+        // Every level, and the last one that finds nothing.
+        assert_eq!(held.levels.into_inner(), last + 1, "levels checked");
+        let recent = threads.recent.as_ref().unwrap();
+        assert!(recent.holding(last).is_some() && recent.holding(last - 1).is_some());
     }
 
-    /// A [`Threads`] executor that checks its recent marks after every level.
-    struct Checked<'t, 'a, P: Puzzle, S: DepthStore> {
-        threads: &'t mut Threads<'a, P, S>,
-        exact: &'t ByteDepths,
-        levels: u32,
+    /// Hears each level's end and scans the store through the recent marks of the
+    /// level's generation (one in a bipartite layout, else two by parity): every state
+    /// the exact table puts at that depth must be found.
+    struct LevelsHeld<'a> {
+        store: &'a PackedDepths,
+        exact: &'a ByteDepths,
+        bipartite: bool,
+        levels: AtomicU32,
     }
 
-    impl<P: Puzzle, S: DepthStore> Executor for Checked<'_, '_, P, S> {
-        fn indices(&self) -> Range<u64> {
-            self.threads.indices()
-        }
-        fn class_of(&self, depth: u32) -> usize {
-            self.threads.class_of(depth)
-        }
-        fn class_sizes(&self) -> [u64; 2] {
-            self.threads.class_sizes()
-        }
-        fn never_reached(&self) -> u64 {
-            self.threads.never_reached()
-        }
-        fn max_depth(&self) -> u32 {
-            self.threads.max_depth()
-        }
-        fn period(&self) -> Option<u32> {
-            self.threads.period()
-        }
-        fn seed(&mut self) -> u64 {
-            self.threads.seed()
-        }
-        fn resume(&mut self, levels: usize) {
-            self.threads.resume(levels)
-        }
-        fn frontier_is_exact(&self, depth: u32) -> bool {
-            self.threads.frontier_is_exact(depth)
-        }
-        fn work_units(&self, plan: &LevelPlan) -> u64 {
-            self.threads.work_units(plan)
-        }
-        fn run_level(
-            &mut self,
-            plan: &LevelPlan,
-            capture: Capture,
-            control: &Control<'_>,
-        ) -> LevelOutcome {
-            let outcome = self.threads.run_level(plan, capture, control);
-            let depth = plan.depth + 1;
-            let recent = self.threads.recent.as_ref().unwrap();
-            let generation = recent
-                .holding(depth)
-                .expect("a fresh level is held exactly");
+    impl crate::driver::Observer for LevelsHeld<'_> {
+        fn level_finished(&self, stats: &crate::driver::LevelStats) {
+            let depth = stats.depth;
+            let generation = if self.bipartite {
+                0
+            } else {
+                depth as usize % 2
+            };
             let mut found = Vec::new();
-            // SAFETY: the level is over; nothing writes the store.
+            // SAFETY: the level is over; nothing writes the store until the next one.
             unsafe {
-                recent.store().collect_recent_exclusive(
+                self.store.collect_recent_exclusive(
                     0..self.exact.len(),
                     Wanted::Depth(depth),
                     generation,
@@ -428,11 +403,7 @@ mod tests {
                     );
                 }
             }
-            self.levels += 1;
-            outcome
-        }
-        fn count_level(&self, plan: &LevelPlan) -> u64 {
-            self.threads.count_level(plan)
+            self.levels.fetch_add(1, Ordering::Relaxed);
         }
     }
 

@@ -23,12 +23,14 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The file's lines before its test module, comments left out.
+/// The file's lines before its first module of tests (`#[cfg(test)]`, or a `cfg` with
+/// `test` in it, on a module at the top level), comments left out.
 fn code_lines(text: &str) -> Vec<&str> {
     let mut lines = Vec::new();
     let mut all = text.lines().peekable();
     while let Some(line) = all.next() {
-        if line == "#[cfg(test)]" && all.peek().is_some_and(|next| next.contains("mod tests {")) {
+        let test_cfg = line.starts_with("#[cfg(") && line.contains("test");
+        if test_cfg && all.peek().is_some_and(|next| next.contains("mod ")) {
             break;
         }
         lines.push(line);

@@ -170,11 +170,11 @@ pub enum Method {
 /// [`SearchError::TooDeep`] if no solution is within the depth limit.
 ///
 /// ```
-/// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, solve};
+/// use antipode::{Notation, Puzzle, puzzles::SlidingPuzzle, search};
 ///
 /// let eight = SlidingPuzzle::new(3, 3).unwrap();
 /// let start = eight.parse("867254301").unwrap();
-/// let found = solve::solve(&eight, &start, solve::Method::Ida, true, 40).unwrap();
+/// let found = search::solve(&eight, &start, search::Method::Ida, true, 40).unwrap();
 /// assert_eq!(found.length, 31);
 /// assert_eq!(found.solutions.len(), 40);
 /// ```

@@ -301,14 +301,16 @@ pub fn analyze_partitioned<P: Puzzle>(
 /// [`analyze_partitioned`] into a table in shards: rank `transport.rank()` writes
 /// `dir/shard-RANK-of-RANKS.table` and rank 0 the folder's `manifest.toml`
 /// ([`crate::table::build_sharded`]); run again with the same ranks, it resumes from
-/// the last level every shard made durable. `options.encoding` is the entries'.
+/// the last level every shard made durable. `options.encoding` is the entries';
+/// `control` the observer and the checkpoints' pacing (no stop token: see
+/// [`crate::table::TableError::PartitionedStop`]).
 ///
 /// # Errors
 /// [`AnalyzeError`] if a shard cannot be created, resumed or written
 /// ([`crate::table::TableError`]), or the search fails.
 ///
 /// ```
-/// use antipode::{Notation, Puzzle, analysis, engine, puzzles::SlidingPuzzle, store::Encoding, table};
+/// use antipode::{Notation, Puzzle, analysis, driver::Control, engine, puzzles::SlidingPuzzle, store::Encoding, table};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let folder = dir.path().join("8puzzle");
@@ -320,7 +322,7 @@ pub fn analyze_partitioned<P: Puzzle>(
 ///         let (rank, eight, folder, options) = (ranks.rank(r), &eight, &folder, &options);
 ///         scope.spawn(move || {
 ///             let report = analysis::analyze_partitioned_table(
-///                 eight, folder, options, &rank, 0, &engine::Silent,
+///                 eight, folder, options, &rank, 0, &Control::default(),
 ///             );
 ///             assert_eq!(report.unwrap().gods_number, 31);
 ///         });
@@ -337,11 +339,11 @@ pub fn analyze_partitioned_table<P: Puzzle>(
     options: &crate::table::BuildOptions,
     transport: &dyn Transport,
     boards: usize,
-    observer: &dyn Observer,
+    control: &Control<'_>,
 ) -> Result<Analysis, AnalyzeError> {
     let started = Instant::now();
     let built =
-        crate::table::build_sharded(puzzle, dir, options, transport, observer, ANTIPODE_LIMIT)?;
+        crate::table::build_sharded(puzzle, dir, options, transport, control, ANTIPODE_LIMIT)?;
     Ok(partitioned_report(
         puzzle,
         transport,

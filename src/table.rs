@@ -9,14 +9,14 @@
 //! last checkpoint. Readers take no lock.
 //!
 //! ```
-//! use antipode::{Notation, Puzzle, engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
+//! use antipode::{Notation, Puzzle, driver::Control, puzzles::SlidingPuzzle, store::Encoding};
 //! use antipode::table::{self, Table};
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("8puzzle.table");
 //! let eight = SlidingPuzzle::new(3, 3).unwrap();
 //! let options = table::BuildOptions { encoding: Encoding::Mod3, ..Default::default() };
-//! table::build(&eight, &path, &options, &Silent, None).unwrap();
+//! table::build(&eight, &path, &options, &Control::default()).unwrap();
 //!
 //! let table = Table::open(&path).unwrap();
 //! let position = eight.parse("867254301").unwrap();
@@ -239,6 +239,13 @@ pub enum TableError {
         /// The ranks of this run.
         ranks: usize,
     },
+    /// A partitioned build was given a stop token: its ranks would have to agree on
+    /// the level to stop at. Stopping the job stops every rank, and the table resumes
+    /// from its last checkpoint.
+    #[error(
+        "a partitioned build takes no stop token: stop the job (every rank), and it resumes from its last checkpoint"
+    )]
+    PartitionedStop,
     /// Another rank of a partitioned build failed (it says why).
     #[error("{path}: rank {rank} failed (its message says why); this rank stopped too")]
     OtherRank {
@@ -324,13 +331,13 @@ pub fn payload_crc32(payload: &[u8]) -> u32 {
 /// A complete table, mapped read-only (copy-on-write: nothing is ever written back).
 ///
 /// ```
-/// use antipode::{Notation, Puzzle, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, driver::Control, puzzles::SlidingPuzzle};
 /// use antipode::table::{self, BuildOptions, Table};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("2x3.table");
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// table::build(&board, &path, &BuildOptions::default(), &Control::default()).unwrap();
 /// let table = Table::open(&path).unwrap();
 /// assert!(table.header().complete);
 /// assert_eq!(table.histogram().iter().sum::<u64>(), 360);
@@ -575,13 +582,13 @@ impl Table {
 /// A [`Table`] known to belong to a puzzle ([`Table::for_puzzle`]).
 ///
 /// ```
-/// use antipode::{Notation, Puzzle, engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{Notation, Puzzle, driver::Control, puzzles::SlidingPuzzle};
 /// use antipode::table::{self, BuildOptions, Table};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("2x3.table");
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// table::build(&board, &path, &BuildOptions::default(), &Control::default()).unwrap();
 /// let table = Table::open(&path).unwrap();
 /// let lookups = table.for_puzzle(&board).unwrap();
 /// let start = board.parse("450/123").unwrap();

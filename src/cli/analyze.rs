@@ -145,10 +145,8 @@ fn run_analysis(args: &Args, interrupt: &Interrupt) -> Result<()> {
                 options: antipode::table::BuildOptions {
                     encoding: bits,
                     force: args.force,
-                    checkpoint_every: args
-                        .checkpoint_every
-                        .unwrap_or(antipode::table::BuildOptions::default().checkpoint_every),
                 },
+                checkpoint_every: args.checkpoint_every,
             }),
         };
         let run = super::distributed::Run {

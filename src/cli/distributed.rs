@@ -15,8 +15,10 @@ use antipode::store::Encoding;
 pub struct ShardedTable {
     /// Its folder.
     pub dir: PathBuf,
-    /// Entries, overwriting, checkpoints.
+    /// Entries, overwriting.
     pub options: antipode::table::BuildOptions,
+    /// The least time between two checkpoints (`None`: the default pacing).
+    pub checkpoint_every: Option<std::time::Duration>,
 }
 
 /// What one rank runs.
@@ -45,9 +47,15 @@ pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
         let observer: &dyn Observer = if leader { &printer } else { &Silent };
         match &run.table {
             None => analysis::analyze_partitioned(p, run.encoding, &mpi, run.boards, observer),
-            Some(table) => analysis::analyze_partitioned_table(
-                p, &table.dir, &table.options, &mpi, run.boards, observer,
-            ),
+            Some(table) => {
+                let mut control = antipode::driver::Control::new(observer, None);
+                if let Some(every) = table.checkpoint_every {
+                    control = control.every(every);
+                }
+                analysis::analyze_partitioned_table(
+                    p, &table.dir, &table.options, &mpi, run.boards, &control,
+                )
+            }
         }
     });
     match result {

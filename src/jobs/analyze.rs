@@ -267,16 +267,15 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
         {
             return Ok(done);
         }
-        let mut options = table::BuildOptions {
+        let options = table::BuildOptions {
             encoding: self.encoding,
             force: self.force,
-            ..Default::default()
         };
+        let mut control = Control::new(self.observer, self.stop.as_ref());
         if let Some(every) = self.checkpoint_every {
-            options.checkpoint_every = every;
+            control = control.every(every);
         }
-        let stop = self.stop.as_ref();
-        let built = match table::build(self.puzzle, path, &options, self.observer, stop) {
+        let built = match table::build(self.puzzle, path, &options, &control) {
             Err(TableError::Engine(EngineError::Interrupted(stopped))) => {
                 return Err(stopped.into());
             }

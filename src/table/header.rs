@@ -90,13 +90,13 @@ pub enum HeaderError {
 /// Everything the header records.
 ///
 /// ```
-/// use antipode::{engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
+/// use antipode::{driver::Control, puzzles::SlidingPuzzle, store::Encoding};
 /// use antipode::table::{self, BuildOptions, Header};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("2x3.table");
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// table::build(&board, &path, &BuildOptions::default(), &Control::default()).unwrap();
 /// let header = table::read_header_of(&path).unwrap();
 /// assert_eq!((header.indices, header.encoding, header.complete), (360, Encoding::Byte, true));
 /// // The header block encodes and decodes to itself.

@@ -31,7 +31,7 @@ use super::writer::{
 };
 use super::{HEADER_BYTES, Header, Identity, TableError, check_size, copies, identity, io_error};
 use crate::driver::{self, Control};
-use crate::engine::{self, Bfs, Histogram, Observer, Partitioned, Slices, Transport};
+use crate::engine::{self, Bfs, Histogram, Partitioned, Slices, Transport};
 use crate::puzzle::Puzzle;
 use crate::store::Depths;
 use crate::with_depths;
@@ -39,7 +39,8 @@ use crate::with_depths;
 /// What one rank's part of [`build_sharded`] produced.
 ///
 /// ```
-/// use antipode::engine::{InProcessRanks, Silent};
+/// use antipode::driver::Control;
+/// use antipode::engine::InProcessRanks;
 /// use antipode::puzzles::SlidingPuzzle;
 /// use antipode::table::{self, BuildOptions};
 ///
@@ -53,7 +54,8 @@ use crate::with_depths;
 ///             let (transport, board, dir) = (ranks.rank(r), &board, dir.path());
 ///             scope.spawn(move || {
 ///                 let options = BuildOptions::default();
-///                 table::build_sharded(board, dir, &options, &transport, &Silent, 10).unwrap()
+///                 let control = Control::default();
+///                 table::build_sharded(board, dir, &options, &transport, &control, 10).unwrap()
 ///             })
 ///         })
 ///         .collect();
@@ -78,21 +80,25 @@ pub struct BuiltShard {
 
 /// Builds (or resumes) rank `transport.rank()`'s shard of the table of `puzzle` in the
 /// folder `dir` (created if missing), as one rank of a partitioned search: every rank
-/// of `transport` calls it with the same arguments. `limit` bounds the last level's
-/// indices kept. Every rank returns an error if any fails: its own, or
-/// [`TableError::OtherRank`].
+/// of `transport` calls it with the same arguments. `control` gives the observer and
+/// the checkpoints' pacing (the ranks agree on each checkpoint); it has no stop
+/// token. `limit` bounds the last level's indices kept. Every rank returns an error if
+/// any fails: its own, or [`TableError::OtherRank`].
 ///
 /// # Errors
 /// [`TableError`] if a shard or the manifest cannot be created, resumed or written, or
-/// the ranks disagree.
+/// the ranks disagree; [`TableError::PartitionedStop`] if `control` has a stop token.
 pub fn build_sharded<P: Puzzle>(
     puzzle: &P,
     dir: &Path,
     options: &BuildOptions,
     transport: &dyn Transport,
-    observer: &dyn Observer,
+    control: &Control<'_>,
     limit: usize,
 ) -> Result<BuiltShard, TableError> {
+    if control.stop.is_some() {
+        return Err(TableError::PartitionedStop);
+    }
     let (rank, ranks) = (transport.rank(), transport.ranks());
     let slices = Slices::new(puzzle.index_count(), ranks);
     let identity = identity(puzzle);
@@ -114,7 +120,7 @@ pub fn build_sharded<P: Puzzle>(
     let started = start(shard, &plan);
     let run = agree(transport, dir, started)?;
     let ranks_of = RanksOf { transport, dir };
-    let built = search(puzzle, run, &plan, options, ranks_of, observer, limit)?;
+    let built = search(puzzle, run, &plan, ranks_of, control, limit)?;
     // Every shard is complete: the manifest records their checksums.
     let checksums = transport.gather(&[built.header.payload_crc32 as u64]);
     let manifest = match folder_lock {
@@ -445,9 +451,8 @@ fn search<P: Puzzle>(
     puzzle: &P,
     run: ShardRun,
     plan: &ResumePlan,
-    options: &BuildOptions,
     ranks: RanksOf<'_>,
-    observer: &dyn Observer,
+    control: &Control<'_>,
     limit: usize,
 ) -> Result<BuiltShard, TableError> {
     let ShardRun {
@@ -471,8 +476,7 @@ fn search<P: Puzzle>(
             };
             let agree = |due: bool| transport.sum(u64::from(due && !complete)) > 0;
             let mut build = TableLevels { bfs, save, agree, path };
-            let control = Control::new(observer, None).every(options.checkpoint_every);
-            driver::run(&mut build, &control)
+            driver::run(&mut build, control)
         };
         histogram.map(|h| {
             let h = Histogram(h);

@@ -13,13 +13,13 @@ use crate::with_depths;
 /// One named check and its outcome.
 ///
 /// ```
-/// use antipode::{engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{driver::Control, puzzles::SlidingPuzzle};
 /// use antipode::table::{self, BuildOptions, Table};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("2x3.table");
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// table::build(&board, &path, &BuildOptions::default(), &Control::default()).unwrap();
 /// let checks = table::verify(&Table::open(&path).unwrap(), &board);
 /// assert!(checks.iter().all(|check| check.ok), "{checks:?}");
 /// ```

@@ -25,11 +25,9 @@
 //! stops the run with [`TableError::WriteFailed`]: the file still holds its last
 //! checkpoint, and the same build resumes from it.
 
-use crate::StopToken;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-use std::time::Duration;
 
 use memmap2::MmapMut;
 
@@ -39,7 +37,7 @@ use super::{
     io_error, not_depths, read_header,
 };
 use crate::driver::{self, Control, Next, Start};
-use crate::engine::{Bfs, Histogram, Observer};
+use crate::engine::{Bfs, Histogram};
 use crate::puzzle::Puzzle;
 use crate::store::{Depths, Encoding};
 use crate::with_depths;
@@ -376,13 +374,13 @@ pub(super) fn reserve_blocks(file: &File, path: &Path, needed: u64) -> Result<()
 /// What [`build`] produced.
 ///
 /// ```
-/// use antipode::{engine::Silent, puzzles::SlidingPuzzle};
+/// use antipode::{driver::Control, puzzles::SlidingPuzzle};
 /// use antipode::table::{self, BuildOptions};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("2x3.table");
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
-/// let built = table::build(&board, &path, &BuildOptions::default(), &Silent, None).unwrap();
+/// let built = table::build(&board, &path, &BuildOptions::default(), &Control::default()).unwrap();
 /// assert_eq!((built.resumed_levels, built.header.histogram.len()), (0, 22));
 /// assert_eq!(built.last_level.map(|level| level.len()), Some(1));
 /// ```
@@ -444,46 +442,45 @@ where
 ///
 /// ```
 /// use std::time::Duration;
-/// use antipode::{engine::Silent, puzzles::SlidingPuzzle, store::Encoding};
+/// use antipode::{driver::Control, puzzles::SlidingPuzzle, store::Encoding};
 /// use antipode::table::{self, BuildOptions};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("2x3.table");
 /// let board = SlidingPuzzle::new(2, 3).unwrap();
 /// // Two bits per state, a checkpoint after every level.
-/// let options = BuildOptions {
-///     encoding: Encoding::Mod3,
-///     checkpoint_every: Duration::ZERO,
-///     ..Default::default()
-/// };
-/// let built = table::build(&board, &path, &options, &Silent, None).unwrap();
+/// let options = BuildOptions { encoding: Encoding::Mod3, ..Default::default() };
+/// let control = Control::default().every(Duration::ZERO);
+/// let built = table::build(&board, &path, &options, &control).unwrap();
 /// assert_eq!(built.header.encoding, Encoding::Mod3);
 /// ```
+///
+/// How often it saves its progress, its observer and its stop are the run's
+/// [`Control`]: checkpoints at most every `control.checkpoint_every` (and at the
+/// end), and no more often than keeps them to about 3% of the run
+/// ([`driver::Pacing`]): each one writes the whole array and waits for the disk.
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
     /// Entry encoding.
     pub encoding: Encoding,
     /// Overwrite a complete table or another puzzle's file at the path.
     pub force: bool,
-    /// Progress is recorded at most this often (and at the end), and no more often
-    /// than keeps checkpoints to about 3% of the run ([`driver::Pacing`]): each one
-    /// writes the whole array and waits for the disk. Zero: after every level.
-    pub checkpoint_every: Duration,
 }
 
 impl Default for BuildOptions {
+    /// One byte per state; a complete table is kept.
     fn default() -> Self {
         BuildOptions {
             encoding: Encoding::Byte,
             force: false,
-            checkpoint_every: Duration::from_secs(2),
         }
     }
 }
 
 /// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
-/// current rayon pool; `stop` interrupts it between work items. The file is locked
-/// against other writers for the whole run.
+/// current rayon pool, reports to `control.observer`, saves checkpoints at
+/// `control`'s pacing, and `control.stop` interrupts it between work items. The file
+/// is locked against other writers for the whole run.
 ///
 /// # Errors
 /// [`TableError`] if the file cannot be placed, created or resumed, a checkpoint or the
@@ -494,13 +491,11 @@ pub fn build<P: Puzzle>(
     puzzle: &P,
     path: &Path,
     options: &BuildOptions,
-    observer: &dyn Observer,
-    stop: Option<&StopToken>,
+    control: &Control<'_>,
 ) -> Result<Built, TableError> {
     let (mut writer, depths, resume) =
         create_or_resume(puzzle, path, options.encoding, options.force)?;
     let resumed_levels = resume.as_ref().map_or(0, Vec::len);
-    let control = Control::new(observer, stop).every(options.checkpoint_every);
     let (histogram, last_level) = with_depths!(&depths, s => {
         let mut bfs = Bfs::new(puzzle, s)?;
         bfs.resume(resume.unwrap_or_default());
@@ -511,7 +506,7 @@ pub fn build<P: Puzzle>(
             Ok(writer.header.payload_bytes)
         };
         let mut build = TableLevels { bfs, save, agree: |due| due, path };
-        let histogram = driver::run(&mut build, &control)?;
+        let histogram = driver::run(&mut build, control)?;
         (Histogram(histogram), build.bfs.take_last_level().unwrap_or_default())
     });
     finish(&mut writer, &depths, &histogram).map_err(writer.failed("the finished table"))?;

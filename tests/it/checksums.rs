@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use antipode::engine::{InProcessRanks, Silent};
+use antipode::driver::Control;
+use antipode::engine::InProcessRanks;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::store::Encoding;
 use antipode::table::{self, BLOCK_LOG2, BuildOptions, HEADER_BYTES, Table, TableError};
@@ -23,7 +24,7 @@ fn build(dir: &Path, encoding: Encoding) -> PathBuf {
         encoding,
         ..Default::default()
     };
-    table::build(&board(), &path, &options, &Silent, None).unwrap();
+    table::build(&board(), &path, &options, &Control::default()).unwrap();
     path
 }
 
@@ -224,7 +225,14 @@ fn a_damaged_shard_fails_the_answers_that_read_it() {
                 let (rank, puzzle, folder, options) =
                     (transport.rank(r), &puzzle, &folder, &options);
                 scope.spawn(move || {
-                    analysis::analyze_partitioned_table(puzzle, folder, options, &rank, 0, &Silent)
+                    analysis::analyze_partitioned_table(
+                        puzzle,
+                        folder,
+                        options,
+                        &rank,
+                        0,
+                        &Control::default(),
+                    )
                 })
             })
             .collect();

@@ -6,7 +6,7 @@ use antipode::driver::Control;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use antipode::analysis::analyze;
-use antipode::engine::{self, Direction, Observer, Silent};
+use antipode::engine::{self, Direction, Observer};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::sliding::Board;
 use antipode::store::{Encoding, PackedDepths};
@@ -224,7 +224,7 @@ fn descent_and_tables_stop_at_any_goal() {
         encoding: Encoding::Mod3,
         ..Default::default()
     };
-    table::build(&puzzle, &path, &options, &Silent, None).unwrap();
+    table::build(&puzzle, &path, &options, &Control::default()).unwrap();
     let table = Table::open(&path).unwrap();
     assert_eq!(table.header().goal, "9 goal states");
     assert!(table::verify(&table, &puzzle).iter().all(|c| c.ok));

@@ -4,6 +4,9 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
+
+use antipode::driver::Control;
 
 use antipode::engine::{InProcessRanks, LevelStats, Observer, Silent};
 use antipode::puzzles::SlidingPuzzle;
@@ -30,7 +33,8 @@ fn build<P: Puzzle>(
                 let (rank, observe) = (transport.rank(r), &observe);
                 scope.spawn(move || {
                     let observer = observe(r);
-                    analysis::analyze_partitioned_table(puzzle, dir, options, &rank, 0, &*observer)
+                    let control = Control::new(&*observer, None).every(Duration::ZERO);
+                    analysis::analyze_partitioned_table(puzzle, dir, options, &rank, 0, &control)
                 })
             })
             .collect();
@@ -45,7 +49,6 @@ fn silent(_: usize) -> Box<dyn Observer + Send> {
 fn options(encoding: Encoding) -> BuildOptions {
     BuildOptions {
         encoding,
-        checkpoint_every: std::time::Duration::ZERO,
         ..Default::default()
     }
 }
@@ -54,7 +57,13 @@ fn options(encoding: Encoding) -> BuildOptions {
 fn single<P: Puzzle>(puzzle: &P, dir: &Path, encoding: Encoding) -> PathBuf {
     let name = puzzle.name().replace(':', "-");
     let path = dir.join(format!("single-{name}-{}.table", encoding.bits()));
-    table::build(puzzle, &path, &options(encoding), &Silent, None).unwrap();
+    table::build(
+        puzzle,
+        &path,
+        &options(encoding),
+        &Control::default().every(Duration::ZERO),
+    )
+    .unwrap();
     path
 }
 
@@ -253,6 +262,26 @@ fn a_build_killed_while_its_shards_were_finished_completes_them() {
         }
         assert_same_files(&killed, &whole, &format!("{encoding:?}"));
     }
+}
+
+#[test]
+fn a_partitioned_build_refuses_a_stop_token_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("stoppable");
+    let puzzle = SlidingPuzzle::new(2, 3).unwrap();
+    let stop = antipode::StopToken::new();
+    let control = Control::new(&Silent, Some(&stop));
+    let ranks = InProcessRanks::new(1);
+    let refused = table::build_sharded(
+        &puzzle,
+        &folder,
+        &options(Encoding::Byte),
+        &ranks.rank(0),
+        &control,
+        1,
+    );
+    assert!(matches!(refused, Err(TableError::PartitionedStop)));
+    assert!(!folder.exists());
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use antipode::Notation;
 use antipode::StopToken;
-use antipode::engine::{EngineError, LevelStats, Observer, Silent};
+use antipode::engine::{EngineError, LevelStats, Observer};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::store::Encoding;
@@ -21,8 +21,12 @@ fn options(encoding: Encoding) -> BuildOptions {
     BuildOptions {
         encoding,
         force: false,
-        checkpoint_every: Duration::ZERO,
     }
+}
+
+/// A checkpoint after every level.
+fn every_level() -> Control<'static> {
+    Control::default().every(Duration::ZERO)
 }
 
 /// Requests a stop once a given level is finished.
@@ -104,9 +108,14 @@ fn interrupted_by_then_resumed<P: Puzzle>(
 ) {
     let dir = tempfile::tempdir().unwrap();
     let (whole, resumed) = (dir.path().join("whole"), dir.path().join("resumed"));
-    let reference = table::build(puzzle, &whole, &options(encoding), &Silent, None).unwrap();
+    let reference = table::build(puzzle, &whole, &options(encoding), &every_level()).unwrap();
 
-    let result = table::build(puzzle, &resumed, &options(encoding), observer, Some(stop));
+    let result = table::build(
+        puzzle,
+        &resumed,
+        &options(encoding),
+        &Control::new(observer, Some(stop)).every(Duration::ZERO),
+    );
     assert!(matches!(
         result,
         Err(TableError::Engine(EngineError::Interrupted { .. }))
@@ -124,7 +133,7 @@ fn interrupted_by_then_resumed<P: Puzzle>(
     ));
     tear_the_other_copy(&resumed, &partial);
 
-    let built = table::build(puzzle, &resumed, &options(encoding), &Silent, None).unwrap();
+    let built = table::build(puzzle, &resumed, &options(encoding), &every_level()).unwrap();
     assert_eq!(built.resumed_levels as u32, level + 1);
     assert_eq!(built.header, reference.header, "{}", puzzle.name());
     assert_eq!(
@@ -195,19 +204,21 @@ fn every_level_stopped_after_its_first_work_unit_resumes_byte_identical() {
 /// the stop writes a checkpoint, so that a hundred builds take seconds.
 fn every_level_stopped_and_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding) {
     let dir = tempfile::tempdir().unwrap();
-    let rarely = BuildOptions {
-        checkpoint_every: Duration::from_secs(3600),
-        ..options(encoding)
-    };
+    let rarely = Control::default().every(Duration::from_secs(3600));
     let whole = dir.path().join("whole");
-    let reference = table::build(puzzle, &whole, &rarely, &Silent, None).unwrap();
+    let reference = table::build(puzzle, &whole, &options(encoding), &rarely).unwrap();
     let whole = std::fs::read(&whole).unwrap();
     let levels = reference.header.histogram.len() as u32;
     for level in 1..levels {
         let stop = StopToken::new();
         let observer = StopWithin::new(level, 1, &stop);
         let path = dir.path().join(format!("stopped-in-{level}"));
-        let result = table::build(puzzle, &path, &rarely, &observer, Some(&stop));
+        let result = table::build(
+            puzzle,
+            &path,
+            &options(encoding),
+            &Control::new(&observer, Some(&stop)).every(rarely.checkpoint_every),
+        );
         assert!(
             matches!(
                 result,
@@ -218,7 +229,7 @@ fn every_level_stopped_and_resumed<P: Puzzle>(puzzle: &P, encoding: Encoding) {
         );
         let partial = table::read_header_of(&path).unwrap();
         assert_eq!(partial.histogram.len() as u32, level);
-        let built = table::build(puzzle, &path, &rarely, &Silent, None).unwrap();
+        let built = table::build(puzzle, &path, &options(encoding), &rarely).unwrap();
         assert_eq!(
             built.header.histogram,
             reference.header.histogram,
@@ -237,7 +248,7 @@ fn both_encodings_give_the_published_distances() {
     let (_, histogram) = analysis::search(&eight, &Control::default()).unwrap();
     for encoding in [Encoding::Byte, Encoding::Mod3] {
         let path = dir.path().join(format!("{encoding:?}"));
-        table::build(&eight, &path, &options(encoding), &Silent, None).unwrap();
+        table::build(&eight, &path, &options(encoding), &every_level()).unwrap();
         let table = Table::open(&path).unwrap();
         assert_eq!(table.histogram(), histogram.0.as_slice());
         let far = eight.parse("867254301").unwrap();
@@ -521,7 +532,7 @@ fn python_reads_the_documented_format() {
     let puzzle = SlidingPuzzle::new(2, 4).unwrap();
     for encoding in [Encoding::Byte, Encoding::Mod3] {
         let path = dir.path().join(format!("{encoding:?}.table"));
-        table::build(&puzzle, &path, &options(encoding), &Silent, None).unwrap();
+        table::build(&puzzle, &path, &options(encoding), &every_level()).unwrap();
         let table = Table::open(&path).unwrap();
         let indices: Vec<String> = (0..puzzle.index_count()).map(|i| i.to_string()).collect();
         let (header, lines) = crate::common::python_read_table(&path, &indices);

@@ -7,9 +7,10 @@
 use crate::common::{antipode, assert_error, listing, run_ok};
 
 use std::path::Path;
+use std::time::Duration;
 
 use antipode::Notation;
-use antipode::engine::Silent;
+use antipode::driver::Control;
 use antipode::puzzles::SlidingPuzzle;
 use antipode::store::Encoding;
 use antipode::table::lock::WriteLock;
@@ -25,9 +26,8 @@ fn a_second_writer_of_a_table_is_refused_untouched() {
     let options = BuildOptions {
         encoding: Encoding::Byte,
         force: false,
-        checkpoint_every: std::time::Duration::ZERO,
     };
-    table::build(&eight, &path, &options, &Silent, None).unwrap();
+    table::build(&eight, &path, &options, &every_level()).unwrap();
     let before = std::fs::read(&path).unwrap();
     let held = WriteLock::acquire(&path).unwrap();
     let me = format!("another process {} (", std::process::id());
@@ -128,13 +128,13 @@ fn an_overwrite_leaves_readers_their_table() {
     let path = dir.path().join("t.table");
     let eight = SlidingPuzzle::new(3, 3).unwrap();
     let mut options = BuildOptions::default();
-    table::build(&eight, &path, &options, &Silent, None).unwrap();
+    table::build(&eight, &path, &options, &every_level()).unwrap();
     let reader = Table::open(&path).unwrap();
     let before = reader.depths().map()[..].to_vec();
     // Another puzzle's table over it.
     let other = SlidingPuzzle::new(2, 4).unwrap();
     options.force = true;
-    table::build(&other, &path, &options, &Silent, None).unwrap();
+    table::build(&other, &path, &options, &every_level()).unwrap();
     assert_eq!(reader.depths().map()[..], before[..]);
     let position = eight.parse("867254301").unwrap();
     assert_eq!(reader.distance(&eight, &position).unwrap(), 31);
@@ -165,22 +165,26 @@ fn a_header_torn_by_a_power_cut_resumes_from_its_spare() {
         let options = BuildOptions {
             encoding,
             force: true,
-            checkpoint_every: std::time::Duration::ZERO,
         };
-        table::build(&eight, &whole, &options, &Silent, None).unwrap();
+        table::build(&eight, &whole, &options, &every_level()).unwrap();
         let options = BuildOptions {
             force: false,
             ..options
         };
         let _ = std::fs::remove_file(&torn);
         let stop = antipode::StopToken::new();
-        let stopped = table::build(&eight, &torn, &options, &StopAfter(20, &stop), Some(&stop));
+        let stopped = table::build(
+            &eight,
+            &torn,
+            &options,
+            &Control::new(&StopAfter(20, &stop), Some(&stop)).every(Duration::ZERO),
+        );
         assert!(stopped.is_err());
         // The last header write torn: its histogram's sectors never reached the disk.
         let file = std::fs::OpenOptions::new().write(true).open(&torn).unwrap();
         file.write_all_at(&[0u8; 2048], 2048).unwrap();
         assert!(table::read_header_of(&torn).is_err());
-        let built = table::build(&eight, &torn, &options, &Silent, None).unwrap();
+        let built = table::build(&eight, &torn, &options, &every_level()).unwrap();
         assert_eq!(built.resumed_levels, 21);
         assert_eq!(
             std::fs::read(&whole).unwrap(),
@@ -189,13 +193,21 @@ fn a_header_torn_by_a_power_cut_resumes_from_its_spare() {
         // Both headers gone: refused with one line, not resumed from nothing.
         let _ = std::fs::remove_file(&torn);
         let stop = antipode::StopToken::new();
-        assert!(table::build(&eight, &torn, &options, &StopAfter(20, &stop), Some(&stop)).is_err());
+        assert!(
+            table::build(
+                &eight,
+                &torn,
+                &options,
+                &Control::new(&StopAfter(20, &stop), Some(&stop)).every(Duration::ZERO)
+            )
+            .is_err()
+        );
         let len = file_len(&torn);
         let file = std::fs::OpenOptions::new().write(true).open(&torn).unwrap();
         file.write_all_at(&[0u8; 2048], 2048).unwrap();
         file.write_all_at(&[0u8; 2048], len - 2048).unwrap();
         assert!(matches!(
-            table::build(&eight, &torn, &options, &Silent, None),
+            table::build(&eight, &torn, &options, &every_level()),
             Err(TableError::NotResumable { .. })
         ));
     }
@@ -203,4 +215,9 @@ fn a_header_torn_by_a_power_cut_resumes_from_its_spare() {
 
 fn file_len(path: &Path) -> u64 {
     std::fs::metadata(path).unwrap().len()
+}
+
+/// A checkpoint after every level.
+fn every_level() -> Control<'static> {
+    Control::default().every(Duration::ZERO)
 }

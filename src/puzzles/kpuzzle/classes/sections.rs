@@ -18,7 +18,9 @@
 //! `h` fixes keeps the smallest rank over those `h` (and its unused slots); most
 //! prefixes are fixed by none.
 
-use super::{KClasses, Large, LargePart, MAX_LARGE};
+use super::KClasses;
+use super::small::SmallClasses;
+use super::split::{Acts, Large, LargePart, MAX_LARGE, Split};
 
 /// No prefix: the section ranks its large parts whole.
 const WHOLE: u32 = u32::MAX;
@@ -88,28 +90,33 @@ fn identity_order() -> [u8; MAX_LARGE] {
     std::array::from_fn(|i| i as u8)
 }
 
-impl KClasses {
+impl Sections {
     /// One section per small class, with a prefix where the class's representative has
     /// a stabiliser and the large part is an orbit's pieces.
-    pub(super) fn build_sections(&mut self) {
-        let mut sections = Vec::with_capacity(self.representatives.len());
+    pub fn build(split: &Split, classes: &SmallClasses) -> Sections {
+        let mut sections = Vec::with_capacity(classes.representatives.len());
         let mut prefixes = Vec::new();
         let mut offset = 0u64;
-        for c in 0..self.representatives.len() {
-            let (start, count) = self.stabiliser_of[c];
-            let prefix = if count > 0 && self.large == Large::Orbit {
-                self.prefix_for(start, count)
+        for c in 0..classes.representatives.len() {
+            let (start, count) = classes.stabiliser_of[c];
+            let prefix = if count > 0 && split.large == Large::Orbit {
+                prefix_for(
+                    split.large_positions.len(),
+                    &classes.stabilisers,
+                    start,
+                    count,
+                )
             } else {
                 None
             };
             let (rest, slots, id) = match prefix {
                 Some(prefix) => {
-                    let rest = self.large_count / prefix.table.len() as u64;
+                    let rest = split.large_count / prefix.table.len() as u64;
                     let slots = prefix.least.len() as u64 * rest;
                     prefixes.push(prefix);
                     (rest, slots, (prefixes.len() - 1) as u32)
                 }
-                None => (self.large_count, self.large_count, WHOLE),
+                None => (split.large_count, split.large_count, WHOLE),
             };
             sections.push(Section {
                 offset,
@@ -118,136 +125,137 @@ impl KClasses {
             });
             offset = offset.saturating_add(slots);
         }
-        self.sections = Sections {
+        Sections {
             sections,
             prefixes,
             total: offset,
-        };
+        }
     }
+}
 
-    /// The prefix of a class whose stabiliser's acts are `count` acts from `start`:
-    /// the smallest place orbits, up to [`ENOUGH_PLACES`] places or more if an orbit
-    /// is larger, within [`MAX_PREFIX`] places, [`MAX_PREFIXES`] prefixes and 2
-    /// places left; `None` when no orbit fits.
-    fn prefix_for(&self, start: u32, count: u32) -> Option<Prefix> {
-        let k = self.large_positions.len();
-        let acts: Vec<usize> = (start..start + count).map(|a| a as usize).collect();
-        let orbits = self.place_orbits(&acts);
-        let limit = MAX_PREFIX.min(k.saturating_sub(2));
-        let prefixes = |places: usize| (0..places).map(|i| k - i).product::<usize>();
-        let mut chosen: Vec<u8> = Vec::new();
-        for orbit in &orbits {
-            if chosen.len() >= ENOUGH_PLACES {
-                break;
-            }
-            let places = chosen.len() + orbit.len();
-            if places <= limit && prefixes(places) <= MAX_PREFIXES {
-                chosen.extend_from_slice(orbit);
-            }
+/// The prefix of a class whose stabiliser's acts are `count` acts from `start`:
+/// the smallest place orbits, up to [`ENOUGH_PLACES`] places or more if an orbit
+/// is larger, within [`MAX_PREFIX`] places, [`MAX_PREFIXES`] prefixes and 2
+/// places left; `None` when no orbit fits.
+fn prefix_for(k: usize, stabilisers: &Acts, start: u32, count: u32) -> Option<Prefix> {
+    let acts: Vec<usize> = (start..start + count).map(|a| a as usize).collect();
+    let orbits = place_orbits(k, stabilisers, &acts);
+    let limit = MAX_PREFIX.min(k.saturating_sub(2));
+    let prefixes = |places: usize| (0..places).map(|i| k - i).product::<usize>();
+    let mut chosen: Vec<u8> = Vec::new();
+    for orbit in &orbits {
+        if chosen.len() >= ENOUGH_PLACES {
+            break;
         }
-        if chosen.is_empty() {
-            return None;
+        let places = chosen.len() + orbit.len();
+        if places <= limit && prefixes(places) <= MAX_PREFIXES {
+            chosen.extend_from_slice(orbit);
         }
-        chosen.sort_unstable();
-        let mut order = identity_order();
-        let mut at = 0;
-        for &p in &chosen {
+    }
+    if chosen.is_empty() {
+        return None;
+    }
+    chosen.sort_unstable();
+    let mut order = identity_order();
+    let mut at = 0;
+    for &p in &chosen {
+        order[at] = p;
+        at += 1;
+    }
+    for p in 0..k as u8 {
+        if !chosen.contains(&p) {
             order[at] = p;
             at += 1;
         }
-        for p in 0..k as u8 {
-            if !chosen.contains(&p) {
-                order[at] = p;
-                at += 1;
-            }
-        }
-        let mut position = identity_order();
-        for (i, &p) in order.iter().enumerate().take(k) {
-            position[p as usize] = i as u8;
-        }
-        let mut prefix = Prefix {
-            order,
-            position,
-            places: chosen.len(),
-            table: Vec::new(),
-            least: Vec::new(),
-            fixing: Vec::new(),
-        };
-        self.classify_prefixes(&mut prefix, &acts);
-        Some(prefix)
     }
+    let mut position = identity_order();
+    for (i, &p) in order.iter().enumerate().take(k) {
+        position[p as usize] = i as u8;
+    }
+    let mut prefix = Prefix {
+        order,
+        position,
+        places: chosen.len(),
+        table: Vec::new(),
+        least: Vec::new(),
+        fixing: Vec::new(),
+    };
+    classify_prefixes(k, stabilisers, &mut prefix, &acts);
+    Some(prefix)
+}
 
-    /// The orbits of the large orbit's places under the maps `from` of `acts`,
-    /// smallest first.
-    fn place_orbits(&self, acts: &[usize]) -> Vec<Vec<u8>> {
-        let k = self.large_positions.len();
-        let mut seen = [false; MAX_LARGE];
-        let mut orbits = Vec::new();
-        for place in 0..k {
-            if seen[place] {
-                continue;
-            }
-            seen[place] = true;
-            let mut orbit = vec![place as u8];
-            let mut next = 0;
-            while next < orbit.len() {
-                let p = orbit[next] as usize;
-                next += 1;
-                for &a in acts {
-                    let q = self.stabilisers.from[a * k + p] as usize;
-                    if !seen[q] {
-                        seen[q] = true;
-                        orbit.push(q as u8);
-                    }
+/// The orbits of the large orbit's places under the maps `from` of `acts`,
+/// smallest first.
+fn place_orbits(k: usize, stabilisers: &Acts, acts: &[usize]) -> Vec<Vec<u8>> {
+    let mut seen = [false; MAX_LARGE];
+    let mut orbits = Vec::new();
+    for place in 0..k {
+        if seen[place] {
+            continue;
+        }
+        seen[place] = true;
+        let mut orbit = vec![place as u8];
+        let mut next = 0;
+        while next < orbit.len() {
+            let p = orbit[next] as usize;
+            next += 1;
+            for &a in acts {
+                let q = stabilisers.from[a * k + p] as usize;
+                if !seen[q] {
+                    seen[q] = true;
+                    orbit.push(q as u8);
                 }
             }
-            orbits.push(orbit);
         }
-        orbits.sort_by_key(Vec::len);
-        orbits
+        orbits.push(orbit);
     }
+    orbits.sort_by_key(Vec::len);
+    orbits
+}
 
-    /// Fills `prefix`'s table: each prefix's class under `acts` and the act to its
-    /// class's least prefix, and the acts fixing each least prefix.
-    fn classify_prefixes(&self, prefix: &mut Prefix, acts: &[usize]) {
-        let k = self.large_positions.len();
-        let count: usize = (0..prefix.places).map(|i| k - i).product();
-        let mut class_of_least = vec![u32::MAX; count];
-        let mut table = Vec::with_capacity(count);
-        for q in 0..count as u32 {
-            let images: Vec<u32> = std::iter::once(q)
-                .chain(acts.iter().map(|&a| self.act_on_prefix(prefix, a, q)))
+/// Fills `prefix`'s table: each prefix's class under `acts` and the act to its
+/// class's least prefix, and the acts fixing each least prefix.
+fn classify_prefixes(k: usize, stabilisers: &Acts, prefix: &mut Prefix, acts: &[usize]) {
+    let count: usize = (0..prefix.places).map(|i| k - i).product();
+    let mut class_of_least = vec![u32::MAX; count];
+    let mut table = Vec::with_capacity(count);
+    for q in 0..count as u32 {
+        let images: Vec<u32> = std::iter::once(q)
+            .chain(
+                acts.iter()
+                    .map(|&a| act_on_prefix(k, stabilisers, prefix, a, q)),
+            )
+            .collect();
+        let least = *images.iter().min().expect("the identity's image");
+        let act = images.iter().position(|&i| i == least).expect("present") as u16;
+        if class_of_least[least as usize] == u32::MAX {
+            class_of_least[least as usize] = prefix.least.len() as u32;
+            prefix.least.push(least);
+            let fixing = (1..images.len())
+                .filter(|&j| act_on_prefix(k, stabilisers, prefix, acts[j - 1], least) == least)
+                .map(|j| j as u16)
                 .collect();
-            let least = *images.iter().min().expect("the identity's image");
-            let act = images.iter().position(|&i| i == least).expect("present") as u16;
-            if class_of_least[least as usize] == u32::MAX {
-                class_of_least[least as usize] = prefix.least.len() as u32;
-                prefix.least.push(least);
-                let fixing = (1..images.len())
-                    .filter(|&j| self.act_on_prefix(prefix, acts[j - 1], least) == least)
-                    .map(|j| j as u16)
-                    .collect();
-                prefix.fixing.push(fixing);
-            }
-            table.push((class_of_least[least as usize], act));
+            prefix.fixing.push(fixing);
         }
-        prefix.table = table;
+        table.push((class_of_least[least as usize], act));
     }
+    prefix.table = table;
+}
 
-    /// The prefix (by rank) that act `at` of the stabilisers makes of prefix `q`.
-    fn act_on_prefix(&self, prefix: &Prefix, at: usize, q: u32) -> u32 {
-        let k = self.large_positions.len();
-        let labels = decode_prefix(q, k, prefix.places);
-        let from = &self.stabilisers.from[at * k..][..k];
-        let label = &self.stabilisers.label[at * k..][..k];
-        let mut image = [0u8; MAX_PREFIX];
-        for (j, out) in image.iter_mut().enumerate().take(prefix.places) {
-            let source = prefix.position[from[prefix.order[j] as usize] as usize] as usize;
-            *out = label[labels[source] as usize];
-        }
-        encode_prefix(&image[..prefix.places], k)
+/// The prefix (by rank) that act `at` of the stabilisers makes of prefix `q`.
+fn act_on_prefix(k: usize, stabilisers: &Acts, prefix: &Prefix, at: usize, q: u32) -> u32 {
+    let labels = decode_prefix(q, k, prefix.places);
+    let from = &stabilisers.from[at * k..][..k];
+    let label = &stabilisers.label[at * k..][..k];
+    let mut image = [0u8; MAX_PREFIX];
+    for (j, out) in image.iter_mut().enumerate().take(prefix.places) {
+        let source = prefix.position[from[prefix.order[j] as usize] as usize] as usize;
+        *out = label[labels[source] as usize];
     }
+    encode_prefix(&image[..prefix.places], k)
+}
 
+impl KClasses {
     /// The index of the large part `b` (already taken to the representative's frame)
     /// in class `c`'s section.
     #[inline]
@@ -257,21 +265,25 @@ impl KClasses {
             return section.offset + self.canonical_rank(c, b);
         }
         let prefix = &self.sections.prefixes[section.prefix as usize];
-        let (start, _) = self.stabiliser_of[c as usize];
+        let (start, _) = self.small_classes.stabiliser_of[c as usize];
         let act = |j: u16, b: &LargePart| {
-            self.apply_act(&self.stabilisers, (start + j as u32 - 1) as usize, b)
+            self.split.apply_act(
+                &self.small_classes.stabilisers,
+                (start + j as u32 - 1) as usize,
+                b,
+            )
         };
-        let rank = self.rank_large_in(b, &prefix.order);
+        let rank = self.split.rank_large_in(b, &prefix.order);
         let (class, to_least) = prefix.table[(rank / section.rest) as usize];
         let (b, mut best) = if to_least == 0 {
             (*b, rank % section.rest)
         } else {
             let moved = act(to_least, b);
-            let rank = self.rank_large_in(&moved, &prefix.order);
+            let rank = self.split.rank_large_in(&moved, &prefix.order);
             (moved, rank % section.rest)
         };
         for &j in &prefix.fixing[class as usize] {
-            best = best.min(self.rank_large_in(&act(j, &b), &prefix.order) % section.rest);
+            best = best.min(self.split.rank_large_in(&act(j, &b), &prefix.order) % section.rest);
         }
         section.offset + class as u64 * section.rest + best
     }
@@ -284,26 +296,25 @@ impl KClasses {
         let section = &sections[c];
         let within = index - section.offset;
         if section.prefix == WHOLE {
-            let b = self.unrank_large(within);
+            let b = self.split.unrank_large(within);
             let canonical = self.canonical_rank(c as u32, &b) == within;
             return (c, b, canonical);
         }
         let prefix = &self.sections.prefixes[section.prefix as usize];
-        let (start, _) = self.stabiliser_of[c];
+        let (start, _) = self.small_classes.stabiliser_of[c];
         let class = (within / section.rest) as usize;
         let rest = within % section.rest;
         let rank = prefix.least[class] as u64 * section.rest + rest;
-        let b = self.unrank_large_in(rank, &prefix.order);
+        let b = self.split.unrank_large_in(rank, &prefix.order);
         let canonical = prefix.fixing[class].iter().all(|&j| {
-            let moved = self.apply_act(&self.stabilisers, (start + j as u32 - 1) as usize, &b);
-            self.rank_large_in(&moved, &prefix.order) % section.rest >= rest
+            let moved = self.split.apply_act(
+                &self.small_classes.stabilisers,
+                (start + j as u32 - 1) as usize,
+                &b,
+            );
+            self.split.rank_large_in(&moved, &prefix.order) % section.rest >= rest
         });
         (c, b, canonical)
-    }
-
-    /// The identity order, for the sections without a prefix.
-    pub(super) fn whole_order() -> [u8; MAX_LARGE] {
-        identity_order()
     }
 }
 
@@ -373,7 +384,7 @@ mod tests {
     #[test]
     fn prefixes_number_the_classes_the_whole_search_finds() {
         let p = pyraminx_with_large_edges();
-        assert_eq!(p.large, Large::Orbit);
+        assert_eq!(p.split.large, Large::Orbit);
         assert!(!p.sections.prefixes.is_empty(), "no section has a prefix");
         let a = analyze(&p, 0, &Control::default()).unwrap();
         let c = a.classes.as_ref().unwrap();
@@ -385,7 +396,7 @@ mod tests {
         // Slots left unused: what the sections' duplicates leave, counted apart.
         assert_eq!(a.indices - a.reachable, p.never_reached());
         // Fewer slots than one whole large part per small class.
-        assert!(a.indices < p.representatives.len() as u64 * p.large_count);
+        assert!(a.indices < p.small_classes.representatives.len() as u64 * p.split.large_count);
         // Every symmetry's image of a position has its index.
         let base = p.base();
         let mut pattern = base.goal().clone();

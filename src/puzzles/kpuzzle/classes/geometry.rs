@@ -1,0 +1,86 @@
+//! The symmetry group as it acts on a puzzle's compact positions: the positions kept,
+//! the moves, the symmetries (conjugations, some with a mirror) and the frame that
+//! brings a position home when positions are counted up to rotation.
+
+use super::super::definition::Transformation;
+use super::super::symmetry::{Compact, Frame, Symmetry, reflect};
+use super::split::{Acts, Large, Split};
+
+/// The compact positions, the moves over them and the symmetries acting on them.
+#[derive(Debug, Clone)]
+pub(super) struct Geometry {
+    pub compact: Compact,
+    /// The symmetries whose classes are indexed (the identity first).
+    pub symmetries: Vec<Symmetry>,
+    /// The order of the puzzle's own symmetry group: more than `symmetries` where
+    /// they are the subgroup fixing a search's start ([`super::KClasses::fixing`]).
+    pub puzzle_symmetries: usize,
+    pub frame: Option<Frame>,
+    /// The moves, restricted to the compact positions.
+    pub moves: Vec<Transformation>,
+    /// The moves as the symmetries conjugate them (before a frame holds a piece).
+    pub unheld_moves: Vec<Transformation>,
+    /// The number of positions: the order of the group the moves generate.
+    pub order: u128,
+}
+
+impl Geometry {
+    /// `x` under symmetry `sym`, brought home in the frame: `rho · S⁻¹ · x · S`, and
+    /// the left factor `rho · S⁻¹`.
+    pub fn act(&self, sym: usize, x: &Transformation) -> (Transformation, Transformation) {
+        let moduli = &self.compact.moduli;
+        let symmetry = &self.symmetries[sym];
+        let s = &symmetry.s;
+        let s_inverse = s.inverse(moduli);
+        let z = if symmetry.mirror {
+            s_inverse.then(&reflect(x, moduli), moduli).then(s, moduli)
+        } else {
+            s_inverse.then(x, moduli).then(s, moduli)
+        };
+        match &self.frame {
+            None => (z, s_inverse),
+            Some(frame) => {
+                let rho = frame.rotation_for(&z).clone();
+                (rho.then(&z, moduli), rho.then(&s_inverse, moduli))
+            }
+        }
+    }
+
+    /// The act of symmetry `sym` on the large part of positions whose small part is
+    /// `x` (split by `split`), appended to `acts`.
+    pub fn push_act(&self, split: &Split, acts: &mut Acts, sym: usize, x: &Transformation) {
+        let k = split.large_positions.len();
+        if k == 0 {
+            return;
+        }
+        let first = split.large_positions[0];
+        let (_, left) = self.act(sym, x);
+        let s = &self.symmetries[sym].s;
+        let m = split.large_modulus;
+        let mut from = Vec::with_capacity(k);
+        let mut add = Vec::with_capacity(k);
+        let mut label = Vec::with_capacity(k);
+        let mut label_twist = Vec::with_capacity(k);
+        for (i, &p) in split.large_positions.iter().enumerate() {
+            let j = s.permutation[p] as usize;
+            from.push((j - first) as u8);
+            match split.large {
+                Large::Orbit => {
+                    add.push(s.delta[p] % m);
+                    label.push((left.permutation[first + i] as usize - first) as u8);
+                    label_twist.push(left.delta[first + i] % m);
+                }
+                _ => {
+                    // The pieces are the small part's: fold the left factor's twist of
+                    // the piece that comes to p into the offset.
+                    let piece = x.permutation[j] as usize;
+                    add.push((left.delta[piece] + s.delta[p]) % m);
+                    label.push(0);
+                    label_twist.push(0);
+                }
+            }
+        }
+        let negate = self.symmetries[sym].mirror;
+        acts.push(&from, &add, &label, &label_twist, negate);
+    }
+}

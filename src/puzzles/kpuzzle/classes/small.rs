@@ -1,0 +1,233 @@
+//! The small part of a class index: every value the moves reach, numbered
+//! ([`SmallPart::enumerate`]), and those values' classes under the symmetries with
+//! each class's representative and stabiliser ([`SmallClasses::classify`]).
+
+use std::collections::HashMap;
+
+use super::super::KPuzzleError;
+use super::super::definition::Transformation;
+use super::MAX_SMALL_PART;
+use super::geometry::Geometry;
+use super::split::{Acts, Split};
+
+/// Keys are packed coordinates: SplitMix64's finalizer spreads them over every bit.
+#[derive(Debug, Clone, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        let x = (x ^ x >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let x = (x ^ x >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = x ^ x >> 31;
+    }
+}
+
+type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
+
+/// Every value of the small part the moves reach, numbered in the order a
+/// breadth-first search meets them, and the moves' table over them.
+#[derive(Debug, Clone)]
+pub(super) struct SmallPart {
+    /// The number of each value, by its key ([`Split::key`]).
+    ids: HashMap<u64, u32, BuildKeyHasher>,
+    /// Per value: its pieces and twists over all compact positions (the large
+    /// part's entries as solved).
+    pieces: Vec<u8>,
+    twists: Vec<u8>,
+    /// Per value and move: the value the move takes it to.
+    pub moves: Vec<u32>,
+    /// Compact positions per value.
+    n: usize,
+}
+
+impl SmallPart {
+    /// The values of `split`'s small part that `geometry`'s moves reach, about
+    /// `expected` of them.
+    ///
+    /// # Errors
+    /// [`KPuzzleError`] past [`MAX_SMALL_PART`] values.
+    pub fn enumerate(
+        geometry: &Geometry,
+        split: &Split,
+        expected: usize,
+    ) -> Result<SmallPart, KPuzzleError> {
+        let n = geometry.compact.len();
+        let mut ids: HashMap<u64, u32, BuildKeyHasher> = HashMap::default();
+        let mut table = Vec::new();
+        ids.reserve(expected);
+        table.reserve(expected * geometry.moves.len());
+        let identity = Transformation::identity(n);
+        let mut keys = vec![split.key(&identity.permutation, &identity.delta)];
+        ids.insert(keys[0], 0);
+        let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
+        let (mut after_pieces, mut after_twists) = (vec![0u8; n], vec![0u8; n]);
+        let moduli = &geometry.compact.moduli;
+        let mut next = 0;
+        while next < keys.len() {
+            split.unkey(keys[next], &mut pieces, &mut twists);
+            next += 1;
+            for m in &geometry.moves {
+                for i in 0..n {
+                    let from = m.permutation[i] as usize;
+                    after_pieces[i] = pieces[from];
+                    after_twists[i] = (twists[from] + m.delta[i]) % moduli[i].max(1);
+                }
+                let key = split.key(&after_pieces, &after_twists);
+                let count = keys.len() as u32;
+                let id = *ids.entry(key).or_insert(count);
+                if id == count {
+                    if keys.len() == MAX_SMALL_PART {
+                        return Err(KPuzzleError::Option(format!(
+                            "symmetry classes: the enumerated part has more than {MAX_SMALL_PART} values"
+                        )));
+                    }
+                    keys.push(key);
+                }
+                table.push(id);
+            }
+        }
+        let mut small = SmallPart {
+            ids,
+            pieces: vec![0; keys.len() * n],
+            twists: vec![0; keys.len() * n],
+            moves: table,
+            n,
+        };
+        for (s, &key) in keys.iter().enumerate() {
+            split.unkey(key, &mut pieces, &mut twists);
+            small.pieces[s * n..][..n].copy_from_slice(&pieces);
+            small.twists[s * n..][..n].copy_from_slice(&twists);
+        }
+        Ok(small)
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.pieces.len() / self.n.max(1)
+    }
+
+    /// Value `s` as a transformation (the large part's entries as solved).
+    pub fn state(&self, s: u32) -> Transformation {
+        let at = s as usize * self.n;
+        Transformation {
+            permutation: self.pieces[at..at + self.n].to_vec(),
+            delta: self.twists[at..at + self.n].to_vec(),
+        }
+    }
+
+    /// Whether the moves reach the small part `y`.
+    pub fn contains(&self, split: &Split, y: &Transformation) -> bool {
+        self.ids.contains_key(&split.key(&y.permutation, &y.delta))
+    }
+
+    /// The number of the small part `y` (the large part's entries as solved).
+    pub fn id(&self, split: &Split, y: &Transformation) -> u32 {
+        self.ids[&split.key(&y.permutation, &y.delta)]
+    }
+}
+
+/// The small part's values in classes under the symmetries: per value its class and
+/// the act of its symmetry to the representative on the large part; per class its
+/// representative and stabiliser.
+#[derive(Debug, Clone)]
+pub(super) struct SmallClasses {
+    /// Per small value: its class.
+    pub class: Vec<u32>,
+    /// Per small value: how its symmetry to the representative acts on `b`.
+    pub acts: Acts,
+    /// Per class: its representative small value.
+    pub representatives: Vec<u32>,
+    /// Per class: where its stabiliser's acts (other than the identity) start in
+    /// `stabilisers`, and how many.
+    pub stabiliser_of: Vec<(u32, u32)>,
+    pub stabilisers: Acts,
+    /// Per class: the symmetries (indices) of its stabiliser, the identity first.
+    pub stabiliser_symmetries: Vec<Vec<u16>>,
+}
+
+impl SmallClasses {
+    /// Classes of the small part, each value's symmetry to its representative, and
+    /// the representatives' stabilisers. The moves as the symmetries conjugate them
+    /// (before a frame holds a piece, `geometry.unheld_moves`) tell the symmetries'
+    /// actions apart.
+    pub fn classify(geometry: &Geometry, split: &Split, small: &SmallPart) -> SmallClasses {
+        let count = small.len().max(1);
+        let k = split.large_positions.len();
+        let mut class = vec![u32::MAX; count];
+        let mut to_rep = vec![0u16; count];
+        let moduli = &geometry.compact.moduli;
+        let unheld_moves = &geometry.unheld_moves;
+        // The symmetry acting as each one's inverse (the list holds one symmetry per
+        // action, not necessarily the inverse transformation itself).
+        let actions: Vec<Vec<u16>> = geometry
+            .symmetries
+            .iter()
+            .map(|s| super::super::symmetry::move_permutation(s, unheld_moves, moduli))
+            .collect();
+        let inverse_index: Vec<u16> = geometry
+            .symmetries
+            .iter()
+            .map(|s| {
+                let inverse = super::super::symmetry::move_permutation(
+                    &s.inverse(moduli),
+                    unheld_moves,
+                    moduli,
+                );
+                actions
+                    .iter()
+                    .position(|a| *a == inverse)
+                    .expect("the actions form a group") as u16
+            })
+            .collect();
+        let mut representatives = Vec::new();
+        let mut stabiliser_of = Vec::new();
+        let mut stabilisers = Acts::new(k);
+        let mut stabiliser_symmetries = Vec::new();
+        for s in 0..count {
+            if class[s] != u32::MAX {
+                continue;
+            }
+            let c = representatives.len() as u32;
+            representatives.push(s as u32);
+            let x = small.state(s as u32);
+            let mut stabiliser = Vec::new();
+            for (sym, &inverse) in inverse_index.iter().enumerate() {
+                let (y, _) = geometry.act(sym, &x);
+                let t = small.id(split, &split.small_of(&y)) as usize;
+                if t == s {
+                    stabiliser.push(sym as u16);
+                }
+                if class[t] == u32::MAX {
+                    class[t] = c;
+                    to_rep[t] = inverse;
+                }
+            }
+            let start = stabilisers.from.len() / k.max(1);
+            for &sym in &stabiliser[1..] {
+                geometry.push_act(split, &mut stabilisers, sym as usize, &x);
+            }
+            stabiliser_of.push((start as u32, (stabiliser.len() - 1) as u32));
+            stabiliser_symmetries.push(stabiliser);
+        }
+        let mut acts = Acts::new(k);
+        for (s, &sym) in to_rep.iter().enumerate() {
+            geometry.push_act(split, &mut acts, sym as usize, &small.state(s as u32));
+        }
+        SmallClasses {
+            class,
+            acts,
+            representatives,
+            stabiliser_of,
+            stabilisers,
+            stabiliser_symmetries,
+        }
+    }
+}

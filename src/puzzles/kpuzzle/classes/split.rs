@@ -1,0 +1,591 @@
+//! How a class index splits a position: a small part, enumerated (every value the
+//! moves reach gets a number), and a large part (one orbit, or one orbit's twists)
+//! ranked as a permutation and a twist vector. [`Split::choose`] picks the split with
+//! the fewest slots; the rest of this module reads and writes the two parts.
+
+use super::super::definition::Transformation;
+use super::super::symmetry::Compact;
+use super::{MAX_SMALL_PART, small_part_limit};
+
+/// The most pieces of the ranked large part.
+pub(super) const MAX_LARGE: usize = 20;
+
+/// What the large part `b` holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Large {
+    /// Nothing: the small part is the whole position.
+    Nothing,
+    /// One orbit's pieces and orientations.
+    Orbit,
+    /// One orbit's orientations (its pieces are in the small part).
+    Twists,
+}
+
+/// How the symmetry that takes a small part to its class's representative acts on the
+/// large part, in the large orbit's own numbering: `b'[i]` takes `b[from[i]]`, its
+/// piece `v` relabelled `label[v]`, its twist (negated by a mirror, `negate`) plus
+/// `add[i]` (plus `label_twist[v]`).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Acts {
+    pub k: usize,
+    pub from: Vec<u8>,
+    pub add: Vec<u8>,
+    pub label: Vec<u8>,
+    pub label_twist: Vec<u8>,
+    pub negate: Vec<bool>,
+}
+
+impl Acts {
+    pub fn new(k: usize) -> Acts {
+        Acts {
+            k,
+            ..Acts::default()
+        }
+    }
+
+    pub fn push(
+        &mut self,
+        from: &[u8],
+        add: &[u8],
+        label: &[u8],
+        label_twist: &[u8],
+        negate: bool,
+    ) {
+        self.negate.push(negate);
+        self.from.extend_from_slice(from);
+        self.add.extend_from_slice(add);
+        self.label.extend_from_slice(label);
+        self.label_twist.extend_from_slice(label_twist);
+    }
+}
+
+/// A position's large part, in the large orbit's numbering.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct LargePart {
+    pub pieces: [u8; MAX_LARGE],
+    pub twists: [u8; MAX_LARGE],
+}
+
+/// Where a class index splits the compact positions, and how the large part is ranked.
+#[derive(Debug, Clone)]
+pub(super) struct Split {
+    /// What the large part holds.
+    pub large: Large,
+    /// The compact positions of the large orbit (contiguous).
+    pub large_positions: Vec<usize>,
+    pub large_modulus: u8,
+    /// Every move keeps the large orbit's permutation even.
+    pub even: bool,
+    /// Every move keeps the sum of the large orbit's twists.
+    pub twist_sum: bool,
+    /// The number of large parts the ranking numbers.
+    pub large_count: u64,
+    /// Bits per compact position of the small part's key: pieces, then twists.
+    piece_bits: Vec<u8>,
+    twist_bits: Vec<u8>,
+    /// The first compact position of each position's orbit.
+    first_of: Vec<u8>,
+}
+
+impl Split {
+    /// The split of `compact` (under `moves`, `group_order` positions, `symmetries`
+    /// of them) with the fewest slots whose small part can be enumerated, and the
+    /// small part's number of values; the reference orbit of a frame stays small.
+    ///
+    /// # Errors
+    /// Why no split fits (a sentence for the caller's error).
+    pub fn choose(
+        compact: &Compact,
+        moves: &[Transformation],
+        group_order: u128,
+        symmetries: u128,
+        reference_orbit: Option<u8>,
+    ) -> Result<(Split, usize), String> {
+        let orbits = compact_orbits(compact);
+        let choice = choose_split(
+            compact,
+            moves,
+            &orbits,
+            group_order,
+            symmetries,
+            reference_orbit,
+        );
+        let Some((large, large_orbit, small_size)) = choice else {
+            return Err(format!(
+                "{} positions, and no split of its pieces leaves a part of at most {} \
+                 values to enumerate",
+                crate::units::thousands_wide(group_order),
+                MAX_SMALL_PART
+            ));
+        };
+        let large_positions: Vec<usize> = (large_orbit.0..large_orbit.0 + large_orbit.1).collect();
+        let k = large_positions.len();
+        let modulus = compact.moduli.get(large_orbit.0).filter(|_| k > 0);
+        let large_modulus = modulus.map_or(1, |&m| m.max(1));
+        let (even, twist_sum, large_count) =
+            large_shape(moves, large, &large_positions, large_modulus);
+        let first_of: Vec<u8> = orbits
+            .iter()
+            .flat_map(|&(first, count)| std::iter::repeat_n(first as u8, count))
+            .collect();
+        let (piece_bits, twist_bits) = key_bits(compact, &orbits, large, &large_positions);
+        let total_bits: u32 = piece_bits
+            .iter()
+            .chain(&twist_bits)
+            .map(|&b| b as u32)
+            .sum();
+        if total_bits > 64 {
+            return Err(format!(
+                "the enumerated part takes {total_bits} bits, over 64"
+            ));
+        }
+        let split = Split {
+            large,
+            large_positions,
+            large_modulus,
+            even,
+            twist_sum,
+            large_count,
+            piece_bits,
+            twist_bits,
+            first_of,
+        };
+        Ok((split, small_size as usize))
+    }
+
+    /// The small part of `x` as a key.
+    pub fn key(&self, pieces: &[u8], twists: &[u8]) -> u64 {
+        let mut key = 0u64;
+        for i in 0..self.first_of.len() {
+            let first = self.first_of[i] as usize;
+            if self.piece_bits[i] > 0 {
+                key = key << self.piece_bits[i] | (pieces[i] as usize - first) as u64;
+            }
+            if self.twist_bits[i] > 0 {
+                key = key << self.twist_bits[i] | twists[i] as u64;
+            }
+        }
+        key
+    }
+
+    /// The small part a key holds, into `pieces` and `twists` (the large part's
+    /// entries as solved).
+    pub fn unkey(&self, mut key: u64, pieces: &mut [u8], twists: &mut [u8]) {
+        for i in (0..self.first_of.len()).rev() {
+            let first = self.first_of[i] as usize;
+            twists[i] = 0;
+            pieces[i] = i as u8;
+            if self.twist_bits[i] > 0 {
+                twists[i] = (key & ((1 << self.twist_bits[i]) - 1)) as u8;
+                key >>= self.twist_bits[i];
+            }
+            if self.piece_bits[i] > 0 {
+                pieces[i] = (first + (key & ((1 << self.piece_bits[i]) - 1)) as usize) as u8;
+                key >>= self.piece_bits[i];
+            }
+        }
+    }
+
+    pub fn orbit_first(&self, i: usize) -> usize {
+        self.first_of[i] as usize
+    }
+
+    /// `x` with the large part's entries as solved (so that it is a transformation).
+    pub fn small_of(&self, x: &Transformation) -> Transformation {
+        let mut y = x.clone();
+        for &i in &self.large_positions {
+            match self.large {
+                Large::Nothing => {}
+                Large::Orbit => {
+                    y.permutation[i] = i as u8;
+                    y.delta[i] = 0;
+                }
+                Large::Twists => y.delta[i] = 0,
+            }
+        }
+        y
+    }
+
+    /// The large part of `x`.
+    pub fn large_of(&self, x: &Transformation) -> LargePart {
+        let mut b = LargePart {
+            pieces: [0; MAX_LARGE],
+            twists: [0; MAX_LARGE],
+        };
+        if let Some(&first) = self.large_positions.first() {
+            for (i, &p) in self.large_positions.iter().enumerate() {
+                b.pieces[i] = if self.large == Large::Orbit {
+                    (x.permutation[p] as usize - first) as u8
+                } else {
+                    0
+                };
+                b.twists[i] = x.delta[p];
+            }
+        }
+        b
+    }
+
+    pub fn with_large(&self, x: &Transformation, b: &LargePart) -> Transformation {
+        let mut y = x.clone();
+        if let Some(&first) = self.large_positions.first() {
+            for (i, &p) in self.large_positions.iter().enumerate() {
+                if self.large == Large::Orbit {
+                    y.permutation[p] = (first + b.pieces[i] as usize) as u8;
+                }
+                y.delta[p] = b.twists[i];
+            }
+        }
+        y
+    }
+
+    /// `b` under the act `at` of `acts`.
+    #[inline]
+    pub fn apply_act(&self, acts: &Acts, at: usize, b: &LargePart) -> LargePart {
+        let k = acts.k;
+        let from = &acts.from[at * k..][..k];
+        let add = &acts.add[at * k..][..k];
+        let m = self.large_modulus;
+        let mut out = LargePart {
+            pieces: [0; MAX_LARGE],
+            twists: [0; MAX_LARGE],
+        };
+        // A mirror's act takes the twists negated.
+        let negate = acts.negate[at];
+        let twist = |t: u8| if negate { (m - t) % m } else { t };
+        match self.large {
+            Large::Nothing => {}
+            Large::Orbit => {
+                let label = &acts.label[at * k..][..k];
+                let label_twist = &acts.label_twist[at * k..][..k];
+                for i in 0..k {
+                    let j = from[i] as usize;
+                    let v = b.pieces[j] as usize;
+                    out.pieces[i] = label[v];
+                    if m > 1 {
+                        out.twists[i] = (label_twist[v] + twist(b.twists[j]) + add[i]) % m;
+                    }
+                }
+            }
+            Large::Twists => {
+                for i in 0..k {
+                    out.twists[i] = (twist(b.twists[from[i] as usize]) + add[i]) % m;
+                }
+            }
+        }
+        out
+    }
+
+    /// The rank of a large part.
+    #[inline]
+    pub fn rank_large(&self, b: &LargePart) -> u64 {
+        self.rank_large_in(b, &Self::whole_order())
+    }
+
+    /// The rank of a large part read in the order of places `order`.
+    #[inline]
+    pub fn rank_large_in(&self, b: &LargePart, order: &[u8; MAX_LARGE]) -> u64 {
+        let k = self.large_positions.len();
+        let m = self.large_modulus as u64;
+        let mut rank = 0u64;
+        if self.large == Large::Orbit {
+            let mut seen = 0u32;
+            for (i, &place) in order[..k].iter().enumerate() {
+                let v = b.pieces[place as usize] as u32;
+                let smaller = v - (seen & ((1u32 << v) - 1)).count_ones();
+                seen |= 1 << v;
+                rank = rank * (k - i) as u64 + smaller as u64;
+            }
+            if self.even {
+                rank >>= 1;
+            }
+        }
+        if m > 1 {
+            let free = if self.twist_sum { k - 1 } else { k };
+            for &place in &order[..free] {
+                rank = rank * m + b.twists[place as usize] as u64;
+            }
+        }
+        rank
+    }
+
+    /// The large part of rank `rank`.
+    pub fn unrank_large(&self, rank: u64) -> LargePart {
+        self.unrank_large_in(rank, &Self::whole_order())
+    }
+
+    /// The large part of rank `rank` read in the order of places `order`.
+    pub fn unrank_large_in(&self, mut rank: u64, order: &[u8; MAX_LARGE]) -> LargePart {
+        let k = self.large_positions.len();
+        let m = self.large_modulus as u64;
+        let mut b = LargePart {
+            pieces: [0; MAX_LARGE],
+            twists: [0; MAX_LARGE],
+        };
+        if m > 1 && k > 0 {
+            let free = if self.twist_sum { k - 1 } else { k };
+            let mut sum = 0u64;
+            for i in (0..free).rev() {
+                b.twists[order[i] as usize] = (rank % m) as u8;
+                sum += rank % m;
+                rank /= m;
+            }
+            if self.twist_sum {
+                b.twists[order[k - 1] as usize] = ((m - sum % m) % m) as u8;
+            }
+        }
+        if self.large == Large::Orbit {
+            let mut full = if self.even { rank << 1 } else { rank };
+            loop {
+                let mut digits = [0u8; MAX_LARGE];
+                let mut r = full;
+                for i in (0..k).rev() {
+                    let radix = (k - i) as u64;
+                    digits[i] = (r % radix) as u8;
+                    r /= radix;
+                }
+                let mut free = [0u8; MAX_LARGE];
+                for (v, f) in free.iter_mut().enumerate().take(k) {
+                    *f = v as u8;
+                }
+                for (i, &d) in digits.iter().enumerate().take(k) {
+                    let d = d as usize;
+                    b.pieces[order[i] as usize] = free[d];
+                    free.copy_within(d + 1..k - i, d);
+                }
+                if !self.even || permutation_is_even(&b.pieces[..k]) {
+                    break;
+                }
+                full += 1;
+            }
+        }
+        b
+    }
+
+    /// The large part's moves: `from` and `add` per move, like an act (empty acts
+    /// where there is no large part).
+    pub fn move_table(&self, moves: &[Transformation]) -> Acts {
+        let k = self.large_positions.len();
+        let mut table = Acts::new(k);
+        if k == 0 {
+            return table;
+        }
+        let first = self.large_positions[0];
+        let m = self.large_modulus;
+        for t in moves {
+            let from: Vec<u8> = self
+                .large_positions
+                .iter()
+                .map(|&p| (t.permutation[p] as usize - first) as u8)
+                .collect();
+            let add: Vec<u8> = self
+                .large_positions
+                .iter()
+                .map(|&p| t.delta[p] % m)
+                .collect();
+            table.push(&from, &add, &vec![0; k], &vec![0; k], false);
+        }
+        table
+    }
+
+    /// The identity order of places: a large part ranked whole.
+    pub fn whole_order() -> [u8; MAX_LARGE] {
+        std::array::from_fn(|i| i as u8)
+    }
+}
+
+/// The split of a class index with the fewest slots, about `|b| · |s| / |group|`,
+/// among those whose small part has at most [`MAX_SMALL_PART`] values: everything
+/// small; else one orbit large; else one orbit's twists large. The held piece's orbit
+/// stays small. Returns the large part, its orbit `(first, count)` and the small
+/// part's number of values.
+fn choose_split(
+    compact: &Compact,
+    moves: &[Transformation],
+    orbits: &[(usize, usize)],
+    group_order: u128,
+    symmetries_count: u128,
+    reference_orbit: Option<u8>,
+) -> Option<(Large, (usize, usize), u128)> {
+    // Choose the split: everything small; else one orbit large; else one orbit's
+    // twists large.
+    let order_without = |large: Large, orbit: (usize, usize)| -> u128 {
+        let moduli: Vec<u8> = compact
+            .moduli
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                if (orbit.0..orbit.0 + orbit.1).contains(&i) && large == Large::Twists {
+                    1
+                } else {
+                    m
+                }
+            })
+            .collect();
+        let kept: Vec<Transformation> = moves
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                if large == Large::Orbit {
+                    for i in orbit.0..orbit.0 + orbit.1 {
+                        t.permutation[i] = i as u8;
+                        t.delta[i] = 0;
+                    }
+                } else {
+                    for i in orbit.0..orbit.0 + orbit.1 {
+                        t.delta[i] = 0;
+                    }
+                }
+                t
+            })
+            .collect();
+        let refs: Vec<&Transformation> = kept.iter().collect();
+        super::super::group::order(&refs, &moduli)
+    };
+    // Candidates: everything small; one orbit large; one orbit's twists large.
+    // Each is judged by the slots it would take, about |b| · |s| / |group| (at
+    // least |b|), among those whose small part can be enumerated.
+    let large_size = |large: Large, orbit: (usize, usize)| -> u128 {
+        let k = orbit.1;
+        let m = compact.moduli[orbit.0].max(1) as u128;
+        let pieces = if large == Large::Orbit {
+            (1..=k as u128).product::<u128>()
+        } else {
+            1
+        };
+        pieces * m.pow(k as u32)
+    };
+    let mut candidates: Vec<(u128, u128, Large, (usize, usize))> = Vec::new();
+    if group_order <= small_part_limit() {
+        candidates.push((
+            group_order.div_ceil(symmetries_count),
+            group_order,
+            Large::Nothing,
+            (0, 0),
+        ));
+    }
+    for large in [Large::Orbit, Large::Twists] {
+        for &orbit in orbits {
+            if Some(compact.orbit[orbit.0]) == reference_orbit
+                || orbit.1 > MAX_LARGE
+                || (large == Large::Twists && compact.moduli[orbit.0] < 2)
+            {
+                continue;
+            }
+            let small = order_without(large, orbit);
+            if small <= small_part_limit() {
+                let slots = large_size(large, orbit) * small.div_ceil(symmetries_count).max(1);
+                candidates.push((slots, small, large, orbit));
+            }
+        }
+    }
+    candidates
+        .into_iter()
+        .min_by_key(|&(slots, small, _, _)| (slots, small))
+        .map(|(_, small, large, orbit)| (large, orbit, small))
+}
+
+/// Whether every move keeps the large orbit's permutation even and its twists'
+/// sum, and the number of large parts the ranking numbers.
+fn large_shape(
+    moves: &[Transformation],
+    large: Large,
+    large_positions: &[usize],
+    large_modulus: u8,
+) -> (bool, bool, u64) {
+    let k = large_positions.len();
+    let first = large_positions.first().copied().unwrap_or(0) as u8;
+    let even = k > 0
+        && moves.iter().all(|m| {
+            let local: Vec<u8> = large_positions
+                .iter()
+                .map(|&i| m.permutation[i] - first)
+                .collect();
+            permutation_is_even(&local)
+        });
+    let twist_sum = k > 0
+        && large_modulus > 1
+        && moves.iter().all(|m| {
+            large_positions
+                .iter()
+                .map(|&i| m.delta[i] as u32)
+                .sum::<u32>()
+                % large_modulus as u32
+                == 0
+        });
+    let count = match large {
+        Large::Nothing => 1,
+        Large::Orbit | Large::Twists => {
+            let pieces = if large == Large::Orbit {
+                factorial(k) / if even { 2 } else { 1 }
+            } else {
+                1
+            };
+            let free = if twist_sum { k - 1 } else { k };
+            pieces * (large_modulus as u64).pow(free as u32)
+        }
+    };
+    (even, twist_sum, count)
+}
+
+/// Bits per compact position of the small part's key: its pieces, its twists.
+fn key_bits(
+    compact: &Compact,
+    orbits: &[(usize, usize)],
+    large: Large,
+    large_positions: &[usize],
+) -> (Vec<u8>, Vec<u8>) {
+    let n = compact.len();
+    let mut piece_bits = vec![0u8; n];
+    let mut twist_bits = vec![0u8; n];
+    for &(first, count) in orbits {
+        for i in first..first + count {
+            let large_here = large_positions.contains(&i);
+            if !(large_here && large == Large::Orbit) {
+                piece_bits[i] = bits_for(count);
+            }
+            if !large_here || large == Large::Nothing {
+                twist_bits[i] = bits_for(compact.moduli[i].max(1) as usize);
+            }
+        }
+    }
+    (piece_bits, twist_bits)
+}
+
+/// The orbits of the compact positions, each `(first, count)`.
+fn compact_orbits(compact: &Compact) -> Vec<(usize, usize)> {
+    let mut orbits: Vec<(usize, usize)> = Vec::new();
+    for i in 0..compact.len() {
+        match orbits.last_mut() {
+            Some((first, count)) if compact.orbit[*first] == compact.orbit[i] => *count += 1,
+            _ => orbits.push((i, 1)),
+        }
+    }
+    orbits
+}
+
+fn bits_for(values: usize) -> u8 {
+    (usize::BITS - values.saturating_sub(1).leading_zeros()) as u8
+}
+
+fn factorial(n: usize) -> u64 {
+    (1..=n as u64).product()
+}
+
+pub(super) fn permutation_is_even(p: &[u8]) -> bool {
+    let mut seen = [false; 256];
+    let mut transpositions = 0;
+    for start in 0..p.len() {
+        if seen[start] {
+            continue;
+        }
+        let mut i = start;
+        let mut length = 0;
+        while !seen[i] {
+            seen[i] = true;
+            i = p[i] as usize;
+            length += 1;
+        }
+        transpositions += length - 1;
+    }
+    transpositions % 2 == 0
+}

@@ -36,10 +36,12 @@
 #            symmetry classes into a 2-bit table in DIR (default tables/): twsearch's
 #            samples/main/FTO.tws (cubing/twsearch before commit 0011625, which removed it);
 #            the published positions per depth asserted, wall time and peak RSS; resumes
-#            an interrupted table, ~38 min and 1.7 GiB from nothing)
+#            an interrupted table, ~38 min and 1.7 GiB from nothing; with BASELINE, the
+#            older build first into its own table, the two compared byte for byte)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
-#            and ends with the median wall time of each and their ratio per puzzle.
+#            and ends with the median wall time of each and their ratio per puzzle;
+#            slidebfs, twobit, korf100, peg and fto take BASELINE the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every mode times with GNU time (Debian package: time).
@@ -61,14 +63,27 @@ if [ "${1:-}" = fto ]; then
     cd "$dir"
     # Positions by depth: Tomas Rokicki, cubing/twips issue #114 (February 2025).
     expected="1 16 208 2688 34752 444736 5630776 70299419 855239993 9730941773 81185504181 135924475165 2148193926 366"
-    /usr/bin/time -f '%e %M' -o fto.time "$bin" analyze \
-        "FTO.tws --orbits C4RNER+EDGE --up-to-rotation --symmetry" \
-        --bits 2 --table fto-ce-symmetry.table --show 100 --format json >fto.json
-    read -r wall rss <fto.time
-    found=$(python3 -c 'import json,sys; print(*json.load(open("fto.json"))["classes"]["positions_by_depth"])')
-    [ "$found" = "$expected" ] || { echo "FTO: positions by depth $found, expected $expected" >&2; exit 1; }
-    python3 -c 'import json; a = json.load(open("fto.json")); c = a["classes"]; print("FTO corners+edges: {:,} positions in {:,} classes ({} symmetries, {:,} slots), God number {}, {} antipodes in {} classes".format(c["positions"], a["reachable"], c["symmetries"], a["indices"], a["gods_number"], c["antipode_positions"], a["antipode_count"]))'
-    echo "wall $wall s (this run; a resumed table counts only its last part), peak RSS $((rss / 1024)) MiB"
+    fto() { # fto BUILD TABLE: one run (resuming TABLE), asserted, its wall time and peak RSS
+        /usr/bin/time -f '%e %M' -o fto.time "$1" analyze \
+            "FTO.tws --orbits C4RNER+EDGE --up-to-rotation --symmetry" \
+            --bits 2 --table "$2" --show 100 --format json >fto.json
+        read -r wall rss <fto.time
+        found=$(python3 -c 'import json,sys; print(*json.load(open("fto.json"))["classes"]["positions_by_depth"])')
+        [ "$found" = "$expected" ] || { echo "FTO: positions by depth $found, expected $expected" >&2; exit 1; }
+        python3 -c 'import json; a = json.load(open("fto.json")); c = a["classes"]; print("FTO corners+edges: {:,} positions in {:,} classes ({} symmetries, {:,} slots), God number {}, {} antipodes in {} classes".format(c["positions"], a["reachable"], c["symmetries"], a["indices"], a["gods_number"], c["antipode_positions"], a["antipode_count"]))'
+        echo "$1: wall $wall s (this run; a resumed table counts only its last part), peak RSS $((rss / 1024)) MiB"
+    }
+    # With BASELINE, the older build writes its own table first; the two must be
+    # byte-identical.
+    if [ -n "${BASELINE:-}" ]; then
+        fto "$BASELINE" fto-ce-symmetry-baseline.table
+        old=$wall
+    fi
+    fto "$bin" fto-ce-symmetry.table
+    if [ -n "${BASELINE:-}" ]; then
+        cmp fto-ce-symmetry-baseline.table fto-ce-symmetry.table
+        echo "tables byte-identical; wall time $(awk -v a="$wall" -v b="$old" 'BEGIN { printf "%.3fx", a / b }') the baseline's"
+    fi
     exit 0
 fi
 
@@ -123,12 +138,12 @@ if [ "${1:-}" = korf100 ]; then
     done
     dir=$(mktemp -d)
     trap 'rm -rf "$dir"' EXIT
-    korf() { # korf THREADS: one run, its totals appended to $dir/runs
-        /usr/bin/time -f '%e %M' -o "$dir/time" target/release/antipode solve 15puzzle \
+    korf() { # korf THREADS [BUILD [LABEL]]: one run, its totals appended to $dir/runs
+        /usr/bin/time -f '%e %M' -o "$dir/time" "${2:-target/release/antipode}" solve 15puzzle \
             --goal "$goal" --pdb 7-8 --threads "$1" <tests/data/korf100.txt >"$dir/out"
         read -r wall rss <"$dir/time"
-        awk -v t="$1" -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
-            END { printf "threads-%s %s %d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
+        awk -v t="${3:-}threads-$1" -v wall="$wall" -v rss="$rss" '{ n++; length_sum += $1; nodes += $2; seconds += $3 }
+            END { printf "%s %s %d instances: %d moves in all, %d nodes, %.3f s searching, %s s wall, %d MiB peak\n",
                   t, wall, n, length_sum, nodes, seconds, wall, rss / 1024 }' "$dir/out" >>"$dir/runs"
     }
     threads=$(nproc)
@@ -137,14 +152,26 @@ if [ "${1:-}" = korf100 ]; then
     echo "first run, the databases read from disk: $(tail -n 1 "$dir/runs" | cut -d' ' -f3-)"
     : >"$dir/runs"
     for _ in $(seq "$runs"); do
-        korf 1
-        korf "$threads"
+        for t in 1 "$threads"; do
+            if [ -n "${BASELINE:-}" ]; then
+                korf "$t" "$BASELINE" baseline-
+            fi
+            korf "$t"
+        done
     done
     cut -d' ' -f1,3- "$dir/runs"
     one=$(median_of threads-1 "$dir/runs")
     all=$(median_of "threads-$threads" "$dir/runs")
     echo "median wall: 1 thread $one s, $threads threads $all s:" \
         "$(awk -v a="$one" -v b="$all" 'BEGIN { printf "%.2fx", a / b }')"
+    if [ -n "${BASELINE:-}" ]; then
+        for t in 1 "$threads"; do
+            old=$(median_of "baseline-threads-$t" "$dir/runs")
+            new=$(median_of "threads-$t" "$dir/runs")
+            echo "median wall on $t thread(s): baseline $old s, this build $new s:" \
+                "$(awk -v a="$new" -v b="$old" 'BEGIN { printf "%.3fx", a / b }') the baseline"
+        done
+    fi
     exit 0
 fi
 
@@ -169,20 +196,31 @@ if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
         /usr/bin/time -f "$label %e"$'\n'"$label-rss %M" -a -o "$dir/times" "$@" >/dev/null 2>&1
     }
     boards=("3 4 11puzzle" "2 6 sliding:2x6")
+    # With BASELINE, an older build runs each command too, just before this one.
+    labels=(bin) paths=("$bin")
+    if [ -n "${BASELINE:-}" ]; then
+        labels=(baseline bin) paths=("$BASELINE" "$bin")
+    fi
     for _ in $(seq "$runs"); do
         for board in "${boards[@]}"; do
             read -r rows cols name <<<"$board"
             if [ "$mode" = slidebfs ]; then
                 for t in 1 "$threads"; do
                     timed "c-${rows}x$cols-$t" "$dir/slide_bfs" "$rows" "$cols" "$t"
-                    timed "a-${rows}x$cols-$t" "$bin" analyze "$name" --threads "$t" -q --show 0
+                    for i in "${!labels[@]}"; do
+                        timed "${labels[i]}-a-${rows}x$cols-$t" "${paths[i]}" analyze "$name" \
+                            --threads "$t" -q --show 0
+                    done
                 done
             else
                 for t in 1 "$threads"; do
-                    timed "m8-${rows}x$cols-$t" "$bin" analyze "$name" --threads "$t" -q --show 0
-                    rm -f "$dir/t.table"
-                    timed "t2-${rows}x$cols-$t" "$bin" analyze "$name" --threads "$t" -q \
-                        --show 0 --bits 2 --table "$dir/t.table"
+                    for i in "${!labels[@]}"; do
+                        timed "${labels[i]}-m8-${rows}x$cols-$t" "${paths[i]}" analyze "$name" \
+                            --threads "$t" -q --show 0
+                        rm -f "$dir/t.table"
+                        timed "${labels[i]}-t2-${rows}x$cols-$t" "${paths[i]}" analyze "$name" \
+                            --threads "$t" -q --show 0 --bits 2 --table "$dir/t.table"
+                    done
                 done
             fi
         done
@@ -203,12 +241,20 @@ if [ "${1:-}" = slidebfs ] || [ "${1:-}" = twobit ]; then
         if [ "$mode" = slidebfs ]; then
             for t in 1 "$threads"; do
                 row "c-$b-$t" "slide_bfs $rows $cols $t (C, in memory)" "c-$b-$t"
-                row "a-$b-$t" "antipode analyze $name --threads $t" "c-$b-$t" "the C"
+                row "bin-a-$b-$t" "antipode analyze $name --threads $t" "c-$b-$t" "the C"
+                if [ -n "${BASELINE:-}" ]; then
+                    row "baseline-a-$b-$t" "    baseline" "c-$b-$t" "the C"
+                    row "bin-a-$b-$t" "    this build" "baseline-a-$b-$t" "the baseline"
+                fi
             done
         else
             for t in 1 "$threads"; do
-                row "m8-$b-$t" "antipode analyze $name --threads $t (8-bit)" "m8-$b-$t"
-                row "t2-$b-$t" "... --bits 2 --table (2-bit table)" "m8-$b-$t" "the 8-bit run"
+                row "bin-m8-$b-$t" "antipode analyze $name --threads $t (8-bit)" "bin-m8-$b-$t"
+                row "bin-t2-$b-$t" "... --bits 2 --table (2-bit table)" "bin-m8-$b-$t" "the 8-bit run"
+                if [ -n "${BASELINE:-}" ]; then
+                    row "bin-m8-$b-$t" "    8-bit against the baseline" "baseline-m8-$b-$t" "the baseline"
+                    row "bin-t2-$b-$t" "    2-bit against the baseline" "baseline-t2-$b-$t" "the baseline"
+                fi
             done
         fi
     done

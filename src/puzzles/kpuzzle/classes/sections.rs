@@ -85,11 +85,6 @@ impl Sections {
     }
 }
 
-/// The identity order of places.
-fn identity_order() -> [u8; MAX_LARGE] {
-    std::array::from_fn(|i| i as u8)
-}
-
 impl Sections {
     /// One section per small class, with a prefix where the class's representative has
     /// a stabiliser and the large part is an orbit's pieces.
@@ -156,7 +151,7 @@ fn prefix_for(k: usize, stabilisers: &Acts, start: u32, count: u32) -> Option<Pr
         return None;
     }
     chosen.sort_unstable();
-    let mut order = identity_order();
+    let mut order = Split::whole_order();
     let mut at = 0;
     for &p in &chosen {
         order[at] = p;
@@ -168,7 +163,7 @@ fn prefix_for(k: usize, stabilisers: &Acts, start: u32, count: u32) -> Option<Pr
             at += 1;
         }
     }
-    let mut position = identity_order();
+    let mut position = Split::whole_order();
     for (i, &p) in order.iter().enumerate().take(k) {
         position[p as usize] = i as u8;
     }

@@ -40,6 +40,7 @@
 //! number of classes, which the tests compare with the search's.
 
 mod geometry;
+mod key_table;
 mod sections;
 mod small;
 mod split;

@@ -97,6 +97,12 @@ impl Transformation {
         }
     }
 
+    /// Its pieces and twists.
+    #[must_use]
+    pub fn parts(&self) -> (&[u8], &[u8]) {
+        (&self.permutation, &self.delta)
+    }
+
     /// `self` then `next`.
     #[must_use]
     pub fn then(&self, next: &Transformation, moduli: &[u8]) -> Transformation {

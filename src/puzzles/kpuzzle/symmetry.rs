@@ -610,8 +610,14 @@ impl Frame {
     /// The rotation that brings `x`'s reference piece home.
     #[must_use]
     pub fn rotation_for(&self, x: &Transformation) -> &Transformation {
+        self.rotation_for_parts(&x.permutation, &x.delta)
+    }
+
+    /// [`Frame::rotation_for`] a position given by its pieces and twists.
+    #[must_use]
+    pub fn rotation_for_parts(&self, pieces: &[u8], twists: &[u8]) -> &Transformation {
         let r = self.reference;
-        let slot = x.permutation[r] as usize * self.modulus as usize + x.delta[r] as usize;
+        let slot = pieces[r] as usize * self.modulus as usize + twists[r] as usize;
         let k = self.bring_home[slot].expect("every reachable place has its rotation");
         &self.rotations[k as usize]
     }

@@ -46,6 +46,39 @@ impl Geometry {
         }
     }
 
+    /// [`Geometry::act`]'s position without allocating, for a position given by its
+    /// `pieces` and `twists`: written to `out` (`scratch` holds the middle step).
+    /// `inverses` are the symmetries' transformations inverted.
+    pub fn act_into(
+        &self,
+        sym: usize,
+        inverses: &[Transformation],
+        (pieces, twists): (&[u8], &[u8]),
+        scratch: &mut (Vec<u8>, Vec<u8>),
+        out: &mut (Vec<u8>, Vec<u8>),
+    ) {
+        let moduli = &self.compact.moduli;
+        let symmetry = &self.symmetries[sym];
+        let (s, s_inverse) = (&symmetry.s, &inverses[sym]);
+        // x, its twists turned the other way first under a mirror ...
+        out.0.copy_from_slice(pieces);
+        for ((o, &t), &m) in out.1.iter_mut().zip(twists).zip(moduli) {
+            *o = match add_twists(t, 0, m) {
+                t if symmetry.mirror && t > 0 => m - t,
+                t => t,
+            };
+        }
+        // ... after S⁻¹, then S ...
+        then_into(s_inverse.parts(), (&out.0, &out.1), moduli, scratch);
+        then_into((&scratch.0, &scratch.1), s.parts(), moduli, out);
+        // ... and brought home.
+        if let Some(frame) = &self.frame {
+            let rho = frame.rotation_for_parts(&out.0, &out.1);
+            then_into(rho.parts(), (&out.0, &out.1), moduli, scratch);
+            std::mem::swap(scratch, out);
+        }
+    }
+
     /// The act of symmetry `sym` on the large part of positions whose small part is
     /// `x` (split by `split`), appended to `acts`.
     pub fn push_act(&self, split: &Split, acts: &mut Acts, sym: usize, x: &Transformation) {
@@ -83,4 +116,27 @@ impl Geometry {
         let negate = self.symmetries[sym].mirror;
         acts.push(&from, &add, &label, &label_twist, negate);
     }
+}
+
+/// `a` then `b` ([`Transformation::then`]) into `out`, without allocating.
+fn then_into(a: (&[u8], &[u8]), b: (&[u8], &[u8]), moduli: &[u8], out: &mut (Vec<u8>, Vec<u8>)) {
+    let (pieces, twists) = (out.0.iter_mut(), out.1.iter_mut());
+    for ((((p, t), &from), &d), &m) in pieces.zip(twists).zip(b.0).zip(b.1).zip(moduli) {
+        *p = a.0[from as usize];
+        *t = add_twists(a.1[from as usize], d, m);
+    }
+}
+
+/// `(a + b) mod m` (`m` 0 taken as 1) without a division where the twists are
+/// already below `m`, as they are but for a definition's own numbers.
+#[inline]
+pub(super) fn add_twists(a: u8, b: u8, m: u8) -> u8 {
+    let (sum, m) = (a as u16 + b as u16, m.max(1) as u16);
+    (if sum < m {
+        sum
+    } else if sum < 2 * m {
+        sum - m
+    } else {
+        sum % m
+    }) as u8
 }

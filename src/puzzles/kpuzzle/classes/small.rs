@@ -2,42 +2,24 @@
 //! ([`SmallPart::enumerate`]), and those values' classes under the symmetries with
 //! each class's representative and stabiliser ([`SmallClasses::classify`]).
 
-use std::collections::HashMap;
-
 use super::super::KPuzzleError;
 use super::super::definition::Transformation;
 use super::MAX_SMALL_PART;
-use super::geometry::Geometry;
+use super::geometry::{Geometry, add_twists};
+use super::key_table::KeyTable;
 use super::split::{Acts, Split};
 
-/// Keys are packed coordinates: SplitMix64's finalizer spreads them over every bit.
-#[derive(Debug, Clone, Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        let x = (x ^ x >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        let x = (x ^ x >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
-        self.0 = x ^ x >> 31;
-    }
-}
-
-type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
+/// Values whose neighbours' keys are computed together, then looked up with the
+/// slot of the key `AHEAD` places on prefetched.
+const BATCH: usize = 16;
+const AHEAD: usize = 12;
 
 /// Every value of the small part the moves reach, numbered in the order a
 /// breadth-first search meets them, and the moves' table over them.
 #[derive(Debug, Clone)]
 pub(super) struct SmallPart {
     /// The number of each value, by its key ([`Split::key`]).
-    ids: HashMap<u64, u32, BuildKeyHasher>,
+    ids: KeyTable,
     /// Per value: its pieces and twists over all compact positions (the large
     /// part's entries as solved).
     pieces: Vec<u8>,
@@ -60,29 +42,43 @@ impl SmallPart {
         expected: usize,
     ) -> Result<SmallPart, KPuzzleError> {
         let n = geometry.compact.len();
-        let mut ids: HashMap<u64, u32, BuildKeyHasher> = HashMap::default();
-        let mut table = Vec::new();
-        ids.reserve(expected);
-        table.reserve(expected * geometry.moves.len());
+        let mut ids = KeyTable::with_capacity(expected);
+        let mut table = Vec::with_capacity(expected * geometry.moves.len());
         let identity = Transformation::identity(n);
-        let mut keys = vec![split.key(&identity.permutation, &identity.delta)];
-        ids.insert(keys[0], 0);
+        let mut keys = Vec::with_capacity(expected);
+        keys.push(split.key(&identity.permutation, &identity.delta));
+        ids.get_or_insert(keys[0], 0);
         let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
         let (mut after_pieces, mut after_twists) = (vec![0u8; n], vec![0u8; n]);
         let moduli = &geometry.compact.moduli;
+        let mut neighbours = Vec::with_capacity(BATCH * geometry.moves.len());
         let mut next = 0;
+        // In the order a breadth-first search meets them: the values of a batch are
+        // numbered in turn, and each value's neighbours in the moves' order.
         while next < keys.len() {
-            split.unkey(keys[next], &mut pieces, &mut twists);
-            next += 1;
-            for m in &geometry.moves {
-                for i in 0..n {
-                    let from = m.permutation[i] as usize;
-                    after_pieces[i] = pieces[from];
-                    after_twists[i] = (twists[from] + m.delta[i]) % moduli[i].max(1);
+            neighbours.clear();
+            let batch_end = keys.len().min(next + BATCH);
+            for &key in &keys[next..batch_end] {
+                split.unkey(key, &mut pieces, &mut twists);
+                for m in &geometry.moves {
+                    for i in 0..n {
+                        let from = m.permutation[i] as usize;
+                        after_pieces[i] = pieces[from];
+                        after_twists[i] = add_twists(twists[from], m.delta[i], moduli[i]);
+                    }
+                    neighbours.push(split.key(&after_pieces, &after_twists));
                 }
-                let key = split.key(&after_pieces, &after_twists);
+            }
+            next = batch_end;
+            for &key in &neighbours[..AHEAD.min(neighbours.len())] {
+                ids.prefetch(key);
+            }
+            for (j, &key) in neighbours.iter().enumerate() {
+                if let Some(&ahead) = neighbours.get(j + AHEAD) {
+                    ids.prefetch(ahead);
+                }
                 let count = keys.len() as u32;
-                let id = *ids.entry(key).or_insert(count);
+                let id = ids.get_or_insert(key, count);
                 if id == count {
                     if keys.len() == MAX_SMALL_PART {
                         return Err(KPuzzleError::Option(format!(
@@ -114,6 +110,12 @@ impl SmallPart {
         self.pieces.len() / self.n.max(1)
     }
 
+    /// Value `s`'s pieces and twists.
+    pub fn value(&self, s: u32) -> (&[u8], &[u8]) {
+        let at = s as usize * self.n;
+        (&self.pieces[at..at + self.n], &self.twists[at..at + self.n])
+    }
+
     /// Value `s` as a transformation (the large part's entries as solved).
     pub fn state(&self, s: u32) -> Transformation {
         let at = s as usize * self.n;
@@ -125,12 +127,14 @@ impl SmallPart {
 
     /// Whether the moves reach the small part `y`.
     pub fn contains(&self, split: &Split, y: &Transformation) -> bool {
-        self.ids.contains_key(&split.key(&y.permutation, &y.delta))
+        self.ids.get(split.key(&y.permutation, &y.delta)).is_some()
     }
 
     /// The number of the small part `y` (the large part's entries as solved).
     pub fn id(&self, split: &Split, y: &Transformation) -> u32 {
-        self.ids[&split.key(&y.permutation, &y.delta)]
+        self.ids
+            .get(split.key(&y.permutation, &y.delta))
+            .expect("a value the moves reach")
     }
 }
 
@@ -187,39 +191,73 @@ impl SmallClasses {
                     .expect("the actions form a group") as u16
             })
             .collect();
+        let inverses: Vec<Transformation> = geometry
+            .symmetries
+            .iter()
+            .map(|s| s.s.inverse(moduli))
+            .collect();
+        let g = geometry.symmetries.len();
+        let n = geometry.compact.len();
+        let mut scratch = (vec![0u8; n], vec![0u8; n]);
+        let mut image = (vec![0u8; n], vec![0u8; n]);
         let mut representatives = Vec::new();
         let mut stabiliser_of = Vec::new();
         let mut stabilisers = Acts::new(k);
         let mut stabiliser_symmetries = Vec::new();
-        for s in 0..count {
-            if class[s] != u32::MAX {
-                continue;
-            }
-            let c = representatives.len() as u32;
-            representatives.push(s as u32);
-            let x = small.state(s as u32);
-            let mut stabiliser = Vec::new();
-            for (sym, &inverse) in inverse_index.iter().enumerate() {
-                let (y, _) = geometry.act(sym, &x);
-                let t = small.id(split, &split.small_of(&y)) as usize;
-                if t == s {
-                    stabiliser.push(sym as u16);
+        // Candidates (values not yet in a class) in batches: their images' keys are
+        // computed and prefetched together, then taken in order, a candidate that an
+        // earlier one's class took skipped, as one by one.
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut images = Vec::with_capacity(BATCH * g);
+        let mut next = 0;
+        while next < count {
+            batch.clear();
+            images.clear();
+            while next < count && batch.len() < BATCH {
+                if class[next] == u32::MAX {
+                    batch.push(next);
+                    let x = small.value(next as u32);
+                    for sym in 0..g {
+                        geometry.act_into(sym, &inverses, x, &mut scratch, &mut image);
+                        // The key leaves the large part out.
+                        let key = split.key(&image.0, &image.1);
+                        small.ids.prefetch(key);
+                        images.push(key);
+                    }
                 }
-                if class[t] == u32::MAX {
-                    class[t] = c;
-                    to_rep[t] = inverse;
+                next += 1;
+            }
+            for (&s, keys) in batch.iter().zip(images.chunks(g.max(1))) {
+                if class[s] != u32::MAX {
+                    continue;
                 }
+                let c = representatives.len() as u32;
+                representatives.push(s as u32);
+                let mut stabiliser = Vec::new();
+                for (sym, (&key, &inverse)) in keys.iter().zip(&inverse_index).enumerate() {
+                    let t = small.ids.get(key).expect("a value the moves reach") as usize;
+                    if t == s {
+                        stabiliser.push(sym as u16);
+                    }
+                    if class[t] == u32::MAX {
+                        class[t] = c;
+                        to_rep[t] = inverse;
+                    }
+                }
+                let start = stabilisers.from.len() / k.max(1);
+                let x = small.state(s as u32);
+                for &sym in &stabiliser[1..] {
+                    geometry.push_act(split, &mut stabilisers, sym as usize, &x);
+                }
+                stabiliser_of.push((start as u32, (stabiliser.len() - 1) as u32));
+                stabiliser_symmetries.push(stabiliser);
             }
-            let start = stabilisers.from.len() / k.max(1);
-            for &sym in &stabiliser[1..] {
-                geometry.push_act(split, &mut stabilisers, sym as usize, &x);
-            }
-            stabiliser_of.push((start as u32, (stabiliser.len() - 1) as u32));
-            stabiliser_symmetries.push(stabiliser);
         }
         let mut acts = Acts::new(k);
-        for (s, &sym) in to_rep.iter().enumerate() {
-            geometry.push_act(split, &mut acts, sym as usize, &small.state(s as u32));
+        if k > 0 {
+            for (s, &sym) in to_rep.iter().enumerate() {
+                geometry.push_act(split, &mut acts, sym as usize, &small.state(s as u32));
+            }
         }
         SmallClasses {
             class,

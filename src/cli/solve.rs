@@ -341,6 +341,7 @@ fn solve_peg(board: &PegBoard, args: &Args) -> Result<String> {
     if args.with_moves {
         bail!("--with-moves is for batches of ranked puzzles; peg solitaire prints its moves");
     }
+    board.check_all_solutions(args.all)?;
     let started = Instant::now();
     let start = match &args.position {
         None => board.start(),

@@ -71,6 +71,19 @@ impl PegBoard {
         false
     }
 
+    /// Whether every fewest-move solution can be listed (`all`) on this board: up to
+    /// [`MOVE_LEVELS_MAX_HOLES`] holes; larger boards give one. Checked before the
+    /// boards that can reach the goal are computed, which takes seconds on them.
+    ///
+    /// # Errors
+    /// [`PegError::OneSolutionOnly`] if `all` is asked of a larger board.
+    pub fn check_all_solutions(&self, all: bool) -> Result<(), PegError> {
+        if all && self.holes() > MOVE_LEVELS_MAX_HOLES {
+            return Err(PegError::OneSolutionOnly(self.name().to_string()));
+        }
+        Ok(())
+    }
+
     /// The fewest-move solutions from `start`, with the boards that can still reach the goal
     /// given (computed by `crate::solvers::peg::solutions`, or read from a table):
     /// only they are expanded. Up to [`MOVE_LEVELS_MAX_HOLES`] holes the search is
@@ -101,9 +114,7 @@ impl PegBoard {
             let solution = group(&jumps);
             return Ok((solution.len() as u32, vec![solution]));
         }
-        if all && self.holes() > MOVE_LEVELS_MAX_HOLES {
-            return Err(PegError::OneSolutionOnly(self.name().to_string()));
-        }
+        self.check_all_solutions(all)?;
         let unreachable = || PegError::Unreachable(self.goal_text());
         if !solvable.can_reach_goal(board) {
             return Err(unreachable());

@@ -64,6 +64,9 @@ use std::time::{Duration, Instant};
 
 use crate::StopToken;
 
+mod level_clock;
+pub use level_clock::LevelClock;
+
 /// How one level was computed.
 ///
 /// ```

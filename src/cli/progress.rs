@@ -1,28 +1,32 @@
 //! Live progress on standard error: a line per finished level (with its states per
-//! second and a guess of the time left), and, once the run is older than two seconds, a
-//! progress bar of the running level with the rate and the guess so far. The bar is
-//! drawn only on a terminal; the lines always (unless quiet).
+//! second), a line before each level guessed to take a while with that guess
+//! ([`LevelClock`]), and, once the run is older than two seconds, a progress bar of the
+//! running level with the rate so far and the guess. The bar is drawn only on a
+//! terminal; the lines always (unless quiet).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use antipode::driver::LevelClock;
 use antipode::engine::{Direction, LevelStats, Observer};
 use antipode::units::{compact, thousands};
 
 /// Runs shorter than this show no bar.
 const BAR_AFTER: Duration = Duration::from_secs(2);
 
-/// The share of all indices reached before the time left is guessed (earlier levels
-/// say little about the rate of the big ones).
+/// The share of a task's units done before its time left is guessed.
 const GUESS_AFTER: f64 = 0.02;
+
+/// Levels guessed to take longer than this get a line with the guess at their start.
+const SAY_GUESS_FROM: Duration = Duration::from_secs(10);
 
 /// Prints BFS progress to standard error (or nothing, when quiet).
 pub struct LevelPrinter {
     quiet: bool,
-    /// The index count: the most states the search can still find.
-    indices: u64,
+    /// Each level's guessed time, from the levels before it.
+    clock: Mutex<LevelClock>,
     bar: Mutex<Option<ProgressBar>>,
     /// When the first level started.
     started: std::sync::OnceLock<Instant>,
@@ -36,34 +40,24 @@ impl LevelPrinter {
     pub fn new(quiet: bool, indices: u64) -> LevelPrinter {
         LevelPrinter {
             quiet,
-            indices,
+            clock: Mutex::new(LevelClock::new(indices)),
             bar: Mutex::new(None),
             started: std::sync::OnceLock::new(),
             last: Mutex::new((0, Duration::ZERO)),
             checkpoints: Mutex::new(Duration::ZERO),
         }
     }
-
-    /// "~12 s left", once the run is long enough for a guess to matter.
-    fn time_left(&self, cumulative: u64, elapsed: Duration) -> Option<String> {
-        if elapsed < BAR_AFTER {
-            return None;
-        }
-        seconds_left(self.indices, cumulative, elapsed)
-            .map(|seconds| format!("{} left", human_duration(seconds)))
-    }
 }
 
-/// The seconds left at the overall rate so far, once [`GUESS_AFTER`] of the indices
-/// are reached: the states left are at most the indices not reached yet (unreachable
-/// indices make it an overestimate near the end).
-fn seconds_left(indices: u64, cumulative: u64, elapsed: Duration) -> Option<f64> {
-    let reached = cumulative as f64 / indices.max(1) as f64;
-    if reached < GUESS_AFTER || elapsed.is_zero() || cumulative >= indices {
+/// The seconds left of a task of `units` units at its rate so far, once
+/// [`GUESS_AFTER`] of them are done.
+fn seconds_left(units: u64, done: u64, elapsed: Duration) -> Option<f64> {
+    let reached = done as f64 / units.max(1) as f64;
+    if reached < GUESS_AFTER || elapsed.is_zero() || done >= units {
         return None;
     }
-    let rate = cumulative as f64 / elapsed.as_secs_f64();
-    Some((indices - cumulative) as f64 / rate)
+    let rate = done as f64 / elapsed.as_secs_f64();
+    Some((units - done) as f64 / rate)
 }
 
 fn human_duration(seconds: f64) -> String {
@@ -88,6 +82,11 @@ impl Observer for LevelPrinter {
         if self.quiet {
             return;
         }
+        let guess = self
+            .clock
+            .lock()
+            .expect("progress lock")
+            .level_started(direction);
         let bar = ProgressBar::with_draw_target(Some(work_units), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
@@ -104,10 +103,19 @@ impl Observer for LevelPrinter {
         let (states, elapsed) = *self.last.lock().expect("progress lock");
         if elapsed > Duration::ZERO {
             let mut message = format!("{} so far", per_second(states, elapsed));
-            if let Some(left) = self.time_left(states, elapsed) {
-                message.push_str(&format!(", {left}"));
+            if let Some(guess) = guess {
+                message.push_str(&format!(
+                    ", this level {}",
+                    human_duration(guess.as_secs_f64())
+                ));
             }
             bar.set_message(message);
+        }
+        if let Some(guess) = guess.filter(|&g| g >= SAY_GUESS_FROM) {
+            eprintln!(
+                "depth {depth:>3}  {direction}: {} (guessed from the levels before it)",
+                human_duration(guess.as_secs_f64())
+            );
         }
         self.started.get_or_init(Instant::now);
         *self.bar.lock().expect("progress lock") = Some(bar);
@@ -155,12 +163,13 @@ impl Observer for LevelPrinter {
         } else {
             String::new()
         };
-        let left = self
-            .time_left(stats.cumulative, stats.elapsed)
-            .map_or(String::new(), |left| format!("  {left}"));
+        self.clock
+            .lock()
+            .expect("progress lock")
+            .level_finished(stats, level_time);
         *last = (stats.cumulative, stats.elapsed);
         eprintln!(
-            "depth {:>3}  new {:>14}  total {:>15}  {:>8.3} s  {direction}{rate}{left}",
+            "depth {:>3}  new {:>14}  total {:>15}  {:>8.3} s  {direction}{rate}",
             stats.depth,
             thousands(stats.new_states),
             thousands(stats.cumulative),

@@ -47,6 +47,11 @@ pub struct Analysis {
     /// The first antipodes drawn as boards.
     #[serde(skip)]
     pub antipode_boards: Vec<String>,
+    /// For each antipode drawn, moves that reach it from the goal set (as few as can,
+    /// separated by spaces), found by descent of the depths just computed; empty where
+    /// the depths were not at hand (a partitioned search).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub antipode_moves: Vec<String>,
     /// `histogram[d]`: the number of states at distance `d`.
     pub histogram: Vec<u64>,
     /// Wall time of the search.
@@ -197,8 +202,25 @@ pub fn summarize<P: Puzzle, S: DepthStore>(
     let classes = puzzle.class_counts(&histogram.0, &antipode_indices, &|index| {
         descent::distance(puzzle, &finished, index).ok()
     });
+    let antipode_moves = antipode_indices
+        .iter()
+        .take(boards)
+        .map(|&index| {
+            descent::moves_from_goal(puzzle, &finished, &puzzle.unrank(index)).map_or_else(
+                |e| format!("({e})"),
+                |moves| match moves.len() {
+                    0 => "(none: it is in the goal set)".to_string(),
+                    _ => {
+                        let words: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                        words.join(" ")
+                    }
+                },
+            )
+        })
+        .collect();
     let mut analysis = summarize_indices(puzzle, histogram, &antipode_indices, boards, started);
     analysis.classes = classes;
+    analysis.antipode_moves = antipode_moves;
     analysis
 }
 
@@ -229,6 +251,7 @@ fn summarize_indices<P: Puzzle>(
             .take(boards)
             .map(|s| puzzle.render_board(s))
             .collect(),
+        antipode_moves: Vec::new(),
         histogram: histogram.0,
         seconds,
         threads: rayon::current_num_threads(),

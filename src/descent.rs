@@ -19,6 +19,9 @@ pub enum DescentError {
     /// No neighbour is one level closer: the table is inconsistent.
     #[error("the table is inconsistent: no neighbour of index {0} is one move closer")]
     Inconsistent(u64),
+    /// A move of the descent has no move back among the puzzle's moves.
+    #[error("a move of the descent cannot be undone by one of the puzzle's moves")]
+    Irreversible,
 }
 
 /// Whether a state holding `value` is at depth 0.
@@ -97,6 +100,45 @@ pub fn solve<P: Puzzle, R: DepthRead + ?Sized>(
         if moves.len() as u64 > store.len() {
             return Err(DescentError::Inconsistent(index));
         }
+    }
+    Ok(moves)
+}
+
+/// Moves that reach `target` from the goal set, as few as can: an optimal solution
+/// from `target` ([`solve`]) walked back, each step undone by the move that leads
+/// from its position to the one before.
+///
+/// ```
+/// use antipode::{Analyze, puzzles::SlidingPuzzle};
+///
+/// // The 2x3 board's one antipode, reached from the goal by moving 21 tiles in turn
+/// // (found this way for each antipode an analysis draws).
+/// let board = SlidingPuzzle::new(2, 3).unwrap();
+/// let report = Analyze::new(&board).boards(1).run().unwrap();
+/// assert_eq!(report.gods_number, 21);
+/// assert_eq!(report.antipode_moves[0].split(' ').count(), 21);
+/// ```
+///
+/// # Errors
+/// [`DescentError`] if the position is unreached, the table is inconsistent, or a move
+/// cannot be undone.
+pub fn moves_from_goal<P: Puzzle, R: DepthRead + ?Sized>(
+    puzzle: &P,
+    store: &R,
+    target: &P::State,
+) -> Result<Vec<P::Move>, DescentError> {
+    let steps = solve(puzzle, store, target)?;
+    let mut moves = Vec::with_capacity(steps.len());
+    let mut successors = Vec::new();
+    for (k, step) in steps.iter().enumerate().rev() {
+        let back_to = if k == 0 { target } else { &steps[k - 1].state };
+        successors.clear();
+        puzzle.successors(&step.state, &mut successors);
+        let back = successors
+            .iter()
+            .find(|s| s.state == *back_to)
+            .ok_or(DescentError::Irreversible)?;
+        moves.push(back.moved);
     }
     Ok(moves)
 }

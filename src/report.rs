@@ -164,12 +164,16 @@ fn antipode_boards(s: &mut String, a: &Analysis) {
         {
             Some(size) => {
                 let plural = if *size == 1 { "" } else { "s" };
-                let _ = writeln!(s, "\n{line}  (a class of {size} position{plural})\n{board}");
+                let _ = writeln!(s, "\n{line}  (a class of {size} position{plural})");
             }
             None => {
-                let _ = writeln!(s, "\n{line}\n{board}");
+                let _ = writeln!(s, "\n{line}");
             }
         }
+        if let Some(moves) = a.antipode_moves.get(k) {
+            let _ = writeln!(s, "from the goal: {moves}");
+        }
+        let _ = writeln!(s, "{board}");
     }
 }
 

@@ -27,7 +27,8 @@ pub struct Args {
     /// Output format: text, json or csv.
     #[arg(long, default_value = "text", value_parser = Format::parser(&[Format::Text, Format::Json, Format::Csv]))]
     format: Format,
-    /// Draw at most N antipodes as boards (text format).
+    /// Draw at most N antipodes as boards, each with moves that reach it from the goal
+    /// (text; JSON lists the moves as `antipode_moves`).
     #[arg(long, value_name = "N", default_value_t = 8)]
     show: usize,
     /// Write the depth table to a file (default path: tables/PUZZLE-BITSbit.table). An

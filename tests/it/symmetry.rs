@@ -327,3 +327,28 @@ fn a_definition_names_its_symmetries() {
         assert_error(&["analyze", &path, "--symmetry"], expected);
     }
 }
+
+/// Each antipode drawn comes with moves that reach it from the goal: as many as God's
+/// number, and they lead to a position of the antipode's class.
+#[test]
+fn antipodes_are_reached_from_the_goal_by_their_moves() {
+    for (name, gods_number) in [("2x2x2 --symmetry", 11), ("pyraminx --symmetry", 11)] {
+        let p = classes(name);
+        let a = analyze(&p, 5, &Control::default()).unwrap();
+        assert_eq!(a.gods_number, gods_number, "{name}");
+        assert_eq!(a.antipode_moves.len(), a.antipodes.len().min(5), "{name}");
+        for (moves, antipode) in a.antipode_moves.iter().zip(&a.antipodes) {
+            assert_eq!(
+                moves.split(' ').count(),
+                gods_number as usize,
+                "{name}: {moves}"
+            );
+            let reached = p.parse(moves).unwrap();
+            assert_eq!(
+                p.rank(&reached),
+                p.rank(&p.parse(antipode).unwrap()),
+                "{name}: {moves}"
+            );
+        }
+    }
+}

@@ -38,6 +38,10 @@
 #            the published positions per depth asserted, wall time and peak RSS; resumes
 #            an interrupted table, ~38 min and 1.7 GiB from nothing; with BASELINE, the
 #            older build first into its own table, the two compared byte for byte)
+#        scripts/bench.sh compy [DIR]            (the Compy Cube by symmetry classes into a 2-bit
+#            table in DIR (default tables/): the published positions per depth asserted
+#            (twsearch, 2025), God's number 19 and its 332 antipodes, wall time and peak
+#            RSS; resumes an interrupted table; needs 8.4 GB of memory and disk)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
 #            and ends with the median wall time of each and their ratio per puzzle;
@@ -84,6 +88,25 @@ if [ "${1:-}" = fto ]; then
         cmp fto-ce-symmetry-baseline.table fto-ce-symmetry.table
         echo "tables byte-identical; wall time $(awk -v a="$wall" -v b="$old" 'BEGIN { printf "%.3fx", a / b }') the baseline's"
     fi
+    exit 0
+fi
+
+if [ "${1:-}" = compy ]; then
+    dir="${2:-tables}"
+    cargo build --release --quiet
+    bin="$PWD/target/release/antipode"
+    mkdir -p "$dir"
+    cd "$dir"
+    # Positions by depth: twsearch's two-bit run, rokicki/twsearch-results,
+    # godsnumber/compy_cube-symm-g7.log (July 2025).
+    expected="1 16 160 1408 11808 95712 754732 5793810 43183952 310137312 2115556475 13329858542 72848819814 298247080974 671767938009 473215625205 39395024521 84824763 41254 332"
+    /usr/bin/time -f '%e %M' -o compy.time "$bin" analyze "compy --symmetry" \
+        --bits 2 --table compy-symmetry.table --show 332 --format json >compy.json
+    read -r wall rss <compy.time
+    found=$(python3 -c 'import json; print(*json.load(open("compy.json"))["classes"]["positions_by_depth"])')
+    [ "$found" = "$expected" ] || { echo "compy: positions by depth $found, expected $expected" >&2; exit 1; }
+    python3 -c 'import json; a = json.load(open("compy.json")); c = a["classes"]; print("Compy Cube: {:,} positions in {:,} classes ({} symmetries, {:,} slots), God number {}, {} antipodes in {} classes".format(c["positions"], a["reachable"], c["symmetries"], a["indices"], a["gods_number"], c["antipode_positions"], a["antipode_count"]))'
+    echo "wall $wall s (this run; a resumed table counts only its last part), peak RSS $((rss / 1024)) MiB"
     exit 0
 fi
 

@@ -84,8 +84,9 @@ def orbit_moves(slots, layer, axis, degrees):
             continue
         i = where[rotate(slot.position, axis, degrees)]
         permutation[i] = j
-        landed = rotate(slot.stickers[0], axis, degrees)
-        delta[i] = slots[i].stickers.index(landed)
+        if len(slots[i].stickers) > 1:
+            landed = rotate(slot.stickers[0], axis, degrees)
+            delta[i] = slots[i].stickers.index(landed)
     return permutation, delta
 
 
@@ -236,6 +237,44 @@ def skewb():
     )
 
 
+def compy():
+    """The Compy Cube (puzzle geometry's `c v 0.915641442663986`): the cube cut by a
+    plane across each corner deep enough to take the corner and its three edges but
+    not the face centres; a vertex turn twists its corner in place and cycles its three
+    edges. Moves are named by the corner's faces as puzzle geometry names them (URF,
+    UBR, ...), clockwise as seen from the corner."""
+    corners = [cube_slot(3, c) for c in CORNERS]
+    # An edge's two stickers never flip on it: every position of the moves has each
+    # edge's orientation fixed by where it stands (the group's order, 3^8 * 12!/2, has
+    # no factor for them), so the edges are listed by place alone, as the class index
+    # would otherwise number 2^11 orientations that never occur.
+    edges = [cube_slot(3, e) for e in EDGES]
+    edges = [Slot(e.position, e.stickers[:1], e.stickers[0]) for e in edges]
+    vertices = {
+        "URF": "UFR",
+        "UBR": "URB",
+        "ULB": "UBL",
+        "UFL": "ULF",
+        "DFR": "DRF",
+        "DLF": "DFL",
+        "DBL": "DLB",
+        "DRB": "DBR",
+    }
+    turns = []
+    for move, corner in vertices.items():
+        axis = tuple(sum(FACES[f][i] for f in corner) for i in range(3))
+        # Along the axis (1, 1, 1) scaled, a corner sits at 6, its edges at 4, the face
+        # centres beside it at 2; the cut, 0.9156 of a face's distance (2 here) along
+        # the unit axis, is at 0.9156 * 2 * sqrt(3) = 3.17: between edges and centres.
+        turns.append((move, lambda p, a=axis: dot(p, a) > 3, axis, -120))
+    return definition(
+        "compy",
+        [("EDGES", edges), ("CORNERS", corners)],
+        turns,
+        {"title": "Compy Cube (corner turns; corners twist in place, edges cycle)"},
+    )
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else "src/puzzles/kpuzzle/library"
     puzzles = {
@@ -268,6 +307,7 @@ def main():
         ),
         "pyraminx": pyraminx(),
         "skewb": skewb(),
+        "compy": compy(),
         "4x4x4-centres": cube(
             "4x4x4-centres",
             4,

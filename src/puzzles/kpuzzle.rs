@@ -1118,11 +1118,13 @@ mod tests {
         // (name, indices, group order): the 3x3x3's corners 8! 3^7, edges 12! 2^11,
         // the whole cube their product halved (one parity for both); the 2x2x2 with a
         // corner fixed 7! 3^6; the Pyraminx 6!/2 2^5 3^4; the 4x4x4's labelled
-        // centres all 24! (two colours rank C(24, 8) arrangements).
-        let expected: [(&str, u128, u128); 7] = [
+        // centres all 24! (two colours rank C(24, 8) arrangements); the Compy Cube's
+        // corners twist in place and its edges move in 3-cycles: 3^8 12!/2.
+        let expected: [(&str, u128, u128); 8] = [
             ("2x2x2", 3_674_160, 3_674_160),
             ("pyraminx", 933_120, 933_120),
             ("skewb", 3_149_280, 3_149_280),
+            ("compy", 1_571_364_748_800, 1_571_364_748_800),
             (
                 "3x3x3",
                 43_252_003_274_489_856_000,

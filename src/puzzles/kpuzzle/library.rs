@@ -25,6 +25,11 @@ pub const SHIPPED: &crate::puzzles::description::Shipped = &[
         include_str!("library/skewb.kpuzzle.json"),
     ),
     (
+        "compy",
+        "compy.kpuzzle.json",
+        include_str!("library/compy.kpuzzle.json"),
+    ),
+    (
         "3x3x3",
         "3x3x3.kpuzzle.json",
         include_str!("library/3x3x3.kpuzzle.json"),

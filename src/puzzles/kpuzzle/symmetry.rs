@@ -396,18 +396,28 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn run(&mut self) -> Result<(), SymmetryError> {
+    /// Searches on from what is known; true if it found a symmetry.
+    ///
+    /// Once every generator's conjugate is chosen, the symmetries that complete the
+    /// positions still unknown all act alike on positions (two of them differ by a
+    /// transformation that commutes with every move, such as a twist of a corner that
+    /// only ever twists in place), so the first found is enough: the Compy Cube's
+    /// corners would otherwise give 3^8 copies of each of its 48 symmetries. The
+    /// positions are tried in order, so the first found is the least of those that
+    /// differ only in their twists, the one [`distinct_actions`] would keep.
+    fn run(&mut self) -> Result<bool, SymmetryError> {
         // From the equation M·S = S·M' (M' = S⁻¹·M·S): knowing S at i gives S at
         // M'.permutation[i].
         let saved = (self.image.clone(), self.twist.clone(), self.used.clone());
         if !self.propagate() {
             (self.image, self.twist, self.used) = saved;
-            return Ok(());
+            return Ok(false);
         }
         let n = self.image.len();
         let first_unknown = (0..n).find(|&i| self.image[i].is_none());
         let open_generator = (0..self.generators.len()).find(|&g| self.chosen[g].is_none());
         let anything_known = self.image.iter().any(Option::is_some);
+        let mut found = false;
         match (first_unknown, open_generator) {
             (None, None) => {
                 let s = Transformation {
@@ -424,10 +434,12 @@ impl Search<'_> {
                         return Err(SymmetryError::TooMany);
                     }
                     self.found.push(s);
+                    found = true;
                 }
             }
             (Some(i), None) | (Some(i), Some(_)) if !anything_known || open_generator.is_none() => {
-                for j in 0..n {
+                let completing = open_generator.is_none();
+                'places: for j in 0..n {
                     if self.used[j] || self.orbit[j] != self.orbit[i] {
                         continue;
                     }
@@ -436,8 +448,11 @@ impl Search<'_> {
                         self.image[i] = Some(j as u8);
                         self.twist[i] = o;
                         self.used[j] = true;
-                        self.run()?;
+                        found |= self.run()?;
                         (self.image, self.twist, self.used) = saved;
+                        if found && completing {
+                            break 'places;
+                        }
                     }
                 }
             }
@@ -448,7 +463,7 @@ impl Search<'_> {
                     }
                     self.chosen[g] = Some(m);
                     let saved = (self.image.clone(), self.twist.clone(), self.used.clone());
-                    self.run()?;
+                    found |= self.run()?;
                     (self.image, self.twist, self.used) = saved;
                     self.chosen[g] = None;
                 }
@@ -456,7 +471,7 @@ impl Search<'_> {
             (Some(_), None) => unreachable!("taken by the branch on positions"),
         }
         (self.image, self.twist, self.used) = saved;
-        Ok(())
+        Ok(found)
     }
 
     /// Fills in what the chosen generators' conjugates force; false on a contradiction.

@@ -218,6 +218,28 @@ pub trait Puzzle: Notation + Sync {
         expand_each(self, indices, visit);
     }
 
+    /// Calls `found(index)` for every index of `indices` (ascending) that has a
+    /// neighbour for which `hit` is true: a bottom-up level's question, "is this state
+    /// next to the frontier?". `prefetch` may be called on a neighbour before `hit` is
+    /// (a hint that its answer will be read soon).
+    ///
+    /// The default expands each state whole ([`Puzzle::expand_sorted`]); a puzzle whose
+    /// neighbours cost much each (symmetry classes) stops at the first hit.
+    fn expand_until_hit(
+        &self,
+        indices: &[u64],
+        hit: impl Fn(u64) -> bool,
+        prefetch: impl Fn(u64),
+        mut found: impl FnMut(u64),
+    ) {
+        let _ = prefetch;
+        self.expand_sorted(indices, |index, neighbours| {
+            if neighbours.iter().any(|&n| hit(n)) {
+                found(index);
+            }
+        });
+    }
+
     /// [`Puzzle::expand_sorted`] with a value threaded through the calls: `visit`
     /// takes it and returns it, and the last one is returned. A caller whose visit
     /// counts, or appends to a buffer, keeps that state in registers this way: state
@@ -628,6 +650,15 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
         visit: impl FnMut(A, u64, &[u64]) -> A,
     ) -> A {
         self.puzzle.expand_sorted_fold(indices, init, visit)
+    }
+    fn expand_until_hit(
+        &self,
+        indices: &[u64],
+        hit: impl Fn(u64) -> bool,
+        prefetch: impl Fn(u64),
+        found: impl FnMut(u64),
+    ) {
+        self.puzzle.expand_until_hit(indices, hit, prefetch, found);
     }
     fn translations(&self, index: u64) -> Translations {
         self.puzzle.translations(index)

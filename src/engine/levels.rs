@@ -146,8 +146,9 @@ pub(super) fn top_down<P: Puzzle, S: DepthStore>(
             }
             // Past the capture limit, an untracked counted level counts in a fold.
             Expansion::EachNeighbour | Expansion::CountFold => {
-                let marked =
-                    count_marks(ctx.puzzle, frontier, |n| ctx.store.mark_if_unseen(n, next));
+                let marked = count_marks(ctx.puzzle, ctx.store, frontier, |n| {
+                    ctx.store.mark_if_unseen(n, next)
+                });
                 tally.add(marked, Vec::new());
             }
             Expansion::Stream => {
@@ -207,25 +208,39 @@ fn mark_each<P: Puzzle, S: DepthStore>(
             ctx.chunks.mark(n, next);
         }
     };
-    let visit = |(), _, neighbours: &[u64]| neighbours.iter().for_each(|&n| mark(n));
+    let mut ahead = marking::Ahead::new(&mut mark);
+    let visit = |(), _, neighbours: &[u64]| {
+        for &n in neighbours {
+            ahead.push(store, n);
+        }
+    };
     match how.translations {
         // The scan marked the translated neighbours and recorded their chunks.
         Translations::InScan => ctx.puzzle.expand_untranslated_fold(frontier, (), visit),
         Translations::InExpansion => ctx.puzzle.expand_sorted_fold(frontier, (), visit),
     }
+    ahead.finish();
     (marked, kept)
 }
 
-/// Expands `frontier` and calls `mark` on every neighbour; returns how many times it
-/// returned true (the count travels through the fold, in a register).
+/// Expands `frontier` and calls `mark` on every neighbour, each prefetched a few
+/// neighbours ahead ([`marking::Ahead`]); returns how many times it returned true.
 #[inline(always)]
-fn count_marks<P: Puzzle>(puzzle: &P, frontier: &[u64], mark: impl Fn(u64) -> bool) -> u64 {
-    puzzle.expand_sorted_fold(frontier, 0, move |mut marked, _, neighbours| {
+fn count_marks<P: Puzzle, S: DepthStore>(
+    puzzle: &P,
+    store: &S,
+    frontier: &[u64],
+    mark: impl Fn(u64) -> bool,
+) -> u64 {
+    let mut marked = 0u64;
+    let mut ahead = marking::Ahead::new(|n| marked += u64::from(mark(n)));
+    puzzle.expand_sorted_fold(frontier, (), |(), _, neighbours| {
         for &n in neighbours {
-            marked += mark(n) as u64;
+            ahead.push(store, n);
         }
-        marked
-    })
+    });
+    ahead.finish();
+    marked
 }
 
 /// Calls `expand` with the frontier of every work item of the level and who writes
@@ -386,18 +401,18 @@ pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
                 // owns its work item, and this thread scans before it writes.
                 unsafe { store.collect_exclusive(item.range.clone(), Wanted::Unseen, unseen) };
                 let mut found = 0u64;
-                ctx.puzzle.expand_sorted(unseen, |index, neighbours| {
-                    if neighbours
-                        .iter()
-                        .any(|&n| store.matches(n, Wanted::Depth(depth)))
-                    {
+                ctx.puzzle.expand_until_hit(
+                    unseen,
+                    |n| store.matches(n, Wanted::Depth(depth)),
+                    |n| store.prefetch(n),
+                    |index| {
                         store.set(index, next);
                         found += 1;
                         if capture {
                             kept.push(index);
                         }
-                    }
-                });
+                    },
+                );
                 if found > 0 {
                     ctx.chunks.set(item.chunk, next);
                 }

@@ -188,6 +188,48 @@ fn mark_frontier_with<P: Puzzle, S: DepthStore>(
     }
 }
 
+/// Neighbours on their way to a mark: each is prefetched as it comes and marked
+/// [`AHEAD`] neighbours later, so that the misses of scattered marks (a class index's
+/// neighbours land anywhere in a table of gigabytes) overlap. Marks are idempotent, so
+/// their order changes nothing written; [`Ahead::finish`] marks the last ones.
+pub(super) struct Ahead<F> {
+    pending: [u64; AHEAD],
+    queued: usize,
+    mark: F,
+}
+
+impl<F: FnMut(u64)> Ahead<F> {
+    const EMPTY: u64 = u64::MAX;
+
+    pub(super) fn new(mark: F) -> Ahead<F> {
+        Ahead {
+            pending: [Self::EMPTY; AHEAD],
+            queued: 0,
+            mark,
+        }
+    }
+
+    /// Prefetches `n` and marks the neighbour that came [`AHEAD`] before it.
+    #[inline(always)]
+    pub(super) fn push<S: DepthStore>(&mut self, store: &S, n: u64) {
+        store.prefetch(n);
+        let due = std::mem::replace(&mut self.pending[self.queued % AHEAD], n);
+        self.queued += 1;
+        if due != Self::EMPTY {
+            (self.mark)(due);
+        }
+    }
+
+    /// Marks the neighbours still waiting.
+    pub(super) fn finish(mut self) {
+        for due in self.pending {
+            if due != Self::EMPTY {
+                (self.mark)(due);
+            }
+        }
+    }
+}
+
 /// [`mark_frontier`] with each neighbour prefetched and marked (`mark`) [`AHEAD`]
 /// neighbours later, through a ring of pending indices.
 fn mark_prefetched<P: Puzzle, S: DepthStore>(

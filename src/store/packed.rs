@@ -891,6 +891,16 @@ impl DepthStore for PackedDepths {
         if let Some(byte) = self.map.get((index / 4) as usize) {
             crate::cpu::prefetch(byte);
         }
+        // The recent mark a write of this entry sets, if this level marks every write:
+        // scattered marks (a class index's) miss on it as on the entry.
+        if let Some(recent) = self.recent.get() {
+            let offset = self.write_offset.load(Ordering::Relaxed);
+            if offset != NO_MARKS && self.write_marks.load(Ordering::Relaxed) == EVERY {
+                if let Some(byte) = recent.map.get((offset + index / 32) as usize) {
+                    crate::cpu::prefetch(byte);
+                }
+            }
+        }
     }
 
     unsafe fn collect_exclusive(&self, range: Range<u64>, wanted: Wanted, out: &mut Vec<u64>) {

@@ -41,8 +41,33 @@ pub(super) struct Section {
     pub offset: u64,
     /// The ranks per prefix (the whole large part's count without one).
     pub rest: u64,
+    /// `⌈2^64 / rest⌉`: a rank below 2^32 divided by `rest` as a multiplication
+    /// (exact for 32-bit numerators: Lemire, Kaser and Kurz, "Faster remainder by
+    /// direct computation", 2019); 0 where `rest` is 1.
+    rest_reciprocal: u64,
     /// Its prefix in `Sections::prefixes`, or [`WHOLE`].
     prefix: u32,
+}
+
+impl Section {
+    /// The prefix of a large part of rank `rank` in the prefix's order: `rank / rest`.
+    #[inline(always)]
+    fn prefix_of(&self, rank: u64) -> usize {
+        if rank >> 32 == 0 && self.rest_reciprocal != 0 {
+            ((self.rest_reciprocal as u128 * rank as u128) >> 64) as usize
+        } else {
+            (rank / self.rest) as usize
+        }
+    }
+}
+
+/// Where [`KClasses::number_begin`] left a numbering.
+pub(super) enum Numbering {
+    /// The index.
+    Done(u64),
+    /// The large part's rank in its section's prefix order; its prefix's table entry
+    /// is on its way into the cache.
+    Prefixed(u64),
 }
 
 /// A section's prefix: the places ranked first, and the prefixes' classes.
@@ -54,13 +79,38 @@ struct Prefix {
     position: [u8; MAX_LARGE],
     /// The number of prefix places.
     places: usize,
-    /// Per prefix (its rank): its class, and the stabiliser's act (0 the identity, `j`
-    /// the class's `j`-th act) that takes it to the class's least prefix.
-    table: Vec<(u32, u16)>,
+    /// Per prefix (its rank), what numbering a large part with that prefix needs.
+    table: Vec<PrefixEntry>,
     /// Per prefix class: its least prefix.
     least: Vec<u32>,
-    /// Per prefix class: the acts (as in `table`) that fix its least prefix.
-    fixing: Vec<Vec<u16>>,
+    /// Per prefix class: where its acts fixing its least prefix start in `fixing`
+    /// (one more entry: the end).
+    fixing_start: Vec<u32>,
+    /// The acts (as in [`PrefixEntry::to_least`]) that fix each class's least
+    /// prefix, class after class.
+    fixing: Vec<u16>,
+}
+
+/// What a prefix's table entry holds: one entry, one cache line read, per large part
+/// numbered.
+#[derive(Debug, Clone, Copy)]
+struct PrefixEntry {
+    /// The prefix's class.
+    class: u32,
+    /// The stabiliser's act (0 the identity, `j` the class's `j`-th act) that takes
+    /// the prefix to its class's least prefix.
+    to_least: u16,
+    /// How many acts fix the class's least prefix (most classes: none, and `fixing`
+    /// is not read).
+    fixed_by: u16,
+}
+
+impl Prefix {
+    /// The acts that fix prefix class `class`'s least prefix.
+    fn fixing(&self, class: u32) -> &[u16] {
+        let class = class as usize;
+        &self.fixing[self.fixing_start[class] as usize..self.fixing_start[class + 1] as usize]
+    }
 }
 
 /// Every section of a puzzle of classes.
@@ -90,32 +140,39 @@ impl Sections {
     /// a stabiliser and the large part is an orbit's pieces.
     pub fn build(split: &Split, classes: &SmallClasses) -> Sections {
         let mut sections = Vec::with_capacity(classes.representatives.len());
-        let mut prefixes = Vec::new();
+        let mut prefixes: Vec<Prefix> = Vec::new();
+        // Classes whose stabilisers act alike on the large part share one prefix (its
+        // table is the same), so that the tables read while numbering stay few.
+        let mut prefix_of_acts: std::collections::HashMap<Vec<u8>, Option<u32>> =
+            std::collections::HashMap::new();
+        let k = split.large_positions.len();
         let mut offset = 0u64;
         for c in 0..classes.representatives.len() {
             let (start, count) = classes.stabiliser_of[c];
-            let prefix = if count > 0 && split.large == Large::Orbit {
-                prefix_for(
-                    split.large_positions.len(),
-                    &classes.stabilisers,
-                    start,
-                    count,
-                )
+            let id = if count > 0 && split.large == Large::Orbit {
+                let acts = classes.stabilisers.key(start as usize, count as usize);
+                *prefix_of_acts.entry(acts).or_insert_with(|| {
+                    prefix_for(k, &classes.stabilisers, start, count).map(|prefix| {
+                        prefixes.push(prefix);
+                        (prefixes.len() - 1) as u32
+                    })
+                })
             } else {
                 None
             };
-            let (rest, slots, id) = match prefix {
-                Some(prefix) => {
+            let (rest, slots, id) = match id {
+                Some(id) => {
+                    let prefix = &prefixes[id as usize];
                     let rest = split.large_count / prefix.table.len() as u64;
                     let slots = prefix.least.len() as u64 * rest;
-                    prefixes.push(prefix);
-                    (rest, slots, (prefixes.len() - 1) as u32)
+                    (rest, slots, id)
                 }
                 None => (split.large_count, split.large_count, WHOLE),
             };
             sections.push(Section {
                 offset,
                 rest,
+                rest_reciprocal: if rest > 1 { u64::MAX / rest + 1 } else { 0 },
                 prefix: id,
             });
             offset = offset.saturating_add(slots);
@@ -173,6 +230,7 @@ fn prefix_for(k: usize, stabilisers: &Acts, start: u32, count: u32) -> Option<Pr
         places: chosen.len(),
         table: Vec::new(),
         least: Vec::new(),
+        fixing_start: vec![0],
         fixing: Vec::new(),
     };
     classify_prefixes(k, stabilisers, &mut prefix, &acts);
@@ -226,13 +284,20 @@ fn classify_prefixes(k: usize, stabilisers: &Acts, prefix: &mut Prefix, acts: &[
         if class_of_least[least as usize] == u32::MAX {
             class_of_least[least as usize] = prefix.least.len() as u32;
             prefix.least.push(least);
-            let fixing = (1..images.len())
+            let fixing: Vec<u16> = (1..images.len())
                 .filter(|&j| act_on_prefix(k, stabilisers, prefix, acts[j - 1], least) == least)
                 .map(|j| j as u16)
                 .collect();
-            prefix.fixing.push(fixing);
+            prefix.fixing.extend_from_slice(&fixing);
+            prefix.fixing_start.push(prefix.fixing.len() as u32);
         }
-        table.push((class_of_least[least as usize], act));
+        let class = class_of_least[least as usize];
+        let fixing = &prefix.fixing_start[class as usize..];
+        table.push(PrefixEntry {
+            class,
+            to_least: act,
+            fixed_by: (fixing[1] - fixing[0]) as u16,
+        });
     }
     prefix.table = table;
 }
@@ -253,12 +318,35 @@ fn act_on_prefix(k: usize, stabilisers: &Acts, prefix: &Prefix, at: usize, q: u3
 impl KClasses {
     /// The index of the large part `b` (already taken to the representative's frame)
     /// in class `c`'s section.
-    #[inline]
+    #[inline(always)]
     pub(super) fn number(&self, c: u32, b: &LargePart) -> u64 {
+        match self.number_begin(c, b) {
+            Numbering::Done(index) => index,
+            Numbering::Prefixed(rank) => self.number_end(c, b, rank),
+        }
+    }
+
+    /// The first half of [`KClasses::number`]: the index itself in a section without a
+    /// prefix; else the rank of `b` in the prefix's order, with the prefix's table
+    /// entry asked for (a prefetch), so that several numberings can wait for their
+    /// entries at once ([`KClasses::number_end`] finishes each).
+    #[inline(always)]
+    pub(super) fn number_begin(&self, c: u32, b: &LargePart) -> Numbering {
         let section = &self.sections.sections[c as usize];
         if section.prefix == WHOLE {
-            return section.offset + self.canonical_rank(c, b);
+            return Numbering::Done(section.offset + self.canonical_rank(c, b));
         }
+        let prefix = &self.sections.prefixes[section.prefix as usize];
+        let rank = self.split.rank_large_in(b, &prefix.order);
+        crate::cpu::prefetch(&prefix.table[section.prefix_of(rank)]);
+        Numbering::Prefixed(rank)
+    }
+
+    /// The index of `b` in class `c`'s section with a prefix, from its rank in the
+    /// prefix's order ([`KClasses::number_begin`]).
+    #[inline(always)]
+    pub(super) fn number_end(&self, c: u32, b: &LargePart, rank: u64) -> u64 {
+        let section = &self.sections.sections[c as usize];
         let prefix = &self.sections.prefixes[section.prefix as usize];
         let (start, _) = self.small_classes.stabiliser_of[c as usize];
         let act = |j: u16, b: &LargePart| {
@@ -268,23 +356,26 @@ impl KClasses {
                 b,
             )
         };
-        let rank = self.split.rank_large_in(b, &prefix.order);
-        let (class, to_least) = prefix.table[(rank / section.rest) as usize];
-        let (b, mut best) = if to_least == 0 {
-            (*b, rank % section.rest)
+        let entry = prefix.table[section.prefix_of(rank)];
+        let (b, mut best) = if entry.to_least == 0 {
+            (*b, rank - section.prefix_of(rank) as u64 * section.rest)
         } else {
-            let moved = act(to_least, b);
+            let moved = act(entry.to_least, b);
             let rank = self.split.rank_large_in(&moved, &prefix.order);
-            (moved, rank % section.rest)
+            (moved, rank - section.prefix_of(rank) as u64 * section.rest)
         };
-        for &j in &prefix.fixing[class as usize] {
-            best = best.min(self.split.rank_large_in(&act(j, &b), &prefix.order) % section.rest);
+        if entry.fixed_by > 0 {
+            for &j in prefix.fixing(entry.class) {
+                let rank = self.split.rank_large_in(&act(j, &b), &prefix.order);
+                best = best.min(rank % section.rest);
+            }
         }
-        section.offset + class as u64 * section.rest + best
+        section.offset + entry.class as u64 * section.rest + best
     }
 
     /// The class, large part and canonicity of `index` (`Large::Nothing` excluded):
     /// whether `index` is the one its class of positions is numbered by.
+    #[inline(always)]
     pub(super) fn unnumber(&self, index: u64) -> (usize, LargePart, bool) {
         let sections = &self.sections.sections;
         let c = sections.partition_point(|s| s.offset <= index) - 1;
@@ -301,7 +392,7 @@ impl KClasses {
         let rest = within % section.rest;
         let rank = prefix.least[class] as u64 * section.rest + rest;
         let b = self.split.unrank_large_in(rank, &prefix.order);
-        let canonical = prefix.fixing[class].iter().all(|&j| {
+        let canonical = prefix.fixing(class as u32).iter().all(|&j| {
             let moved = self.split.apply_act(
                 &self.small_classes.stabilisers,
                 (start + j as u32 - 1) as usize,

@@ -43,6 +43,19 @@ impl Acts {
         }
     }
 
+    /// The `count` acts from `start`, as bytes: equal keys, equal acts.
+    pub fn key(&self, start: usize, count: usize) -> Vec<u8> {
+        let k = self.k;
+        let range = start * k..(start + count) * k;
+        let mut key = Vec::with_capacity(4 * range.len() + count);
+        key.extend_from_slice(&self.from[range.clone()]);
+        key.extend_from_slice(&self.add[range.clone()]);
+        key.extend_from_slice(&self.label[range.clone()]);
+        key.extend_from_slice(&self.label_twist[range]);
+        key.extend(self.negate[start..start + count].iter().map(|&n| n as u8));
+        key
+    }
+
     pub fn push(
         &mut self,
         from: &[u8],
@@ -80,6 +93,10 @@ pub(super) struct Split {
     pub twist_sum: bool,
     /// The number of large parts the ranking numbers.
     pub large_count: u64,
+    /// The weight of each Lehmer digit of the large orbit's pieces: `(k - 1 - i)!`
+    /// (the rank's mixed radices `k, k - 1, ..., 1` multiplied out, so that the
+    /// digits add up independently instead of in one chain of multiplications).
+    digit_weights: [u64; MAX_LARGE],
     /// Bits per compact position of the small part's key: pieces, then twists.
     piece_bits: Vec<u8>,
     twist_bits: Vec<u8>,
@@ -139,6 +156,7 @@ impl Split {
                 "the enumerated part takes {total_bits} bits, over 64"
             ));
         }
+        let digit_weights = std::array::from_fn(|i| factorial(k.saturating_sub(i + 1)));
         let split = Split {
             large,
             large_positions,
@@ -146,6 +164,7 @@ impl Split {
             even,
             twist_sum,
             large_count,
+            digit_weights,
             piece_bits,
             twist_bits,
             first_of,
@@ -239,7 +258,7 @@ impl Split {
     }
 
     /// `b` under the act `at` of `acts`.
-    #[inline]
+    #[inline(always)]
     pub fn apply_act(&self, acts: &Acts, at: usize, b: &LargePart) -> LargePart {
         let k = acts.k;
         let from = &acts.from[at * k..][..k];
@@ -254,6 +273,12 @@ impl Split {
         let twist = |t: u8| if negate { (m - t) % m } else { t };
         match self.large {
             Large::Nothing => {}
+            Large::Orbit if m == 1 => {
+                let label = &acts.label[at * k..][..k];
+                for (out, &j) in out.pieces[..k].iter_mut().zip(from) {
+                    *out = label[b.pieces[j as usize] as usize];
+                }
+            }
             Large::Orbit => {
                 let label = &acts.label[at * k..][..k];
                 let label_twist = &acts.label_twist[at * k..][..k];
@@ -261,9 +286,7 @@ impl Split {
                     let j = from[i] as usize;
                     let v = b.pieces[j] as usize;
                     out.pieces[i] = label[v];
-                    if m > 1 {
-                        out.twists[i] = (label_twist[v] + twist(b.twists[j]) + add[i]) % m;
-                    }
+                    out.twists[i] = (label_twist[v] + twist(b.twists[j]) + add[i]) % m;
                 }
             }
             Large::Twists => {
@@ -282,18 +305,23 @@ impl Split {
     }
 
     /// The rank of a large part read in the order of places `order`.
-    #[inline]
+    #[inline(always)]
     pub fn rank_large_in(&self, b: &LargePart, order: &[u8; MAX_LARGE]) -> u64 {
         let k = self.large_positions.len();
         let m = self.large_modulus as u64;
         let mut rank = 0u64;
         if self.large == Large::Orbit {
+            // Lehmer digits: the values after each one that are smaller, which is the
+            // value less the smaller ones before it.
             let mut seen = 0u32;
-            for (i, &place) in order[..k].iter().enumerate() {
+            let mut digits = [0u64; MAX_LARGE];
+            for (digit, &place) in digits.iter_mut().zip(&order[..k]) {
                 let v = b.pieces[place as usize] as u32;
-                let smaller = v - (seen & ((1u32 << v) - 1)).count_ones();
+                *digit = (v - (seen & ((1u32 << v) - 1)).count_ones()) as u64;
                 seen |= 1 << v;
-                rank = rank * (k - i) as u64 + smaller as u64;
+            }
+            for (digit, weight) in digits[..k].iter().zip(&self.digit_weights) {
+                rank += digit * weight;
             }
             if self.even {
                 rank >>= 1;
@@ -314,6 +342,7 @@ impl Split {
     }
 
     /// The large part of rank `rank` read in the order of places `order`.
+    #[inline(always)]
     pub fn unrank_large_in(&self, mut rank: u64, order: &[u8; MAX_LARGE]) -> LargePart {
         let k = self.large_positions.len();
         let m = self.large_modulus as u64;
@@ -334,28 +363,15 @@ impl Split {
             }
         }
         if self.large == Large::Orbit {
-            let mut full = if self.even { rank << 1 } else { rank };
-            loop {
-                let mut digits = [0u8; MAX_LARGE];
-                let mut r = full;
-                for i in (0..k).rev() {
-                    let radix = (k - i) as u64;
-                    digits[i] = (r % radix) as u8;
-                    r /= radix;
-                }
-                let mut free = [0u8; MAX_LARGE];
-                for (v, f) in free.iter_mut().enumerate().take(k) {
-                    *f = v as u8;
-                }
-                for (i, &d) in digits.iter().enumerate().take(k) {
-                    let d = d as usize;
-                    b.pieces[order[i] as usize] = free[d];
-                    free.copy_within(d + 1..k - i, d);
-                }
-                if !self.even || permutation_is_even(&b.pieces[..k]) {
-                    break;
-                }
-                full += 1;
+            // An even permutation's rank is half its Lehmer rank: the even one of the
+            // pair that differ in their last two places (the last digit but one, of
+            // weight 1, is 0 in the doubled rank).
+            let full = if self.even { rank << 1 } else { rank };
+            let mut digits = [0u8; MAX_LARGE];
+            lehmer_digits(full, k, &mut digits);
+            place_pieces(&digits[..k], order, &mut b.pieces);
+            if self.even && k >= 2 && !pieces_are_even(&b.pieces[..k]) {
+                b.pieces.swap(order[k - 2] as usize, order[k - 1] as usize);
             }
         }
         b
@@ -571,6 +587,84 @@ fn factorial(n: usize) -> u64 {
     (1..=n as u64).product()
 }
 
+/// The Lehmer digits of `rank` over `k` places (radices `k, k - 1, ..., 1`), into
+/// `digits`; below `k = 13` the rank fits 32 bits and each division is a
+/// multiplication by a reciprocal (exact for 32-bit numerators: Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation", 2019).
+#[inline(always)]
+fn lehmer_digits(rank: u64, k: usize, digits: &mut [u8; MAX_LARGE]) {
+    // The last digit, of radix 1, is 0.
+    let Some(last) = k.checked_sub(1) else {
+        return;
+    };
+    digits[last] = 0;
+    if k <= 12 {
+        let mut r = rank as u32;
+        for i in (0..last).rev() {
+            let radix = (k - i) as u32;
+            let reciprocal = u64::MAX / radix as u64 + 1;
+            let q = ((reciprocal as u128 * r as u128) >> 64) as u32;
+            digits[i] = (r - q * radix) as u8;
+            r = q;
+        }
+    } else {
+        let mut r = rank;
+        for i in (0..last).rev() {
+            let radix = (k - i) as u64;
+            digits[i] = (r % radix) as u8;
+            r /= radix;
+        }
+    }
+}
+
+/// The pieces of Lehmer digits `digits`, at the places `order`: each place takes the
+/// digit-th smallest piece not placed yet. The pieces left are kept as a list of
+/// 4-bit values in one word (up to 16 places), else found by counting.
+#[inline(always)]
+fn place_pieces(digits: &[u8], order: &[u8; MAX_LARGE], pieces: &mut [u8; MAX_LARGE]) {
+    let k = digits.len();
+    if k <= 16 {
+        let mut left: u64 = 0xfedc_ba98_7654_3210;
+        for (&d, &place) in digits.iter().zip(order) {
+            let shift = 4 * d as u32;
+            pieces[place as usize] = (left >> shift & 15) as u8;
+            let below = (1u64 << shift) - 1;
+            left = (left & below) | (left >> 4 & !below);
+        }
+    } else {
+        let mut used = 0u32;
+        for (&d, &place) in digits.iter().zip(order) {
+            let mut left = d;
+            let mut v = 0u8;
+            loop {
+                if used >> v & 1 == 0 {
+                    if left == 0 {
+                        break;
+                    }
+                    left -= 1;
+                }
+                v += 1;
+            }
+            used |= 1 << v;
+            pieces[place as usize] = v;
+        }
+    }
+}
+
+/// Whether the pieces `p` (a permutation of `0..p.len()`, at most 32) are an even
+/// permutation: the parity of its inversions, counted without a table.
+#[inline(always)]
+fn pieces_are_even(p: &[u8]) -> bool {
+    let mut seen = 0u32;
+    let mut inversions = 0u32;
+    for &v in p {
+        // The values before v that are larger.
+        inversions += (seen >> v).count_ones();
+        seen |= 1 << v;
+    }
+    inversions.is_multiple_of(2)
+}
+
 pub(super) fn permutation_is_even(p: &[u8]) -> bool {
     let mut seen = [false; 256];
     let mut transpositions = 0;
@@ -588,4 +682,131 @@ pub(super) fn permutation_is_even(p: &[u8]) -> bool {
         transpositions += length - 1;
     }
     transpositions % 2 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A split whose large part is one orbit of `k` places (`modulus` twists each).
+    fn orbit_split(k: usize, modulus: u8, even: bool, twist_sum: bool) -> Split {
+        let free = if twist_sum { k - 1 } else { k };
+        Split {
+            large: Large::Orbit,
+            large_positions: (0..k).collect(),
+            large_modulus: modulus,
+            even,
+            twist_sum: twist_sum && modulus > 1,
+            large_count: factorial(k) / if even { 2 } else { 1 }
+                * (modulus as u64).pow(free as u32),
+            digit_weights: std::array::from_fn(|i| factorial(k.saturating_sub(i + 1))),
+            piece_bits: Vec::new(),
+            twist_bits: Vec::new(),
+            first_of: Vec::new(),
+        }
+    }
+
+    /// The rank as the Horner form computes it: `rank * (k - i) + digit`, place by
+    /// place.
+    fn horner_rank(split: &Split, b: &LargePart, order: &[u8; MAX_LARGE]) -> u64 {
+        let k = split.large_positions.len();
+        let mut rank = 0u64;
+        let mut seen = 0u32;
+        for (i, &place) in order[..k].iter().enumerate() {
+            let v = b.pieces[place as usize] as u32;
+            let smaller = (0..v).filter(|&w| seen >> w & 1 == 0).count() as u64;
+            seen |= 1 << v;
+            rank = rank * (k - i) as u64 + smaller;
+        }
+        if split.even {
+            rank >>= 1;
+        }
+        let free = if split.twist_sum { k - 1 } else { k };
+        for &place in &order[..free] {
+            rank = rank * split.large_modulus as u64 + b.twists[place as usize] as u64;
+        }
+        rank
+    }
+
+    /// A permutation of `0..k` from a seed, and an order of places.
+    fn shuffled(k: usize, mut seed: u64) -> [u8; MAX_LARGE] {
+        let mut p = Split::whole_order();
+        for i in (1..k).rev() {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            p.swap(i, (seed >> 33) as usize % (i + 1));
+        }
+        p
+    }
+
+    proptest! {
+        /// Ranks below the part count, the Horner form's rank, and unrank inverts
+        /// them: small and large orbits (the 32-bit and 64-bit digit paths, the
+        /// 4-bit list and the counting placement), even or not, with twists.
+        #[test]
+        fn large_parts_rank_and_unrank_as_bijections(
+            k in 2usize..=MAX_LARGE,
+            modulus in 1u8..=3,
+            even: bool,
+            twist_sum: bool,
+            seed: u64,
+            order_seed: u64,
+        ) {
+            let free = if twist_sum && modulus > 1 { k - 1 } else { k };
+            let count = factorial(k) as u128 * (modulus as u128).pow(free as u32);
+            prop_assume!(count < 1 << 63, "the ranks fit 64 bits");
+            let split = orbit_split(k, modulus, even, twist_sum);
+            let order = shuffled(k, order_seed);
+            let mut b = LargePart {
+                pieces: shuffled(k, seed),
+                twists: [0; MAX_LARGE],
+            };
+            b.pieces[k..].fill(0);
+            if even && !permutation_is_even(&b.pieces[..k]) {
+                b.pieces.swap(0, 1);
+            }
+            if modulus > 1 {
+                let mut sum = 0;
+                for i in 0..k {
+                    b.twists[i] = (seed >> (i % 32) & 0xff) as u8 % modulus;
+                    sum += b.twists[i] as u32;
+                }
+                if split.twist_sum {
+                    let last = order[k - 1] as usize;
+                    sum -= b.twists[last] as u32;
+                    b.twists[last] = ((modulus as u32 - sum % modulus as u32) % modulus as u32) as u8;
+                }
+            }
+            let rank = split.rank_large_in(&b, &order);
+            prop_assert!(rank < split.large_count);
+            prop_assert_eq!(rank, horner_rank(&split, &b, &order));
+            prop_assert_eq!(split.unrank_large_in(rank, &order), b);
+        }
+
+        /// The inversion count's parity is the parity of the cycles.
+        #[test]
+        fn pieces_are_even_as_their_cycles_say(k in 1usize..=MAX_LARGE, seed: u64) {
+            let p = shuffled(k, seed);
+            prop_assert_eq!(pieces_are_even(&p[..k]), permutation_is_even(&p[..k]));
+        }
+    }
+
+    /// Every rank of a small orbit, in a shuffled order, unranks to a distinct part
+    /// that ranks back.
+    #[test]
+    fn every_rank_of_a_small_even_orbit_round_trips() {
+        for (k, even) in [(5, true), (6, false), (7, true)] {
+            let split = orbit_split(k, 1, even, false);
+            let order = shuffled(k, 7);
+            let mut seen = std::collections::HashSet::new();
+            for rank in 0..split.large_count {
+                let b = split.unrank_large_in(rank, &order);
+                assert!(!even || permutation_is_even(&b.pieces[..k]));
+                assert_eq!(split.rank_large_in(&b, &order), rank);
+                assert!(seen.insert(b.pieces));
+            }
+        }
+    }
 }

@@ -356,22 +356,30 @@ fn automorphisms_of(
     } else {
         moves.to_vec()
     };
-    let mut search = Search {
-        moves,
-        sources: &sources,
-        mirror,
-        generators,
-        moduli: &compact.moduli,
-        orbit: &compact.orbit,
-        image: vec![None; compact.len()],
-        twist: vec![0; compact.len()],
-        used: vec![false; compact.len()],
-        chosen: vec![None; generators.len()],
-        found: Vec::new(),
+    // Every symmetry, if there are not too many: a frame needs those that are
+    // positions, which may be any of the ones that act alike. Else one per action.
+    let search = |one_per_action| {
+        let mut search = Search {
+            moves,
+            sources: &sources,
+            mirror,
+            generators,
+            moduli: &compact.moduli,
+            orbit: &compact.orbit,
+            image: vec![None; compact.len()],
+            twist: vec![0; compact.len()],
+            used: vec![false; compact.len()],
+            chosen: vec![None; generators.len()],
+            found: Vec::new(),
+            one_per_action,
+        };
+        search.run().map(|_| search.found)
     };
-    search.run()?;
+    let mut found = match search(false) {
+        Err(SymmetryError::TooMany) => search(true)?,
+        other => other?,
+    };
     let identity = Transformation::identity(compact.len());
-    let mut found = search.found;
     found.sort_by_key(|t| (t != &identity, t.permutation.clone(), t.delta.clone()));
     Ok(found)
 }
@@ -393,6 +401,8 @@ struct Search<'a> {
     /// The move each generator's conjugate is.
     chosen: Vec<Option<usize>>,
     found: Vec<Transformation>,
+    /// Keep one symmetry of those that act alike on positions.
+    one_per_action: bool,
 }
 
 impl Search<'_> {
@@ -401,10 +411,10 @@ impl Search<'_> {
     /// Once every generator's conjugate is chosen, the symmetries that complete the
     /// positions still unknown all act alike on positions (two of them differ by a
     /// transformation that commutes with every move, such as a twist of a corner that
-    /// only ever twists in place), so the first found is enough: the Compy Cube's
-    /// corners would otherwise give 3^8 copies of each of its 48 symmetries. The
-    /// positions are tried in order, so the first found is the least of those that
-    /// differ only in their twists, the one [`distinct_actions`] would keep.
+    /// only ever twists in place). With `one_per_action` the first found is enough:
+    /// the Compy Cube's corners would otherwise give 3^8 copies of each of its 48
+    /// symmetries. The positions are tried in order, so the first found is the least
+    /// of those that differ only in their twists, the one [`distinct_actions`] keeps.
     fn run(&mut self) -> Result<bool, SymmetryError> {
         // From the equation M·S = S·M' (M' = S⁻¹·M·S): knowing S at i gives S at
         // M'.permutation[i].
@@ -438,7 +448,7 @@ impl Search<'_> {
                 }
             }
             (Some(i), None) | (Some(i), Some(_)) if !anything_known || open_generator.is_none() => {
-                let completing = open_generator.is_none();
+                let completing = self.one_per_action && open_generator.is_none();
                 'places: for j in 0..n {
                     if self.used[j] || self.orbit[j] != self.orbit[i] {
                         continue;

@@ -219,20 +219,27 @@ def pyraminx():
     )
 
 
+def corner_turns(axes, beyond):
+    """Clockwise 120-degree turns about cube corners, seen from the corner: `axes` names
+    each move's corner by its faces; a turn takes the pieces whose position's dot
+    product with the corner's axis exceeds `beyond`."""
+    turns = []
+    for move, corner in axes.items():
+        axis = tuple(sum(FACES[f][i] for f in corner) for i in range(3))
+        turns.append((move, lambda p, a=axis: dot(p, a) > beyond, axis, -120))
+    return turns
+
+
 def skewb():
     """The Skewb: turns of half the cube about a corner; U, L, R and B (the WCA's
     notation) turn about the corners UBL, DLF, DRB and DBL and keep UFR fixed."""
     corners = [cube_slot(2, c) for c in CORNERS]
     centre_slots = [Slot(FACES[f], [FACES[f]], FACES[f]) for f in "ULFRBD"]
     axes = {"U": "UBL", "L": "DLF", "R": "DRB", "B": "DBL"}
-    turns = []
-    for move, corner in axes.items():
-        axis = tuple(sum(FACES[f][i] for f in corner) for i in range(3))
-        turns.append((move, lambda p, a=axis: dot(p, a) > 0, axis, -120))
     return definition(
         "skewb",
         [("CORNERS", corners), ("CENTERS", centre_slots)],
-        turns,
+        corner_turns(axes, 0),
         {"title": "Skewb (corner turns, one corner fixed)"},
     )
 
@@ -260,17 +267,13 @@ def compy():
         "DBL": "DLB",
         "DRB": "DBR",
     }
-    turns = []
-    for move, corner in vertices.items():
-        axis = tuple(sum(FACES[f][i] for f in corner) for i in range(3))
-        # Along the axis (1, 1, 1) scaled, a corner sits at 6, its edges at 4, the face
-        # centres beside it at 2; the cut, 0.9156 of a face's distance (2 here) along
-        # the unit axis, is at 0.9156 * 2 * sqrt(3) = 3.17: between edges and centres.
-        turns.append((move, lambda p, a=axis: dot(p, a) > 3, axis, -120))
+    # Along the axis (1, 1, 1) scaled, a corner sits at 6, its edges at 4, the face
+    # centres beside it at 2; the cut, 0.9156 of a face's distance (2 here) along the
+    # unit axis, is at 0.9156 * 2 * sqrt(3) = 3.17: between edges and centres.
     return definition(
         "compy",
         [("EDGES", edges), ("CORNERS", corners)],
-        turns,
+        corner_turns(vertices, 3),
         {"title": "Compy Cube (corner turns; corners twist in place, edges cycle)"},
     )
 

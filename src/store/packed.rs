@@ -895,10 +895,11 @@ impl DepthStore for PackedDepths {
         // scattered marks (a class index's) miss on it as on the entry.
         if let Some(recent) = self.recent.get() {
             let offset = self.write_offset.load(Ordering::Relaxed);
-            if offset != NO_MARKS && self.write_marks.load(Ordering::Relaxed) == EVERY {
-                if let Some(byte) = recent.map.get((offset + index / 32) as usize) {
-                    crate::cpu::prefetch(byte);
-                }
+            if offset != NO_MARKS
+                && self.write_marks.load(Ordering::Relaxed) == EVERY
+                && let Some(byte) = recent.map.get((offset + index / 32) as usize)
+            {
+                crate::cpu::prefetch(byte);
             }
         }
     }

@@ -417,17 +417,7 @@ fn decode_prefix(mut q: u32, k: usize, places: usize) -> [u8; MAX_PREFIX] {
     let mut labels = [0u8; MAX_PREFIX];
     for i in 0..places {
         // The digit-th smallest label not used yet.
-        let mut left = digits[i];
-        let mut v = 0u8;
-        loop {
-            if used >> v & 1 == 0 {
-                if left == 0 {
-                    break;
-                }
-                left -= 1;
-            }
-            v += 1;
-        }
+        let v = super::split::nth_unused(used, digits[i]);
         labels[i] = v;
         used |= 1 << v;
     }

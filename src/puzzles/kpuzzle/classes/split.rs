@@ -634,20 +634,25 @@ fn place_pieces(digits: &[u8], order: &[u8; MAX_LARGE], pieces: &mut [u8; MAX_LA
     } else {
         let mut used = 0u32;
         for (&d, &place) in digits.iter().zip(order) {
-            let mut left = d;
-            let mut v = 0u8;
-            loop {
-                if used >> v & 1 == 0 {
-                    if left == 0 {
-                        break;
-                    }
-                    left -= 1;
-                }
-                v += 1;
-            }
+            let v = nth_unused(used, d as u32);
             used |= 1 << v;
             pieces[place as usize] = v;
         }
+    }
+}
+
+/// The `n`-th smallest value (from 0) whose bit is clear in `used`.
+pub(super) fn nth_unused(used: u32, n: u32) -> u8 {
+    let mut left = n;
+    let mut v = 0u8;
+    loop {
+        if used >> v & 1 == 0 {
+            if left == 0 {
+                return v;
+            }
+            left -= 1;
+        }
+        v += 1;
     }
 }
 

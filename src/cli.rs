@@ -1,6 +1,7 @@
 //! The command line: one module per subcommand, all thin layers over the library.
 
 mod analyze;
+mod census;
 mod distributed;
 mod list;
 mod lookup;
@@ -209,7 +210,7 @@ struct PuzzleArgs {
 
 impl PuzzleArgs {
     /// The options as the library takes them, with `symmetry` classes or not.
-    fn options(&self, symmetry: bool) -> puzzles::Options {
+    pub(crate) fn options(&self, symmetry: bool) -> puzzles::Options {
         puzzles::Options {
             goal: self.goal.clone(),
             metric: self.metric.clone(),

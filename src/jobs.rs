@@ -5,7 +5,7 @@
 //!
 //! | command | job |
 //! |---|---|
-//! | `analyze` | [`Analyze`]; peg solitaire: [`AnalyzePeg`]; `--components`: [`components`] |
+//! | `analyze` | [`Analyze`]; peg solitaire: [`AnalyzePeg`]; `--components`: [`components`]; `--count`: [`census()`] |
 //! | `solve` | [`Solve`] (one position or a batch: [`read_positions`]) and [`SolvePdb`]; twisty puzzles with databases: [`Projections`] and [`crate::solvers::kpuzzle::KSearch`]; peg solitaire: [`crate::solvers::peg::solutions`] |
 //! | `pdb` | [`Databases`]; twisty puzzles: [`Projections`] |
 //! | `verify` | [`verify_file`] |
@@ -17,6 +17,7 @@
 //! Jobs sit above every other module and nothing but the command line imports them.
 
 mod analyze;
+mod census;
 mod components;
 mod databases;
 mod identity;
@@ -28,6 +29,7 @@ mod verify;
 
 pub use crate::components::{ComponentRow, ComponentsReport};
 pub use analyze::{Analyze, AnalyzeJobError, TABLES_DIR, TableWritten, default_table_path};
+pub use census::{Census, census};
 pub use components::components;
 pub use databases::{Databases, DatabasesError};
 pub use identity::puzzle_from_identity;

@@ -77,6 +77,11 @@ pub struct Args {
     /// prints the report. Needs a build with `--features mpi`.
     #[arg(long, conflicts_with_all = ["from", "components", "threads"])]
     distributed: bool,
+    /// Count instead of searching, in seconds: the positions, with --symmetry the
+    /// classes (Burnside's count) and the slots of the class index, the table's bytes at
+    /// 8 and 2 bits, and whether it fits this machine.
+    #[arg(long, conflicts_with_all = ["from", "components", "distributed", "table", "plot"])]
+    count: bool,
 }
 
 pub fn run(args: Args, interrupt: &Interrupt) -> Result<()> {
@@ -115,11 +120,21 @@ fn with_databases_hint(error: anyhow::Error, name: &str) -> anyhow::Error {
 }
 
 fn run_analysis(args: &Args, interrupt: &Interrupt) -> Result<()> {
+    if args.count {
+        let counting = super::progress::Working::start(args.quiet, "counting");
+        let options = args.puzzle.options(args.symmetry);
+        let census = antipode::jobs::census(&args.puzzle.puzzle, &options)?;
+        drop(counting);
+        return super::print(&super::census::report(&census, args.format)?);
+    }
     if args.bits.is_some() && args.table.is_none() && !args.distributed {
         bail!("--bits sets the entries of a table: give --table too");
     }
     let opened = match args.puzzle.open()? {
-        Opened::Ranked(_) if args.symmetry => args.puzzle.open_classes(true)?,
+        Opened::Ranked(_) if args.symmetry => {
+            let _setting_up = super::progress::Working::start(args.quiet, "setting up the classes");
+            args.puzzle.open_classes(true)?
+        }
         other => other,
     };
     let puzzle = match opened {

@@ -15,6 +15,7 @@
 //! `R2`) or as the pattern itself, orbit by orbit: `CORNERS: 0 1 2 3 4 5 6 7 / 0 0 0
 //! 0 0 0 0 0` (pieces, then orientations; `_` for a blank).
 
+pub mod census;
 pub mod chain;
 pub mod classes;
 pub mod definition;

@@ -352,3 +352,76 @@ fn antipodes_are_reached_from_the_goal_by_their_moves() {
         }
     }
 }
+
+/// `analyze --count`: the census without a search, on the binary.
+#[test]
+fn census_counts_classes_without_a_search() {
+    // The 3x3x3 up to its 48 symmetries: 901,083,404,981,813,616 (Jerry Bryan, 2003;
+    // OEIS A005452), too many positions for any index here.
+    let (out, seconds) = run_ok(&[
+        "analyze",
+        "3x3x3",
+        "--symmetry",
+        "--count",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["positions"], "43252003274489856000");
+    assert_eq!(json["symmetries"], 48);
+    assert_eq!(json["classes"], "901083404981813616");
+    assert_eq!(json["classes_counted_by"], "orbits");
+    assert!(json["indices"].is_null());
+    assert!(
+        json["no_index"].as_str().unwrap().contains("no split"),
+        "{out}"
+    );
+    assert!(seconds < 30.0, "{seconds} s");
+    // The corners: the classes the search numbers, and the index's slots.
+    let (out, _) = run_ok(&["analyze", "3x3x3-corners --symmetry", "--count"]);
+    for line in [
+        "positions       88,179,840",
+        "classes         1,841,970 (Burnside; counted by orbits)",
+        "indices         2,152,008 (1.168x the classes)",
+        "table           2.1 MiB at 8 bits, 525.4 KiB at 2 bits",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    // Up to rotation, counted from the class index: the search's classes.
+    let name = "2x2x2 --moves U,D,R,L,F,B --up-to-rotation --symmetry";
+    let (counted, _) = run_ok(&["analyze", name, "--count", "--format", "json"]);
+    let (searched, _) = run_ok(&["analyze", name, "--format", "json"]);
+    let counted: serde_json::Value = serde_json::from_str(&counted).unwrap();
+    let searched: serde_json::Value = serde_json::from_str(&searched).unwrap();
+    assert_eq!(counted["classes_counted_by"], "class index");
+    assert_eq!(counted["classes"], searched["reachable"].to_string());
+    // Other puzzles: their indices; peg solitaire has none.
+    let (out, _) = run_ok(&["analyze", "goat", "--count"]);
+    assert!(out.contains("indices         16,329,600"), "{out}");
+    assert_error(&["analyze", "english33", "--count"], "searched by jumps");
+    assert_error(
+        &["analyze", "english33", "--symmetry", "--count"],
+        "searched by jumps",
+    );
+    assert_error(
+        &["analyze", "goat", "--symmetry", "--count"],
+        "not a twisty puzzle",
+    );
+    assert_error(&["analyze", "goat", "--count", "--table"], "--table");
+    // The whole 3x3x3 has no table; a CSV row for scripts.
+    let (out, _) = run_ok(&["analyze", "3x3x3", "--count"]);
+    assert!(
+        out.contains("indices         none: more than 2^64"),
+        "{out}"
+    );
+    let (out, _) = run_ok(&[
+        "analyze",
+        "pyraminx --symmetry",
+        "--count",
+        "--format",
+        "csv",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    let column = lines[0].split(',').position(|c| c == "positions").unwrap();
+    assert_eq!(lines[1].split(',').nth(column), Some("933120"), "{out}");
+}

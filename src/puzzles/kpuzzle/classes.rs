@@ -489,9 +489,7 @@ impl KClasses {
             if self.split.even && !permutation_is_even(&pieces[..k]) {
                 return;
             }
-            // The twists: every assignment the act fixes (few: brute force over the
-            // twists of one place per cycle would do; orbits with twists are small).
-            let mut b = LargePart {
+            let b = LargePart {
                 pieces: *pieces,
                 twists: [0; MAX_LARGE],
             };
@@ -501,18 +499,9 @@ impl KClasses {
                 }
                 return;
             }
-            let m = self.split.large_modulus as u64;
-            let total = m.pow(k as u32);
-            for code in 0..total {
-                let mut c = code;
-                for i in 0..k {
-                    b.twists[i] = (c % m) as u8;
-                    c /= m;
-                }
-                if self.split.apply_act(acts, 0, &b) == b {
-                    visit(&self.split.with_large(x, &b));
-                }
-            }
+            self.fixed_twists(acts, cycles, b, &mut |b| {
+                visit(&self.split.with_large(x, b))
+            });
             return;
         }
         let cycle = &cycles[next];
@@ -541,6 +530,84 @@ impl KClasses {
         }
     }
 
+    /// Every twist vector of the large part `b` (its pieces fixed by the act `acts[0]`)
+    /// that the act fixes, with the twist sum the puzzle keeps: the act adds `c[i]`
+    /// to `±t[from[i]]` (`c` its twists on `b` untwisted, `-` under a mirror), so along
+    /// each cycle of `from` the twist of its first place decides the others, and the
+    /// cycle must close.
+    fn fixed_twists(
+        &self,
+        acts: &Acts,
+        cycles: &[Vec<usize>],
+        mut b: LargePart,
+        visit: &mut dyn FnMut(&LargePart),
+    ) {
+        let m = self.split.large_modulus;
+        let c = self.split.apply_act(acts, 0, &b).twists;
+        let negate = acts.negate[0];
+        // The twist at `from[i]` given the twist `t` at `i`.
+        let next = |t: u8, i: usize| {
+            let x = (t + m - c[i]) % m;
+            if negate { (m - x) % m } else { x }
+        };
+        let fill = |cycle: &[usize], start: u8, twists: &mut [u8; MAX_LARGE]| {
+            let mut t = start;
+            for &i in cycle {
+                twists[i] = t;
+                t = next(t, i);
+            }
+            t == start
+        };
+        let mut scratch = [0u8; MAX_LARGE];
+        let starts: Vec<Vec<u8>> = cycles
+            .iter()
+            .map(|cycle| (0..m).filter(|&t| fill(cycle, t, &mut scratch)).collect())
+            .collect();
+        if starts.iter().any(Vec::is_empty) {
+            return;
+        }
+        // Every choice of one start per cycle, as an odometer.
+        let mut choice = vec![0usize; cycles.len()];
+        loop {
+            for ((cycle, options), &j) in cycles.iter().zip(&starts).zip(&choice) {
+                fill(cycle, options[j], &mut b.twists);
+            }
+            let sum: u32 = b.twists.iter().map(|&t| t as u32).sum();
+            if !self.split.twist_sum || sum.is_multiple_of(m as u32) {
+                debug_assert!(self.split.apply_act(acts, 0, &b) == b);
+                visit(&b);
+            }
+            let Some(turn) = (0..choice.len()).find(|&k| choice[k] + 1 < starts[k].len()) else {
+                return;
+            };
+            choice[turn] += 1;
+            choice[..turn].fill(0);
+        }
+    }
+
+    /// Burnside's count of the classes without a search, from the index: the
+    /// symmetric classes ([`KClasses::symmetric_classes`]) that the moves reach, each
+    /// once, and the other positions in classes of `|group|`.
+    #[must_use]
+    pub fn burnside_classes(&self) -> u128 {
+        let symmetric: Vec<(u64, u64)> = self.symmetric_classes().into_iter().collect();
+        let representatives: Vec<Transformation> = symmetric
+            .iter()
+            .map(|&(index, _)| self.representative(index).0)
+            .collect();
+        let moves: Vec<&Transformation> = self.geometry.moves.iter().collect();
+        let candidates: Vec<&Transformation> = representatives.iter().collect();
+        let reached = super::group::contains(&moves, &self.geometry.compact.moduli, &candidates);
+        let (mut classes, mut positions) = (0u128, 0u128);
+        for (&(_, size), reached) in symmetric.iter().zip(reached) {
+            if reached {
+                classes += 1;
+                positions += size as u128;
+            }
+        }
+        classes + (self.geometry.order - positions) / self.geometry.symmetries.len() as u128
+    }
+
     /// Positions per depth from the classes per depth (`classes[d]`) and the exact
     /// depth of an index (`depth_of`): `|group|` positions per class, less what the
     /// classes of symmetric positions lack. Also returns Burnside's count of classes,
@@ -558,9 +625,12 @@ impl KClasses {
         let mut lacking = vec![0u128; classes.len()];
         let mut fixed_total = 0u128;
         for (&(_, size), depth) in symmetric.iter().zip(&depths) {
+            // A class the search did not reach holds no position of the puzzle (its
+            // small and large parts each reachable, but not together).
+            let Some(depth) = depth else { continue };
             // A class of `size` positions: each is fixed by g / size symmetries.
             fixed_total += size as u128 * (g / size as u128 - 1);
-            if let Some(slot) = depth.and_then(|d| lacking.get_mut(d as usize)) {
+            if let Some(slot) = lacking.get_mut(*depth as usize) {
                 *slot += g - size as u128;
             }
         }

@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
+use super::census::{self, Census, CountedBy, SymmetryCensus};
 use super::classes::KClasses;
 use super::definition::{Definition, Transformation};
-use super::{KPuzzle, KPuzzleError, Variant, symmetry};
+use super::{KPuzzle, KPuzzleError, Variant, group, symmetry};
 
 /// `(name, file name, text)` of every shipped definition.
 pub const SHIPPED: &crate::puzzles::description::Shipped = &[
@@ -136,6 +137,107 @@ fn read_definition(base: &str) -> Result<Definition, KPuzzleError> {
 }
 
 fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
+    Ok(match prepare(base, variant)? {
+        Prepared::Plain(puzzle) => Twisty::Plain(Box::new(puzzle)),
+        Prepared::Symmetric(s) => Twisty::Classes(Box::new(KClasses::new(
+            s.puzzle,
+            s.compact,
+            s.actions,
+            &s.unheld_moves,
+            s.frame,
+        )?)),
+    })
+}
+
+/// A census of the twisty puzzle `name` names, without a search: its positions, with
+/// `--symmetry` its classes (Burnside's count) and the slots of its class index (or
+/// why it has none), in seconds.
+///
+/// # Errors
+/// [`KPuzzleError`] if the name is neither shipped nor a readable definition file, or
+/// it has no symmetry.
+///
+/// ```
+/// use antipode::puzzles::kpuzzle::library::census;
+///
+/// let corners = census("3x3x3-corners --symmetry").unwrap();
+/// assert_eq!(corners.positions, 88_179_840);
+/// let classes = corners.symmetry.unwrap();
+/// assert_eq!((classes.symmetries, classes.classes), (48, Some(1_841_970)));
+/// ```
+pub fn census(name: &str) -> Result<Census, KPuzzleError> {
+    let (base, variant) = Variant::parse(name)?;
+    match prepare(base, variant)? {
+        Prepared::Plain(puzzle) => Ok(Census {
+            puzzle: crate::Notation::name(&puzzle),
+            positions: puzzle.group_order(),
+            symmetry: None,
+            indices: puzzle
+                .index_count_wide()
+                .filter(|&n| n <= u64::MAX as u128)
+                .ok_or_else(|| {
+                    "more than 2^64 indices, too large for a table (pattern databases: \
+                     `antipode pdb`)"
+                        .to_string()
+                }),
+        }),
+        Prepared::Symmetric(s) => {
+            let moves: Vec<Transformation> = s
+                .puzzle
+                .turn_transformations()
+                .iter()
+                .map(|t| s.compact.restrict(t))
+                .collect();
+            let refs: Vec<&Transformation> = moves.iter().collect();
+            let positions = group::order(&refs, &s.compact.moduli);
+            let by_orbits = match s.frame {
+                None => census::burnside_by_orbits(&s.compact, &moves, positions, &s.actions),
+                Some(_) => None,
+            };
+            let symmetries = s.actions.len();
+            let puzzle = format!("{} --symmetry", crate::Notation::name(&s.puzzle));
+            let index = KClasses::new(s.puzzle, s.compact, s.actions, &s.unheld_moves, s.frame);
+            let (classes, counted_by) = match (by_orbits, &index) {
+                (Some(c), _) => (Some(c), Some(CountedBy::Orbits)),
+                (None, Ok(index)) => (Some(index.burnside_classes()), Some(CountedBy::ClassIndex)),
+                (None, Err(_)) => (None, None),
+            };
+            Ok(Census {
+                puzzle,
+                positions,
+                symmetry: Some(SymmetryCensus {
+                    symmetries,
+                    classes,
+                    counted_by,
+                }),
+                indices: index
+                    .map(|index| crate::Puzzle::index_count(&index).into())
+                    .map_err(|e| e.to_string()),
+            })
+        }
+    }
+}
+
+/// A twisty puzzle up to its class index: its positions, or the parts its classes are
+/// indexed from.
+enum Prepared {
+    Plain(KPuzzle),
+    Symmetric(Symmetric),
+}
+
+/// What [`KClasses::new`] is built from.
+struct Symmetric {
+    /// The puzzle (held in its frame, if any).
+    puzzle: KPuzzle,
+    compact: symmetry::Compact,
+    /// One symmetry per action, the identity first.
+    actions: Vec<symmetry::Symmetry>,
+    /// The moves over the compact positions, before a frame holds a piece.
+    unheld_moves: Vec<Transformation>,
+    frame: Option<symmetry::Frame>,
+}
+
+fn prepare(base: &str, variant: Variant) -> Result<Prepared, KPuzzleError> {
     let definition = read_definition(base)?;
     let plain_variant = Variant {
         symmetry: false,
@@ -144,7 +246,7 @@ fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
     };
     let plain = KPuzzle::new(base, Arc::new(definition.clone()), plain_variant)?;
     if !variant.symmetry && !variant.up_to_rotation {
-        return Ok(Twisty::Plain(Box::new(plain)));
+        return Ok(Prepared::Plain(plain));
     }
     let option = |e: symmetry::SymmetryError| KPuzzleError::Option(e.to_string());
     let compact = plain.compact().map_err(option)?;
@@ -217,9 +319,13 @@ fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
         plain
     };
     if !variant.symmetry {
-        return Ok(Twisty::Plain(Box::new(puzzle)));
+        return Ok(Prepared::Plain(puzzle));
     }
-    Ok(Twisty::Classes(Box::new(KClasses::new(
-        puzzle, compact, actions, &moves, frame,
-    )?)))
+    Ok(Prepared::Symmetric(Symmetric {
+        puzzle,
+        compact,
+        actions,
+        unheld_moves: moves,
+        frame,
+    }))
 }

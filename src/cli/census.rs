@@ -1,0 +1,153 @@
+//! `antipode analyze PUZZLE --count`: the census report, text or JSON.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use antipode::jobs::{Census, TABLES_DIR};
+use antipode::units::{human_bytes, thousands_wide};
+
+use super::Format;
+
+/// The census as JSON: numbers beyond 64 bits as strings.
+#[derive(serde::Serialize)]
+struct Json {
+    puzzle: String,
+    positions: Option<String>,
+    symmetries: Option<usize>,
+    classes: Option<String>,
+    classes_counted_by: Option<&'static str>,
+    indices: Option<String>,
+    no_index: Option<String>,
+    table_bytes_8bit: Option<String>,
+    table_bytes_2bit: Option<String>,
+    memory_available_bytes: Option<u64>,
+    disk_available_bytes: Option<u64>,
+    fits_8bit: Option<&'static str>,
+    fits_2bit: Option<&'static str>,
+}
+
+/// The census in `format` (text or JSON).
+pub fn report(census: &Census, format: Format) -> Result<String> {
+    let json = as_json(census);
+    Ok(match format {
+        Format::Json => serde_json::to_string_pretty(&json)? + "\n",
+        Format::Csv | Format::Tsv => csv(&json)?,
+        Format::Text => text(&json),
+    })
+}
+
+/// One header line and one row, the JSON's fields as columns.
+fn csv(json: &Json) -> Result<String> {
+    let serde_json::Value::Object(fields) = serde_json::to_value(json)? else {
+        unreachable!("a struct serializes as an object")
+    };
+    let cell = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) if s.contains([',', '"']) => {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        }
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let header: Vec<&str> = fields.keys().map(String::as_str).collect();
+    let row: Vec<String> = fields.values().map(cell).collect();
+    Ok(format!("{}\n{}\n", header.join(","), row.join(",")))
+}
+
+fn as_json(census: &Census) -> Json {
+    let memory = antipode::sys::available_memory_bytes();
+    let disk = antipode::sys::available_bytes(Path::new(TABLES_DIR));
+    let (puzzle, positions, symmetry, indices) = match census {
+        Census::Twisty(c) => (
+            c.puzzle.clone(),
+            Some(c.positions),
+            c.symmetry.clone(),
+            c.indices.clone(),
+        ),
+        Census::Ranked { puzzle, indices } => (puzzle.clone(), None, None, Ok(*indices as u128)),
+    };
+    let bytes = |per_state: u128| indices.as_ref().ok().map(|&n| n.div_ceil(per_state));
+    let fits = |bytes: Option<u128>| {
+        let bytes = bytes?;
+        let memory = memory.is_some_and(|m| bytes <= m as u128);
+        let disk = disk.is_some_and(|d| bytes <= d as u128);
+        Some(match (memory, disk) {
+            (true, true) => "yes",
+            (false, true) => "disk (a table file larger than memory, paged)",
+            (true, false) => "memory (no room for the file)",
+            (false, false) => "no",
+        })
+    };
+    let (bytes8, bytes2) = (bytes(1), bytes(4));
+    Json {
+        puzzle,
+        positions: positions.map(|n| n.to_string()),
+        symmetries: symmetry.as_ref().map(|s| s.symmetries),
+        classes: symmetry
+            .as_ref()
+            .and_then(|s| s.classes)
+            .map(|n| n.to_string()),
+        classes_counted_by: symmetry
+            .as_ref()
+            .and_then(|s| s.counted_by)
+            .map(|c| c.name()),
+        indices: indices.as_ref().ok().map(|n| n.to_string()),
+        no_index: indices.as_ref().err().cloned(),
+        table_bytes_8bit: bytes8.map(|n| n.to_string()),
+        table_bytes_2bit: bytes2.map(|n| n.to_string()),
+        memory_available_bytes: memory,
+        disk_available_bytes: disk,
+        fits_8bit: fits(bytes8),
+        fits_2bit: fits(bytes2),
+    }
+}
+
+fn text(json: &Json) -> String {
+    let wide = |n: &str| n.parse::<u128>().map_or(n.to_string(), thousands_wide);
+    let size = |n: &str| n.parse::<f64>().map_or(n.to_string(), human_bytes);
+    let mut out = format!("puzzle          {}\n", json.puzzle);
+    if let Some(p) = &json.positions {
+        out += &format!("positions       {}\n", wide(p));
+    }
+    if let Some(g) = json.symmetries {
+        out += &format!("symmetries      {g}\n");
+        out += &match (&json.classes, json.classes_counted_by) {
+            (Some(c), Some(by)) => format!("classes         {} (Burnside; counted by {by})\n", wide(c)),
+            _ => "classes         not counted (no class index, and not a puzzle counted orbit by orbit)\n".into(),
+        };
+    }
+    match (&json.indices, &json.no_index) {
+        (Some(n), _) => {
+            let per_class = match (&json.classes, json.symmetries) {
+                (Some(c), Some(_)) => match (n.parse::<f64>(), c.parse::<f64>()) {
+                    (Ok(n), Ok(c)) if c > 0.0 => format!(" ({:.3}x the classes)", n / c),
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            };
+            out += &format!("indices         {}{per_class}\n", wide(n));
+        }
+        (None, Some(why)) => out += &format!("indices         none: {why}\n"),
+        (None, None) => {}
+    }
+    if let (Some(b8), Some(b2)) = (&json.table_bytes_8bit, &json.table_bytes_2bit) {
+        out += &format!(
+            "table           {} at 8 bits, {} at 2 bits\n",
+            size(b8),
+            size(b2)
+        );
+        out += &format!(
+            "fits            8 bits: {}; 2 bits: {}\n",
+            json.fits_8bit.unwrap_or("?"),
+            json.fits_2bit.unwrap_or("?")
+        );
+        let room = |b: Option<u64>| b.map_or("?".to_string(), |b| human_bytes(b as f64));
+        out += &format!(
+            "                ({} of memory available now, {} free on the disk of {TABLES_DIR}/)\n",
+            room(json.memory_available_bytes),
+            room(json.disk_available_bytes)
+        );
+    }
+    out
+}

@@ -586,7 +586,7 @@ impl KClasses {
     }
 
     /// Burnside's count of the classes without a search, from the index: the
-    /// symmetric classes ([`KClasses::symmetric_classes`]) that the moves reach, each
+    /// symmetric classes (`KClasses::symmetric_classes`) that the moves reach, each
     /// once, and the other positions in classes of `|group|`.
     #[must_use]
     pub fn burnside_classes(&self) -> u128 {

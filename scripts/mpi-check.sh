@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The partitioned search under MPI (`--features mpi`): installs OpenMPI and libclang
-# with apt-get when they are missing, builds antipode with the feature (kept as
-# target/release/antipode-mpi), and checks under `mpirun` with 1 to 4
+# The partitioned search under MPI (the `antipode-mpi` package, mpi/): installs
+# OpenMPI and libclang with apt-get when they are missing, builds
+# target/release/antipode-mpi, and checks under `mpirun` with 1 to 4
 # ranks (oversubscribed), once over shared memory and once forced onto TCP over
 # loopback, that the histograms, God's numbers and antipodes of 8puzzle, 2x5, Goat,
 # Klotski, Oshidori:5 and the Pyraminx's symmetry classes equal the single process's;
@@ -20,13 +20,11 @@ if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null ||
     bash scripts/apt-install.sh libopenmpi-dev openmpi-bin libclang-dev
 fi
 
-cargo fmt -- --check
-# One target folder for both builds: the dependencies are built once. The MPI binary
-# is kept aside as target/release/antipode-mpi; the default build then puts the
-# plain binary back in place (cargo copies it again even when nothing changed).
-cargo clippy --quiet --release --features mpi -- -D warnings
-cargo build --quiet --release --features mpi
-cp target/release/antipode target/release/antipode-mpi
+cargo fmt --all -- --check
+# One workspace: the MPI binary links the library (and its dependencies) as built for
+# the plain binary, and compiles only the command line's sources again.
+cargo clippy --quiet --release -p antipode-mpi -- -D warnings
+cargo build --quiet --release -p antipode-mpi
 cargo build --quiet --release
 mpi_bin=target/release/antipode-mpi
 one_bin=target/release/antipode

@@ -5,6 +5,8 @@ mod census;
 mod distributed;
 mod list;
 mod lookup;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod pdb;
 mod plot;
 mod progress;

@@ -26,7 +26,7 @@
 //! | where a puzzle is defined | [`puzzles`]: the catalog (names, families) and one module per family: [`puzzles::sliding`], [`puzzles::oshidori`], [`puzzles::blocks`] (description files; the shipped ones in `src/puzzles/blocks/library/`), [`puzzles::peg`] (description files too, in `src/puzzles/peg/library/`), [`puzzles::kpuzzle`] (KPuzzle JSON definitions, the shipped ones in `src/puzzles/kpuzzle/library/`, written by `scripts/kpuzzle-geometry.py`; twsearch's `.tws` files, [`puzzles::kpuzzle::tws`]) |
 //! | where ranking lives | [`rank`] (permutations, combinations and their table strategies, kinds of identical pieces, multisets, partial permutations), which each family composes into its index ([`puzzles::sliding`], [`puzzles::blocks`], [`puzzles::kpuzzle::ranking`], [`puzzles::peg`]) |
 //! | symmetry classes | [`puzzles::kpuzzle::symmetry`] (the group, found from the moves or a `.tws` file's `Rotation` blocks; positions up to rotation, [`puzzles::kpuzzle::symmetry::Frame`]) and [`puzzles::kpuzzle::classes`] (one index per class: a [`Puzzle`] the engine runs unchanged; positions per depth from classes) |
-//! | where the BFS runs | [`engine`]: [`engine::Bfs`] (one level of the search at a time) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `mpi` feature); how each level runs is decided once per level in `engine/strategy.rs` (its doc is the decision table) |
+//! | where the BFS runs | [`engine`]: [`engine::Bfs`] (one level of the search at a time) over an [`engine::Executor`] ([`engine::Threads`]: this process's cores; [`engine::Partitioned`]: one MPI rank's slice, the `antipode-mpi` binary of `mpi/`); how each level runs is decided once per level in `engine/strategy.rs` (its doc is the decision table) |
 //! | the level loop of every build | [`driver`]: [`driver::run`] drives a [`driver::Levels`] (seed or resume, one level, save) and owns stopping ([`StopToken`], [`driver::Interrupted`]), progress ([`driver::Observer`]) and checkpoint pacing ([`driver::Pacing`]); the engine's search, the table builds, the pattern databases, peg solitaire's sweeps and the components all run through it |
 //! | depth arrays | [`store`]: one byte per state, or two bits (depth mod 3); [`store::DepthStore`] is what every store does, [`store::PackedMarks`] the two-bit store's fast paths |
 //! | table files | [`table`] (format: `tables/README.md`), exact distances and solutions by descent in [`descent`]; a partitioned search's table in shards and its manifest: [`table::shards`], written by [`table::build_sharded`] |
@@ -138,8 +138,6 @@ pub mod driver;
 pub mod engine;
 mod grid;
 pub mod jobs;
-#[cfg(feature = "mpi")]
-pub mod mpi;
 pub mod pdb;
 pub mod persist;
 #[cfg(feature = "plot")]

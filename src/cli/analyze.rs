@@ -71,10 +71,11 @@ pub struct Args {
     /// Draw the depth histogram into an SVG file (linear and log scale).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
-    /// Run as one rank of an MPI job, `mpirun -np N antipode analyze PUZZLE
+    /// Run as one rank of an MPI job, `mpirun -np N antipode-mpi analyze PUZZLE
     /// --distributed [--table DIR]`: each rank holds its slice of the depths (8 or 2
     /// bits each, --bits) and one thread, and writes its shard of the table; rank 0
-    /// prints the report. Needs a build with `--features mpi`.
+    /// prints the report. Needs the `antipode-mpi` binary (`cargo build --release -p
+    /// antipode-mpi`).
     #[arg(long, conflicts_with_all = ["from", "components", "threads"])]
     distributed: bool,
     /// Count instead of searching, in seconds: the positions, with --symmetry the

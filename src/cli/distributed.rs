@@ -1,6 +1,6 @@
 //! `antipode analyze PUZZLE --distributed [--table DIR]`: this process as one rank of
 //! an MPI job (`analysis::analyze_partitioned` or, with a table,
-//! `analysis::analyze_partitioned_table`, over `antipode::mpi::Mpi`).
+//! `analysis::analyze_partitioned_table`, over `super::mpi::Mpi`).
 
 use std::path::PathBuf;
 
@@ -40,7 +40,7 @@ pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
     use antipode::engine::{Observer, Silent, Transport};
     use antipode::{Puzzle, analysis, with_puzzle};
 
-    let mpi = antipode::mpi::Mpi::init()?;
+    let mpi = super::mpi::Mpi::init()?;
     let leader = mpi.rank() == 0;
     let result = with_puzzle!(puzzle, p => {
         let printer = super::progress::LevelPrinter::new(run.quiet || !leader, p.index_count());
@@ -84,12 +84,12 @@ pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
     }
 }
 
-/// Without the `mpi` feature: says how to get it.
+/// Without MPI (the plain `antipode` binary): says how to get it.
 #[cfg(not(feature = "mpi"))]
 pub fn analyze(_puzzle: &AnyPuzzle, _run: &Run) -> Result<Option<Analysis>> {
     anyhow::bail!(
-        "this antipode was built without MPI: build it with `cargo build --release \
-         --features mpi` (needs libopenmpi-dev and libclang-dev) and run `mpirun -np N \
-         antipode analyze PUZZLE --distributed`"
+        "this antipode was built without MPI: build `cargo build --release -p antipode-mpi` \
+         (needs libopenmpi-dev and libclang-dev) and run `mpirun -np N \
+         target/release/antipode-mpi analyze PUZZLE --distributed`"
     )
 }

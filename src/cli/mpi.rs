@@ -1,7 +1,7 @@
-//! MPI between the ranks of a partitioned search (the `mpi` cargo feature): rsmpi
-//! over the system's MPI library (OpenMPI on Debian: `libopenmpi-dev`,
+//! MPI between the ranks of a partitioned search (the `antipode-mpi` binary, package
+//! `mpi/`): rsmpi over the system's MPI library (OpenMPI on Debian: `libopenmpi-dev`,
 //! `openmpi-bin`). [`Mpi`] is the [`Transport`] of
-//! [`crate::analysis::analyze_partitioned`] when the ranks are processes started by
+//! `antipode::analysis::analyze_partitioned` when the ranks are processes started by
 //! `mpirun`.
 
 use std::cell::RefCell;
@@ -14,7 +14,7 @@ use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::Transport;
+use antipode::engine::Transport;
 
 /// Why MPI could not be started.
 #[derive(Debug, thiserror::Error)]
@@ -22,7 +22,7 @@ pub enum MpiError {
     /// The process was not started by `mpirun` (no launcher in its environment).
     #[error(
         "--distributed runs as the ranks of an MPI job: start it with \
-         `mpirun -np N antipode analyze PUZZLE --distributed`"
+         `mpirun -np N antipode-mpi analyze PUZZLE --distributed`"
     )]
     NotLaunched,
     /// `MPI_Init` failed or ran before.

@@ -1,6 +1,6 @@
 //! What the ranks of a partitioned search say to each other: batches of indices for
-//! their owners, and sums. MPI carries them between processes (the `mpi` feature:
-//! `crate::mpi::MpiTransport`); [`InProcess`] carries them between threads of one
+//! their owners, and sums. MPI carries them between processes (the `antipode-mpi`
+//! binary's `Mpi`); [`InProcess`] carries them between threads of one
 //! process, so that the partitioned search is tested by `cargo test` alone.
 
 use std::ops::Range;

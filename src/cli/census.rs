@@ -68,16 +68,11 @@ fn as_json(census: &Census) -> Json {
         Census::Ranked { puzzle, indices } => (puzzle.clone(), None, None, Ok(*indices as u128)),
     };
     let bytes = |per_state: u128| indices.as_ref().ok().map(|&n| n.div_ceil(per_state));
+    // `list`'s words: yes, disk (a file larger than memory, paged), memory, no.
     let fits = |bytes: Option<u128>| {
         let bytes = bytes?;
-        let memory = memory.is_some_and(|m| bytes <= m as u128);
-        let disk = disk.is_some_and(|d| bytes <= d as u128);
-        Some(match (memory, disk) {
-            (true, true) => "yes",
-            (false, true) => "disk (a table file larger than memory, paged)",
-            (true, false) => "memory (no room for the file)",
-            (false, false) => "no",
-        })
+        let room = |r: Option<u64>| r.map(|r| bytes <= r as u128);
+        Some(super::list::fit_word(room(memory), room(disk)))
     };
     let (bytes8, bytes2) = (bytes(1), bytes(4));
     Json {
@@ -144,7 +139,9 @@ fn text(json: &Json) -> String {
         );
         let room = |b: Option<u64>| b.map_or("?".to_string(), |b| human_bytes(b as f64));
         out += &format!(
-            "                ({} of memory available now, {} free on the disk of {TABLES_DIR}/)\n",
+            "                ({} of memory available now, {} free on the disk of {TABLES_DIR}/; \
+             yes: memory and disk, disk: a table file larger than memory, paged, memory: no \
+             room for the file)\n",
             room(json.memory_available_bytes),
             room(json.disk_available_bytes)
         );

@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Whether a table fits: memory and disk, disk only (a table file larger than memory
 /// works, paged), or neither.
-fn fit_word(memory: Option<bool>, disk: Option<bool>) -> &'static str {
+pub(super) fn fit_word(memory: Option<bool>, disk: Option<bool>) -> &'static str {
     match (memory, disk) {
         (Some(true), Some(true)) => "yes",
         (Some(false), Some(true)) => "disk",

@@ -144,8 +144,16 @@ pub fn burnside_by_orbits(
         return None;
     }
     let mut total = 0u128;
-    for (k, symmetry) in symmetries.iter().enumerate() {
-        let fixed = if k == 0 {
+    for symmetry in symmetries {
+        let identity = !symmetry.mirror
+            && symmetry.s.delta.iter().all(|&d| d == 0)
+            && symmetry
+                .s
+                .permutation
+                .iter()
+                .enumerate()
+                .all(|(i, &p)| i == p as usize);
+        let fixed = if identity {
             order
         } else {
             fixed_by(compact, &orbits, &signatures, &reached, symmetry)?

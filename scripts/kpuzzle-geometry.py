@@ -165,6 +165,38 @@ def cube(name, n, orbits, extension, pieces=None, slices=False):
     return definition(name, [(o, slots[o]()) for o in orbits], turns, extension, pieces)
 
 
+def kinds_by_colours(slots, colour):
+    """Each slot's piece as a kind: pieces whose stickers show the same colours in the
+    same order (reference first) are alike, numbered in order of first slot."""
+    kinds = []
+    numbers = []
+    for slot in slots:
+        key = tuple(colour(normal) for normal in slot.stickers)
+        if key not in kinds:
+            kinds.append(key)
+        numbers.append(kinds.index(key))
+    return numbers
+
+
+def three_colour_cube():
+    """The 3-colour 3x3x3: opposite faces share a colour (one per axis), centres fixed.
+    Its corners come in two kinds (the two mirror-image orders of the three colours,
+    one per tetrad), its edges in three (one per pair of axes), each edge's stickers
+    told apart."""
+    axis = lambda normal: next(i for i, x in enumerate(normal) if x != 0)
+    pieces = {
+        "EDGES": kinds_by_colours([cube_slot(3, e) for e in EDGES], axis),
+        "CORNERS": kinds_by_colours([cube_slot(3, c) for c in CORNERS], axis),
+    }
+    return cube(
+        "3x3x3-three-colour",
+        3,
+        ["EDGES", "CORNERS"],
+        {"title": "3-colour 3x3x3 (opposite faces one colour)"},
+        pieces=pieces,
+    )
+
+
 def centres(n):
     """The centre stickers of an n x n x n cube, face by face in the order U L F R B D,
     each face row by row as seen from outside (top-left first)."""
@@ -308,6 +340,7 @@ def main():
         "3x3x3-edges": cube(
             "3x3x3-edges", 3, ["EDGES"], {"title": "the 3x3x3's edges"}
         ),
+        "3x3x3-three-colour": three_colour_cube(),
         "pyraminx": pyraminx(),
         "skewb": skewb(),
         "compy": compy(),

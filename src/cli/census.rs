@@ -14,6 +14,8 @@ use super::Format;
 struct Json {
     puzzle: String,
     positions: Option<String>,
+    positions_not_counted: Option<String>,
+    group_order: Option<String>,
     symmetries: Option<usize>,
     classes: Option<String>,
     classes_counted_by: Option<&'static str>,
@@ -58,15 +60,24 @@ fn csv(json: &Json) -> Result<String> {
 fn as_json(census: &Census) -> Json {
     let memory = antipode::sys::available_memory_bytes();
     let disk = antipode::sys::available_bytes(Path::new(TABLES_DIR));
-    let (puzzle, positions, symmetry, indices) = match census {
+    let (puzzle, positions, group_order, symmetry, indices) = match census {
         Census::Twisty(c) => (
             c.puzzle.clone(),
-            Some(c.positions),
+            Some(c.positions.clone()),
+            Some(c.group_order),
             c.symmetry.clone(),
             c.indices.clone(),
         ),
-        Census::Ranked { puzzle, indices } => (puzzle.clone(), None, None, Ok(*indices as u128)),
+        Census::Ranked { puzzle, indices } => {
+            (puzzle.clone(), None, None, None, Ok(*indices as u128))
+        }
     };
+    // The group's order where it is not the positions (pieces that look alike).
+    let group_order = group_order.filter(|&g| {
+        positions
+            .as_ref()
+            .is_some_and(|p| p.as_ref().ok() != Some(&g))
+    });
     let bytes = |per_state: u128| indices.as_ref().ok().map(|&n| n.div_ceil(per_state));
     // `list`'s words: yes, disk (a file larger than memory, paged), memory, no.
     let fits = |bytes: Option<u128>| {
@@ -77,7 +88,12 @@ fn as_json(census: &Census) -> Json {
     let (bytes8, bytes2) = (bytes(1), bytes(4));
     Json {
         puzzle,
-        positions: positions.map(|n| n.to_string()),
+        positions: positions
+            .as_ref()
+            .and_then(|p| p.as_ref().ok())
+            .map(|n| n.to_string()),
+        positions_not_counted: positions.and_then(Result::err),
+        group_order: group_order.map(|n| n.to_string()),
         symmetries: symmetry.as_ref().map(|s| s.symmetries),
         classes: symmetry
             .as_ref()
@@ -104,6 +120,16 @@ fn text(json: &Json) -> String {
     let mut out = format!("puzzle          {}\n", json.puzzle);
     if let Some(p) = &json.positions {
         out += &format!("positions       {}\n", wide(p));
+    }
+    if let Some(why) = &json.positions_not_counted {
+        out += &format!("positions       {why}\n");
+    }
+    if let Some(g) = &json.group_order {
+        out += &format!(
+            "group order     {} (every piece told apart: the positions are the patterns of \
+             pieces that look alike)\n",
+            wide(g)
+        );
     }
     if let Some(g) = json.symmetries {
         out += &format!("symmetries      {g}\n");

@@ -35,7 +35,7 @@ pub enum Census {
 ///
 /// let options = Options { symmetry: true, ..Options::default() };
 /// let Census::Twisty(cube) = census("2x2x2", &options)? else { unreachable!() };
-/// assert_eq!(cube.positions, 3_674_160);
+/// assert_eq!(cube.positions, Ok(3_674_160));
 /// # Ok::<(), antipode::puzzles::CatalogError>(())
 /// ```
 pub fn census(name: &str, options: &Options) -> Result<Census, CatalogError> {

@@ -22,6 +22,7 @@ pub mod definition;
 pub mod group;
 pub mod library;
 pub mod ranking;
+pub mod relabel;
 pub mod symmetry;
 pub mod tws;
 
@@ -376,6 +377,25 @@ impl KPuzzle {
     /// # Errors
     /// [`symmetry::SymmetryError`] if the puzzle's symmetries cannot be found.
     pub fn compact(&self) -> Result<symmetry::Compact, symmetry::SymmetryError> {
+        let compact = self.kept()?;
+        for (&p, &k) in compact.kept.iter().zip(&compact.orbit) {
+            let orbit = &self.definition.orbits[k as usize];
+            if self.goal.pieces[p] as usize != p - orbit.offset || self.goal.orientation[p] != 0 {
+                return Err(symmetry::SymmetryError::Goal(format!(
+                    "symmetries need a goal of distinct pieces in order, untwisted: {} is not",
+                    orbit.name
+                )));
+            }
+        }
+        Ok(compact)
+    }
+
+    /// The positions this puzzle keeps (whole orbits; a projection's blanks are left
+    /// out), whatever its goal: refused only where a projection keeps part of an orbit.
+    ///
+    /// # Errors
+    /// [`symmetry::SymmetryError`] if a projection keeps part of an orbit.
+    pub fn kept(&self) -> Result<symmetry::Compact, symmetry::SymmetryError> {
         let mut compact = symmetry::Compact {
             kept: Vec::new(),
             orbit: Vec::new(),
@@ -397,14 +417,6 @@ impl KPuzzle {
                 )));
             }
             for p in range {
-                if self.goal.pieces[p] as usize != p - orbit.offset || self.goal.orientation[p] != 0
-                {
-                    return Err(symmetry::SymmetryError::Goal(format!(
-                        "symmetries need a goal of distinct pieces in order, untwisted: {} \
-                         is not",
-                        orbit.name
-                    )));
-                }
                 compact.kept.push(p);
                 compact.orbit.push(k as u8);
                 compact.moduli.push(orbit.orientations);
@@ -1120,8 +1132,11 @@ mod tests {
         // the whole cube their product halved (one parity for both); the 2x2x2 with a
         // corner fixed 7! 3^6; the Pyraminx 6!/2 2^5 3^4; the 4x4x4's labelled
         // centres all 24! (two colours rank C(24, 8) arrangements); the Compy Cube's
-        // corners twist in place and its edges move in 3-cycles: 3^8 12!/2.
-        let expected: [(&str, u128, u128); 8] = [
+        // corners twist in place and its edges move in 3-cycles: 3^8 12!/2; the
+        // 3-colour cube ranks its edges' three kinds C(12, 4) C(8, 4) 2^12 and its
+        // corners' two C(8, 4) 3^8 (no twist implied yet), and is the whole cube's
+        // group.
+        let expected: [(&str, u128, u128); 9] = [
             ("2x2x2", 3_674_160, 3_674_160),
             ("pyraminx", 933_120, 933_120),
             ("skewb", 3_149_280, 3_149_280),
@@ -1134,6 +1149,11 @@ mod tests {
             ("3x3x3-corners", 88_179_840, 88_179_840),
             ("3x3x3-edges", 980_995_276_800, 980_995_276_800),
             ("4x4x4-centres", 735_471, 620_448_401_733_239_439_360_000),
+            (
+                "3x3x3-three-colour",
+                495 * 70 * 4096 * 70 * 6561,
+                43_252_003_274_489_856_000,
+            ),
         ];
         assert_eq!(SHIPPED.len(), expected.len());
         for (name, indices, order) in expected {

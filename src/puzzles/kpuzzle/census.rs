@@ -32,6 +32,7 @@ use std::collections::HashMap;
 
 use super::definition::Transformation;
 use super::group;
+use super::relabel::{Kinds, Relabelling};
 use super::symmetry::{Compact, Symmetry};
 
 /// The permutations the moves generate on one orbit, as far as the count needs.
@@ -51,14 +52,18 @@ struct Orbit {
     places: Vec<usize>,
     modulus: u8,
     permutations: Permutations,
+    /// Whether two of its places hold pieces of one kind in the goal.
+    identical: bool,
 }
 
 impl Orbit {
     /// The radices of its signature: the parity (where there are odd permutations)
-    /// and the twist sum (where there are twists).
-    fn radices(&self) -> Vec<u8> {
+    /// and the twist sum (where there are twists). A pattern of identical pieces
+    /// does not tell its parity (two alike swapped are the same pattern): `seen`
+    /// leaves it out.
+    fn radices(&self, seen: bool) -> Vec<u8> {
         let mut radices = Vec::new();
-        if self.permutations == Permutations::All {
+        if self.permutations == Permutations::All && !(seen && self.identical) {
             radices.push(2);
         }
         if self.modulus > 1 {
@@ -110,21 +115,36 @@ impl Signatures {
     }
 }
 
-/// Burnside's count of the classes of the group that `moves` generate (`order`
-/// positions, over `compact`'s positions) under `symmetries` (the identity first), or
-/// `None` when the puzzle is not of the shape counted here (see the module's doc).
+/// What [`burnside_by_orbits`] counts: the positions (patterns, where pieces look
+/// alike) and their classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrbitCount {
+    /// The positions: the group's order with distinct pieces, the patterns it makes of
+    /// the goal where pieces look alike.
+    pub positions: u128,
+    /// Burnside's count of their classes.
+    pub classes: u128,
+}
+
+/// Burnside's count of the positions that `moves` make of the goal (the group they
+/// generate, `order` elements over `compact`'s positions; patterns of `kinds` where
+/// pieces look alike) under `symmetries` (the identity first, each with its
+/// relabelling of the kinds), or `None` when the puzzle is not of the shape counted
+/// here (see the module's doc).
 #[must_use]
 pub fn burnside_by_orbits(
     compact: &Compact,
+    kinds: &Kinds,
     moves: &[Transformation],
     order: u128,
-    symmetries: &[Symmetry],
-) -> Option<u128> {
-    let orbits = orbits(compact, moves, symmetries)?;
-    let signatures = Signatures {
-        radices: orbits.iter().flat_map(Orbit::radices).collect(),
+    symmetries: &[(Symmetry, Relabelling)],
+) -> Option<OrbitCount> {
+    let plain: Vec<Symmetry> = symmetries.iter().map(|(s, _)| s.clone()).collect();
+    let orbits = orbits(compact, kinds, moves, &plain)?;
+    let full = Signatures {
+        radices: orbits.iter().flat_map(|o| o.radices(false)).collect(),
     };
-    let reached = reached_signatures(&orbits, &signatures, moves)?;
+    let reached = reached_signatures(&orbits, &full, moves)?;
     // |G| = |ker sig| · |sig(G)|: G holds the kernel, so it is every element of W
     // whose signature it reaches.
     let mut w = 1u128;
@@ -139,29 +159,59 @@ pub fn burnside_by_orbits(
             .checked_mul(permutations)?
             .checked_mul((orbit.modulus as u128).checked_pow(n as u32)?)?;
     }
-    let kernel = w / signatures.count() as u128;
+    let kernel = w / full.count() as u128;
     if kernel.checked_mul(reached.iter().filter(|&&r| r).count() as u128)? != order {
         return None;
     }
+    // What a pattern shows of a reached signature: the parities of orbits of
+    // identical pieces left out.
+    let seen = Signatures {
+        radices: orbits.iter().flat_map(|o| o.radices(true)).collect(),
+    };
+    let mut shown = vec![false; seen.count()];
+    for (code, _) in reached.iter().enumerate().filter(|(_, r)| **r) {
+        let digits = full.digits(code);
+        let mut kept = Vec::new();
+        let mut at = 0;
+        for orbit in &orbits {
+            let radices = orbit.radices(false);
+            let own = &digits[at..at + radices.len()];
+            at += radices.len();
+            let skip = usize::from(radices.len() > orbit.radices(true).len());
+            kept.extend_from_slice(&own[skip..]);
+        }
+        shown[seen.code(&kept)] = true;
+    }
+    let identical = orbits.iter().any(|o| o.identical);
+    let mut positions = order;
     let mut total = 0u128;
-    for symmetry in symmetries {
-        let identity = !symmetry.mirror
-            && symmetry.s.delta.iter().all(|&d| d == 0)
-            && symmetry
-                .s
-                .permutation
-                .iter()
-                .enumerate()
-                .all(|(i, &p)| i == p as usize);
-        let fixed = if identity {
+    for (symmetry, relabelling) in symmetries {
+        let identity = !symmetry.mirror && symmetry.s.is_identity();
+        let fixed = if identity && !identical {
             order
         } else {
-            fixed_by(compact, &orbits, &signatures, &reached, symmetry)?
+            let fixed = fixed_by(
+                compact,
+                kinds,
+                &orbits,
+                &seen,
+                &shown,
+                symmetry,
+                relabelling,
+                identity,
+            )?;
+            if identity {
+                positions = fixed;
+            }
+            fixed
         };
         total = total.checked_add(fixed)?;
     }
     let g = symmetries.len() as u128;
-    total.is_multiple_of(g).then_some(total / g)
+    total.is_multiple_of(g).then_some(OrbitCount {
+        positions,
+        classes: total / g,
+    })
 }
 
 /// The orbits of the moves and the symmetries on `compact`'s positions (a piece that
@@ -171,6 +221,7 @@ pub fn burnside_by_orbits(
 /// [`Permutations`].
 fn orbits(
     compact: &Compact,
+    kinds: &Kinds,
     moves: &[Transformation],
     symmetries: &[Symmetry],
 ) -> Option<Vec<Orbit>> {
@@ -228,10 +279,17 @@ fn orbits(
             } else {
                 return None;
             };
+            let mut seen = std::collections::HashSet::new();
+            let identical = !places.iter().all(|&p| seen.insert(kinds.of[p]));
+            if identical && permutations == Permutations::Trivial {
+                // Alike pieces that never move: not counted here.
+                return None;
+            }
             Some(Orbit {
                 modulus: compact.moduli[places[0]].max(1),
                 places,
                 permutations,
+                identical,
             })
         })
         .collect()
@@ -290,20 +348,31 @@ fn reached_signatures(
     Some(reached)
 }
 
-/// The positions of `G` that `symmetry` fixes, or `None` if it maps an orbit onto
-/// another.
+/// The positions of `G` that `symmetry` fixes (with its `relabelling` of the kinds;
+/// all of them for the `identity`), by the signatures a pattern shows (`seen`, of
+/// which `shown` are reached), or `None` if it maps an orbit onto another.
+#[allow(clippy::too_many_arguments)]
 fn fixed_by(
     compact: &Compact,
+    kinds: &Kinds,
     orbits: &[Orbit],
-    signatures: &Signatures,
-    reached: &[bool],
+    seen: &Signatures,
+    shown: &[bool],
     symmetry: &Symmetry,
+    relabelling: &Relabelling,
+    identity: bool,
 ) -> Option<u128> {
     let inverse = symmetry.s.inverse(&compact.moduli);
     // Per signature (of the orbits so far): how many fixed partial positions.
     let mut partial: HashMap<Vec<u8>, u128> = HashMap::from([(Vec::new(), 1)]);
     for orbit in orbits {
-        let counts = fixed_in_orbit(compact, orbit, symmetry, &inverse)?;
+        let counts = if orbit.identical {
+            fixed_patterns_in_orbit(compact, kinds, orbit, symmetry, relabelling)?
+        } else if identity {
+            all_in_orbit(orbit)?
+        } else {
+            fixed_in_orbit(compact, orbit, symmetry, &inverse)?
+        };
         let mut next: HashMap<Vec<u8>, u128> = HashMap::new();
         for (prefix, &ways) in &partial {
             for (digits, &count) in &counts {
@@ -319,11 +388,125 @@ fn fixed_by(
     }
     let mut fixed = 0u128;
     for (digits, ways) in partial {
-        if reached[signatures.code(&digits)] {
+        if shown[seen.code(&digits)] {
             fixed = fixed.checked_add(ways)?;
         }
     }
     Some(fixed)
+}
+
+/// Every element of one orbit of distinct pieces' part of `W`, by signature digits:
+/// what the identity fixes.
+fn all_in_orbit(orbit: &Orbit) -> Option<HashMap<Vec<u8>, u128>> {
+    let n = orbit.places.len();
+    let m = orbit.modulus;
+    let per_twist_sum = (m as u128).checked_pow(n.saturating_sub(1) as u32)?;
+    let (parities, per_parity): (Vec<Option<u8>>, u128) = match orbit.permutations {
+        Permutations::Trivial => (vec![None], 1),
+        Permutations::Even => (vec![None], factorial(n)? / 2),
+        Permutations::All => (vec![Some(0), Some(1)], factorial(n)? / 2),
+    };
+    let mut counts = HashMap::new();
+    for parity in parities {
+        for sum in 0..m {
+            let mut digits: Vec<u8> = parity.into_iter().collect();
+            if m > 1 {
+                digits.push(sum);
+            }
+            let ways = if m > 1 {
+                per_parity.checked_mul(per_twist_sum)?
+            } else {
+                per_parity
+            };
+            *counts.entry(digits).or_default() += ways;
+        }
+    }
+    Some(counts)
+}
+
+/// The patterns of one orbit of identical pieces that `symmetry` fixes, by their
+/// twist sum: around each cycle of `τ` the pattern at one place decides the others
+/// (`x(p) = σ(x(τ(p)))` with the twists of [`super::relabel`]) and must come back to
+/// itself; the cycles' kinds together must be the goal's.
+fn fixed_patterns_in_orbit(
+    compact: &Compact,
+    kinds: &Kinds,
+    orbit: &Orbit,
+    symmetry: &Symmetry,
+    relabelling: &Relabelling,
+) -> Option<HashMap<Vec<u8>, u128>> {
+    let m = orbit.modulus;
+    let local = local_numbers(compact.len(), &orbit.places);
+    let s = &symmetry.s;
+    let tau: Vec<u8> = orbit
+        .places
+        .iter()
+        .map(|&p| local[s.permutation[p] as usize])
+        .collect::<Option<_>>()?;
+    // The orbit's kinds, numbered locally, and how many of each the goal holds.
+    let mut own: Vec<u16> = orbit.places.iter().map(|&p| kinds.of[p]).collect();
+    own.sort_unstable();
+    own.dedup();
+    let wanted: Vec<u8> = own
+        .iter()
+        .map(|&k| kinds.multiplicity[k as usize] as u8)
+        .collect();
+    let local_kind = |k: u16| own.binary_search(&k).ok();
+    // The pattern at place i from the one at τ(i): x(i) = f_i(x(τ(i))).
+    let step = |i: usize, (k, o): (usize, u8)| -> Option<(usize, u8)> {
+        let global = own[k] as usize;
+        let o = if symmetry.mirror { (m - o) % m } else { o };
+        let kind = local_kind(relabelling.kind[global])?;
+        let twist = (relabelling.twist[global] + o + s.delta[orbit.places[i]]) % m;
+        Some((kind, twist))
+    };
+    // Per (kinds used, twist sum): the partial patterns so far.
+    let mut partial: HashMap<(Vec<u8>, u8), u128> = HashMap::from([((vec![0; own.len()], 0), 1)]);
+    for cycle in cycles_of(&tau) {
+        // Each way round the cycle: its kinds and twist sum.
+        let mut ways: Vec<(Vec<u8>, u8)> = Vec::new();
+        for start in (0..own.len()).flat_map(|k| (0..m).map(move |o| (k, o))) {
+            // From x(cycle[0]) = start, back along the cycle: x(cycle[j]) from
+            // x(cycle[j + 1]), the last from the first.
+            let mut x = start;
+            let mut used = vec![0u8; own.len()];
+            let mut sum = 0u8;
+            let mut closed = true;
+            for &i in cycle.iter().rev() {
+                match step(i as usize, x) {
+                    Some(next) => x = next,
+                    None => {
+                        closed = false;
+                        break;
+                    }
+                }
+                used[x.0] += 1;
+                sum = (sum + x.1) % m;
+            }
+            if closed && x == start {
+                ways.push((used, sum));
+            }
+        }
+        let mut next: HashMap<(Vec<u8>, u8), u128> = HashMap::new();
+        for ((used, sum), &count) in &partial {
+            for (more, add) in &ways {
+                let total: Vec<u8> = used.iter().zip(more).map(|(a, b)| a + b).collect();
+                if total.iter().zip(&wanted).any(|(t, w)| t > w) {
+                    continue;
+                }
+                *next.entry((total, (sum + add) % m)).or_default() += count;
+            }
+        }
+        partial = next;
+    }
+    let mut counts = HashMap::new();
+    for ((used, sum), count) in partial {
+        if used == wanted {
+            let digits = if m > 1 { vec![sum] } else { Vec::new() };
+            *counts.entry(digits).or_default() += count;
+        }
+    }
+    Some(counts)
 }
 
 /// The elements of one orbit's part of `W` that `symmetry` fixes, by their signature
@@ -499,8 +682,11 @@ fn factorial(n: usize) -> Option<u128> {
 pub struct Census {
     /// The puzzle's name as opened.
     pub puzzle: String,
-    /// The positions (the order of the group the moves generate).
-    pub positions: u128,
+    /// The positions: the order of the group the moves generate, or where pieces look
+    /// alike the patterns they make of the goal (or why they were not counted).
+    pub positions: Result<u128, String>,
+    /// The order of the group the moves generate (every piece told apart).
+    pub group_order: u128,
     /// With `--symmetry`: the symmetries (one per action) and Burnside's count of the
     /// classes, if it could be counted.
     pub symmetry: Option<SymmetryCensus>,
@@ -564,7 +750,7 @@ mod tests {
         // Jerry Bryan, Cube Lovers, 2003 (OEIS A005452): 901,083,404,981,813,616
         // positions of the 3x3x3 up to the cube's 48 symmetries.
         let cube = census("3x3x3 --symmetry").unwrap();
-        assert_eq!(cube.positions, 43_252_003_274_489_856_000);
+        assert_eq!(cube.positions, Ok(43_252_003_274_489_856_000));
         let symmetry = cube.symmetry.unwrap();
         assert_eq!(symmetry.symmetries, 48);
         assert_eq!(symmetry.classes, Some(901_083_404_981_813_616));

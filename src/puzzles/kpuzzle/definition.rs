@@ -445,16 +445,6 @@ impl Reader<'_> {
                 byte(twist)
             };
         }
-        let mut sorted = data.pieces.clone();
-        sorted.sort_unstable();
-        if orbit.orientations > 1 && sorted.windows(2).any(|w| w[0] == w[1]) {
-            return Err(self.error(
-                key,
-                "identical pieces with orientations are not supported (set \
-                 orientationMod to 1 if their orientation is not seen)"
-                    .into(),
-            ));
-        }
         Ok(())
     }
 

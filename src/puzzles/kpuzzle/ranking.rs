@@ -775,9 +775,15 @@ impl Part {
         let oriented: Vec<bool> = sorted
             .iter()
             .zip(&counts)
-            .map(|(&l, &c)| modulus > 1 && l != BLANK && c == 1)
+            .map(|(&l, _)| modulus > 1 && l != BLANK)
             .collect();
-        let digits = oriented.iter().filter(|&&o| o).count() as u32;
+        // Every piece shows its twist, alike or not (a projection's blanks do not).
+        let digits: u32 = oriented
+            .iter()
+            .zip(&counts)
+            .filter(|(o, _)| **o)
+            .map(|(_, &c)| c as u32)
+            .sum();
         let mut arrangements: u128 = 1;
         let mut left = n;
         for &c in &counts {

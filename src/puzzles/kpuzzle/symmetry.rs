@@ -425,7 +425,22 @@ impl Search<'_> {
         }
         let n = self.image.len();
         let first_unknown = (0..n).find(|&i| self.image[i].is_none());
-        let open_generator = (0..self.generators.len()).find(|&g| self.chosen[g].is_none());
+        // The next generator to conjugate: one that moves a known image first (its
+        // conjugate must then move that image's place, which few moves do: the 4x4x4's
+        // centres, each moved by three moves, would otherwise try every move for every
+        // generator), else the first open one.
+        let open = |g: &usize| self.chosen[*g].is_none();
+        let moves_a_known_image = |g: &usize| {
+            let source = &self.sources[self.generators[*g]];
+            self.image
+                .iter()
+                .flatten()
+                .any(|&j| source.permutation[j as usize] != j || source.delta[j as usize] != 0)
+        };
+        let open_generator = (0..self.generators.len())
+            .filter(open)
+            .find(moves_a_known_image)
+            .or_else(|| (0..self.generators.len()).find(open));
         let anything_known = self.image.iter().any(Option::is_some);
         let mut found = false;
         match (first_unknown, open_generator) {

@@ -430,16 +430,6 @@ fn set_rows(
             }
         }
     }
-    if kind == Kind::Solved && orbit.orientations > 1 {
-        let mut sorted = local.clone();
-        sorted.sort_unstable();
-        if sorted.windows(2).any(|w| w[0] == w[1]) {
-            return Err(lines.error(
-                n,
-                "identical pieces with orientations are not supported".into(),
-            ));
-        }
-    }
     Ok(())
 }
 

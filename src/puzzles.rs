@@ -131,6 +131,16 @@ impl AnyPuzzle {
     /// assert!(matches!(pyraminx.fixing("U L").unwrap(), AnyPuzzle::KPuzzle(_)));
     /// ```
     pub fn fixing(self, root: &str) -> Result<AnyPuzzle, CatalogError> {
+        if let AnyPuzzle::KPuzzle(puzzle) = &self
+            && puzzle.pattern_classes().is_some()
+        {
+            let Ok(root) = Notation::parse(&**puzzle, root) else {
+                return Ok(self);
+            };
+            return Ok(AnyPuzzle::KPuzzle(Box::new(
+                puzzle.fixing_pattern_classes(&root),
+            )));
+        }
         let AnyPuzzle::KClasses(classes) = &self else {
             return Ok(self);
         };

@@ -21,6 +21,7 @@ pub mod classes;
 pub mod definition;
 pub mod group;
 pub mod library;
+pub mod pattern_classes;
 pub mod ranking;
 pub mod relabel;
 pub mod symmetry;
@@ -31,9 +32,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use chain::ChainRanking;
 use definition::{Definition, DefinitionError, Pattern, Transformation, power, split_amount};
-use ranking::{BLANK, Layout, RankingError, Split};
+use ranking::{BLANK, Layout, RankingError, Split, View};
 
-use crate::puzzle::{Notation, PositionError, Puzzle, Successor};
+use crate::puzzle::{ClassCounts, Notation, PositionError, Puzzle, Successor};
 
 /// How moves are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -228,6 +229,9 @@ pub struct KPuzzle {
     /// The orbit of each position.
     orbit_index: Vec<u8>,
     tables: Arc<OnceLock<Option<MoveTables>>>,
+    /// With `--symmetry` on a goal of identical pieces: the classes of patterns its
+    /// indices stand for.
+    pattern_classes: Option<Arc<pattern_classes::PatternClasses>>,
 }
 
 /// The breadth-first search's move tables, one per coordinate of the index.
@@ -332,6 +336,7 @@ impl KPuzzle {
             layout,
             chain: None,
             tables: Arc::new(OnceLock::new()),
+            pattern_classes: None,
         };
         puzzle.chain = puzzle.tighter_chain().map(Arc::new);
         Ok(puzzle)
@@ -344,6 +349,50 @@ impl KPuzzle {
         let compact = self.compact().ok()?;
         let chain = ChainRanking::new(&self.turn_moves, &compact)?;
         (u128::from(chain.count()) < layout.count()).then_some(chain)
+    }
+
+    /// This puzzle with one index per class of `classes` (a goal of identical pieces
+    /// under `--symmetry`): a pattern ranks as the least rank of its class.
+    #[must_use]
+    pub fn with_pattern_classes(mut self, classes: pattern_classes::PatternClasses) -> KPuzzle {
+        self.pattern_classes = Some(Arc::new(classes));
+        self.variant.symmetry = true;
+        self
+    }
+
+    /// A search from `root` over classes of patterns: the classes under the symmetries
+    /// that fix `root`, or the positions themselves where only the identity does.
+    #[must_use]
+    pub fn fixing_pattern_classes(&self, root: &Pattern) -> KPuzzle {
+        let Some(classes) = &self.pattern_classes else {
+            return self.clone();
+        };
+        let fixing = classes.fixing(root);
+        if fixing.symmetry_count() > 1 {
+            return self.clone().with_pattern_classes(fixing);
+        }
+        let mut plain = self.clone();
+        plain.pattern_classes = None;
+        plain.variant.symmetry = false;
+        plain
+    }
+
+    /// The classes of patterns its indices stand for, if any.
+    #[must_use]
+    pub fn pattern_classes(&self) -> Option<&pattern_classes::PatternClasses> {
+        self.pattern_classes.as_deref()
+    }
+
+    /// The rank of a pattern by the puzzle's own ranking, whatever its class.
+    pub(crate) fn plain_rank(&self, state: View<'_>) -> u64 {
+        if let Some(chain) = &self.chain {
+            let pattern = Pattern {
+                pieces: state.pieces.to_vec(),
+                orientation: state.orientation.to_vec(),
+            };
+            return chain.rank(&pattern);
+        }
+        self.layout.as_ref().expect("ranked").rank(state)
     }
 
     /// The stabiliser-chain ranking, when it is the one in use.
@@ -1007,7 +1056,11 @@ impl Puzzle for KPuzzle {
         } else {
             "1"
         };
-        self.definition_text(ranking)
+        let mut text = self.definition_text(ranking);
+        if let Some(classes) = &self.pattern_classes {
+            text.push_str(&classes.definition_text());
+        }
+        text
     }
 
     fn metric_override(&self) -> Option<&'static str> {
@@ -1046,10 +1099,32 @@ impl Puzzle for KPuzzle {
     }
 
     fn rank(&self, state: &Pattern) -> u64 {
-        if let Some(chain) = &self.chain {
-            return chain.rank(state);
+        if let Some(classes) = &self.pattern_classes {
+            return classes.class_rank(self, state);
         }
-        self.layout.as_ref().expect("ranked").rank(state.view())
+        self.plain_rank(state.view())
+    }
+
+    fn never_reached(&self) -> u64 {
+        self.pattern_classes
+            .as_ref()
+            .map_or(0, |c| c.unused_ranks())
+    }
+
+    fn symmetries_fix(&self, state: &Pattern) -> bool {
+        self.pattern_classes
+            .as_ref()
+            .is_none_or(|c| c.class_size(state) == 1)
+    }
+
+    fn class_counts(
+        &self,
+        classes: &[u64],
+        antipodes: &[u64],
+        depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
+    ) -> Option<ClassCounts> {
+        let counts = self.pattern_classes.as_ref()?;
+        Some(counts.class_counts(self, classes, antipodes, depth_of))
     }
 
     fn unrank(&self, index: u64) -> Pattern {
@@ -1075,6 +1150,13 @@ impl Puzzle for KPuzzle {
     }
 
     fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        if self.pattern_classes.is_some() {
+            // A rank that is not its class's own is never reached: no neighbours.
+            return crate::puzzle::expand_each(self, indices, |index, neighbours| {
+                let own = self.rank(&self.unrank(index)) == index;
+                visit(index, if own { neighbours } else { &[] });
+            });
+        }
         if let Some(chain) = &self.chain {
             let mut neighbours = vec![0u64; self.turns.len()];
             for &index in indices {

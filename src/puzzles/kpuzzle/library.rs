@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::census::{self, Census, CountedBy, SymmetryCensus};
 use super::classes::KClasses;
 use super::definition::{Definition, Transformation};
+use super::pattern_classes::PatternClasses;
 use super::relabel::{self, Kinds, Relabelling};
 use super::symmetry::Symmetry;
 use super::{KPuzzle, KPuzzleError, Variant, group, symmetry};
@@ -146,6 +147,9 @@ fn read_definition(base: &str) -> Result<Definition, KPuzzleError> {
 fn open_variant(base: &str, variant: Variant) -> Result<Twisty, KPuzzleError> {
     Ok(match prepare(base, variant)? {
         Prepared::Plain(puzzle) => Twisty::Plain(Box::new(puzzle)),
+        Prepared::Symmetric(s) if !s.kinds.all_distinct() => {
+            Twisty::Plain(Box::new(with_pattern_classes(s)))
+        }
         Prepared::Symmetric(s) => Twisty::Classes(Box::new(class_index(s)?)),
     })
 }
@@ -301,6 +305,27 @@ fn symmetries_of(
             .map(symmetry::Symmetry::plain)
             .collect()
     })
+}
+
+/// The puzzle of `s` (a goal of identical pieces) with one index per class of
+/// patterns, over its plain ranking ([`PatternClasses`]).
+fn with_pattern_classes(s: Symmetric) -> KPuzzle {
+    let moves = compact_moves(&s.puzzle, &s.compact);
+    let refs: Vec<&Transformation> = moves.iter().collect();
+    let order = group::order(&refs, &s.compact.moduli);
+    let symmetries: Vec<(Symmetry, Relabelling)> =
+        s.actions.into_iter().zip(s.relabellings).collect();
+    let count = census::burnside_by_orbits(&s.compact, &s.kinds, &moves, order, &symmetries);
+    let indices = crate::Puzzle::index_count(&s.puzzle);
+    let classes = PatternClasses::new(
+        s.compact,
+        &s.kinds,
+        s.puzzle.goal(),
+        symmetries,
+        count,
+        indices,
+    );
+    s.puzzle.with_pattern_classes(classes)
 }
 
 /// The class index of `s`: distinct pieces in order only, so far.

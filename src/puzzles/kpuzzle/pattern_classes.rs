@@ -1,0 +1,270 @@
+//! Symmetry classes of a goal of identical pieces, over the plain ranking.
+//!
+//! Where the goal repeats pieces (the 4x4x4's centres), `--symmetry` takes classes of
+//! patterns under the symmetries that map the goal onto itself with its kinds
+//! relabelled ([`super::relabel`]). Until the class index learns identical pieces,
+//! such a puzzle keeps its plain ranking and numbers a class by the rank of its least
+//! pattern (kept positions in order, piece then twist): the other ranks of the class
+//! are never reached (the table keeps their slots). A [`KPuzzle`] with [`PatternClasses`] ranks a pattern by its class, and
+//! its expansion skips the ranks that are not a class's own.
+//!
+//! ```
+//! use antipode::Puzzle;
+//! use antipode::puzzles::kpuzzle::library::{Twisty, open_any};
+//!
+//! let Twisty::Plain(centres) = open_any("4x4x4-centres --symmetry").unwrap() else {
+//!     panic!()
+//! };
+//! let classes = centres.pattern_classes().unwrap();
+//! assert_eq!(classes.symmetry_count(), 32);
+//! let goal = centres.goal().clone();
+//! assert_eq!(classes.class_size(&goal), 1);
+//! ```
+
+use super::KPuzzle;
+use super::census::OrbitCount;
+use super::definition::Pattern;
+use super::ranking::View;
+use super::relabel::{Kinds, Relabelling};
+use super::symmetry::{Compact, Symmetry};
+use crate::puzzle::{ClassCounts, Puzzle};
+use rayon::prelude::*;
+
+/// The symmetries of a goal of identical pieces, each with its relabelling of the
+/// kinds, over the puzzle's kept positions.
+#[derive(Debug, Clone)]
+pub struct PatternClasses {
+    compact: Compact,
+    symmetries: Vec<(Symmetry, Relabelling)>,
+    /// The kind of label `l` in orbit `o`: `kind_of[o * 256 + l]`.
+    kind_of: Vec<u16>,
+    /// The label of each kind.
+    label_of: Vec<u8>,
+    /// The symmetries of the puzzle before any were left out.
+    puzzle_symmetries: usize,
+    /// Burnside's count of the classes, where the census counted it.
+    burnside: Option<u128>,
+    /// The ranks that are not their class's own, where every rank is a position (the
+    /// census's positions are the ranking's indices); else 0.
+    unused_ranks: u64,
+}
+
+impl PatternClasses {
+    /// The classes of `kinds` (the goal's, over `compact`) under `symmetries` (the
+    /// identity first), with the census's count (positions and classes) where it has
+    /// one, and the plain ranking's `indices`.
+    #[must_use]
+    pub fn new(
+        compact: Compact,
+        kinds: &Kinds,
+        goal: &Pattern,
+        symmetries: Vec<(Symmetry, Relabelling)>,
+        census: Option<OrbitCount>,
+        indices: u64,
+    ) -> PatternClasses {
+        let orbits = compact
+            .orbit
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |o| o as usize + 1);
+        let mut kind_of = vec![u16::MAX; orbits * 256];
+        let mut label_of = vec![0u8; kinds.count()];
+        for (i, (&p, &o)) in compact.kept.iter().zip(&compact.orbit).enumerate() {
+            let kind = kinds.of[i];
+            kind_of[o as usize * 256 + goal.pieces[p] as usize] = kind;
+            label_of[kind as usize] = goal.pieces[p];
+        }
+        PatternClasses {
+            puzzle_symmetries: symmetries.len(),
+            compact,
+            symmetries,
+            kind_of,
+            label_of,
+            burnside: census.map(|c| c.classes),
+            unused_ranks: match census {
+                Some(c) if c.positions == u128::from(indices) => {
+                    indices - u64::try_from(c.classes).unwrap_or(indices)
+                }
+                _ => 0,
+            },
+        }
+    }
+
+    /// The ranks known never to be reached: not their class's own.
+    #[must_use]
+    pub fn unused_ranks(&self) -> u64 {
+        self.unused_ranks
+    }
+
+    /// The number of symmetries.
+    #[must_use]
+    pub fn symmetry_count(&self) -> usize {
+        self.symmetries.len()
+    }
+
+    /// The symmetries and their relabellings, the identity first.
+    #[must_use]
+    pub fn symmetries(&self) -> &[(Symmetry, Relabelling)] {
+        &self.symmetries
+    }
+
+    /// The piece and twist that symmetry `k` brings to kept position `i` of `state`.
+    #[inline(always)]
+    fn image_at(&self, state: &Pattern, k: usize, i: usize) -> (u8, u8) {
+        let (symmetry, r) = &self.symmetries[k];
+        let c = &self.compact;
+        let from = c.kept[symmetry.s.permutation[i] as usize];
+        let kind = self.kind_of[c.orbit[i] as usize * 256 + state.pieces[from] as usize] as usize;
+        let piece = self.label_of[r.kind[kind] as usize];
+        let m = c.moduli[i];
+        if m <= 1 {
+            return (piece, 0);
+        }
+        let o = state.orientation[from];
+        let o = if symmetry.mirror && o != 0 { m - o } else { o };
+        // Each term is below m: two conditional subtractions stand for `% m`.
+        let mut twist = r.twist[kind] + o;
+        if twist >= m {
+            twist -= m;
+        }
+        twist += symmetry.s.delta[i];
+        if twist >= m {
+            twist -= m;
+        }
+        (piece, twist)
+    }
+
+    /// The least of `state`'s images (kept positions in order, piece then twist),
+    /// written into `pieces` and `orientation` (each as long as the state): each image
+    /// is built only as far as it takes to lose to the least so far.
+    fn least_image_into(&self, state: &Pattern, pieces: &mut [u8], orientation: &mut [u8]) {
+        pieces.copy_from_slice(&state.pieces);
+        orientation.copy_from_slice(&state.orientation);
+        let kept = &self.compact.kept;
+        'symmetries: for k in 1..self.symmetries.len() {
+            for (i, &p) in kept.iter().enumerate() {
+                let image = self.image_at(state, k, i);
+                match image.cmp(&(pieces[p], orientation[p])) {
+                    std::cmp::Ordering::Greater => continue 'symmetries,
+                    std::cmp::Ordering::Equal => {}
+                    std::cmp::Ordering::Less => {
+                        // A new least: the rest of this image replaces it.
+                        for (j, &q) in kept.iter().enumerate().skip(i) {
+                            (pieces[q], orientation[q]) = self.image_at(state, k, j);
+                        }
+                        continue 'symmetries;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index of `state`'s class: the rank of its least image.
+    #[must_use]
+    pub fn class_rank(&self, plain: &KPuzzle, state: &Pattern) -> u64 {
+        let n = state.pieces.len();
+        let (mut pieces, mut orientation) = ([0u8; 256], [0u8; 256]);
+        self.least_image_into(state, &mut pieces[..n], &mut orientation[..n]);
+        plain.plain_rank(View {
+            pieces: &pieces[..n],
+            orientation: &orientation[..n],
+        })
+    }
+
+    /// How many patterns `state`'s class holds: the symmetries over those fixing it.
+    #[must_use]
+    pub fn class_size(&self, state: &Pattern) -> u64 {
+        let kept = &self.compact.kept;
+        let fixing = (0..self.symmetries.len())
+            .filter(|&k| {
+                kept.iter().enumerate().all(|(i, &p)| {
+                    self.image_at(state, k, i) == (state.pieces[p], state.orientation[p])
+                })
+            })
+            .count();
+        (self.symmetries.len() / fixing) as u64
+    }
+
+    /// The classes under the symmetries that fix `root` (a search from `root` then
+    /// measures the distance to it, not to the nearest of its images).
+    #[must_use]
+    pub fn fixing(&self, root: &Pattern) -> PatternClasses {
+        let kept = &self.compact.kept;
+        let symmetries = (0..self.symmetries.len())
+            .filter(|&k| {
+                kept.iter().enumerate().all(|(i, &p)| {
+                    self.image_at(root, k, i) == (root.pieces[p], root.orientation[p])
+                })
+            })
+            .map(|k| self.symmetries[k].clone())
+            .collect();
+        PatternClasses {
+            symmetries,
+            burnside: None,
+            unused_ranks: 0,
+            ..self.clone()
+        }
+    }
+
+    /// The definition lines a table records after the puzzle's own.
+    #[must_use]
+    pub fn definition_text(&self) -> String {
+        let mut text = format!(
+            "classes of patterns (the least image) under {} symmetries\n",
+            self.symmetries.len()
+        );
+        for (s, r) in &self.symmetries {
+            let kind = if s.mirror { "mirror" } else { "symmetry" };
+            text.push_str(&format!(
+                "{kind} {:?} {:?} kinds {:?} {:?}\n",
+                s.s.permutation, s.s.delta, r.kind, r.twist
+            ));
+        }
+        text
+    }
+
+    /// Positions per depth (each class's size at its depth), Burnside's count and the
+    /// antipodes' class sizes, over every index of `plain`.
+    pub(super) fn class_counts(
+        &self,
+        plain: &KPuzzle,
+        classes: &[u64],
+        antipodes: &[u64],
+        depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
+    ) -> ClassCounts {
+        let depths = classes.len();
+        let positions_by_depth = (0..plain.index_count())
+            .into_par_iter()
+            .fold(
+                || vec![0u128; depths],
+                |mut by_depth, index| {
+                    if let Some(d) = depth_of(index) {
+                        let state = plain.unrank(index);
+                        if self.class_rank(plain, &state) == index {
+                            by_depth[d as usize] += u128::from(self.class_size(&state));
+                        }
+                    }
+                    by_depth
+                },
+            )
+            .reduce(
+                || vec![0u128; depths],
+                |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+            );
+        ClassCounts {
+            symmetries: self.symmetries.len(),
+            puzzle_symmetries: self.puzzle_symmetries,
+            positions: positions_by_depth.iter().sum(),
+            antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
+            positions_by_depth,
+            burnside_classes: self
+                .burnside
+                .unwrap_or_else(|| classes.iter().map(|&c| u128::from(c)).sum()),
+            antipode_class_sizes: antipodes
+                .iter()
+                .map(|&i| self.class_size(&plain.unrank(i)))
+                .collect(),
+        }
+    }
+}

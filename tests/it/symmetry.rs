@@ -527,9 +527,12 @@ fn the_three_colour_cube_census_and_kinds_a_rotation_splits() {
     assert_eq!(json["symmetries"], 48);
     assert_eq!(json["classes"], "226331259372");
     assert!(seconds < 60.0, "{seconds} s");
-    // twips #113: the positions of identical pieces are the patterns.
+    // twips #113: the positions of identical pieces are the patterns; a
+    // projection's, those of the pieces it keeps.
     let (out, _) = run_ok(&["analyze", "4x4x4-centres", "--count"]);
     assert!(out.contains("positions       735,471\n"), "{out}");
+    let (out, _) = run_ok(&["analyze", "3x3x3 --orbits CORNERS", "--count"]);
+    assert!(out.contains("positions       88,179,840\n"), "{out}");
     let dir = tempfile::tempdir().unwrap();
     let ring = |goal: &str| {
         format!(

@@ -174,28 +174,10 @@ pub fn census(name: &str) -> Result<Census, KPuzzleError> {
     let (base, variant) = Variant::parse(name)?;
     match prepare(base, variant)? {
         Prepared::Plain(puzzle) => {
-            let order = puzzle.group_order();
-            let positions = match puzzle.kept() {
-                Ok(compact) => {
-                    let moves = compact_moves(&puzzle, &compact);
-                    Kinds::of_goal(&compact, puzzle.goal())
-                        .ok()
-                        .filter(|kinds| !kinds.all_distinct())
-                        .map(|kinds| {
-                            let identity = identity_symmetry(&compact, &kinds);
-                            census::burnside_by_orbits(&compact, &kinds, &moves, order, &identity)
-                                .map(|count| count.positions)
-                        })
-                }
-                Err(_) => None,
-            };
+            let (order, positions) = plain_positions(&puzzle);
             Ok(Census {
                 puzzle: crate::Notation::name(&puzzle),
-                positions: match positions {
-                    None => Ok(order),
-                    Some(Some(patterns)) => Ok(patterns),
-                    Some(None) => Err(IDENTICAL_UNCOUNTED.into()),
-                },
+                positions,
                 group_order: order,
                 symmetry: None,
                 indices: puzzle
@@ -253,6 +235,35 @@ pub fn census(name: &str) -> Result<Census, KPuzzleError> {
             })
         }
     }
+}
+
+/// The order of the group `puzzle`'s moves generate on the positions it keeps, and
+/// its positions: that order where its pieces are distinct, else the patterns counted
+/// orbit by orbit (or why not).
+fn plain_positions(puzzle: &KPuzzle) -> (u128, Result<u128, String>) {
+    let Ok(compact) = puzzle.kept() else {
+        return (
+            puzzle.group_order(),
+            Err(
+                "not counted: the projection keeps part of an orbit (its blanks look \
+                 alike); its indices are below"
+                    .into(),
+            ),
+        );
+    };
+    let moves = compact_moves(puzzle, &compact);
+    let refs: Vec<&Transformation> = moves.iter().collect();
+    let order = group::order(&refs, &compact.moduli);
+    let positions = match Kinds::of_goal(&compact, puzzle.goal()) {
+        Ok(kinds) if !kinds.all_distinct() => {
+            let identity = identity_symmetry(&compact, &kinds);
+            census::burnside_by_orbits(&compact, &kinds, &moves, order, &identity)
+                .map(|count| count.positions)
+                .ok_or_else(|| IDENTICAL_UNCOUNTED.to_string())
+        }
+        _ => Ok(order),
+    };
+    (order, positions)
 }
 
 /// Why a census of identical pieces has no positions.

@@ -24,6 +24,19 @@
 //!   mirror, `c` from `S`'s twists and `p`): around each cycle of `τ`, the twist of its
 //!   first place decides the others, and the cycle must close.
 //!
+//! # Identical pieces
+//!
+//! Where the goal repeats pieces (the 3-colour cube, the 4x4x4's centres) the
+//! positions are the patterns the group makes of the goal, not its elements (twips
+//! #113). A pattern shows its twists but not, in an orbit with two alike pieces, its
+//! parity (swap the two): the signatures a pattern shows leave those parities out,
+//! and a pattern is a position when some reached signature agrees with it. A symmetry
+//! fixes a pattern of such an orbit when, around each of its cycles, the pattern at
+//! one place decides the others through the symmetry's relabelling of the kinds
+//! ([`super::relabel`]) and comes back to itself; the cycles' kinds together must be
+//! the goal's, counted by a small dynamic programme over (kinds used, twist sum). The
+//! identity's count is the number of positions.
+//!
 //! A puzzle of another shape (the Skewb's corners, whose moves reach a twelfth of
 //! their arrangements; positions up to rotation) is counted from its class index
 //! instead ([`super::classes::KClasses::burnside_classes`]).

@@ -545,7 +545,8 @@ fn the_three_colour_cube_census_and_kinds_a_rotation_splits() {
     std::fs::write(&split, ring("1 1 2 2")).unwrap();
     assert_error(
         &["analyze", split.to_str().unwrap(), "--symmetry"],
-        "maps the pieces of kind 0 onto two kinds",
+        "split.tws: line 23: rotation `turn` is not a symmetry of the puzzle: it maps the \
+         pieces of kind 0 onto two kinds",
     );
     // Alternate colours: the turn swaps them, a symmetry; 6 patterns in 3 classes.
     let swap = dir.path().join("swap.tws");

@@ -197,6 +197,9 @@ pub struct Definition {
     /// file's `Rotation` blocks), which generate the symmetry group `--symmetry` uses;
     /// empty: found from the moves.
     pub symmetries: Vec<(String, Transformation)>,
+    /// Where each of `symmetries` is written, as errors name it (`cube.tws: line 21`,
+    /// `cube.kpuzzle.json: antipode.symmetries.x`).
+    pub symmetry_places: Vec<String>,
 }
 
 impl Definition {
@@ -253,6 +256,10 @@ impl Definition {
             default_moves: extension.moves,
             projections: extension.projections.map(|p| p.0).unwrap_or_default(),
             moduli,
+            symmetry_places: symmetries
+                .iter()
+                .map(|(name, _)| format!("{}: antipode.symmetries.{name}", reader.file))
+                .collect(),
             symmetries,
         };
         // Every named projection is checked now, not when a database is first asked of it.

@@ -300,10 +300,25 @@ fn symmetries_of(
             .iter()
             .map(|(n, t)| (n.clone(), compact.restrict(t)))
             .collect();
+        // An error names where the rotation is written.
+        let placed = |e: symmetry::SymmetryError| {
+            let place = match &e {
+                symmetry::SymmetryError::NotASymmetry { name, .. } => definition
+                    .symmetries
+                    .iter()
+                    .position(|(n, _)| n == name)
+                    .and_then(|k| definition.symmetry_places.get(k)),
+                _ => None,
+            };
+            match place {
+                Some(place) => KPuzzleError::Option(format!("{place}: {e}")),
+                None => option(e),
+            }
+        };
         for (name, t) in &named {
             relabel::relabelling(&Symmetry::plain(t.clone()), kinds, &compact.moduli).map_err(
                 |why| {
-                    option(symmetry::SymmetryError::NotASymmetry {
+                    placed(symmetry::SymmetryError::NotASymmetry {
                         name: name.clone(),
                         why: format!("{why} of the goal"),
                     })
@@ -311,7 +326,7 @@ fn symmetries_of(
             )?;
         }
         symmetry::close(&named, moves, &compact.moduli)
-            .map_err(option)?
+            .map_err(placed)?
             .into_iter()
             .map(symmetry::Symmetry::plain)
             .collect()

@@ -113,6 +113,7 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
     let mut solved: Option<Pattern> = None;
     let mut moves: Vec<(String, Transformation)> = Vec::new();
     let mut rotations: Vec<(String, Transformation)> = Vec::new();
+    let mut rotation_places: Vec<String> = Vec::new();
     while let Some((n, tokens)) = lines.next() {
         let arity = |count: usize, form: &str| {
             if tokens.len() == count {
@@ -159,6 +160,7 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
                 let (name, t) = move_block(&mut lines, n, &tokens, &orbits, &moves, &rotations)?;
                 if tokens[0] == "Rotation" {
                     rotations.push((name, t));
+                    rotation_places.push(format!("{file}: line {n}"));
                 } else {
                     moves.push((name, t));
                 }
@@ -202,6 +204,7 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
         default_moves: None,
         projections: Vec::new(),
         symmetries: rotations,
+        symmetry_places: rotation_places,
         moduli,
     })
 }

@@ -449,13 +449,8 @@ fn fixed_patterns_in_orbit(
     relabelling: &Relabelling,
 ) -> Option<HashMap<Vec<u8>, u128>> {
     let m = orbit.modulus;
-    let local = local_numbers(compact.len(), &orbit.places);
     let s = &symmetry.s;
-    let tau: Vec<u8> = orbit
-        .places
-        .iter()
-        .map(|&p| local[s.permutation[p] as usize])
-        .collect::<Option<_>>()?;
+    let tau = tau_on(compact, orbit, s)?;
     // The orbit's kinds, numbered locally, and how many of each the goal holds.
     let mut own: Vec<u16> = orbit.places.iter().map(|&p| kinds.of[p]).collect();
     own.sort_unstable();
@@ -532,14 +527,7 @@ fn fixed_in_orbit(
 ) -> Option<HashMap<Vec<u8>, u128>> {
     let n = orbit.places.len();
     let m = orbit.modulus;
-    let local = local_numbers(compact.len(), &orbit.places);
-    let s = &symmetry.s;
-    // τ: the symmetry's permutation on this orbit's places.
-    let tau: Vec<u8> = orbit
-        .places
-        .iter()
-        .map(|&p| local[s.permutation[p] as usize])
-        .collect::<Option<_>>()?;
+    let tau = tau_on(compact, orbit, &symmetry.s)?;
     let cycles = cycles_of(&tau);
     let mut counts: HashMap<Vec<u8>, u128> = HashMap::new();
     let mut visit = |p: &[u8]| {
@@ -571,6 +559,17 @@ fn fixed_in_orbit(
         commuting(&tau, &cycles, 0, &mut p, &mut used, &mut visit);
     }
     Some(counts)
+}
+
+/// `τ`: the permutation `s` makes of `orbit`'s places (numbered within it), or `None`
+/// if it takes one out of the orbit.
+fn tau_on(compact: &Compact, orbit: &Orbit, s: &Transformation) -> Option<Vec<u8>> {
+    let local = local_numbers(compact.len(), &orbit.places);
+    orbit
+        .places
+        .iter()
+        .map(|&p| local[s.permutation[p] as usize])
+        .collect()
 }
 
 /// The cycles of a permutation, each from its least place.

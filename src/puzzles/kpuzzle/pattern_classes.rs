@@ -172,16 +172,20 @@ impl PatternClasses {
         })
     }
 
+    /// Whether symmetry `k` maps `state` onto itself.
+    fn fixes(&self, k: usize, state: &Pattern) -> bool {
+        self.compact
+            .kept
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| self.image_at(state, k, i) == (state.pieces[p], state.orientation[p]))
+    }
+
     /// How many patterns `state`'s class holds: the symmetries over those fixing it.
     #[must_use]
     pub fn class_size(&self, state: &Pattern) -> u64 {
-        let kept = &self.compact.kept;
         let fixing = (0..self.symmetries.len())
-            .filter(|&k| {
-                kept.iter().enumerate().all(|(i, &p)| {
-                    self.image_at(state, k, i) == (state.pieces[p], state.orientation[p])
-                })
-            })
+            .filter(|&k| self.fixes(k, state))
             .count();
         (self.symmetries.len() / fixing) as u64
     }
@@ -190,13 +194,8 @@ impl PatternClasses {
     /// measures the distance to it, not to the nearest of its images).
     #[must_use]
     pub fn fixing(&self, root: &Pattern) -> PatternClasses {
-        let kept = &self.compact.kept;
         let symmetries = (0..self.symmetries.len())
-            .filter(|&k| {
-                kept.iter().enumerate().all(|(i, &p)| {
-                    self.image_at(root, k, i) == (root.pieces[p], root.orientation[p])
-                })
-            })
+            .filter(|&k| self.fixes(k, root))
             .map(|k| self.symmetries[k].clone())
             .collect();
         PatternClasses {

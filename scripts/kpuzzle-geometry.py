@@ -331,6 +331,9 @@ def main():
                     "edges6b": "EDGES:6-11",
                     "edges7a": "EDGES:0-6",
                     "edges7b": "EDGES:5-11",
+                    # The cross: the four D edges (DF, DR, DB, DL), as a solver's
+                    # first step places them.
+                    "cross": "EDGES:4-7",
                 },
             },
         ),

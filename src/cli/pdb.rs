@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_name = "TILES")]
     pattern: Vec<String>,
     /// Twisty puzzles: the projections to build, comma-separated: a name from the
-    /// definition (3x3x3: corners, edges6a, edges6b, edges7a, edges7b), an orbit
+    /// definition (3x3x3: corners, edges6a, edges6b, edges7a, edges7b, cross), an orbit
     /// (CORNERS), some of its pieces (EDGES:0-5, EDGES:0,2,4), joined by + (repeat
     /// for several).
     #[arg(long, value_name = "PROJECTIONS", conflicts_with_all = ["partition", "pattern"])]

@@ -74,6 +74,15 @@ fn cube3_corners_and_six_edges() {
         (a.indices, a.reachable, a.gods_number),
         (42_577_920, 42_577_920, 10)
     );
+    // The cross (the four D edges, the definition's projection `cross`): 12·11·10·9
+    // placements times 2^4 flips, God's number 8 in face turns.
+    let cross = open("3x3x3 --orbits cross").unwrap();
+    let a = analyze(&cross, 0, &Control::default()).unwrap();
+    assert_eq!((a.reachable, a.gods_number), (11_880 * 16, 8));
+    assert_eq!(
+        a.histogram,
+        [1, 15, 158, 1_394, 9_809, 46_381, 97_254, 34_966, 102]
+    );
     // The whole cube: indices beyond 64 bits, the group order exact.
     let cube = open("3x3x3").unwrap();
     assert_eq!(cube.index_count_wide(), Some(43_252_003_274_489_856_000));

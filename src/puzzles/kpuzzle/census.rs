@@ -203,16 +203,14 @@ pub fn burnside_by_orbits(
         let fixed = if identity && !identical {
             order
         } else {
-            let fixed = fixed_by(
+            let shape = Shape {
                 compact,
                 kinds,
-                &orbits,
-                &seen,
-                &shown,
-                symmetry,
-                relabelling,
-                identity,
-            )?;
+                orbits: &orbits,
+                seen: &seen,
+                shown: &shown,
+            };
+            let fixed = fixed_by(&shape, symmetry, relabelling, identity)?;
             if identity {
                 positions = fixed;
             }
@@ -361,20 +359,33 @@ fn reached_signatures(
     Some(reached)
 }
 
+/// What a symmetry's fixed positions are counted over: the positions, the goal's
+/// kinds, the orbits, the signatures a pattern shows (`seen`) and which of them the
+/// moves reach (`shown`).
+struct Shape<'a> {
+    compact: &'a Compact,
+    kinds: &'a Kinds,
+    orbits: &'a [Orbit],
+    seen: &'a Signatures,
+    shown: &'a [bool],
+}
+
 /// The positions of `G` that `symmetry` fixes (with its `relabelling` of the kinds;
-/// all of them for the `identity`), by the signatures a pattern shows (`seen`, of
-/// which `shown` are reached), or `None` if it maps an orbit onto another.
-#[allow(clippy::too_many_arguments)]
+/// all of them for the `identity`), by the signatures a pattern shows, or `None` if it
+/// maps an orbit onto another.
 fn fixed_by(
-    compact: &Compact,
-    kinds: &Kinds,
-    orbits: &[Orbit],
-    seen: &Signatures,
-    shown: &[bool],
+    shape: &Shape,
     symmetry: &Symmetry,
     relabelling: &Relabelling,
     identity: bool,
 ) -> Option<u128> {
+    let Shape {
+        compact,
+        kinds,
+        orbits,
+        seen,
+        shown,
+    } = *shape;
     let inverse = symmetry.s.inverse(&compact.moduli);
     // Per signature (of the orbits so far): how many fixed partial positions.
     let mut partial: HashMap<Vec<u8>, u128> = HashMap::from([(Vec::new(), 1)]);

@@ -22,6 +22,7 @@ pub mod definition;
 pub mod group;
 pub mod library;
 pub mod pattern_classes;
+pub mod pattern_index;
 pub mod ranking;
 pub mod relabel;
 pub mod symmetry;
@@ -352,9 +353,12 @@ impl KPuzzle {
     }
 
     /// This puzzle with one index per class of `classes` (a goal of identical pieces
-    /// under `--symmetry`): a pattern ranks as the least rank of its class.
+    /// under `--symmetry`): by their tight index where the puzzle has one, else a
+    /// pattern ranks as the least rank of its class.
     #[must_use]
     pub fn with_pattern_classes(mut self, classes: pattern_classes::PatternClasses) -> KPuzzle {
+        self.pattern_classes = None;
+        let classes = classes.with_index(&self);
         self.pattern_classes = Some(Arc::new(classes));
         self.variant.symmetry = true;
         self
@@ -381,6 +385,11 @@ impl KPuzzle {
     #[must_use]
     pub fn pattern_classes(&self) -> Option<&pattern_classes::PatternClasses> {
         self.pattern_classes.as_deref()
+    }
+
+    /// The tight index of its pattern classes, if it has one.
+    fn pattern_index(&self) -> Option<&pattern_index::PatternIndex> {
+        self.pattern_classes.as_ref()?.index()
     }
 
     /// The rank of a pattern by the puzzle's own ranking, whatever its class.
@@ -1059,6 +1068,9 @@ impl Puzzle for KPuzzle {
         let mut text = self.definition_text(ranking);
         if let Some(classes) = &self.pattern_classes {
             text.push_str(&classes.definition_text());
+            if let Some(index) = classes.index() {
+                text.push_str(&index.definition_text());
+            }
         }
         text
     }
@@ -1068,6 +1080,9 @@ impl Puzzle for KPuzzle {
     }
 
     fn index_count(&self) -> u64 {
+        if let Some(index) = self.pattern_index() {
+            return index.index_count();
+        }
         if let Some(chain) = &self.chain {
             return chain.count();
         }
@@ -1100,7 +1115,10 @@ impl Puzzle for KPuzzle {
 
     fn rank(&self, state: &Pattern) -> u64 {
         if let Some(classes) = &self.pattern_classes {
-            return classes.class_rank(self, state);
+            return match classes.index() {
+                Some(index) => index.rank(self, classes, state),
+                None => classes.class_rank(self, state),
+            };
         }
         self.plain_rank(state.view())
     }
@@ -1108,7 +1126,10 @@ impl Puzzle for KPuzzle {
     fn never_reached(&self) -> u64 {
         self.pattern_classes
             .as_ref()
-            .map_or(0, |c| c.unused_ranks())
+            .map_or(0, |c| match c.index() {
+                Some(index) => index.unused(self, c),
+                None => c.unused_ranks(),
+            })
     }
 
     fn symmetries_fix(&self, state: &Pattern) -> bool {
@@ -1128,6 +1149,9 @@ impl Puzzle for KPuzzle {
     }
 
     fn unrank(&self, index: u64) -> Pattern {
+        if let Some(tight) = self.pattern_index() {
+            return tight.unrank(self, index);
+        }
         let mut pattern = self.goal.clone();
         match &self.chain {
             Some(chain) => chain.unrank(index, &mut pattern),
@@ -1149,7 +1173,33 @@ impl Puzzle for KPuzzle {
         }
     }
 
+    fn expand_until_hit(
+        &self,
+        indices: &[u64],
+        hit: impl Fn(u64) -> bool,
+        prefetch: impl Fn(u64),
+        mut found: impl FnMut(u64),
+    ) {
+        if let Some(tight) = self.pattern_index().filter(|t| t.has_tables()) {
+            return tight.until_hit_by_table(indices, hit, prefetch, found);
+        }
+        let _ = prefetch;
+        self.expand_sorted(indices, |index, neighbours| {
+            if neighbours.iter().any(|&n| hit(n)) {
+                found(index);
+            }
+        });
+    }
+
     fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        if let Some(tight) = self.pattern_index() {
+            if tight.is_dense() {
+                return tight.expand_dense(self, indices, visit);
+            }
+            if tight.has_tables() {
+                return tight.expand_by_table(indices, visit);
+            }
+        }
         if self.pattern_classes.is_some() {
             // A rank that is not its class's own is never reached: no neighbours.
             return crate::puzzle::expand_each(self, indices, |index, neighbours| {

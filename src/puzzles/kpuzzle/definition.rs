@@ -153,21 +153,16 @@ impl Transformation {
     /// `pattern` after this transformation.
     #[must_use]
     pub fn apply(&self, pattern: &Pattern, moduli: &[u8]) -> Pattern {
-        let pieces = self
-            .permutation
-            .iter()
-            .map(|&from| pattern.pieces[from as usize])
-            .collect();
-        let orientation = self
-            .permutation
-            .iter()
-            .zip(&self.delta)
-            .zip(moduli)
-            .map(|((&from, &d), &m)| (pattern.orientation[from as usize] + d) % m)
-            .collect();
-        Pattern {
-            pieces,
-            orientation,
+        let mut after = pattern.clone();
+        self.apply_into(pattern, moduli, &mut after);
+        after
+    }
+
+    /// `pattern` after this transformation, written over `after` (as long as it).
+    pub fn apply_into(&self, pattern: &Pattern, moduli: &[u8], after: &mut Pattern) {
+        for (p, (&from, &d)) in self.permutation.iter().zip(&self.delta).enumerate() {
+            after.pieces[p] = pattern.pieces[from as usize];
+            after.orientation[p] = (pattern.orientation[from as usize] + d) % moduli[p];
         }
     }
 }

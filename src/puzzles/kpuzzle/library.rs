@@ -334,7 +334,7 @@ fn symmetries_of(
 }
 
 /// The puzzle of `s` (a goal of identical pieces) with one index per class of
-/// patterns, over its plain ranking ([`PatternClasses`]).
+/// patterns ([`PatternClasses`]).
 fn with_pattern_classes(s: Symmetric) -> KPuzzle {
     let moves = compact_moves(&s.puzzle, &s.compact);
     let refs: Vec<&Transformation> = moves.iter().collect();

@@ -1,12 +1,14 @@
-//! Symmetry classes of a goal of identical pieces, over the plain ranking.
+//! Symmetry classes of a goal of identical pieces.
 //!
 //! Where the goal repeats pieces (the 4x4x4's centres), `--symmetry` takes classes of
 //! patterns under the symmetries that map the goal onto itself with its kinds
-//! relabelled ([`super::relabel`]). Until the class index learns identical pieces,
-//! such a puzzle keeps its plain ranking and numbers a class by the rank of its least
-//! pattern (kept positions in order, piece then twist): the other ranks of the class
-//! are never reached (the table keeps their slots). A [`KPuzzle`] with [`PatternClasses`] ranks a pattern by its class, and
-//! its expansion skips the ranks that are not a class's own.
+//! relabelled ([`super::relabel`]). A [`KPuzzle`] with [`PatternClasses`] ranks a
+//! pattern by its class: by the tight index of [`super::pattern_index`] (small
+//! parts' classes times the rest, within a few percent of the classes), or, where a
+//! puzzle has none (a symmetry splits a part, or no part is small enough), by the
+//! plain rank of the class's least pattern (kept positions in order, piece then
+//! twist), the other ranks of the class left unused; its expansion skips the slots
+//! that are not a class's own.
 //!
 //! ```
 //! use antipode::Puzzle;
@@ -24,7 +26,8 @@
 use super::KPuzzle;
 use super::census::OrbitCount;
 use super::definition::Pattern;
-use super::ranking::View;
+use super::pattern_index::PatternIndex;
+use super::ranking::{Digit, View};
 use super::relabel::{Kinds, Relabelling};
 use super::symmetry::{Compact, Symmetry};
 use crate::puzzle::{ClassCounts, Puzzle};
@@ -47,6 +50,9 @@ pub struct PatternClasses {
     /// The ranks that are not their class's own, where every rank is a position (the
     /// census's positions are the ranking's indices); else 0.
     unused_ranks: u64,
+    /// The tight index, where the puzzle has one ([`PatternIndex`]); else classes
+    /// are numbered by the plain rank of their least pattern.
+    index: Option<PatternIndex>,
 }
 
 impl PatternClasses {
@@ -88,7 +94,96 @@ impl PatternClasses {
                 }
                 _ => 0,
             },
+            index: None,
         }
+    }
+
+    /// These classes with the tight index over `plain`'s ranking, where it has one.
+    #[must_use]
+    pub fn with_index(mut self, plain: &KPuzzle) -> PatternClasses {
+        self.index = PatternIndex::new(plain, &self);
+        self
+    }
+
+    /// The tight index, if the classes have one.
+    #[must_use]
+    pub fn index(&self) -> Option<&PatternIndex> {
+        self.index.as_ref()
+    }
+
+    /// `state` after symmetry `k`, written over `image` (as long as it; blanks kept).
+    pub fn image_into(&self, state: &Pattern, k: usize, image: &mut Pattern) {
+        image.pieces.copy_from_slice(&state.pieces);
+        image.orientation.copy_from_slice(&state.orientation);
+        for (i, &p) in self.compact.kept.iter().enumerate() {
+            (image.pieces[p], image.orientation[p]) = self.image_at(state, k, i);
+        }
+    }
+
+    /// Per symmetry `k`, for each of `digits`, the digit its image takes its pieces
+    /// from (`sources[k][j]`: a symmetry permutes parts of one shape, as the
+    /// Pyraminx's centres), or `None` if a symmetry splits a part or a part holds
+    /// positions that are not kept.
+    #[must_use]
+    pub fn digit_sources(&self, digits: &[Digit<'_>]) -> Option<Vec<Vec<usize>>> {
+        let mut at_kept = std::collections::HashMap::new();
+        for (i, &p) in self.compact.kept.iter().enumerate() {
+            at_kept.insert(p, i);
+        }
+        let mut digit_of = vec![usize::MAX; self.compact.len()];
+        let mut kept_places = Vec::with_capacity(digits.len());
+        for (d, digit) in digits.iter().enumerate() {
+            let mut places = Vec::with_capacity(digit.places.len());
+            for &p in digit.places {
+                let &i = at_kept.get(&(p as usize))?;
+                digit_of[i] = d;
+                places.push(i);
+            }
+            kept_places.push(places);
+        }
+        self.symmetries
+            .iter()
+            .map(|(s, _)| {
+                kept_places
+                    .iter()
+                    .enumerate()
+                    .map(|(j, places)| {
+                        let from = digit_of[s.s.permutation[places[0]] as usize];
+                        let whole = places
+                            .iter()
+                            .all(|&i| digit_of[s.s.permutation[i] as usize] == from);
+                        (whole && from != usize::MAX && digits[from].size == digits[j].size)
+                            .then_some(from)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Per symmetry, the one that undoes it (found on patterns of the puzzle), or
+    /// `None` if one has none among the symmetries.
+    #[must_use]
+    pub fn inverses(&self, plain: &KPuzzle) -> Option<Vec<u8>> {
+        let count = plain.index_count();
+        let tests: Vec<Pattern> = (1..=4u64)
+            .map(|j| plain.unrank(j.wrapping_mul(0x9E37_79B9_7F4A_7C15) % count))
+            .chain(std::iter::once(plain.goal.clone()))
+            .collect();
+        let mut once = plain.goal.clone();
+        let mut twice = plain.goal.clone();
+        (0..self.symmetries.len())
+            .map(|k| {
+                (0..self.symmetries.len())
+                    .find(|&j| {
+                        tests.iter().all(|x| {
+                            self.image_into(x, k, &mut once);
+                            self.image_into(&once, j, &mut twice);
+                            twice == *x
+                        })
+                    })
+                    .map(|j| j as u8)
+            })
+            .collect()
     }
 
     /// The ranks known never to be reached: not their class's own.
@@ -232,6 +327,23 @@ impl PatternClasses {
         antipodes: &[u64],
         depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
     ) -> ClassCounts {
+        if let Some(index) = &self.index {
+            let positions_by_depth = index.positions_by_depth(plain, self, classes, depth_of);
+            return ClassCounts {
+                symmetries: self.symmetries.len(),
+                puzzle_symmetries: self.puzzle_symmetries,
+                positions: positions_by_depth.iter().sum(),
+                antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
+                positions_by_depth,
+                burnside_classes: self
+                    .burnside
+                    .unwrap_or_else(|| classes.iter().map(|&c| u128::from(c)).sum()),
+                antipode_class_sizes: antipodes
+                    .iter()
+                    .map(|&i| index.class_size_at(plain, self, i))
+                    .collect(),
+            };
+        }
         let depths = classes.len();
         let positions_by_depth = (0..plain.index_count())
             .into_par_iter()

@@ -612,6 +612,99 @@ impl Layout {
         }
         sums
     }
+
+    /// The parts whose rank is a digit of the index (more than one value), in the
+    /// index's order (the first most significant): each one's places and number of
+    /// values, and whether it ranks on its own (its parity is not tied to another
+    /// part's, as the 3x3x3's edges' is to its corners').
+    #[must_use]
+    pub fn digits(&self) -> Vec<Digit<'_>> {
+        self.parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.size() > 1)
+            .map(|(j, p)| Digit {
+                part: j,
+                places: &p.places,
+                size: p.size(),
+                alone: !matches!(
+                    p.kind,
+                    Kind::Distinct { parity: Parity::Fixed(mask), .. } if mask != 0
+                ),
+            })
+            .collect()
+    }
+
+    /// The rank of part `part` ([`Digit::part`]) in `pattern`.
+    #[inline]
+    #[must_use]
+    pub fn rank_digit(&self, part: usize, pattern: View<'_>) -> u64 {
+        self.rank_part(&self.parts[part], pattern).0
+    }
+
+    /// Writes part `part` ([`Digit::part`], one that ranks on its own) with rank
+    /// `rank` over `pattern`.
+    pub fn unrank_digit(&self, part: usize, rank: u64, pattern: &mut Pattern) {
+        self.unrank_part(&self.parts[part], rank, 0, pattern);
+    }
+
+    /// For every value of part `part` ([`Digit::part`], written over a copy of `base`), its rank
+    /// after each of `maps` (each writes its image of the first pattern into the
+    /// second): `table[value * maps + k]`. Built in parallel runs.
+    #[must_use]
+    pub fn digit_table(
+        &self,
+        part: usize,
+        base: &Pattern,
+        maps: usize,
+        map: impl Fn(usize, &Pattern, &mut Pattern) + Sync,
+    ) -> Vec<u32> {
+        self.digit_table_onto(part, |_| part, base, maps, map)
+    }
+
+    /// [`Layout::digit_table`] where map `k` takes the part onto part `onto(k)`
+    /// (a symmetry that permutes parts of one shape): the rank is that part's.
+    #[must_use]
+    pub fn digit_table_onto(
+        &self,
+        part: usize,
+        onto: impl Fn(usize) -> usize + Sync,
+        base: &Pattern,
+        maps: usize,
+        map: impl Fn(usize, &Pattern, &mut Pattern) + Sync,
+    ) -> Vec<u32> {
+        let part = &self.parts[part];
+        let mut table = vec![0u32; part.size() as usize * maps];
+        let run = 4096 * maps;
+        table
+            .par_chunks_mut(run)
+            .enumerate()
+            .for_each(|(chunk, rows)| {
+                let (mut pattern, mut image) = (base.clone(), base.clone());
+                for (v, row) in rows.chunks_mut(maps).enumerate() {
+                    let value = (chunk * 4096 + v) as u64;
+                    self.unrank_part(part, value, 0, &mut pattern);
+                    for (k, cell) in row.iter_mut().enumerate() {
+                        map(k, &pattern, &mut image);
+                        *cell = self.rank_part(&self.parts[onto(k)], image.view()).0 as u32;
+                    }
+                }
+            });
+        table
+    }
+}
+
+/// One digit of a [`Layout`]'s index: a part with more than one value.
+#[derive(Debug, Clone, Copy)]
+pub struct Digit<'a> {
+    /// Which part of the layout it is.
+    pub part: usize,
+    /// The full positions of the part.
+    pub places: &'a [u8],
+    /// Its number of values.
+    pub size: u64,
+    /// Whether it ranks on its own (no parity tied to another part's).
+    pub alone: bool,
 }
 
 /// The most twists of a projection's few pieces moved by their placement

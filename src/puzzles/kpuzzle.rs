@@ -359,8 +359,8 @@ impl KPuzzle {
     pub fn with_pattern_classes(mut self, classes: pattern_classes::PatternClasses) -> KPuzzle {
         self.pattern_classes = None;
         let classes = classes.with_index(&self);
+        self.variant.symmetry = classes.symmetry_count() > classes.rotation_count();
         self.pattern_classes = Some(Arc::new(classes));
-        self.variant.symmetry = true;
         self
     }
 

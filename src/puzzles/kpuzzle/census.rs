@@ -199,7 +199,7 @@ pub fn burnside_by_orbits(
     let mut positions = order;
     let mut total = 0u128;
     for (symmetry, relabelling) in symmetries {
-        let identity = !symmetry.mirror && symmetry.s.is_identity();
+        let identity = !symmetry.mirror && symmetry.s.is_identity() && relabelling.is_identity();
         let fixed = if identity && !identical {
             order
         } else {

@@ -43,6 +43,10 @@ pub struct PatternClasses {
     kind_of: Vec<u16>,
     /// The label of each kind.
     label_of: Vec<u8>,
+    /// Per symmetry: whether it is a rotation of the whole puzzle that keeps the
+    /// colours (positions up to rotation are its classes; the identity alone
+    /// otherwise).
+    rotation: Vec<bool>,
     /// The symmetries of the puzzle before any were left out.
     puzzle_symmetries: usize,
     /// Burnside's count of the classes, where the census counted it.
@@ -56,15 +60,19 @@ pub struct PatternClasses {
 }
 
 impl PatternClasses {
-    /// The classes of `kinds` (the goal's, over `compact`) under `symmetries` (the
-    /// identity first), with the census's count (positions and classes) where it has
-    /// one, and the plain ranking's `indices`.
+    /// The classes of `kinds` (the goal's, over `compact`) under `symmetries` (a
+    /// group, the identity first), with the census's count (positions and classes)
+    /// where it has one, and the plain ranking's `indices`. The symmetries that
+    /// `rotation` marks are the whole puzzle's rotations (positions up to rotation
+    /// are their classes, [`PatternClasses::class_size`]); mark the identity alone
+    /// otherwise.
     #[must_use]
     pub fn new(
         compact: Compact,
         kinds: &Kinds,
         goal: &Pattern,
         symmetries: Vec<(Symmetry, Relabelling)>,
+        rotation: Vec<bool>,
         census: Option<OrbitCount>,
         indices: u64,
     ) -> PatternClasses {
@@ -81,8 +89,10 @@ impl PatternClasses {
             kind_of[o as usize * 256 + goal.pieces[p] as usize] = kind;
             label_of[kind as usize] = goal.pieces[p];
         }
+        let rotations = rotation.iter().filter(|&&r| r).count();
         PatternClasses {
-            puzzle_symmetries: symmetries.len(),
+            puzzle_symmetries: symmetries.len() / rotations.max(1),
+            rotation,
             compact,
             symmetries,
             kind_of,
@@ -101,7 +111,7 @@ impl PatternClasses {
     /// These classes with the tight index over `plain`'s ranking, where it has one.
     #[must_use]
     pub fn with_index(mut self, plain: &KPuzzle) -> PatternClasses {
-        self.index = PatternIndex::new(plain, &self);
+        self.index = PatternIndex::new(plain, &self, true);
         self
     }
 
@@ -163,7 +173,7 @@ impl PatternClasses {
     /// Per symmetry, the one that undoes it (found on patterns of the puzzle), or
     /// `None` if one has none among the symmetries.
     #[must_use]
-    pub fn inverses(&self, plain: &KPuzzle) -> Option<Vec<u8>> {
+    pub fn inverses(&self, plain: &KPuzzle) -> Option<Vec<u16>> {
         let count = plain.index_count();
         let tests: Vec<Pattern> = (1..=4u64)
             .map(|j| plain.unrank(j.wrapping_mul(0x9E37_79B9_7F4A_7C15) % count))
@@ -171,9 +181,20 @@ impl PatternClasses {
             .collect();
         let mut once = plain.goal.clone();
         let mut twice = plain.goal.clone();
+        // Candidates first by their places: `j` undoes `k`'s permutation.
+        let undoes = |k: usize, j: usize| {
+            let (a, b) = (
+                &self.symmetries[k].0.s.permutation,
+                &self.symmetries[j].0.s.permutation,
+            );
+            b.iter()
+                .enumerate()
+                .all(|(p, &q)| a[q as usize] as usize == p)
+        };
         (0..self.symmetries.len())
             .map(|k| {
                 (0..self.symmetries.len())
+                    .filter(|&j| undoes(k, j))
                     .find(|&j| {
                         tests.iter().all(|x| {
                             self.image_into(x, k, &mut once);
@@ -181,7 +202,7 @@ impl PatternClasses {
                             twice == *x
                         })
                     })
-                    .map(|j| j as u8)
+                    .map(|j| j as u16)
             })
             .collect()
     }
@@ -276,25 +297,61 @@ impl PatternClasses {
             .all(|(i, &p)| self.image_at(state, k, i) == (state.pieces[p], state.orientation[p]))
     }
 
-    /// How many patterns `state`'s class holds: the symmetries over those fixing it.
+    /// How many positions `state`'s class holds (positions up to rotation, where
+    /// the symmetries include rotations): with `G` the symmetries, `R` the rotations
+    /// and `fixed` counting those that fix `state`, `|G| fixed(R) / (|R| fixed(G))`,
+    /// the number of rotation classes in the class.
     #[must_use]
     pub fn class_size(&self, state: &Pattern) -> u64 {
-        let fixing = (0..self.symmetries.len())
-            .filter(|&k| self.fixes(k, state))
-            .count();
-        (self.symmetries.len() / fixing) as u64
+        let (mut fixed, mut fixed_rotations) = (0u64, 0u64);
+        for k in 0..self.symmetries.len() {
+            if self.fixes(k, state) {
+                fixed += 1;
+                fixed_rotations += u64::from(self.rotation[k]);
+            }
+        }
+        self.size_of(fixed, fixed_rotations)
     }
 
-    /// The classes under the symmetries that fix `root` (a search from `root` then
-    /// measures the distance to it, not to the nearest of its images).
+    /// The positions of a class that `fixed` symmetries fix, `fixed_rotations` of
+    /// them rotations ([`PatternClasses::class_size`]).
+    #[must_use]
+    pub fn size_of(&self, fixed: u64, fixed_rotations: u64) -> u64 {
+        self.symmetries.len() as u64 * fixed_rotations / (self.rotation_count() as u64 * fixed)
+    }
+
+    /// The number of rotations among the symmetries (1 unless up to rotation).
+    #[must_use]
+    pub fn rotation_count(&self) -> usize {
+        self.rotation.iter().filter(|&&r| r).count()
+    }
+
+    /// Whether symmetry `k` is a rotation of the whole puzzle.
+    #[must_use]
+    pub fn is_rotation(&self, k: usize) -> bool {
+        self.rotation[k]
+    }
+
+    /// The classes under the symmetries that fix `root` up to rotation (a search
+    /// from `root` then measures the distance to it, not to the nearest of its
+    /// images): those that take it to one of its rotations.
     #[must_use]
     pub fn fixing(&self, root: &Pattern) -> PatternClasses {
-        let symmetries = (0..self.symmetries.len())
-            .filter(|&k| self.fixes(k, root))
-            .map(|k| self.symmetries[k].clone())
+        let image = |k: usize| {
+            let mut image = root.clone();
+            self.image_into(root, k, &mut image);
+            image
+        };
+        let rotated: Vec<Pattern> = (0..self.symmetries.len())
+            .filter(|&k| self.rotation[k])
+            .map(image)
+            .collect();
+        let kept: Vec<usize> = (0..self.symmetries.len())
+            .filter(|&k| self.rotation[k] || rotated.contains(&image(k)))
             .collect();
         PatternClasses {
-            symmetries,
+            rotation: kept.iter().map(|&k| self.rotation[k]).collect(),
+            symmetries: kept.iter().map(|&k| self.symmetries[k].clone()).collect(),
             burnside: None,
             unused_ranks: 0,
             ..self.clone()
@@ -305,11 +362,20 @@ impl PatternClasses {
     #[must_use]
     pub fn definition_text(&self) -> String {
         let mut text = format!(
-            "classes of patterns (the least image) under {} symmetries\n",
+            "classes of patterns{} under {} symmetries\n",
+            if self.index.is_some() {
+                ""
+            } else {
+                " (the least image)"
+            },
             self.symmetries.len()
         );
-        for (s, r) in &self.symmetries {
-            let kind = if s.mirror { "mirror" } else { "symmetry" };
+        for (k, (s, r)) in self.symmetries.iter().enumerate() {
+            let kind = match (self.rotation[k] && k > 0, s.mirror) {
+                (true, _) => "rotation",
+                (false, true) => "mirror",
+                (false, false) => "symmetry",
+            };
             text.push_str(&format!(
                 "{kind} {:?} {:?} kinds {:?} {:?}\n",
                 s.s.permutation, s.s.delta, r.kind, r.twist
@@ -330,7 +396,7 @@ impl PatternClasses {
         if let Some(index) = &self.index {
             let positions_by_depth = index.positions_by_depth(plain, self, classes, depth_of);
             return ClassCounts {
-                symmetries: self.symmetries.len(),
+                symmetries: self.symmetries.len() / self.rotation_count(),
                 puzzle_symmetries: self.puzzle_symmetries,
                 positions: positions_by_depth.iter().sum(),
                 antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
@@ -364,7 +430,7 @@ impl PatternClasses {
                 |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
             );
         ClassCounts {
-            symmetries: self.symmetries.len(),
+            symmetries: self.symmetries.len() / self.rotation_count(),
             puzzle_symmetries: self.puzzle_symmetries,
             positions: positions_by_depth.iter().sum(),
             antipode_positions: positions_by_depth.last().copied().unwrap_or(0),

@@ -109,26 +109,26 @@ pub struct PatternIndex {
     /// Per small value: its class.
     class_of: Vec<u32>,
     /// Per small value: a symmetry taking it to its class's representative.
-    to_representative: Vec<u8>,
+    to_representative: Vec<u16>,
     /// Per class: the representative's small value.
     representatives: Vec<u32>,
     /// Per class: where its stabiliser starts in `stabilisers` (one more at the end).
     stabiliser_start: Vec<u32>,
     /// The symmetries fixing each representative, the identity first.
-    stabilisers: Vec<u8>,
+    stabilisers: Vec<u16>,
     tables: Option<Tables>,
     scan: OnceLock<Scan>,
 }
 
 impl PatternIndex {
-    /// The index of `classes` over `plain`'s ranking, or `None` where it has none: a
-    /// symmetry maps one part onto another, a part's parity is tied to another's, or
-    /// no digits fit the small part.
+    /// The index of `classes` over `plain`'s ranking (with its move tables where they
+    /// pay, if `tables`), or `None` where it has none: a symmetry splits a part, a
+    /// part's parity is tied to another's, or no digits fit the small part.
     #[must_use]
-    pub fn new(plain: &KPuzzle, classes: &PatternClasses) -> Option<PatternIndex> {
+    pub fn new(plain: &KPuzzle, classes: &PatternClasses, tables: bool) -> Option<PatternIndex> {
         let layout = plain.layout.as_ref().ok()?;
         let digits = layout.digits();
-        if digits.iter().any(|d| !d.alone) || classes.symmetry_count() > 256 {
+        if digits.iter().any(|d| !d.alone) || classes.symmetry_count() > 1 << 16 {
             return None;
         }
         let sources = classes.digit_sources(&digits)?;
@@ -162,7 +162,9 @@ impl PatternIndex {
         };
         let inverses = classes.inverses(plain)?;
         index.number_small_classes(plain, layout, classes, &inverses);
-        index.tables = index.build_tables(plain, layout, classes);
+        if tables {
+            index.tables = index.build_tables(plain, layout, classes);
+        }
         Some(index)
     }
 
@@ -192,7 +194,7 @@ impl PatternIndex {
         plain: &KPuzzle,
         layout: &Layout,
         classes: &PatternClasses,
-        inverses: &[u8],
+        inverses: &[u16],
     ) {
         let n = self.small_values as usize;
         self.class_of = vec![u32::MAX; n];
@@ -210,7 +212,7 @@ impl PatternIndex {
                 classes.image_into(&pattern, k, &mut image);
                 let w = self.value_of(layout, &self.small, &image) as usize;
                 if w == v {
-                    self.stabilisers.push(k as u8);
+                    self.stabilisers.push(k as u16);
                 }
                 if self.class_of[w] == u32::MAX {
                     self.class_of[w] = class;
@@ -308,7 +310,7 @@ impl PatternIndex {
     }
 
     /// The stabiliser of class `class`'s representative, the identity first.
-    fn stabiliser(&self, class: u32) -> &[u8] {
+    fn stabiliser(&self, class: u32) -> &[u16] {
         let c = class as usize;
         &self.stabilisers[self.stabiliser_start[c] as usize..self.stabiliser_start[c + 1] as usize]
     }
@@ -529,9 +531,10 @@ impl PatternIndex {
     }
 
     /// In each class of the small part whose representative a symmetry fixes, every
-    /// large part: whether it is its class's own, and how many symmetries fix it.
+    /// large part: whether it is its class's own, and how many positions its class
+    /// holds ([`PatternClasses::size_of`]).
     fn scan_symmetric(&self, plain: &KPuzzle, classes: &PatternClasses) -> Scan {
-        let g = self.symmetries as u64;
+        let full = classes.size_of(1, 1);
         let mut scan = Scan::default();
         for class in 0..self.representatives.len() as u32 {
             let stabiliser = self.stabiliser(class);
@@ -539,33 +542,42 @@ impl PatternIndex {
                 continue;
             }
             let base = u64::from(class) * self.large_values;
-            // Per large part: own, and the symmetries that fix it.
-            let found: Vec<(bool, u64)> = (0..self.large_values)
+            // Per large part: own, and the symmetries (and rotations) that fix it.
+            let found: Vec<(bool, u64, u64)> = (0..self.large_values)
                 .into_par_iter()
                 .map(|b| self.own_and_fixing(plain, classes, class, b, stabiliser))
                 .collect();
-            for (b, &(own, fixing)) in found.iter().enumerate() {
+            for (b, &(own, fixed, rotations)) in found.iter().enumerate() {
+                let size = classes.size_of(fixed, rotations);
                 if !own {
                     scan.unused += 1;
-                } else if fixing > 1 {
-                    scan.symmetric.push((base + b as u64, g / fixing));
+                } else if size != full {
+                    scan.symmetric.push((base + b as u64, size));
                 }
             }
         }
         scan
     }
 
-    /// Whether `(class, b)` is its class's own, and how many of `stabiliser` fix it.
+    /// Whether `(class, b)` is its class's own, how many of `stabiliser` fix it and
+    /// how many of those are rotations.
     fn own_and_fixing(
         &self,
         plain: &KPuzzle,
         classes: &PatternClasses,
         class: u32,
         b: u64,
-        stabiliser: &[u8],
-    ) -> (bool, u64) {
+        stabiliser: &[u16],
+    ) -> (bool, u64, u64) {
         let mut own = true;
-        let mut fixing = 1;
+        let (mut fixed, mut rotations) = (1, 1);
+        let mut count = |h: u16, c: u64| {
+            own &= c >= b;
+            if c == b {
+                fixed += 1;
+                rotations += u64::from(classes.is_rotation(h as usize));
+            }
+        };
         if let Some(tables) = &self.tables {
             let mut digits = [0u32; MAX_LARGE_DIGITS];
             let mut image = [0u32; MAX_LARGE_DIGITS];
@@ -573,9 +585,7 @@ impl PatternIndex {
             self.large_digits(tables, b, &mut digits[..l]);
             for &h in &stabiliser[1..] {
                 self.large_image(tables, &digits[..l], h as usize, &mut image[..l]);
-                let c = Self::large_value(tables, &image[..l]);
-                own &= c >= b;
-                fixing += u64::from(c == b);
+                count(h, Self::large_value(tables, &image[..l]));
             }
         } else {
             let layout = plain.layout.as_ref().expect("ranked");
@@ -583,12 +593,10 @@ impl PatternIndex {
             let mut image = pattern.clone();
             for &h in &stabiliser[1..] {
                 classes.image_into(&pattern, h as usize, &mut image);
-                let c = self.value_of(layout, &self.large, &image);
-                own &= c >= b;
-                fixing += u64::from(c == b);
+                count(h, self.value_of(layout, &self.large, &image));
             }
         }
-        (own, fixing)
+        (own, fixed, rotations)
     }
 
     /// The slots never reached.
@@ -603,12 +611,13 @@ impl PatternIndex {
         let scan = self.scan(plain, classes);
         match scan.symmetric.binary_search_by_key(&index, |&(i, _)| i) {
             Ok(k) => scan.symmetric[k].1,
-            Err(_) => self.symmetries as u64,
+            Err(_) => classes.size_of(1, 1),
         }
     }
 
-    /// Positions per depth from classes per depth: every class holds one pattern per
-    /// symmetry but the symmetric ones, which the scan lists.
+    /// Positions per depth from classes per depth: every class holds one position per
+    /// symmetry (per symmetry up to rotation) but the symmetric ones, which the scan
+    /// lists.
     #[must_use]
     pub fn positions_by_depth(
         &self,
@@ -617,14 +626,14 @@ impl PatternIndex {
         classes_by_depth: &[u64],
         depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
     ) -> Vec<u128> {
-        let g = self.symmetries as u128;
+        let full = u128::from(classes.size_of(1, 1));
         let mut by_depth: Vec<u128> = classes_by_depth
             .iter()
-            .map(|&c| u128::from(c) * g)
+            .map(|&c| u128::from(c) * full)
             .collect();
         for &(index, size) in &self.scan(plain, classes).symmetric {
             if let Some(d) = depth_of(index) {
-                by_depth[d as usize] -= g - u128::from(size);
+                by_depth[d as usize] -= full - u128::from(size);
             }
         }
         by_depth

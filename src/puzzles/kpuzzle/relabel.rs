@@ -17,7 +17,7 @@
 //! takes one kind onto two is no symmetry of the goal: [`relabelling`] says so.
 //! With distinct pieces `σ` is `S⁻¹`'s own permutation and nothing changes.
 
-use super::definition::Pattern;
+use super::definition::{Pattern, Transformation};
 use super::symmetry::{Compact, Symmetry};
 
 /// The kind of each kept position's piece in the goal: pieces that look alike share a
@@ -124,6 +124,106 @@ pub fn relabelling(
         .map(|image| image.expect("every kind holds a place"))
         .unzip();
     Ok(Relabelling { kind, twist })
+}
+
+impl Relabelling {
+    /// Every kind kept, untwisted: how a rotation of the whole puzzle relabels (its
+    /// colours go with it).
+    #[must_use]
+    pub fn identity(kinds: &Kinds) -> Relabelling {
+        Relabelling {
+            kind: (0..kinds.count() as u16).collect(),
+            twist: vec![0; kinds.count()],
+        }
+    }
+
+    /// Whether it keeps every kind, untwisted.
+    #[must_use]
+    pub fn is_identity(&self) -> bool {
+        self.kind
+            .iter()
+            .enumerate()
+            .all(|(k, &to)| k == to as usize)
+            && self.twist.iter().all(|&c| c == 0)
+    }
+}
+
+/// An action on patterns: a symmetry of the places and a relabelling of the kinds.
+pub type Action = (Symmetry, Relabelling);
+
+/// `a` then `b` as one action: `x ↦ b(a(x))`. With `(k, o) = x(A(B(p)))`, the
+/// composite gives `(σB σA k, cB(σA k) + εB cA(k) + εA εB o + εB dA[B p] + dB[p])`,
+/// `ε` turning twists the other way for a mirror (`moduli` per kept position).
+#[must_use]
+pub fn then(a: &Action, b: &Action, kinds: &Kinds, moduli: &[u8]) -> Action {
+    let ((sa, ra), (sb, rb)) = (a, b);
+    let turn = |mirror: bool, m: u8, x: u8| if mirror { (m - x % m) % m } else { x % m };
+    let n = sa.s.permutation.len();
+    let mut permutation = Vec::with_capacity(n);
+    let mut delta = Vec::with_capacity(n);
+    for (p, &m) in moduli.iter().enumerate().take(n) {
+        let m = m.max(1);
+        let q = sb.s.permutation[p] as usize;
+        permutation.push(sa.s.permutation[q]);
+        delta.push((turn(sb.mirror, m, sa.s.delta[q]) + sb.s.delta[p]) % m);
+    }
+    let mut kind_modulus = vec![1u8; kinds.count()];
+    for (i, &k) in kinds.of.iter().enumerate() {
+        kind_modulus[k as usize] = moduli[i].max(1);
+    }
+    let kind = ra.kind.iter().map(|&k| rb.kind[k as usize]).collect();
+    let twist = (0..kinds.count())
+        .map(|k| {
+            let m = kind_modulus[k];
+            (rb.twist[ra.kind[k] as usize] + turn(sb.mirror, m, ra.twist[k])) % m
+        })
+        .collect();
+    let s = Transformation { permutation, delta };
+    let symmetry = Symmetry {
+        s,
+        mirror: sa.mirror != sb.mirror,
+    };
+    (symmetry, Relabelling { kind, twist })
+}
+
+/// The group `generators` generate, the identity first; `None` past `limit` elements.
+#[must_use]
+pub fn closure(
+    generators: &[Action],
+    kinds: &Kinds,
+    moduli: &[u8],
+    limit: usize,
+) -> Option<Vec<Action>> {
+    let n = moduli.len();
+    let identity = (
+        Symmetry::plain(Transformation::identity(n)),
+        Relabelling::identity(kinds),
+    );
+    let key = |(s, r): &Action| {
+        let mut key = s.s.permutation.clone();
+        key.extend_from_slice(&s.s.delta);
+        key.push(u8::from(s.mirror));
+        key.extend(r.kind.iter().flat_map(|k| k.to_le_bytes()));
+        key.extend_from_slice(&r.twist);
+        key
+    };
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(key(&identity));
+    let mut group = vec![identity];
+    let mut next = 0;
+    while next < group.len() {
+        for g in generators {
+            let product = then(&group[next], g, kinds, moduli);
+            if seen.insert(key(&product)) {
+                if group.len() == limit {
+                    return None;
+                }
+                group.push(product);
+            }
+        }
+        next += 1;
+    }
+    Some(group)
 }
 
 /// `x` (kinds and twists over the compact positions) under `symmetry` with its

@@ -1116,7 +1116,7 @@ impl Puzzle for KPuzzle {
     fn rank(&self, state: &Pattern) -> u64 {
         if let Some(classes) = &self.pattern_classes {
             return match classes.index() {
-                Some(index) => index.rank(self, classes, state),
+                Some(index) => index.rank(self, &**classes, state),
                 None => classes.class_rank(self, state),
             };
         }
@@ -1127,7 +1127,7 @@ impl Puzzle for KPuzzle {
         self.pattern_classes
             .as_ref()
             .map_or(0, |c| match c.index() {
-                Some(index) => index.unused(self, c),
+                Some(index) => index.unused(self, &**c),
                 None => c.unused_ranks(),
             })
     }

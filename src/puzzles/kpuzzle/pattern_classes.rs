@@ -26,7 +26,7 @@
 use super::KPuzzle;
 use super::census::OrbitCount;
 use super::definition::Pattern;
-use super::pattern_index::PatternIndex;
+use super::pattern_index::{PatternIndex, Symmetries};
 use super::ranking::{Digit, View};
 use super::relabel::{Kinds, Relabelling};
 use super::symmetry::{Compact, Symmetry};
@@ -443,5 +443,31 @@ impl PatternClasses {
                 .map(|&i| self.class_size(&plain.unrank(i)))
                 .collect(),
         }
+    }
+}
+
+impl Symmetries for PatternClasses {
+    fn count(&self) -> usize {
+        self.symmetries.len()
+    }
+
+    fn image_into(&self, state: &Pattern, k: usize, image: &mut Pattern) {
+        PatternClasses::image_into(self, state, k, image);
+    }
+
+    fn is_rotation(&self, k: usize) -> bool {
+        self.rotation[k]
+    }
+
+    fn size_of(&self, fixed: u64, fixed_rotations: u64) -> u64 {
+        PatternClasses::size_of(self, fixed, fixed_rotations)
+    }
+
+    fn digit_sources(&self, digits: &[Digit<'_>]) -> Option<Vec<Vec<usize>>> {
+        PatternClasses::digit_sources(self, digits)
+    }
+
+    fn inverses(&self, plain: &KPuzzle) -> Option<Vec<u16>> {
+        PatternClasses::inverses(self, plain)
     }
 }

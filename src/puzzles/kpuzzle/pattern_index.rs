@@ -23,7 +23,6 @@ use std::sync::OnceLock;
 
 use super::KPuzzle;
 use super::definition::Pattern;
-use super::pattern_classes::PatternClasses;
 use super::ranking::{Digit, Layout};
 use rayon::prelude::*;
 
@@ -95,7 +94,26 @@ struct Scan {
     symmetric: Vec<(u64, u64)>,
 }
 
-/// The tight index of a [`PatternClasses`] over its puzzle's plain ranking.
+/// What the index needs of the symmetries whose classes it numbers (each an action
+/// on patterns, [`super::pattern_classes::PatternClasses`]).
+pub trait Symmetries: Sync {
+    /// The number of symmetries, the identity first.
+    fn count(&self) -> usize;
+    /// `state` after symmetry `k`, written over `image`.
+    fn image_into(&self, state: &Pattern, k: usize, image: &mut Pattern);
+    /// Whether symmetry `k` is a rotation of the whole puzzle (up to rotation).
+    fn is_rotation(&self, k: usize) -> bool;
+    /// The positions of a class that `fixed` symmetries fix, `fixed_rotations` of
+    /// them rotations.
+    fn size_of(&self, fixed: u64, fixed_rotations: u64) -> u64;
+    /// Per symmetry `k`, for each of `digits`, the digit its image takes its pieces
+    /// from, or `None` if a symmetry splits a part.
+    fn digit_sources(&self, digits: &[Digit<'_>]) -> Option<Vec<Vec<usize>>>;
+    /// Per symmetry, the one that undoes it, or `None` if one has none.
+    fn inverses(&self, plain: &KPuzzle) -> Option<Vec<u16>>;
+}
+
+/// The tight index of a group of [`Symmetries`] over its puzzle's plain ranking.
 #[derive(Debug, Clone)]
 pub struct PatternIndex {
     small: Vec<Place>,
@@ -125,10 +143,10 @@ impl PatternIndex {
     /// pay, if `tables`), or `None` where it has none: a symmetry splits a part, a
     /// part's parity is tied to another's, or no digits fit the small part.
     #[must_use]
-    pub fn new(plain: &KPuzzle, classes: &PatternClasses, tables: bool) -> Option<PatternIndex> {
+    pub fn new(plain: &KPuzzle, classes: &impl Symmetries, tables: bool) -> Option<PatternIndex> {
         let layout = plain.layout.as_ref().ok()?;
         let digits = layout.digits();
-        if digits.iter().any(|d| !d.alone) || classes.symmetry_count() > 1 << 16 {
+        if digits.iter().any(|d| !d.alone) || classes.count() > 1 << 16 {
             return None;
         }
         let sources = classes.digit_sources(&digits)?;
@@ -151,7 +169,7 @@ impl PatternIndex {
             large_values: product(&large),
             small,
             large,
-            symmetries: classes.symmetry_count(),
+            symmetries: classes.count(),
             class_of: Vec::new(),
             to_representative: Vec::new(),
             representatives: Vec::new(),
@@ -193,7 +211,7 @@ impl PatternIndex {
         &mut self,
         plain: &KPuzzle,
         layout: &Layout,
-        classes: &PatternClasses,
+        classes: &impl Symmetries,
         inverses: &[u16],
     ) {
         let n = self.small_values as usize;
@@ -228,7 +246,7 @@ impl PatternIndex {
         &self,
         plain: &KPuzzle,
         layout: &Layout,
-        classes: &PatternClasses,
+        classes: &impl Symmetries,
     ) -> Option<Tables> {
         let turns = plain.turn_moves.len();
         let entries = self.small_values * turns as u64
@@ -317,7 +335,7 @@ impl PatternIndex {
 
     /// The index of `state`.
     #[must_use]
-    pub fn rank(&self, plain: &KPuzzle, classes: &PatternClasses, state: &Pattern) -> u64 {
+    pub fn rank(&self, plain: &KPuzzle, classes: &impl Symmetries, state: &Pattern) -> u64 {
         let layout = plain.layout.as_ref().expect("ranked");
         let v = self.value_of(layout, &self.small, state) as usize;
         let class = self.class_of[v];
@@ -525,7 +543,7 @@ impl PatternIndex {
     }
 
     /// The slots never reached and the symmetric classes, found once.
-    fn scan(&self, plain: &KPuzzle, classes: &PatternClasses) -> &Scan {
+    fn scan(&self, plain: &KPuzzle, classes: &impl Symmetries) -> &Scan {
         self.scan
             .get_or_init(|| self.scan_symmetric(plain, classes))
     }
@@ -533,7 +551,7 @@ impl PatternIndex {
     /// In each class of the small part whose representative a symmetry fixes, every
     /// large part: whether it is its class's own, and how many positions its class
     /// holds ([`PatternClasses::size_of`]).
-    fn scan_symmetric(&self, plain: &KPuzzle, classes: &PatternClasses) -> Scan {
+    fn scan_symmetric(&self, plain: &KPuzzle, classes: &impl Symmetries) -> Scan {
         let full = classes.size_of(1, 1);
         let mut scan = Scan::default();
         for class in 0..self.representatives.len() as u32 {
@@ -564,7 +582,7 @@ impl PatternIndex {
     fn own_and_fixing(
         &self,
         plain: &KPuzzle,
-        classes: &PatternClasses,
+        classes: &impl Symmetries,
         class: u32,
         b: u64,
         stabiliser: &[u16],
@@ -601,13 +619,13 @@ impl PatternIndex {
 
     /// The slots never reached.
     #[must_use]
-    pub fn unused(&self, plain: &KPuzzle, classes: &PatternClasses) -> u64 {
+    pub fn unused(&self, plain: &KPuzzle, classes: &impl Symmetries) -> u64 {
         self.scan(plain, classes).unused
     }
 
     /// The number of patterns in the class of index `index`.
     #[must_use]
-    pub fn class_size_at(&self, plain: &KPuzzle, classes: &PatternClasses, index: u64) -> u64 {
+    pub fn class_size_at(&self, plain: &KPuzzle, classes: &impl Symmetries, index: u64) -> u64 {
         let scan = self.scan(plain, classes);
         match scan.symmetric.binary_search_by_key(&index, |&(i, _)| i) {
             Ok(k) => scan.symmetric[k].1,
@@ -622,7 +640,7 @@ impl PatternIndex {
     pub fn positions_by_depth(
         &self,
         plain: &KPuzzle,
-        classes: &PatternClasses,
+        classes: &impl Symmetries,
         classes_by_depth: &[u64],
         depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
     ) -> Vec<u128> {
@@ -800,7 +818,7 @@ mod tests {
                 pattern = p.apply(&pattern, (seed >> 33) as usize % p.turns().len());
                 let rank = p.rank(&pattern);
                 assert_eq!(p.rank(&p.unrank(rank)), rank, "{what}");
-                for k in 0..classes.symmetry_count() {
+                for k in 0..classes.count() {
                     classes.image_into(&pattern, k, &mut image);
                     assert_eq!(p.rank(&image), rank, "{what}: symmetry {k}");
                 }

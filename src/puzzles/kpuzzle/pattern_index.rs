@@ -404,7 +404,7 @@ impl PatternIndex {
     }
 
     /// [`crate::Puzzle::expand_until_hit`] by table: each index's neighbours
-    /// [`HIT_GROUP`] at a time, computed and prefetched, then asked; the first hit ends
+    /// four at a time, computed and prefetched, then asked; the first hit ends
     /// the index (a slot that is not its class's own has no neighbours). Panics
     /// without tables.
     pub fn until_hit_by_table(

@@ -1265,8 +1265,9 @@ mod tests {
         // corner fixed 7! 3^6; the Pyraminx 6!/2 2^5 3^4; the 4x4x4's labelled
         // centres all 24! (two colours rank C(24, 8) arrangements); the Compy Cube's
         // corners twist in place and its edges move in 3-cycles: 3^8 12!/2; the
-        // 3-colour cube ranks its edges' three kinds C(12, 4) C(8, 4) 2^12 and its
-        // corners' two C(8, 4) 3^8 (no twist implied yet), and is the whole cube's
+        // 3-colour cube ranks its edges' three kinds C(12, 4) C(8, 4) 2^11 and its
+        // corners' two C(8, 4) 3^7 (each orbit's last twist implied: every move keeps
+        // the sums), its positions exactly (Norskog 2011), and is the whole cube's
         // group.
         let expected: [(&str, u128, u128); 9] = [
             ("2x2x2", 3_674_160, 3_674_160),
@@ -1283,7 +1284,7 @@ mod tests {
             ("4x4x4-centres", 735_471, 620_448_401_733_239_439_360_000),
             (
                 "3x3x3-three-colour",
-                495 * 70 * 4096 * 70 * 6561,
+                495 * 70 * 2048 * 70 * 2187,
                 43_252_003_274_489_856_000,
             ),
         ];

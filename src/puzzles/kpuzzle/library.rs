@@ -956,9 +956,14 @@ mod tests {
         let symmetry = c.symmetry.unwrap();
         assert_eq!(symmetry.symmetries, 48);
         assert_eq!(symmetry.classes, Some(226_331_259_372));
-        // A tight index of 1.4 T slots: every twist ranked, the orbits' twist sums not
-        // known to the ranking of identical pieces (6.2x the classes).
-        assert_eq!(c.indices, Ok(1_408_051_814_400));
+        // A tight index: the corners' classes (3,393) times the edges' arrangements
+        // with twists (the last twist of each orbit implied), 1.064x the classes.
+        assert_eq!(c.indices, Ok(240_778_137_600));
+        // Its plain ranking numbers exactly the positions.
+        assert_eq!(
+            open("3x3x3-three-colour").unwrap().index_count_wide(),
+            Some(10_863_756_288_000)
+        );
         // twips #113: the positions of identical pieces are the patterns.
         assert_eq!(census("4x4x4-centres").unwrap().positions, Ok(735_471));
     }

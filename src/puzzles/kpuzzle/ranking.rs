@@ -80,6 +80,9 @@ enum Kind {
         /// Every kind but the last, which takes the places left.
         ranked: Vec<PieceKind>,
         oriented: Vec<bool>,
+        /// The orientation sum every state keeps, if the moves keep it and every
+        /// piece shows its twist (then the last place's twist is implied).
+        sum: Option<u8>,
     },
 }
 
@@ -310,6 +313,7 @@ impl Layout {
                 class,
                 ranked,
                 oriented,
+                sum,
                 ..
             } => {
                 let mut classes = [0u8; 32];
@@ -318,7 +322,9 @@ impl Layout {
                 }
                 let arrangement = rank_classes(&classes[..n], ranked);
                 let mut twist = 0u64;
-                for (i, &q) in part.places.iter().enumerate() {
+                // With a kept sum, the last place's twist is implied.
+                let ranked_places = n - usize::from(sum.is_some());
+                for (i, &q) in part.places[..ranked_places].iter().enumerate() {
                     if oriented[classes[i] as usize] {
                         twist = twist * m + pattern.orientation[q as usize] as u64;
                     }
@@ -412,21 +418,31 @@ impl Layout {
                 labels,
                 ranked,
                 oriented,
+                sum,
                 ..
             } => {
                 let mut classes = [0u8; 32];
                 let last = (labels.len() - 1) as u8;
                 unrank_classes(arrangement, ranked, last, &mut classes[..n]);
+                let mut total = 0u64;
                 for i in (0..n).rev() {
                     let q = part.places[i] as usize;
                     pattern.pieces[q] = labels[classes[i] as usize];
-                    pattern.orientation[q] = if oriented[classes[i] as usize] {
+                    pattern.orientation[q] = if sum.is_some() && i == n - 1 {
+                        0 // implied: written below
+                    } else if oriented[classes[i] as usize] {
                         let o = twist % m;
                         twist /= m;
+                        total += o;
                         o as u8
                     } else {
                         0
                     };
+                }
+                if let Some(sum) = sum {
+                    let last = part.places[n - 1] as usize;
+                    pattern.orientation[last] =
+                        ((*sum as u64 + m * n as u64 - total % m) % m) as u8;
                 }
                 0
             }
@@ -707,6 +723,28 @@ pub struct Digit<'a> {
     pub alone: bool,
 }
 
+/// Whether every move keeps the orientation sum of `places` (orientations mod
+/// `modulus`, at least 2).
+fn keeps_sum(places: &[u8], modulus: u8, moves: &[&Transformation]) -> bool {
+    modulus > 1
+        && moves.iter().all(|t| {
+            places
+                .iter()
+                .map(|&p| t.delta[p as usize] as u32)
+                .sum::<u32>()
+                .is_multiple_of(modulus as u32)
+        })
+}
+
+/// The orientation sum of `places` in `goal`, mod `modulus`.
+fn orientation_sum(places: &[u8], modulus: u8, goal: &Pattern) -> u8 {
+    (places
+        .iter()
+        .map(|&p| goal.orientation[p as usize] as u32)
+        .sum::<u32>()
+        % modulus as u32) as u8
+}
+
 /// The most twists of a projection's few pieces moved by their placement
 /// ([`Split::PlacedTwist`]): their sums take `4 MAX_SUMMED_TWISTS^2` bytes, and a
 /// twist added fits 16 bits.
@@ -790,7 +828,7 @@ impl Part {
                 digits,
             }
         } else {
-            Part::classes(places, &labels, sorted, modulus).ok_or_else(|| {
+            Part::classes(places, &labels, sorted, modulus, goal, moves).ok_or_else(|| {
                 RankingError::TooLarge(format!(
                     "orbit {}: too many arrangements to rank",
                     orbit_of(places_first as usize)
@@ -813,21 +851,8 @@ impl Part {
         for (i, &label) in labels.iter().enumerate() {
             local[label as usize] = i as u8;
         }
-        let keeps_sum = modulus > 1
-            && moves.iter().all(|t| {
-                places
-                    .iter()
-                    .map(|&p| t.delta[p as usize] as u32)
-                    .sum::<u32>()
-                    .is_multiple_of(modulus as u32)
-            });
-        let sum = keeps_sum.then(|| {
-            (places
-                .iter()
-                .map(|&p| goal.orientation[p as usize] as u32)
-                .sum::<u32>()
-                % modulus as u32) as u8
-        });
+        let keeps_sum = keeps_sum(&places, modulus, moves);
+        let sum = keeps_sum.then(|| orientation_sum(&places, modulus, goal));
         let digits = if modulus == 1 {
             0
         } else if keeps_sum {
@@ -852,7 +877,14 @@ impl Part {
 
     /// Kinds of identical pieces (`sorted`: the labels, ascending), `None` if their
     /// arrangements do not fit 64 bits.
-    fn classes(places: Vec<u8>, labels: &[u8], mut sorted: Vec<u8>, modulus: u8) -> Option<Part> {
+    fn classes(
+        places: Vec<u8>,
+        labels: &[u8],
+        mut sorted: Vec<u8>,
+        modulus: u8,
+        goal: &Pattern,
+        moves: &[&Transformation],
+    ) -> Option<Part> {
         let n = places.len();
         sorted.dedup();
         // Pieces a projection does not keep are its blanks, wherever they are.
@@ -871,12 +903,18 @@ impl Part {
             .map(|(&l, _)| modulus > 1 && l != BLANK)
             .collect();
         // Every piece shows its twist, alike or not (a projection's blanks do not).
-        let digits: u32 = oriented
+        let mut digits: u32 = oriented
             .iter()
             .zip(&counts)
             .filter(|(o, _)| **o)
             .map(|(_, &c)| c as u32)
             .sum();
+        // Where every piece shows its twist and every move keeps the orientation sum,
+        // the last place's twist is implied (the 3-colour cube's corners: 3^7, not 3^8).
+        let sum = (blank.is_none() && keeps_sum(&places, modulus, moves)).then(|| {
+            digits -= 1;
+            orientation_sum(&places, modulus, goal)
+        });
         let mut arrangements: u128 = 1;
         let mut left = n;
         for &c in &counts {
@@ -894,6 +932,7 @@ impl Part {
                 labels: sorted,
                 ranked: ranked_kinds(&counts),
                 oriented,
+                sum,
             },
             digits,
         })

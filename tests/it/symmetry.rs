@@ -564,4 +564,29 @@ fn the_three_colour_cube_census_and_kinds_a_rotation_splits() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["reachable"], 3, "{out}");
     assert_eq!(json["classes"]["positions"], 6, "{out}");
+    // Up to rotation the named turn keeps the colours, whatever the goal's kinds:
+    // two colours side by side or alternating, one move apart.
+    let (out, _) = run_ok(&[
+        "analyze",
+        split.to_str().unwrap(),
+        "--up-to-rotation",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["histogram"], serde_json::json!([1, 1]), "{out}");
+    // Two orbits of one shape: a rotation could exchange them, which the symmetry
+    // search does not find (the FTO's triangles): refused.
+    let twin = dir.path().join("twin.tws");
+    std::fs::write(
+        &twin,
+        "Name Twin\nSet A 4 1\nSet B 4 1\nSolved\nA\n1 1 2 2\nB\n1 1 2 2\nEnd\n\
+         Move X\nA\n2 3 4 1\nB\n1 2 3 4\nEnd\nMove Y\nA\n1 2 3 4\nB\n2 3 4 1\nEnd\n",
+    )
+    .unwrap();
+    assert_error(
+        &["analyze", twin.to_str().unwrap(), "--up-to-rotation"],
+        "--up-to-rotation with pieces that look alike: a rotation may exchange orbits A \
+         and B",
+    );
 }

@@ -304,13 +304,13 @@ const IDENTICAL_INDEX: &str = "symmetry classes: no class index for this goal wh
     look alike (the census counts them)";
 
 /// The symmetries of `plain`'s moves (over `compact`'s positions): the definition's
-/// rotations closed under composition, each checked against the goal's `kinds`, or
-/// else every one the moves have.
+/// rotations closed under composition, each checked against the goal's `kinds` (but
+/// `up_to_rotation`), or else every one the moves have.
 fn symmetries_of(
     definition: &Definition,
     plain: &KPuzzle,
     compact: &symmetry::Compact,
-    kinds: &Kinds,
+    (kinds, up_to_rotation): (&Kinds, bool),
     moves: &[Transformation],
 ) -> Result<Vec<Symmetry>, KPuzzleError> {
     let option = |e: symmetry::SymmetryError| KPuzzleError::Option(e.to_string());
@@ -344,7 +344,9 @@ fn symmetries_of(
                 None => option(e),
             }
         };
-        for (name, t) in &named {
+        // Up to rotation a rotation keeps the colours: it need not map the goal's
+        // kinds onto kinds.
+        for (name, t) in named.iter().filter(|_| !up_to_rotation) {
             relabel::relabelling(&Symmetry::plain(t.clone()), kinds, &compact.moduli).map_err(
                 |why| {
                     placed(symmetry::SymmetryError::NotASymmetry {
@@ -472,7 +474,8 @@ fn prepare(base: &str, variant: Variant) -> Result<Prepared, KPuzzleError> {
     let kinds = Kinds::of_goal(&compact, plain.goal())
         .map_err(|m| option(symmetry::SymmetryError::Goal(m)))?;
     let moves = compact_moves(&plain, &compact);
-    let of_moves = symmetries_of(&definition, &plain, &compact, &kinds, &moves)?;
+    let rotating = variant.up_to_rotation && !kinds.all_distinct();
+    let of_moves = symmetries_of(&definition, &plain, &compact, (&kinds, rotating), &moves)?;
     // The symmetries of the moves that map the goal onto itself, kinds relabelled.
     let (symmetries, _): (Vec<Symmetry>, Vec<Relabelling>) = of_moves
         .iter()

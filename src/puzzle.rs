@@ -230,14 +230,10 @@ pub trait Puzzle: Notation + Sync {
         indices: &[u64],
         hit: impl Fn(u64) -> bool,
         prefetch: impl Fn(u64),
-        mut found: impl FnMut(u64),
+        found: impl FnMut(u64),
     ) {
         let _ = prefetch;
-        self.expand_sorted(indices, |index, neighbours| {
-            if neighbours.iter().any(|&n| hit(n)) {
-                found(index);
-            }
-        });
+        until_hit_by_expansion(self, indices, hit, found);
     }
 
     /// [`Puzzle::expand_sorted`] with a value threaded through the calls: `visit`
@@ -336,6 +332,21 @@ impl Translations {
     pub fn as_slice(&self) -> &[i64] {
         &self.deltas[..self.len]
     }
+}
+
+/// [`Puzzle::expand_until_hit`] by whole expansions ([`Puzzle::expand_sorted`]): the
+/// default, and the fallback of puzzles whose fast path does not cover every case.
+pub fn until_hit_by_expansion<P: Puzzle + ?Sized>(
+    puzzle: &P,
+    indices: &[u64],
+    hit: impl Fn(u64) -> bool,
+    mut found: impl FnMut(u64),
+) {
+    puzzle.expand_sorted(indices, |index, neighbours| {
+        if neighbours.iter().any(|&n| hit(n)) {
+            found(index);
+        }
+    });
 }
 
 /// The per-state expansion: unrank, list the successors, rank each. The default of

@@ -1178,17 +1178,12 @@ impl Puzzle for KPuzzle {
         indices: &[u64],
         hit: impl Fn(u64) -> bool,
         prefetch: impl Fn(u64),
-        mut found: impl FnMut(u64),
+        found: impl FnMut(u64),
     ) {
         if let Some(tight) = self.pattern_index().filter(|t| t.has_tables()) {
             return tight.until_hit_by_table(indices, hit, prefetch, found);
         }
-        let _ = prefetch;
-        self.expand_sorted(indices, |index, neighbours| {
-            if neighbours.iter().any(|&n| hit(n)) {
-                found(index);
-            }
-        });
+        crate::puzzle::until_hit_by_expansion(self, indices, hit, found);
     }
 
     fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {

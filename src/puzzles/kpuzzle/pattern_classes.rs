@@ -393,25 +393,36 @@ impl PatternClasses {
         antipodes: &[u64],
         depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
     ) -> ClassCounts {
-        if let Some(index) = &self.index {
-            let positions_by_depth = index.positions_by_depth(plain, self, classes, depth_of);
-            return ClassCounts {
-                symmetries: self.symmetries.len() / self.rotation_count(),
-                puzzle_symmetries: self.puzzle_symmetries,
-                positions: positions_by_depth.iter().sum(),
-                antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
-                positions_by_depth,
-                burnside_classes: self
-                    .burnside
-                    .unwrap_or_else(|| classes.iter().map(|&c| u128::from(c)).sum()),
-                antipode_class_sizes: antipodes
-                    .iter()
-                    .map(|&i| index.class_size_at(plain, self, i))
-                    .collect(),
-            };
+        let positions_by_depth = match &self.index {
+            Some(index) => index.positions_by_depth(plain, self, classes, depth_of),
+            None => self.positions_by_least_rank(plain, classes.len(), depth_of),
+        };
+        let class_size = |i: u64| match &self.index {
+            Some(index) => index.class_size_at(plain, self, i),
+            None => self.class_size(&plain.unrank(i)),
+        };
+        ClassCounts {
+            symmetries: self.symmetries.len() / self.rotation_count(),
+            puzzle_symmetries: self.puzzle_symmetries,
+            positions: positions_by_depth.iter().sum(),
+            antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
+            positions_by_depth,
+            burnside_classes: self
+                .burnside
+                .unwrap_or_else(|| classes.iter().map(|&c| u128::from(c)).sum()),
+            antipode_class_sizes: antipodes.iter().map(|&i| class_size(i)).collect(),
         }
-        let depths = classes.len();
-        let positions_by_depth = (0..plain.index_count())
+    }
+
+    /// Positions per depth over the plain ranking: each rank that is its class's
+    /// least, its class's size.
+    fn positions_by_least_rank(
+        &self,
+        plain: &KPuzzle,
+        depths: usize,
+        depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
+    ) -> Vec<u128> {
+        (0..plain.index_count())
             .into_par_iter()
             .fold(
                 || vec![0u128; depths],
@@ -428,21 +439,7 @@ impl PatternClasses {
             .reduce(
                 || vec![0u128; depths],
                 |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
-            );
-        ClassCounts {
-            symmetries: self.symmetries.len() / self.rotation_count(),
-            puzzle_symmetries: self.puzzle_symmetries,
-            positions: positions_by_depth.iter().sum(),
-            antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
-            positions_by_depth,
-            burnside_classes: self
-                .burnside
-                .unwrap_or_else(|| classes.iter().map(|&c| u128::from(c)).sum()),
-            antipode_class_sizes: antipodes
-                .iter()
-                .map(|&i| self.class_size(&plain.unrank(i)))
-                .collect(),
-        }
+            )
     }
 }
 

@@ -143,6 +143,23 @@ CORNERS = ["UFR", "URB", "UBL", "ULF", "DRF", "DFL", "DLB", "DBR"]
 EDGES = ["UF", "UR", "UB", "UL", "DF", "DR", "DB", "DL", "FR", "FL", "BR", "BL"]
 
 
+def cube_goal(*names):
+    """A goal pattern of the 3x3x3 (`antipode.goals`): the edges and corners named by
+    their slots (`DF`, `DRF`) home and untwisted, every other piece anywhere (`?`)."""
+
+    def orbit(label, slots):
+        pieces = [str(i) if s in names else "?" for i, s in enumerate(slots)]
+        twists = ["0" if s in names else "?" for s in slots]
+        return f"{label}: {' '.join(pieces)} / {' '.join(twists)}"
+
+    return f"{orbit('EDGES', EDGES)}; {orbit('CORNERS', CORNERS)}"
+
+
+def face_cross(face):
+    """The four edges of `face`, as a cross puts them home."""
+    return [e for e in EDGES if face in e]
+
+
 def face_turns(n, depth=None):
     """Clockwise turns of every face's outer layer (or of the layer `depth` in, as `2R`)."""
     turns = []
@@ -334,6 +351,16 @@ def main():
                     # The cross: the four D edges (DF, DR, DB, DL), as a solver's
                     # first step places them.
                     "cross": "EDGES:4-7",
+                },
+                # Goal sets for --goal: the D cross; the D cross with the front-right
+                # pair (corner DRF, edge FR), a solver's first pair; the cross on any
+                # of the six faces (colour neutral).
+                "goals": {
+                    "cross": cube_goal(*face_cross("D")),
+                    "cross-pair": cube_goal(*face_cross("D"), "DRF", "FR"),
+                    "colour-neutral-cross": [
+                        cube_goal(*face_cross(f)) for f in "UDFBRL"
+                    ],
                 },
             },
         ),

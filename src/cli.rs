@@ -190,8 +190,10 @@ struct PuzzleArgs {
     /// (`my-puzzle.toml`, `my-board.toml`, `cube.kpuzzle.json`).
     puzzle: String,
     /// Another goal for sliding boards, e.g. `0 1 2/3 4 5/6 7 8` (blank first); for
-    /// peg solitaire `one-peg`, a hole number or a board.
-    #[arg(long, value_name = "POSITION")]
+    /// peg solitaire `one-peg`, a hole number or a board; for twisty puzzles a goal
+    /// set: a name from the definition (`3x3x3 --goal cross-pair`) or patterns
+    /// `ORBIT: pieces / orientations; ...` with `?` for any, joined by `|`.
+    #[arg(long, value_name = "GOAL")]
     goal: Option<String>,
     /// Move metric: of a sliding-block puzzle, overriding its description, step (one
     /// piece, one cell), line (one piece, any distance in one direction) or path

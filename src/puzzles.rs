@@ -739,7 +739,8 @@ pub fn open_with(
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
     /// Another goal: a position of a sliding board or a block puzzle, a peg board's
-    /// goal (`one-peg`, a hole number or a board).
+    /// goal (`one-peg`, a hole number or a board), a twisty puzzle's goal set (a name
+    /// from its definition, or patterns with `?` wildcards joined by `|`).
     pub goal: Option<String>,
     /// Another move metric: `step`, `line` or `path` for sliding-block puzzles,
     /// `half` or `quarter` for twisty puzzles.
@@ -765,7 +766,12 @@ impl Options {
             .metric
             .as_deref()
             .and_then(kpuzzle::TurnMetric::from_name);
-        if self.moves.is_none() && twisty_metric.is_none() && !self.up_to_rotation && !self.symmetry
+        let twisty_goal = self.goal.as_ref().filter(|_| self.is_twisty(name));
+        if self.moves.is_none()
+            && twisty_metric.is_none()
+            && !self.up_to_rotation
+            && !self.symmetry
+            && twisty_goal.is_none()
         {
             return Ok(name.to_string());
         }
@@ -806,7 +812,16 @@ impl Options {
         if let Some(metric) = twisty_metric {
             variant.metric = metric;
         }
+        if let Some(goal) = twisty_goal {
+            variant.goal = Some(goal.trim().to_string());
+        }
         Ok(format!("{base}{}", variant.suffix()))
+    }
+
+    /// Whether `name` (with or without its options) names a twisty puzzle, whose
+    /// goal `--goal` writes into its name.
+    fn is_twisty(&self, name: &str) -> bool {
+        kpuzzle::Variant::parse(name).is_ok_and(|(base, _)| kpuzzle::library::is_kpuzzle_name(base))
     }
 }
 
@@ -839,7 +854,11 @@ pub fn open_options(name: &str, options: &Options) -> Result<Opened, CatalogErro
             ))
         })?),
     };
-    open_with(&name, options.goal.as_deref(), metric)
+    let goal = options
+        .goal
+        .as_deref()
+        .filter(|_| !options.is_twisty(&name));
+    open_with(&name, goal, metric)
 }
 
 /// Looks a puzzle with a ranked state space up by its command-line name.

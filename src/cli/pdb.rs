@@ -105,7 +105,11 @@ pub(super) fn twisty_puzzle(puzzle: &PuzzleArgs) -> Result<Option<KPuzzle>> {
         return Ok(None);
     }
     if puzzle.goal.is_some() {
-        bail!("--goal is not for twisty puzzles: their goal is the solved state");
+        bail!(
+            "--goal with pattern databases: a twisty puzzle's databases bound the distance \
+             to its solved state, not to a goal set (analyze the goal set with --table and \
+             solve by it)"
+        );
     }
     Ok(Some(puzzles::kpuzzle::library::open(&name)?))
 }

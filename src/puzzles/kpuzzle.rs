@@ -7,7 +7,9 @@
 //! is one move in the half-turn metric, or only the quarter turns and their inverses
 //! in the quarter-turn metric; optionally a *projection* (`--orbits CORNERS`,
 //! `EDGES:0-5`), which keeps some pieces and makes the others identical blanks whose
-//! orientation is not seen: the abstraction a pattern database stores.
+//! orientation is not seen: the abstraction a pattern database stores; optionally a
+//! goal set (`--goal`, [`goal`]): several solved patterns, or patterns with wildcards,
+//! searched from at once.
 //! [`ranking`] numbers its states, [`group`] finds how many the moves reach, and
 //! [`crate::solvers::kpuzzle`] solves positions with IDA* over pattern databases of projections.
 //!
@@ -19,6 +21,7 @@ pub mod census;
 pub mod chain;
 pub mod classes;
 pub mod definition;
+pub mod goal;
 pub mod group;
 pub mod library;
 pub mod pattern_classes;
@@ -84,6 +87,9 @@ pub struct Variant {
     pub up_to_rotation: bool,
     /// One index per symmetry class of positions (`--symmetry`, [`classes`]).
     pub symmetry: bool,
+    /// A goal set instead of the solved state (`--goal`, [`goal`]): the name of one
+    /// of the definition's, or patterns with wildcards joined by `|`.
+    pub goal: Option<String>,
 }
 
 impl Variant {
@@ -109,8 +115,20 @@ impl Variant {
                 "orbits" => variant.projection = Some(value.to_string()),
                 "up-to-rotation" if value.is_empty() => variant.up_to_rotation = true,
                 "symmetry" if value.is_empty() => variant.symmetry = true,
+                "goal" => variant.goal = Some(value.trim().to_string()),
                 _ => return Err(KPuzzleError::Option(format!("unknown option `--{key}`"))),
             }
+        }
+        if variant.goal.is_some() && (variant.symmetry || variant.up_to_rotation) {
+            return Err(KPuzzleError::Option(format!(
+                "--goal with {}: the symmetries of a goal set are not searched for; \
+                 analyze it without",
+                if variant.symmetry {
+                    "--symmetry"
+                } else {
+                    "--up-to-rotation"
+                }
+            )));
         }
         Ok((base, variant))
     }
@@ -133,6 +151,9 @@ impl Variant {
         }
         if self.symmetry {
             out.push_str(" --symmetry");
+        }
+        if let Some(goal) = &self.goal {
+            out.push_str(&format!(" --goal {goal}"));
         }
         out
     }
@@ -233,6 +254,9 @@ pub struct KPuzzle {
     /// With `--symmetry` on a goal of identical pieces: the classes of patterns its
     /// indices stand for.
     pattern_classes: Option<Arc<pattern_classes::PatternClasses>>,
+    /// With `--goal`: the patterns of the goal set (`goal` is then the solved state
+    /// with the pieces no pattern names as blanks).
+    goal_set: Option<Arc<Vec<definition::GoalPattern>>>,
 }
 
 /// The breadth-first search's move tables, one per coordinate of the index.
@@ -300,9 +324,18 @@ impl KPuzzle {
                     .sum()
             })
             .collect();
-        let goal = match &variant.projection {
-            None => definition.default.clone(),
-            Some(spec) => project(&definition, spec)?,
+        let projected = match &variant.projection {
+            None => None,
+            Some(spec) => Some(project(&definition, spec)?),
+        };
+        let goal_set = match &variant.goal {
+            None => None,
+            Some(text) => Some(goal_patterns(&definition, text)?),
+        };
+        let goal = match &goal_set {
+            None => projected.unwrap_or_else(|| definition.default.clone()),
+            Some(patterns) => goal::reference(&definition, patterns, projected.as_ref())
+                .map_err(KPuzzleError::Option)?,
         };
         let moves: Vec<&Transformation> = generators.iter().map(|g| &g.transformation).collect();
         let orbit_of = |p: usize| {
@@ -338,9 +371,107 @@ impl KPuzzle {
             chain: None,
             tables: Arc::new(OnceLock::new()),
             pattern_classes: None,
+            goal_set: goal_set.map(Arc::new),
         };
         puzzle.chain = puzzle.tighter_chain().map(Arc::new);
+        puzzle.check_goal_set()?;
         Ok(puzzle)
+    }
+
+    /// A goal set stands for at most [`goal::MAX_GOAL_POSITIONS`] patterns, and each
+    /// of its patterns for at least one position the moves reach.
+    fn check_goal_set(&self) -> Result<(), KPuzzleError> {
+        let Some(patterns) = &self.goal_set else {
+            return Ok(());
+        };
+        if self.layout.is_err() {
+            return Ok(());
+        }
+        let total: u128 = patterns
+            .iter()
+            .map(|p| goal::stands_for(&self.definition, &self.goal, p))
+            .fold(0, u128::saturating_add);
+        if total > goal::MAX_GOAL_POSITIONS {
+            return Err(KPuzzleError::Option(format!(
+                "--goal: the goal set stands for up to {total} positions, more than the {} \
+                 a search starts from",
+                goal::MAX_GOAL_POSITIONS
+            )));
+        }
+        for pattern in patterns.iter() {
+            let mut why = None;
+            let mut reached = false;
+            goal::expand(&self.definition, &self.goal, pattern, &mut |state| {
+                match self.reachable(state) {
+                    Ok(()) => reached = true,
+                    Err(e) => {
+                        why.get_or_insert(e);
+                    }
+                }
+                !reached
+            });
+            if !reached {
+                return Err(KPuzzleError::Option(format!(
+                    "{}: the moves {} do not reach this goal pattern{}",
+                    pattern.place,
+                    self.generator_names().join(", "),
+                    why.map_or(String::new(), |w| format!(": {w}"))
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every position of the goal set the moves reach (the solved state alone
+    /// without `--goal`), by `visit`.
+    fn for_each_goal(&self, visit: &mut dyn FnMut(&Pattern)) {
+        match &self.goal_set {
+            None => visit(&self.goal),
+            Some(patterns) => {
+                for pattern in patterns.iter() {
+                    goal::expand(&self.definition, &self.goal, pattern, &mut |state| {
+                        if self.reachable(state).is_ok() {
+                            visit(state);
+                        }
+                        true
+                    });
+                }
+            }
+        }
+    }
+
+    /// Why `pattern` is no position the moves reach from the solved state, if it is
+    /// not: a position no move changes is not as solved, or the ranking's parity and
+    /// twist checks (and the stabiliser chain, where it ranks) refuse it.
+    fn reachable(&self, pattern: &Pattern) -> Result<(), String> {
+        if let Ok(layout) = &self.layout {
+            for &p in layout.fixed() {
+                let p = p as usize;
+                if pattern.pieces[p] != self.goal.pieces[p]
+                    || pattern.orientation[p] != self.goal.orientation[p]
+                {
+                    let orbit = &self.definition.orbits[self.orbit_index[p] as usize];
+                    return Err(format!(
+                        "{} position {} is not as solved, and no move changes it",
+                        orbit.name,
+                        p - orbit.offset
+                    ));
+                }
+            }
+            layout.check(pattern, &self.goal)?;
+        }
+        if let Some(chain) = &self.chain
+            && !chain.contains(pattern)
+        {
+            return Err("its pieces and twists are not a product of the moves".to_string());
+        }
+        Ok(())
+    }
+
+    /// The goal set's patterns, if the puzzle searches from one (`--goal`).
+    #[must_use]
+    pub fn goal_patterns(&self) -> Option<&[definition::GoalPattern]> {
+        self.goal_set.as_deref().map(Vec::as_slice)
     }
 
     /// The stabiliser-chain ranking when the orbit-by-orbit one leaves indices no
@@ -422,6 +553,12 @@ impl KPuzzle {
             ));
         }
         text.push_str(&format!("goal {}\n", self.pattern_text(&self.goal, "; ")));
+        for pattern in self.goal_patterns().unwrap_or_default() {
+            text.push_str(&format!(
+                "goal-pattern {}\n",
+                definition::goal_text(&self.definition, pattern)
+            ));
+        }
         for (turn, t) in self.turns.iter().zip(&self.turn_moves) {
             text.push_str(&format!("move {turn} {:?} {:?}\n", t.permutation, t.delta));
         }
@@ -723,6 +860,32 @@ fn turns(
     (turns, turn_moves)
 }
 
+/// The patterns `--goal` names: one of the definition's goal sets by its name, or
+/// patterns written out.
+fn goal_patterns(
+    definition: &Definition,
+    text: &str,
+) -> Result<Vec<definition::GoalPattern>, KPuzzleError> {
+    if let Some(set) = definition.goals.iter().find(|g| g.name == text) {
+        return Ok(set.patterns.clone());
+    }
+    let empty = text.chars().all(|c| c == '|' || c.is_whitespace());
+    if !text.contains(':') && !empty {
+        let names: Vec<&str> = definition.goals.iter().map(|g| g.name.as_str()).collect();
+        return Err(KPuzzleError::Option(format!(
+            "--goal: {} has no goal set `{text}` ({}); or write the patterns, \
+             `ORBIT: pieces / orientations; ...` with `?` for any, joined by `|`",
+            definition.name,
+            if names.is_empty() {
+                "it names none".to_string()
+            } else {
+                format!("its goal sets: {}", names.join(", "))
+            }
+        )));
+    }
+    Ok(definition::parse_goal(definition, text, "--goal", "")?)
+}
+
 /// The goal of a projection: the pieces `spec` names kept, the others blanks.
 /// `spec` is `ORBIT` (all its pieces) or `ORBIT:PIECES` (`0-5`, `0,2,4`), joined by
 /// `+`, or a name from the definition's `antipode.projections`.
@@ -978,38 +1141,12 @@ impl Notation for KPuzzle {
         } else {
             self.scramble(text)?
         };
-        if let Ok(layout) = &self.layout {
-            let moves = self.generator_names().join(", ");
-            for &p in layout.fixed() {
-                let p = p as usize;
-                if pattern.pieces[p] != self.goal.pieces[p]
-                    || pattern.orientation[p] != self.goal.orientation[p]
-                {
-                    let orbit = &self.definition.orbits[self.orbit_index[p] as usize];
-                    return Err(PositionError::Unsolvable(format!(
-                        "{} position {} is not as solved, and none of the moves {moves} \
-                         changes it",
-                        orbit.name,
-                        p - orbit.offset
-                    )));
-                }
-            }
-            layout.check(&pattern, &self.goal).map_err(|why| {
-                PositionError::Unsolvable(format!(
-                    "with moves {}: {why}",
-                    self.generator_names().join(", ")
-                ))
-            })?;
-        }
-        if let Some(chain) = &self.chain
-            && !chain.contains(&pattern)
-        {
-            return Err(PositionError::Unsolvable(format!(
-                "the moves {} do not reach this position (its pieces and twists are \
-                 not a product of the moves)",
+        self.reachable(&pattern).map_err(|why| {
+            PositionError::Unsolvable(format!(
+                "the moves {} do not reach it: {why}",
                 self.generator_names().join(", ")
-            )));
-        }
+            ))
+        })?;
         Ok(pattern)
     }
 
@@ -1102,15 +1239,31 @@ impl Puzzle for KPuzzle {
     }
 
     fn goals(&self) -> Vec<Pattern> {
-        vec![self.goal.clone()]
+        let mut goals = Vec::new();
+        self.for_each_goal(&mut |state| goals.push(state.clone()));
+        goals
+            .sort_unstable_by(|a, b| (&a.pieces, &a.orientation).cmp(&(&b.pieces, &b.orientation)));
+        goals.dedup();
+        goals
     }
 
     fn is_goal(&self, state: &Pattern) -> bool {
-        *state == self.goal
+        match &self.goal_set {
+            None => *state == self.goal,
+            Some(patterns) => patterns.iter().any(|p| goal::matches(p, state.view())),
+        }
     }
 
     fn goal_summary(&self) -> String {
-        "solved".into()
+        self.variant.goal.clone().unwrap_or_else(|| "solved".into())
+    }
+
+    fn goal_indices(&self) -> Vec<u64> {
+        let mut indices = Vec::new();
+        self.for_each_goal(&mut |state| indices.push(self.rank(state)));
+        indices.sort_unstable();
+        indices.dedup();
+        indices
     }
 
     fn rank(&self, state: &Pattern) -> u64 {

@@ -9,7 +9,8 @@
 use crate::puzzle::Notation;
 use crate::puzzles::kpuzzle::Turn;
 use crate::puzzles::kpuzzle::definition::Pattern;
-use crate::puzzles::kpuzzle::ranking::View;
+use crate::puzzles::kpuzzle::goal;
+use crate::puzzles::kpuzzle::ranking::{BLANK, View};
 use crate::puzzles::kpuzzle::{KPuzzle, TurnMetric};
 use crate::search::{SearchSpace, Solvable};
 use crate::store::Depths;
@@ -177,6 +178,13 @@ impl KSearch {
                 )));
             }
         }
+        if puzzle.goal_patterns().is_some() && !databases.is_empty() {
+            return Err(KSearchError::Database(
+                "pattern databases bound the distance to the solved state, not to a goal \
+                 set: solve a goal set by its table (--table) or without --pdb"
+                    .into(),
+            ));
+        }
         let mut modulus = [1u8; MAX_SEARCH_POSITIONS];
         modulus[..positions].copy_from_slice(&puzzle.definition.moduli);
         let turns = puzzle
@@ -222,9 +230,15 @@ impl KSearch {
     /// The pattern of a node.
     #[must_use]
     pub fn pattern_of(&self, node: &KNode) -> Pattern {
+        let pieces = node.pieces[..self.positions].to_vec();
+        let orientation = node.orientation[..self.positions]
+            .iter()
+            .zip(&pieces)
+            .map(|(&o, &piece)| if piece == BLANK { 0 } else { o })
+            .collect();
         Pattern {
-            pieces: node.pieces[..self.positions].to_vec(),
-            orientation: node.orientation[..self.positions].to_vec(),
+            pieces,
+            orientation,
         }
     }
 
@@ -263,8 +277,16 @@ impl SearchSpace for KSearch {
     }
 
     fn is_goal(&self, node: &KNode) -> bool {
-        node.pieces[..self.positions] == self.goal.pieces[..self.positions]
-            && node.orientation[..self.positions] == self.goal.orientation[..self.positions]
+        let view = node.view(self.positions);
+        match self.puzzle.goal_patterns() {
+            // A blank's orientation is not seen (the search's turns do not clear it).
+            None => (0..self.positions).all(|p| {
+                let piece = self.goal.pieces[p];
+                view.pieces[p] == piece
+                    && (piece == BLANK || view.orientation[p] == self.goal.orientation[p])
+            }),
+            Some(patterns) => patterns.iter().any(|pattern| goal::matches(pattern, view)),
+        }
     }
 
     fn for_each_child(

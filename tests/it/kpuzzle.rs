@@ -262,7 +262,7 @@ fn bad_moves_and_positions_are_refused() {
     assert_error(&["solve", "2x2x2", "R Q"], "unknown move `Q`");
     assert_error(
         &["solve", "2x2x2", "L U"],
-        "none of the moves U, R, F changes it",
+        "CORNERS position 6 is not as solved, and no move changes it",
     );
     assert_error(&["analyze", "3x3x3"], "more than a table can number");
     assert_error(

@@ -23,4 +23,5 @@ mod solve;
 mod stores;
 mod symmetry;
 mod tables;
+mod twisty_goals;
 mod writers;

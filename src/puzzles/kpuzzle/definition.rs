@@ -24,9 +24,16 @@
 //! not seen. The optional `antipode` object (other readers ignore it) names the move
 //! set published figures count (`moves`), projections for pattern databases, and
 //! whole-puzzle rotations that generate the group `--symmetry` uses (`symmetries`, in
-//! the form of moves; without it the symmetries are found from the moves). Every
-//! problem is reported with the file and the key it is under.
+//! the form of moves; without it the symmetries are found from the moves), and goal
+//! sets `--goal NAME` searches from (`goals`: a name to one pattern or a list, in the
+//! text form of [`super::goal`], `"cross": "EDGES: ? ? ? ? 4 5 6 7 ? ? ? ? / ? ? ? ? 0
+//! 0 0 0 ? ? ? ?"`). Every problem is reported with the file and the key it is under.
 #![deny(clippy::cast_possible_truncation)]
+
+mod goals;
+
+pub(crate) use goals::check_counts;
+pub use goals::{GoalPattern, GoalSet, goal_text, parse_goal};
 
 use crate::puzzles::description::byte;
 use std::collections::{BTreeMap, HashMap};
@@ -195,6 +202,9 @@ pub struct Definition {
     /// Where each of `symmetries` is written, as errors name it (`cube.tws: line 21`,
     /// `cube.kpuzzle.json: antipode.symmetries.x`).
     pub symmetry_places: Vec<String>,
+    /// Named goal sets (`antipode.goals`, a `.tws` file's `Goal` blocks), which
+    /// `--goal NAME` searches from instead of the solved state.
+    pub goals: Vec<GoalSet>,
 }
 
 impl Definition {
@@ -216,10 +226,7 @@ impl Definition {
         })?;
         let mut orbits = reader.orbits(&raw.orbits)?;
         let default = reader.default_pattern(&raw.default_pattern, &mut orbits)?;
-        let moduli: Vec<u8> = orbits
-            .iter()
-            .flat_map(|o| std::iter::repeat_n(o.orientations, o.pieces))
-            .collect();
+        let moduli = moduli_of(&orbits);
         let mut moves = reader.transformations("moves", &raw.moves, &raw.orbits, &orbits)?;
         if moves.is_empty() {
             return Err(reader.error("moves", "no move".into()));
@@ -256,7 +263,10 @@ impl Definition {
                 .map(|(name, _)| format!("{}: antipode.symmetries.{name}", reader.file))
                 .collect(),
             symmetries,
+            goals: Vec::new(),
         };
+        let mut definition = definition;
+        definition.goals = reader.goals(&definition, extension.goals)?;
         // Every named projection is checked now, not when a database is first asked of it.
         for (name, _) in &definition.projections {
             if let Err(e) = super::project(&definition, name) {
@@ -371,6 +381,41 @@ impl Reader<'_> {
     }
 
     /// The solved state; an orbit whose `orientationMod` hides orientations gets 1.
+    /// `antipode.goals`: each set's patterns read against the definition.
+    fn goals(
+        &self,
+        definition: &Definition,
+        raw: Option<Ordered<RawGoal>>,
+    ) -> Result<Vec<GoalSet>, DefinitionError> {
+        let mut sets = Vec::new();
+        for (name, raw) in raw.map(|r| r.0).unwrap_or_default() {
+            let key = format!("antipode.goals.{name}");
+            check_goal_name(&name).map_err(|m| self.error(&key, m))?;
+            let patterns = match raw {
+                RawGoal::One(text) => parse_goal(definition, &text, self.file, &key)?,
+                RawGoal::Several(texts) => {
+                    if texts.is_empty() {
+                        return Err(
+                            self.error(&key, "an empty goal set: give at least one pattern".into())
+                        );
+                    }
+                    let mut patterns = Vec::new();
+                    for (i, text) in texts.iter().enumerate() {
+                        patterns.extend(parse_goal(
+                            definition,
+                            text,
+                            self.file,
+                            &format!("{key}[{i}]"),
+                        )?);
+                    }
+                    patterns
+                }
+            };
+            sets.push(GoalSet { name, patterns });
+        }
+        Ok(sets)
+    }
+
     fn default_pattern(
         &self,
         raw: &BTreeMap<String, RawOrbitPattern>,
@@ -681,6 +726,27 @@ pub fn split_amount(token: &str) -> Result<(&str, i64), String> {
     Ok((name, sign * amount))
 }
 
+/// The orientations of each flat position's orbit.
+pub(crate) fn moduli_of(orbits: &[Orbit]) -> Vec<u8> {
+    orbits
+        .iter()
+        .flat_map(|o| std::iter::repeat_n(o.orientations, o.pieces))
+        .collect()
+}
+
+/// A goal set's name is written after `--goal`: letters, digits, `-` and `_`.
+pub(crate) fn check_goal_name(name: &str) -> Result<(), String> {
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        Ok(())
+    } else {
+        Err(format!("goal name `{name}`: letters, digits, `-` and `_`"))
+    }
+}
+
 /// A move's name must survive being written as a token.
 fn check_move_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
@@ -739,6 +805,15 @@ struct RawExtension {
     moves: Option<Vec<String>>,
     projections: Option<Ordered<String>>,
     symmetries: Option<Ordered<Ordered<RawOrbitTransformation>>>,
+    goals: Option<Ordered<RawGoal>>,
+}
+
+/// A named goal set: one pattern's text, or several.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawGoal {
+    One(String),
+    Several(Vec<String>),
 }
 
 /// A JSON object read in the file's order (moves keep the order they are written in).

@@ -7,7 +7,10 @@
 //! indexed by the position a piece comes *from*; `MoveTransformation` blocks (twsearch's
 //! newer form) number pieces from 0 and index orientations by the position a piece
 //! goes *to*, as KPuzzle JSON does. Sets a block leaves out do not move. `Rotation`
-//! blocks name the puzzle's whole-puzzle rotations, which `--symmetry` uses.
+//! blocks name the puzzle's whole-puzzle rotations, which `--symmetry` uses. `Goal NAME`
+//! blocks (antipode's own) are goal patterns numbered as `Solved` is, `?` for any piece
+//! or orientation, sets left out all `?`; blocks of one name are one goal set, which
+//! `--goal NAME` searches from ([`super::goal`]).
 //!
 //! ```
 //! use antipode::puzzles::kpuzzle::tws;
@@ -24,6 +27,8 @@
 use super::definition::{
     Definition, DefinitionError, MAX_ORIENTATIONS, MAX_POSITIONS, Orbit, Pattern, Transformation,
 };
+use super::definition::{GoalPattern, GoalSet, check_counts};
+use super::definition::{check_goal_name, moduli_of};
 use crate::puzzles::description::byte;
 
 /// Whether `base` (a name without options) is the path of a `.tws` file.
@@ -114,6 +119,7 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
     let mut moves: Vec<(String, Transformation)> = Vec::new();
     let mut rotations: Vec<(String, Transformation)> = Vec::new();
     let mut rotation_places: Vec<String> = Vec::new();
+    let mut goals: Vec<GoalSet> = Vec::new();
     while let Some((n, tokens)) = lines.next() {
         let arity = |count: usize, form: &str| {
             if tokens.len() == count {
@@ -141,16 +147,7 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
                 if solved.is_some() {
                     return Err(lines.error(n, "a second solved state".into()));
                 }
-                let style = if tokens[0] == "Solved" {
-                    Style::Ksolve
-                } else {
-                    Style::Zero
-                };
-                let (pieces, orientation) = block(&mut lines, &orbits, Kind::Solved, style)?;
-                solved = Some(Pattern {
-                    pieces,
-                    orientation,
-                });
+                solved = Some(solved_block(&mut lines, &orbits, tokens[0])?);
             }
             "Move" | "MoveTransformation" | "Rotation" => {
                 arity(2, &format!("{} NAME", tokens[0]))?;
@@ -165,12 +162,19 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
                     moves.push((name, t));
                 }
             }
+            "Goal" => {
+                arity(2, "Goal NAME")?;
+                let Some(solved) = &solved else {
+                    return Err(lines.error(n, "`Goal` before `Solved`".into()));
+                };
+                add_goal(&mut lines, (n, tokens[1]), &orbits, solved, &mut goals)?;
+            }
             other => {
                 return Err(lines.error(
                     n,
                     format!(
-                        "`{other}`: antipode reads Name, Set, Solved, Move, MoveTransformation \
-                         and Rotation blocks"
+                        "`{other}`: antipode reads Name, Set, Solved, Move, MoveTransformation, \
+                         Rotation and Goal blocks"
                     ),
                 ));
             }
@@ -185,10 +189,7 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
     if moves.is_empty() {
         return Err(lines.error(0, "no `Move`".into()));
     }
-    let moduli: Vec<u8> = orbits
-        .iter()
-        .flat_map(|o| std::iter::repeat_n(o.orientations, o.pieces))
-        .collect();
+    let moduli = moduli_of(&orbits);
     let name = name.unwrap_or_else(|| {
         std::path::Path::new(file)
             .file_stem()
@@ -206,6 +207,25 @@ pub fn read(file: &str, text: &str) -> Result<Definition, DefinitionError> {
         symmetries: rotations,
         symmetry_places: rotation_places,
         moduli,
+        goals,
+    })
+}
+
+/// A `Solved` block (pieces from 1) or a `StartState` block (from 0).
+fn solved_block(
+    lines: &mut Lines<'_>,
+    orbits: &[Orbit],
+    keyword: &str,
+) -> Result<Pattern, DefinitionError> {
+    let style = if keyword == "Solved" {
+        Style::Ksolve
+    } else {
+        Style::Zero
+    };
+    let (pieces, orientation) = block(lines, orbits, Kind::Solved, style)?;
+    Ok(Pattern {
+        pieces,
+        orientation,
     })
 }
 
@@ -434,6 +454,133 @@ fn set_rows(
         }
     }
     Ok(())
+}
+
+/// A `Goal NAME` block (its line `n` and `name`) read and added to the set of its
+/// name.
+fn add_goal(
+    lines: &mut Lines<'_>,
+    (n, name): (usize, &str),
+    orbits: &[Orbit],
+    solved: &Pattern,
+    goals: &mut Vec<GoalSet>,
+) -> Result<(), DefinitionError> {
+    check_goal_name(name).map_err(|m| lines.error(n, m))?;
+    let pattern = goal_block(lines, n, orbits, solved)?;
+    match goals.iter_mut().find(|g| g.name == name) {
+        Some(set) => set.patterns.push(pattern),
+        None => goals.push(GoalSet {
+            name: name.to_string(),
+            patterns: vec![pattern],
+        }),
+    }
+    Ok(())
+}
+
+/// A `Goal NAME` block up to its `End`: per set, a line of pieces numbered as in
+/// `Solved` and optionally a line of orientations, `?` a wildcard in either; sets it
+/// leaves out are all wildcards.
+fn goal_block(
+    lines: &mut Lines<'_>,
+    n: usize,
+    orbits: &[Orbit],
+    solved: &Pattern,
+) -> Result<GoalPattern, DefinitionError> {
+    let positions: usize = orbits.iter().map(|o| o.pieces).sum();
+    let mut pattern = GoalPattern {
+        pieces: vec![None; positions],
+        orientation: vec![None; positions],
+        place: format!("{}: line {n}", lines.file),
+    };
+    let mut seen = vec![false; orbits.len()];
+    let wildcard = |t: &str| t == "?";
+    loop {
+        let Some((m, tokens)) = lines.next() else {
+            return Err(lines.error(lines.last_line(), "the block has no `End`".into()));
+        };
+        if tokens == ["End"] {
+            break;
+        }
+        let Some(k) = orbits.iter().position(|o| o.name == tokens[0]) else {
+            return Err(lines.error(
+                m,
+                format!("`{}` is not a set (expected a set name or End)", tokens[0]),
+            ));
+        };
+        if tokens.len() != 1 || std::mem::replace(&mut seen[k], true) {
+            return Err(lines.error(m, format!("set `{}` once, alone on its line", tokens[0])));
+        }
+        let orbit = &orbits[k];
+        let labels = &solved.pieces[orbit.offset..orbit.offset + orbit.pieces];
+        let row = |lines: &mut Lines<'_>| -> Result<(usize, Vec<String>), DefinitionError> {
+            let (r, tokens) = lines
+                .next()
+                .ok_or_else(|| lines.error(lines.last_line(), "the block has no `End`".into()))?;
+            if tokens.len() != orbit.pieces {
+                return Err(lines.error(
+                    r,
+                    format!(
+                        "{} entries for a set of {} pieces",
+                        tokens.len(),
+                        orbit.pieces
+                    ),
+                ));
+            }
+            Ok((r, tokens.iter().map(|t| t.to_string()).collect()))
+        };
+        let (r, pieces) = row(lines)?;
+        for (i, token) in pieces.iter().enumerate() {
+            pattern.pieces[orbit.offset + i] = if wildcard(token) {
+                None
+            } else {
+                let label = token
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|v| v.checked_sub(1))
+                    .map(byte)
+                    .filter(|l| labels.contains(l))
+                    .ok_or_else(|| {
+                        lines.error(
+                            r,
+                            format!("`{token}` is not a piece of `{}` (or `?`)", orbit.name),
+                        )
+                    })?;
+                Some(label)
+            };
+        }
+        let twists_follow = lines
+            .peek()
+            .is_some_and(|(_, t)| t[0] != "End" && !orbits.iter().any(|o| o.name == t[0]));
+        if twists_follow {
+            let (r, twists) = row(lines)?;
+            for (i, token) in twists.iter().enumerate() {
+                pattern.orientation[orbit.offset + i] = if wildcard(token) {
+                    None
+                } else {
+                    let o = token
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|&o| o < orbit.orientations)
+                        .ok_or_else(|| {
+                            lines.error(
+                                r,
+                                format!(
+                                    "orientation `{token}` is not below {} (or `?`)",
+                                    orbit.orientations
+                                ),
+                            )
+                        })?;
+                    Some(o)
+                };
+            }
+        } else {
+            for i in 0..orbit.pieces {
+                pattern.orientation[orbit.offset + i] = Some(0);
+            }
+        }
+    }
+    check_counts(orbits, solved, &pattern).map_err(|m| lines.error(n, m))?;
+    Ok(pattern)
 }
 
 #[cfg(test)]

@@ -1,0 +1,254 @@
+//! Goal sets of twisty puzzles: several solved patterns, or patterns with wildcards.
+//!
+//! A goal pattern gives, for every position, a piece or a wildcard (`?`: any piece
+//! the pattern does not name) and an orientation or a wildcard (`?`: any). An orbit a
+//! pattern leaves out is all wildcards. A goal set is one or more patterns, joined by
+//! `|` on the command line (`--goal`) and in a KPuzzle definition's `antipode.goals`,
+//! or `Goal NAME` blocks of a `.tws` file (several blocks of one name are one set).
+//!
+//! The puzzle a goal set is searched on keeps the pieces some pattern names (the
+//! others become identical blanks, as a projection's), so the distance to the set is a
+//! distance in that smaller space; the search starts from every position of it that
+//! matches a pattern ([`expand`]).
+//!
+//! ```
+//! use antipode::Puzzle;
+//! use antipode::puzzles::kpuzzle::library::open;
+//!
+//! // The D face's cross: its four edges home, the rest anywhere.
+//! let cross = open("3x3x3 --goal EDGES: ? ? ? ? 4 5 6 7 ? ? ? ? / ? ? ? ? 0 0 0 0 ? ? ? ?").unwrap();
+//! assert_eq!(cross.index_count(), 190_080);
+//! assert_eq!(cross.goal_indices().len(), 1);
+//! ```
+#![deny(clippy::cast_possible_truncation)]
+
+use super::definition::{Definition, GoalPattern, Pattern};
+use super::ranking::{BLANK, View};
+
+/// The most positions a goal set may stand for (its indices are held in memory).
+pub const MAX_GOAL_POSITIONS: u128 = 1 << 26;
+
+/// The solved state as a goal set's search sees it: the pieces no pattern names (or
+/// that `kept` drops) become blanks.
+///
+/// # Errors
+/// A message if a pattern names a piece the projection drops, gives an orientation at
+/// a wildcard that blanks may take (they show none), or no pattern names any piece.
+pub fn reference(
+    definition: &Definition,
+    patterns: &[GoalPattern],
+    projected: Option<&Pattern>,
+) -> Result<Pattern, String> {
+    let mut goal = definition.default.clone();
+    let mut named = vec![[false; 256]; definition.orbits.len()];
+    for pattern in patterns {
+        for (k, orbit) in definition.orbits.iter().enumerate() {
+            for p in orbit.offset..orbit.offset + orbit.pieces {
+                if let Some(piece) = pattern.pieces[p] {
+                    named[k][piece as usize] = true;
+                }
+            }
+        }
+    }
+    if named.iter().all(|n| n.iter().all(|&x| !x)) {
+        let places: Vec<&str> = patterns.iter().map(|p| p.place.as_str()).collect();
+        return Err(format!(
+            "{}: the goal names no piece: every position would be in it",
+            places.join(", ")
+        ));
+    }
+    for (k, orbit) in definition.orbits.iter().enumerate() {
+        for p in orbit.offset..orbit.offset + orbit.pieces {
+            let label = goal.pieces[p];
+            let kept = match projected {
+                Some(projected) => projected.pieces[p] != BLANK,
+                None => named[k][label as usize],
+            };
+            if !kept {
+                goal.pieces[p] = BLANK;
+                goal.orientation[p] = 0;
+            }
+        }
+    }
+    for pattern in patterns {
+        for orbit in &definition.orbits {
+            let range = orbit.offset..orbit.offset + orbit.pieces;
+            let kept = |label: u8| {
+                goal.pieces[range.clone()]
+                    .iter()
+                    .zip(&definition.default.pieces[range.clone()])
+                    .any(|(&g, &d)| d == label && g != BLANK)
+            };
+            for piece in pattern.pieces[range.clone()].iter().flatten() {
+                if !kept(*piece) {
+                    return Err(format!(
+                        "{}: names {} piece {piece}, which the projection drops",
+                        pattern.place, orbit.name
+                    ));
+                }
+            }
+            if goal.pieces[range.clone()].contains(&BLANK)
+                && let Some(i) = range
+                    .clone()
+                    .find(|&p| pattern.pieces[p].is_none() && pattern.orientation[p].is_some())
+            {
+                return Err(format!(
+                    "{}: {} position {} is a wildcard with an orientation, but pieces no \
+                     pattern names may go there and they show none: write `?` or name the piece",
+                    pattern.place,
+                    orbit.name,
+                    i - orbit.offset
+                ));
+            }
+        }
+    }
+    Ok(goal)
+}
+
+/// Whether `state` (of the puzzle solved at the goal set's reference, blanks where it
+/// drops pieces) matches `pattern`; a blank's orientation is not seen.
+#[must_use]
+pub fn matches(pattern: &GoalPattern, state: View<'_>) -> bool {
+    pattern
+        .pieces
+        .iter()
+        .zip(&pattern.orientation)
+        .zip(state.pieces.iter().zip(state.orientation))
+        .all(|((&want, &twist), (&piece, &o))| {
+            want.is_none_or(|w| w == piece) && (piece == BLANK || twist.is_none_or(|t| t == o))
+        })
+}
+
+/// How many patterns `pattern` stands for over the pieces `goal` keeps, before any is
+/// checked (the wildcards' arrangements times the orientations left open).
+#[must_use]
+pub fn stands_for(definition: &Definition, goal: &Pattern, pattern: &GoalPattern) -> u128 {
+    let mut count: u128 = 1;
+    for orbit in &definition.orbits {
+        let range = orbit.offset..orbit.offset + orbit.pieces;
+        let mut left = left_over(goal, pattern, range.clone());
+        let mut places = 0u128;
+        for p in range {
+            let open_twist = pattern.orientation[p].is_none();
+            if pattern.pieces[p].is_none() {
+                places += 1;
+                count = count.saturating_mul(places);
+            }
+            if open_twist && (pattern.pieces[p].is_some() || left.iter().any(|&(l, _)| l != BLANK))
+            {
+                count = count.saturating_mul(u128::from(orbit.orientations));
+            }
+        }
+        // Arrangements of a multiset: places! over the factorials of equal pieces.
+        for (_, n) in left.drain(..) {
+            for i in 1..=n as u128 {
+                count /= i;
+            }
+        }
+    }
+    count
+}
+
+/// The pieces of `goal` (blanks included) a pattern leaves for its wildcards in
+/// `range`, with their numbers.
+fn left_over(
+    goal: &Pattern,
+    pattern: &GoalPattern,
+    range: std::ops::Range<usize>,
+) -> Vec<(u8, usize)> {
+    let mut counts = [0usize; 256];
+    for p in range.clone() {
+        counts[goal.pieces[p] as usize] += 1;
+    }
+    for p in range {
+        if let Some(piece) = pattern.pieces[p] {
+            counts[piece as usize] -= 1;
+        }
+    }
+    (0..=255u8)
+        .filter(|&l| counts[l as usize] > 0)
+        .map(|l| (l, counts[l as usize]))
+        .collect()
+}
+
+/// Calls `visit` with every pattern of the puzzle solved at `goal` that `pattern`
+/// stands for: its named pieces where it names them, every arrangement of the pieces
+/// left (blanks included) over its wildcards, every orientation it leaves open
+/// (blanks keep 0). Stops early when `visit` returns false.
+pub fn expand(
+    definition: &Definition,
+    goal: &Pattern,
+    pattern: &GoalPattern,
+    visit: &mut dyn FnMut(&Pattern) -> bool,
+) {
+    let mut orbit_of = vec![0usize; goal.pieces.len()];
+    let mut left = Vec::with_capacity(definition.orbits.len());
+    for (k, orbit) in definition.orbits.iter().enumerate() {
+        let range = orbit.offset..orbit.offset + orbit.pieces;
+        let mut counts = [0usize; 256];
+        for (l, n) in left_over(goal, pattern, range.clone()) {
+            counts[l as usize] = n;
+        }
+        left.push(counts);
+        orbit_of[range].fill(k);
+    }
+    let mut walk = Walk {
+        moduli: &definition.moduli,
+        orbit_of,
+        pattern,
+        left,
+        visit,
+    };
+    walk.step(0, &mut goal.clone());
+}
+
+/// The depth-first walk of [`expand`]: position by position, the pieces the
+/// wildcards have left per orbit.
+struct Walk<'a> {
+    moduli: &'a [u8],
+    orbit_of: Vec<usize>,
+    pattern: &'a GoalPattern,
+    left: Vec<[usize; 256]>,
+    visit: &'a mut dyn FnMut(&Pattern) -> bool,
+}
+
+impl Walk<'_> {
+    /// Fills positions `p..`; false once the visitor asked to stop.
+    fn step(&mut self, p: usize, state: &mut Pattern) -> bool {
+        if p == state.pieces.len() {
+            return (self.visit)(state);
+        }
+        let k = self.orbit_of[p];
+        let wild = self.pattern.pieces[p].is_none();
+        let (first, last) = self.pattern.pieces[p].map_or((0, u8::MAX), |x| (x, x));
+        for piece in first..=last {
+            if wild {
+                if self.left[k][piece as usize] == 0 {
+                    continue;
+                }
+                self.left[k][piece as usize] -= 1;
+            }
+            state.pieces[p] = piece;
+            let (low, high) = match (piece, self.pattern.orientation[p]) {
+                (BLANK, _) => (0, 0),
+                (_, Some(o)) => (o, o),
+                (_, None) => (0, self.moduli[p].max(1) - 1),
+            };
+            let mut go_on = true;
+            for o in low..=high {
+                state.orientation[p] = o;
+                if !self.step(p + 1, state) {
+                    go_on = false;
+                    break;
+                }
+            }
+            if wild {
+                self.left[k][piece as usize] += 1;
+            }
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+}

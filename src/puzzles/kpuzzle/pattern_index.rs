@@ -19,7 +19,11 @@
 //! neighbour's index is then a few look-ups. Elsewhere (the 4x4x4's centres, dense)
 //! a neighbour is built and ranked as a pattern.
 
+mod masks;
+
 use std::sync::OnceLock;
+
+use masks::Masks;
 
 use super::KPuzzle;
 use super::definition::Pattern;
@@ -46,6 +50,15 @@ fn small_limit() -> u64 {
         return limit;
     }
     MAX_SMALL_VALUES
+}
+
+/// Whether a dense index of two kinds may rank them as masks (tests may say no).
+fn masks_allowed() -> bool {
+    #[cfg(test)]
+    if tests::NO_MASKS.with(std::cell::Cell::get) {
+        return false;
+    }
+    true
 }
 
 /// Whether tables of `entries` pay for an index of `indices` slots (tests may say).
@@ -135,6 +148,11 @@ pub struct PatternIndex {
     /// The symmetries fixing each representative, the identity first.
     stabilisers: Vec<u16>,
     tables: Option<Tables>,
+    /// A dense index of one part of two kinds: its values as bit masks, the
+    /// symmetries' then the moves' maps by table ([`Masks`]), and each class's
+    /// representative's mask.
+    masks: Option<Masks>,
+    representative_masks: Vec<u32>,
     scan: OnceLock<Scan>,
 }
 
@@ -176,8 +194,28 @@ impl PatternIndex {
             stabiliser_start: Vec::new(),
             stabilisers: Vec::new(),
             tables: None,
+            masks: None,
+            representative_masks: Vec::new(),
             scan: OnceLock::new(),
         };
+        if let ([only], [], true) = (&index.small[..], &index.large[..], masks_allowed()) {
+            let digit = &digits[only.digit];
+            let (moves, moduli) = (&plain.turn_moves, &plain.definition.moduli);
+            let symmetries = classes.count();
+            index.masks = Masks::new(
+                layout,
+                (digit.part, digit.places, digit.size),
+                &plain.goal,
+                symmetries + moves.len(),
+                |m, pattern, image| {
+                    if m < symmetries {
+                        classes.image_into(pattern, m, image);
+                    } else {
+                        moves[m - symmetries].apply_into(pattern, moduli, image);
+                    }
+                },
+            );
+        }
         let inverses = classes.inverses(plain)?;
         index.number_small_classes(plain, layout, classes, &inverses);
         if tables {
@@ -218,6 +256,11 @@ impl PatternIndex {
         self.class_of = vec![u32::MAX; n];
         self.to_representative = vec![0; n];
         self.stabiliser_start.push(0);
+        if let Some(masks) = self.masks.take() {
+            self.number_by_masks(&masks, inverses);
+            self.masks = Some(masks);
+            return;
+        }
         let (mut pattern, mut image) = (plain.goal.clone(), plain.goal.clone());
         for v in 0..n {
             if self.class_of[v] != u32::MAX {
@@ -229,6 +272,34 @@ impl PatternIndex {
             for (k, &inverse) in inverses.iter().enumerate() {
                 classes.image_into(&pattern, k, &mut image);
                 let w = self.value_of(layout, &self.small, &image) as usize;
+                if w == v {
+                    self.stabilisers.push(k as u16);
+                }
+                if self.class_of[w] == u32::MAX {
+                    self.class_of[w] = class;
+                    self.to_representative[w] = inverse;
+                }
+            }
+            self.stabiliser_start.push(self.stabilisers.len() as u32);
+        }
+    }
+
+    /// [`PatternIndex::number_small_classes`] with the values as masks: the values in
+    /// order are the masks in Gosper's order, an image two or three look-ups.
+    fn number_by_masks(&mut self, masks: &Masks, inverses: &[u16]) {
+        let mut mask = masks.first();
+        for v in 0..self.small_values as usize {
+            if v > 0 {
+                mask = Masks::next(mask);
+            }
+            if self.class_of[v] != u32::MAX {
+                continue;
+            }
+            let class = self.representatives.len() as u32;
+            self.representatives.push(v as u32);
+            self.representative_masks.push(mask);
+            for (k, &inverse) in inverses.iter().enumerate() {
+                let w = masks.rank(masks.image(k, mask)) as usize;
                 if w == v {
                     self.stabilisers.push(k as u16);
                 }
@@ -456,10 +527,21 @@ impl PatternIndex {
         mut visit: impl FnMut(u64, &[u64]),
     ) {
         debug_assert!(self.large.is_empty());
+        let mut neighbours = vec![0u64; plain.turn_moves.len()];
+        if let Some(masks) = &self.masks {
+            for &index in indices {
+                let mask = self.representative_masks[index as usize];
+                for (t, n) in neighbours.iter_mut().enumerate() {
+                    let w = masks.rank(masks.image(self.symmetries + t, mask));
+                    *n = u64::from(self.class_of[w as usize]);
+                }
+                visit(index, &neighbours);
+            }
+            return;
+        }
         let layout = plain.layout.as_ref().expect("ranked");
         let moduli = &plain.definition.moduli;
         let (mut pattern, mut after) = (plain.goal.clone(), plain.goal.clone());
-        let mut neighbours = vec![0u64; plain.turn_moves.len()];
         for &index in indices {
             let v = u64::from(self.representatives[index as usize]);
             self.write(layout, &self.small, v, &mut pattern);
@@ -733,6 +815,32 @@ mod tests {
         pub(super) static SMALL_LIMIT: Cell<Option<u64>> = const { Cell::new(None) };
         /// Overrides whether tables pay, on this thread.
         pub(super) static TABLES: Cell<Option<bool>> = const { Cell::new(None) };
+        /// Turns the masks of two kinds off, on this thread.
+        pub(super) static NO_MASKS: Cell<bool> = const { Cell::new(false) };
+    }
+
+    #[test]
+    fn two_kinds_as_masks_and_as_patterns() {
+        let by_masks = opened("4x4x4-centres", None, None);
+        NO_MASKS.with(|m| m.set(true));
+        let by_patterns = opened("4x4x4-centres", None, None);
+        NO_MASKS.with(|m| m.set(false));
+        let (a, b) = (
+            by_masks.pattern_index().unwrap(),
+            by_patterns.pattern_index().unwrap(),
+        );
+        assert!(a.masks.is_some() && b.masks.is_none());
+        assert_eq!(a.representatives.len(), 23_715);
+        assert_eq!(a.representatives, b.representatives);
+        assert_eq!(a.class_of, b.class_of);
+        assert_eq!(a.to_representative, b.to_representative);
+        assert_eq!(a.stabilisers, b.stabilisers);
+        let all: Vec<u64> = (0..a.index_count()).collect();
+        let mut neighbours = Vec::new();
+        a.expand_dense(&by_masks, &all, |_, n| neighbours.extend_from_slice(n));
+        let mut expected = Vec::new();
+        b.expand_dense(&by_patterns, &all, |_, n| expected.extend_from_slice(n));
+        assert_eq!(neighbours, expected);
     }
 
     /// The Pyraminx with its edges in three kinds, opposite edges alike (a

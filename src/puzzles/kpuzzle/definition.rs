@@ -32,8 +32,8 @@
 
 mod goals;
 
-pub(crate) use goals::check_counts;
 pub use goals::{GoalPattern, GoalSet, goal_text, parse_goal};
+pub(crate) use goals::{check_counts, entry as goal_entry};
 
 use crate::puzzles::description::byte;
 use std::collections::{BTreeMap, HashMap};

@@ -272,15 +272,22 @@ impl PatternIndex {
             for (k, &inverse) in inverses.iter().enumerate() {
                 classes.image_into(&pattern, k, &mut image);
                 let w = self.value_of(layout, &self.small, &image) as usize;
-                if w == v {
-                    self.stabilisers.push(k as u16);
-                }
-                if self.class_of[w] == u32::MAX {
-                    self.class_of[w] = class;
-                    self.to_representative[w] = inverse;
-                }
+                self.take_image((v, class), (k, inverse), w);
             }
             self.stabiliser_start.push(self.stabilisers.len() as u32);
+        }
+    }
+
+    /// Value `w`, the image of class `class`'s representative `v` under symmetry `k`
+    /// (undone by `inverse`), joins the class; `k` fixes `v` where `w` is `v`.
+    #[inline]
+    fn take_image(&mut self, (v, class): (usize, u32), (k, inverse): (usize, u16), w: usize) {
+        if w == v {
+            self.stabilisers.push(k as u16);
+        }
+        if self.class_of[w] == u32::MAX {
+            self.class_of[w] = class;
+            self.to_representative[w] = inverse;
         }
     }
 
@@ -300,13 +307,7 @@ impl PatternIndex {
             self.representative_masks.push(mask);
             for (k, &inverse) in inverses.iter().enumerate() {
                 let w = masks.rank(masks.image(k, mask)) as usize;
-                if w == v {
-                    self.stabilisers.push(k as u16);
-                }
-                if self.class_of[w] == u32::MAX {
-                    self.class_of[w] = class;
-                    self.to_representative[w] = inverse;
-                }
+                self.take_image((v, class), (k, inverse), w);
             }
             self.stabiliser_start.push(self.stabilisers.len() as u32);
         }

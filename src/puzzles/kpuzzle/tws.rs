@@ -27,7 +27,7 @@
 use super::definition::{
     Definition, DefinitionError, MAX_ORIENTATIONS, MAX_POSITIONS, Orbit, Pattern, Transformation,
 };
-use super::definition::{GoalPattern, GoalSet, check_counts};
+use super::definition::{GoalPattern, GoalSet, check_counts, goal_entry};
 use super::definition::{check_goal_name, moduli_of};
 use crate::puzzles::description::byte;
 
@@ -309,6 +309,34 @@ fn number<T: std::str::FromStr>(
         .map_err(|_| lines.error(n, format!("`{token}` is not a number")))
 }
 
+/// The next set a block names (its line: the set's name alone), or `None` at the
+/// block's `End`; `seen` marks the sets named so far (each once).
+fn next_set(
+    lines: &mut Lines<'_>,
+    orbits: &[Orbit],
+    seen: &mut [bool],
+) -> Result<Option<usize>, DefinitionError> {
+    let Some((n, tokens)) = lines.next() else {
+        return Err(lines.error(lines.last_line(), "the block has no `End`".into()));
+    };
+    if tokens == ["End"] {
+        return Ok(None);
+    }
+    let Some(k) = orbits.iter().position(|o| o.name == tokens[0]) else {
+        return Err(lines.error(
+            n,
+            format!("`{}` is not a set (expected a set name or End)", tokens[0]),
+        ));
+    };
+    if tokens.len() != 1 {
+        return Err(lines.error(n, format!("expected the set name `{}` alone", tokens[0])));
+    }
+    if std::mem::replace(&mut seen[k], true) {
+        return Err(lines.error(n, format!("set `{}` appears twice in the block", tokens[0])));
+    }
+    Ok(Some(k))
+}
+
 /// One block up to its `End`: pieces (or the permutation) and orientations (or the
 /// deltas) of every position; sets it leaves out are the identity.
 fn block(
@@ -331,25 +359,7 @@ fn block(
         .collect();
     let mut orientation = vec![0u8; positions];
     let mut seen = vec![false; orbits.len()];
-    loop {
-        let Some((n, tokens)) = lines.next() else {
-            return Err(lines.error(lines.last_line(), "the block has no `End`".into()));
-        };
-        if tokens == ["End"] {
-            break;
-        }
-        let Some(k) = orbits.iter().position(|o| o.name == tokens[0]) else {
-            return Err(lines.error(
-                n,
-                format!("`{}` is not a set (expected a set name or End)", tokens[0]),
-            ));
-        };
-        if tokens.len() != 1 {
-            return Err(lines.error(n, format!("expected the set name `{}` alone", tokens[0])));
-        }
-        if std::mem::replace(&mut seen[k], true) {
-            return Err(lines.error(n, format!("set `{}` appears twice in the block", tokens[0])));
-        }
+    while let Some(k) = next_set(lines, orbits, &mut seen)? {
         set_rows(
             lines,
             &orbits[k],
@@ -493,23 +503,7 @@ fn goal_block(
         place: format!("{}: line {n}", lines.file),
     };
     let mut seen = vec![false; orbits.len()];
-    let wildcard = |t: &str| t == "?";
-    loop {
-        let Some((m, tokens)) = lines.next() else {
-            return Err(lines.error(lines.last_line(), "the block has no `End`".into()));
-        };
-        if tokens == ["End"] {
-            break;
-        }
-        let Some(k) = orbits.iter().position(|o| o.name == tokens[0]) else {
-            return Err(lines.error(
-                m,
-                format!("`{}` is not a set (expected a set name or End)", tokens[0]),
-            ));
-        };
-        if tokens.len() != 1 || std::mem::replace(&mut seen[k], true) {
-            return Err(lines.error(m, format!("set `{}` once, alone on its line", tokens[0])));
-        }
+    while let Some(k) = next_set(lines, orbits, &mut seen)? {
         let orbit = &orbits[k];
         let labels = &solved.pieces[orbit.offset..orbit.offset + orbit.pieces];
         let row = |lines: &mut Lines<'_>| -> Result<(usize, Vec<String>), DefinitionError> {
@@ -530,23 +524,15 @@ fn goal_block(
         };
         let (r, pieces) = row(lines)?;
         for (i, token) in pieces.iter().enumerate() {
-            pattern.pieces[orbit.offset + i] = if wildcard(token) {
-                None
-            } else {
-                let label = token
-                    .parse::<u64>()
-                    .ok()
-                    .and_then(|v| v.checked_sub(1))
-                    .map(byte)
-                    .filter(|l| labels.contains(l))
-                    .ok_or_else(|| {
-                        lines.error(
-                            r,
-                            format!("`{token}` is not a piece of `{}` (or `?`)", orbit.name),
-                        )
-                    })?;
-                Some(label)
-            };
+            pattern.pieces[orbit.offset + i] = goal_entry(
+                token,
+                |t| {
+                    let v = t.parse::<u64>().ok()?.checked_sub(1)?;
+                    u8::try_from(v).ok().filter(|l| labels.contains(l))
+                },
+                || format!("`{token}` is not a piece of `{}` (or `?`)", orbit.name),
+            )
+            .map_err(|m| lines.error(r, m))?;
         }
         let twists_follow = lines
             .peek()
@@ -554,24 +540,17 @@ fn goal_block(
         if twists_follow {
             let (r, twists) = row(lines)?;
             for (i, token) in twists.iter().enumerate() {
-                pattern.orientation[orbit.offset + i] = if wildcard(token) {
-                    None
-                } else {
-                    let o = token
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|&o| o < orbit.orientations)
-                        .ok_or_else(|| {
-                            lines.error(
-                                r,
-                                format!(
-                                    "orientation `{token}` is not below {} (or `?`)",
-                                    orbit.orientations
-                                ),
-                            )
-                        })?;
-                    Some(o)
-                };
+                pattern.orientation[orbit.offset + i] = goal_entry(
+                    token,
+                    |t| t.parse::<u8>().ok().filter(|&o| o < orbit.orientations),
+                    || {
+                        format!(
+                            "orientation `{token}` is not below {} (or `?`)",
+                            orbit.orientations
+                        )
+                    },
+                )
+                .map_err(|m| lines.error(r, m))?;
             }
         } else {
             for i in 0..orbit.pieces {

@@ -30,6 +30,20 @@ fn wildcard(token: &str) -> bool {
     matches!(token, "?" | "_" | "*")
 }
 
+/// One entry of a goal pattern: `None` for a wildcard (`?`, also `_` or `*`), else
+/// what `parse` reads, or the error `bad` words.
+pub(crate) fn entry(
+    token: &str,
+    parse: impl FnOnce(&str) -> Option<u8>,
+    bad: impl FnOnce() -> String,
+) -> Result<Option<u8>, String> {
+    if wildcard(token) {
+        Ok(None)
+    } else {
+        parse(token).map(Some).ok_or_else(bad)
+    }
+}
+
 /// Reads a goal set written as text: patterns `ORBIT: pieces / orientations; ...`
 /// joined by `|`, `?` a wildcard; `file` and `key` name it in errors.
 ///
@@ -125,18 +139,11 @@ fn parse_pattern(
         }
         let labels = &definition.default.pieces[orbit.offset..orbit.offset + orbit.pieces];
         for (i, token) in pieces.iter().enumerate() {
-            pattern.pieces[orbit.offset + i] = if wildcard(token) {
-                None
-            } else {
-                let piece = token
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|x| labels.contains(x))
-                    .ok_or_else(|| {
-                        format!("{name}: `{token}` is not one of its pieces (or `?`)")
-                    })?;
-                Some(piece)
-            };
+            pattern.pieces[orbit.offset + i] = entry(
+                token,
+                |t| t.parse::<u8>().ok().filter(|x| labels.contains(x)),
+                || format!("{name}: `{token}` is not one of its pieces (or `?`)"),
+            )?;
         }
         let twists: Vec<&str> = match twists {
             Some(t) => t.split_whitespace().collect(),
@@ -154,22 +161,18 @@ fn parse_pattern(
                 orbit.pieces
             ));
         }
+        let modulus = orbit.orientations.max(1);
         for (i, token) in twists.iter().enumerate() {
-            pattern.orientation[orbit.offset + i] = if wildcard(token) {
-                None
-            } else {
-                let o = token
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|&o| o < orbit.orientations.max(1))
-                    .ok_or_else(|| {
-                        format!(
-                            "{name}: orientation `{token}` is not 0 to {} (or `?`)",
-                            orbit.orientations.max(1) - 1
-                        )
-                    })?;
-                Some(o)
-            };
+            pattern.orientation[orbit.offset + i] = entry(
+                token,
+                |t| t.parse::<u8>().ok().filter(|&o| o < modulus),
+                || {
+                    format!(
+                        "{name}: orientation `{token}` is not 0 to {} (or `?`)",
+                        modulus - 1
+                    )
+                },
+            )?;
         }
     }
     Ok(pattern)

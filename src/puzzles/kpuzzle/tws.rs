@@ -309,6 +309,27 @@ fn number<T: std::str::FromStr>(
         .map_err(|_| lines.error(n, format!("`{token}` is not a number")))
 }
 
+/// A set's next line: as many entries as the set has pieces.
+fn set_row<'a>(
+    lines: &mut Lines<'a>,
+    orbit: &Orbit,
+) -> Result<(usize, Vec<&'a str>), DefinitionError> {
+    let (n, tokens) = lines
+        .next()
+        .ok_or_else(|| lines.error(lines.last_line(), "the block has no `End`".into()))?;
+    if tokens.len() != orbit.pieces {
+        return Err(lines.error(
+            n,
+            format!(
+                "{} entries for a set of {} pieces",
+                tokens.len(),
+                orbit.pieces
+            ),
+        ));
+    }
+    Ok((n, tokens))
+}
+
 /// The next set a block names (its line: the set's name alone), or `None` at the
 /// block's `End`; `seen` marks the sets named so far (each once).
 fn next_set(
@@ -384,19 +405,7 @@ fn set_rows(
 ) -> Result<(), DefinitionError> {
     let base = u64::from(style == Style::Ksolve);
     let row = |lines: &mut Lines<'_>| -> Result<(usize, Vec<u64>), DefinitionError> {
-        let (n, tokens) = lines
-            .next()
-            .ok_or_else(|| lines.error(lines.last_line(), "the block has no `End`".into()))?;
-        if tokens.len() != orbit.pieces {
-            return Err(lines.error(
-                n,
-                format!(
-                    "{} entries for a set of {} pieces",
-                    tokens.len(),
-                    orbit.pieces
-                ),
-            ));
-        }
+        let (n, tokens) = set_row(lines, orbit)?;
         let values = tokens
             .iter()
             .map(|t| number::<u64>(lines, n, t))
@@ -506,23 +515,7 @@ fn goal_block(
     while let Some(k) = next_set(lines, orbits, &mut seen)? {
         let orbit = &orbits[k];
         let labels = &solved.pieces[orbit.offset..orbit.offset + orbit.pieces];
-        let row = |lines: &mut Lines<'_>| -> Result<(usize, Vec<String>), DefinitionError> {
-            let (r, tokens) = lines
-                .next()
-                .ok_or_else(|| lines.error(lines.last_line(), "the block has no `End`".into()))?;
-            if tokens.len() != orbit.pieces {
-                return Err(lines.error(
-                    r,
-                    format!(
-                        "{} entries for a set of {} pieces",
-                        tokens.len(),
-                        orbit.pieces
-                    ),
-                ));
-            }
-            Ok((r, tokens.iter().map(|t| t.to_string()).collect()))
-        };
-        let (r, pieces) = row(lines)?;
+        let (r, pieces) = set_row(lines, orbit)?;
         for (i, token) in pieces.iter().enumerate() {
             pattern.pieces[orbit.offset + i] = goal_entry(
                 token,
@@ -538,7 +531,7 @@ fn goal_block(
             .peek()
             .is_some_and(|(_, t)| t[0] != "End" && !orbits.iter().any(|o| o.name == t[0]));
         if twists_follow {
-            let (r, twists) = row(lines)?;
+            let (r, twists) = set_row(lines, orbit)?;
             for (i, token) in twists.iter().enumerate() {
                 pattern.orientation[orbit.offset + i] = goal_entry(
                     token,

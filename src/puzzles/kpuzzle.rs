@@ -961,39 +961,12 @@ fn project(definition: &Definition, spec: &str) -> Result<Pattern, KPuzzleError>
 impl KPuzzle {
     /// The pattern form of a state: `ORBIT: pieces / orientations; ...`.
     fn pattern_text(&self, pattern: &Pattern, separator: &str) -> String {
-        let piece = |x: u8| {
-            if x == BLANK {
-                "_".to_string()
-            } else {
-                x.to_string()
-            }
+        let piece = |p: usize| match pattern.pieces[p] {
+            BLANK => "_".to_string(),
+            x => x.to_string(),
         };
         self.definition
-            .orbits
-            .iter()
-            .map(|orbit| {
-                let range = orbit.offset..orbit.offset + orbit.pieces;
-                let pieces: Vec<String> = pattern.pieces[range.clone()]
-                    .iter()
-                    .map(|&x| piece(x))
-                    .collect();
-                if orbit.orientations == 1 {
-                    format!("{}: {}", orbit.name, pieces.join(" "))
-                } else {
-                    let twists: Vec<String> = pattern.orientation[range]
-                        .iter()
-                        .map(|o| o.to_string())
-                        .collect();
-                    format!(
-                        "{}: {} / {}",
-                        orbit.name,
-                        pieces.join(" "),
-                        twists.join(" ")
-                    )
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(separator)
+            .orbits_text(separator, piece, |p| pattern.orientation[p].to_string())
     }
 
     /// Reads the pattern form.

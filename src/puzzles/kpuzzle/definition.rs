@@ -280,6 +280,36 @@ impl Definition {
         Ok(definition)
     }
 
+    /// Per-position text as patterns are written, `ORBIT: pieces / orientations`
+    /// orbit by orbit (no orientations for an orbit that has none), joined by
+    /// `separator`.
+    pub fn orbits_text(
+        &self,
+        separator: &str,
+        piece: impl Fn(usize) -> String,
+        twist: impl Fn(usize) -> String,
+    ) -> String {
+        self.orbits
+            .iter()
+            .map(|orbit| {
+                let range = orbit.offset..orbit.offset + orbit.pieces;
+                let pieces: Vec<String> = range.clone().map(&piece).collect();
+                if orbit.orientations == 1 {
+                    format!("{}: {}", orbit.name, pieces.join(" "))
+                } else {
+                    let twists: Vec<String> = range.map(&twist).collect();
+                    format!(
+                        "{}: {} / {}",
+                        orbit.name,
+                        pieces.join(" "),
+                        twists.join(" ")
+                    )
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(separator)
+    }
+
     /// The number of flat positions.
     #[must_use]
     pub fn positions(&self) -> usize {

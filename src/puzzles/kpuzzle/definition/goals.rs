@@ -210,26 +210,9 @@ pub(crate) fn check_counts(
 #[must_use]
 pub fn goal_text(definition: &Definition, pattern: &GoalPattern) -> String {
     let show = |x: Option<u8>| x.map_or("?".to_string(), |x| x.to_string());
-    definition
-        .orbits
-        .iter()
-        .map(|orbit| {
-            let range = orbit.offset..orbit.offset + orbit.pieces;
-            let pieces: Vec<String> = pattern.pieces[range.clone()]
-                .iter()
-                .map(|&x| show(x))
-                .collect();
-            let twists: Vec<String> = pattern.orientation[range]
-                .iter()
-                .map(|&x| show(x))
-                .collect();
-            format!(
-                "{}: {} / {}",
-                orbit.name,
-                pieces.join(" "),
-                twists.join(" ")
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    definition.orbits_text(
+        "; ",
+        |p| show(pattern.pieces[p]),
+        |p| show(pattern.orientation[p]),
+    )
 }

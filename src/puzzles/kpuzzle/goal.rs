@@ -252,3 +252,81 @@ impl Walk<'_> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Puzzle;
+    use crate::puzzles::kpuzzle::library::open;
+    use proptest::prelude::*;
+
+    /// A 2x2x2 goal pattern's text: the pieces in some order (DLB, which U, R and F
+    /// never move, at home), some of them `?`, each twist 0 to 2 or `?`; now and then a
+    /// piece named twice or a count off by one.
+    fn pattern() -> impl Strategy<Value = String> {
+        (
+            Just(vec![0u8, 1, 2, 3, 4, 5, 7])
+                .prop_shuffle()
+                .prop_map(|mut order| {
+                    order.insert(6, 6);
+                    order
+                }),
+            any::<u8>(),
+            proptest::collection::vec(0u8..4, 8),
+            0u8..16,
+        )
+            .prop_map(|(order, wild, twists, flaw)| {
+                let mut pieces: Vec<String> = order
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        if wild >> i & 1 == 1 {
+                            "?".into()
+                        } else {
+                            x.to_string()
+                        }
+                    })
+                    .collect();
+                let mut twists: Vec<String> = twists
+                    .iter()
+                    .map(|&t| if t == 3 { "?".into() } else { t.to_string() })
+                    .collect();
+                twists[6] = "0".into();
+                match flaw {
+                    0 => pieces[1] = pieces[0].clone(),
+                    1 => drop(twists.pop()),
+                    2 => pieces.push("?".into()),
+                    _ => {}
+                }
+                format!("CORNERS: {} / {}", pieces.join(" "), twists.join(" "))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        /// Any goal text opens or is refused, never panics; an opened set's positions
+        /// are goals, and it has one at least.
+        #[test]
+        fn goal_sets_open_or_are_refused(patterns in proptest::collection::vec(pattern(), 1..=3)) {
+            let name = format!("2x2x2 --goal {}", patterns.join(" | "));
+            let opened = open(&name);
+            if let Err(e) = &opened {
+                prop_assert!(!e.to_string().is_empty());
+            }
+            if let Ok(puzzle) = opened {
+                let goals = puzzle.goal_indices();
+                prop_assert!(!goals.is_empty(), "{name}");
+                for &index in goals.iter().step_by(goals.len().div_ceil(32)) {
+                    prop_assert!(puzzle.is_goal(&puzzle.unrank(index)), "{name}");
+                }
+                let total: u128 = puzzle
+                    .goal_patterns()
+                    .unwrap()
+                    .iter()
+                    .map(|p| super::stands_for(&puzzle.definition, &puzzle.goal, p))
+                    .sum();
+                prop_assert!(goals.len() as u128 <= total, "{name}");
+            }
+        }
+    }
+}

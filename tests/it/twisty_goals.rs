@@ -167,8 +167,8 @@ fn the_colour_neutral_cross_is_the_nearest_of_six_crosses() {
 
 #[test]
 fn searches_stop_at_a_goal_whatever_the_blanks_show() {
-    // The cross is 3 moves away (L' D' F2); IDA* once took 8, waiting for the pieces
-    // the projection does not keep to come back untwisted.
+    // The cross is 3 moves away (L' D' F2); a goal test that compared the twists of
+    // the pieces the projection does not keep would wait for them (8 moves).
     for method in ["ida", "iddfs", "bibfs"] {
         let (out, _) = run_ok(&[
             "solve",

@@ -234,8 +234,8 @@ pub fn census(name: &str) -> Result<Census, KPuzzleError> {
                 (pattern_index_slots(s), None)
             } else {
                 match class_index(s) {
-                    // The index's own count (a walk over its symmetric classes, a minute
-                    // on the 3x3x3's edges) only where the orbits do not give it.
+                    // The index's own count walks every symmetric class (long on a
+                    // large index): only where the orbits do not give the count.
                     Ok(index) => (
                         Ok(crate::Puzzle::index_count(&index).into()),
                         by_orbits.is_none().then(|| index.burnside_classes()),

@@ -143,7 +143,8 @@ fn same_as_one_process<P: Puzzle + Sync>(puzzle: &P) {
 }
 
 /// The slices of 1 to 4 ranks (3 divides neither 181,440 + 1 nor Goat's count) give
-/// the single process's histogram, God's number and antipodes, in both encodings.
+/// the single process's histogram, God's number and antipodes, in both encodings; a
+/// goal set too.
 #[test]
 fn partitioned_ranks_find_what_one_process_finds() {
     same_as_one_process(&SlidingPuzzle::new(3, 3).unwrap());
@@ -153,4 +154,12 @@ fn partitioned_ranks_find_what_one_process_finds() {
         same_as_one_process(&BlockPuzzle::from_text(file, text).unwrap());
     }
     same_as_one_process(&Oshidori::with_kinds(5).unwrap());
+    // A twisty puzzle's goal set: the 2x2x2 with its U or its R layer solved.
+    let layers = antipode::puzzles::kpuzzle::library::open(
+        "2x2x2 --goal CORNERS: 0 1 2 3 ? ? ? ? / 0 0 0 0 ? ? ? ? \
+         | CORNERS: 0 1 ? ? 4 ? ? 7 / 0 0 ? ? 0 ? ? 0",
+    )
+    .unwrap();
+    assert_eq!(layers.goal_indices().len(), 107);
+    same_as_one_process(&layers);
 }

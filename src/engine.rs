@@ -95,11 +95,13 @@
 //! bottom-up level would expand). The test `sparse_reachability` in
 //! `tests/it/figures.rs` measures a space where 15/16 of the indices are unreachable.
 
+mod buckets;
 mod finished;
 mod lanes;
 mod layout;
 mod levels;
 mod marking;
+mod on_disk;
 mod partitioned;
 mod recent;
 mod slices;
@@ -112,8 +114,10 @@ pub use crate::driver::{Direction, LevelStats, Observer, Silent};
 
 use crate::puzzle::Puzzle;
 use crate::store::DepthStore;
+pub use buckets::BucketError;
 pub use finished::Finished;
 pub use layout::CHUNK_SHIFT;
+pub use on_disk::{OnDisk, Residency, Traffic};
 pub use partitioned::{BATCH_STATES, MIN_BATCH_STATES, Partitioned, WORD_BYTES, batch_states};
 pub use slices::Slices;
 pub use strategy::Capture;
@@ -151,6 +155,9 @@ pub enum EngineError {
     /// The puzzle has no goal state.
     #[error("the puzzle has no goal state")]
     NoGoal,
+    /// The neighbours a level on disk keeps for other blocks ([`OnDisk`]).
+    #[error("level on disk: {0}")]
+    Buckets(#[from] BucketError),
     /// The store and the puzzle disagree on the number of indices.
     #[error("the depth store has {store} entries but the puzzle has {puzzle} indices")]
     SizeMismatch {
@@ -321,12 +328,15 @@ pub trait Executor {
     fn work_units(&self, plan: &LevelPlan) -> u64;
     /// Computes the level over this executor's indices, telling `control`'s observer
     /// of its work and stopping between work items once `control` is stopped.
+    ///
+    /// # Errors
+    /// What keeps the level from being computed (an executor on disk: its buckets).
     fn run_level(
         &mut self,
         plan: &LevelPlan,
         capture: Capture,
         control: &Control<'_>,
-    ) -> LevelOutcome;
+    ) -> Result<LevelOutcome, EngineError>;
     /// The entries of this executor's indices that hold the new level's code, counted
     /// by a scan (with codes mod p, older levels of that code are included).
     fn count_level(&self, plan: &LevelPlan) -> u64;
@@ -376,7 +386,7 @@ impl<E: Executor + ?Sized> Executor for &mut E {
         plan: &LevelPlan,
         capture: Capture,
         control: &Control<'_>,
-    ) -> LevelOutcome {
+    ) -> Result<LevelOutcome, EngineError> {
         (**self).run_level(plan, capture, control)
     }
     fn count_level(&self, plan: &LevelPlan) -> u64 {
@@ -604,7 +614,7 @@ impl driver::Levels for Bfs<'_> {
                 Capture::NotKept
             },
             control,
-        );
+        )?;
         if control.stopped() {
             return Ok(Next::Stopped);
         }

@@ -26,6 +26,7 @@
 
 mod blocks;
 mod copies;
+mod disk_build;
 pub mod header;
 pub mod lock;
 mod shard_build;
@@ -146,15 +147,15 @@ pub enum TableError {
     Memory(#[from] crate::store::StoreError),
     /// The disk cannot hold the table.
     #[error(
-        "{path}: the table needs {} on disk while it is built (two copies of its \
-         entries), only {} are free",
+        "{path}: the table needs {} on disk while it is built, only {} are free",
         crate::units::human_bytes(*needed as f64),
         crate::units::human_bytes(*available as f64)
     )]
     NoSpace {
         /// The file.
         path: PathBuf,
-        /// Header and two copies of the payload.
+        /// The file's length while it is built (in memory: header and two copies of
+        /// the payload; levels on disk: one).
         needed: u64,
         /// Free space on the file system, as far as it is known.
         available: u64,

@@ -41,6 +41,49 @@ pub fn human_bytes(bytes: f64) -> String {
     }
 }
 
+/// A byte count as a user writes it: a number (fractions allowed) and an optional
+/// binary unit, `B`, `K`/`KiB`, `M`/`MiB`, `G`/`GiB`, `T`/`TiB` (case ignored; `KB`,
+/// `MB`, ... are read as binary units too).
+///
+/// ```
+/// use antipode::units::parse_bytes;
+///
+/// assert_eq!(parse_bytes("16MiB"), Ok(16 << 20));
+/// assert_eq!(parse_bytes("1.5g"), Ok(3 << 29));
+/// assert_eq!(parse_bytes("4096"), Ok(4096));
+/// assert!(parse_bytes("lots").is_err());
+/// ```
+///
+/// # Errors
+/// A text that is not a size, with what was expected.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size (a number and B, KiB, MiB, GiB or TiB)"
+            ));
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (a number and B, KiB, MiB, GiB or TiB)"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(format!("`{text}` is too large a size"));
+    }
+    Ok(bytes as u64)
+}
+
 /// A count in few characters, for axes and rates: `250`, `1k`, `21.5M`, `3G`.
 ///
 /// ```

@@ -49,6 +49,11 @@ pub struct Args {
     /// level); a checkpoint also waits thirty times as long as the last one took.
     #[arg(long, value_name = "SECONDS", requires = "table", value_parser = super::seconds)]
     checkpoint_every: Option<std::time::Duration>,
+    /// The memory the table's levels may use (e.g. 16MiB, 2GiB; default: this
+    /// machine's). A table larger than that runs its levels on disk: a block of it in
+    /// memory at a time, neighbours for other blocks in bucket files beside the table.
+    #[arg(long, value_name = "SIZE", requires = "table", value_parser = antipode::units::parse_bytes)]
+    memory: Option<u64>,
     /// No progress lines on standard error.
     #[arg(long, short)]
     quiet: bool,
@@ -162,6 +167,7 @@ fn run_analysis(args: &Args, interrupt: &Interrupt) -> Result<()> {
                 options: antipode::table::BuildOptions {
                     encoding: bits,
                     force: args.force,
+                    memory: None,
                 },
                 checkpoint_every: args.checkpoint_every,
             }),
@@ -261,6 +267,9 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
     }
     if let Some(every) = args.checkpoint_every {
         job = job.checkpoint_every(every);
+    }
+    if let Some(memory) = args.memory {
+        job = job.memory(memory);
     }
     let (report, table) = job
         .force(args.force)

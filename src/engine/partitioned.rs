@@ -35,7 +35,9 @@ use super::recent::{RecentMarks, Written};
 use super::slices::Slices;
 use super::strategy::DENSE_FRACTION;
 use super::transport::Transport;
-use super::{CHUNK_SHIFT, Capture, Direction, Executor, LevelOutcome, LevelPlan, Observer};
+use super::{
+    CHUNK_SHIFT, Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan, Observer,
+};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, PackedMarks, Wanted};
@@ -794,7 +796,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
         plan: &LevelPlan,
         _capture: Capture,
         control: &Control<'_>,
-    ) -> LevelOutcome {
+    ) -> Result<LevelOutcome, EngineError> {
         let next = plan.depth + 1;
         self.forget_recent(plan.target, next);
         let redoing = std::mem::take(&mut self.redoing);
@@ -834,10 +836,10 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
             self.captured_level = Some(next);
         }
         let scanned = self.scan_counts && plan.direction == Direction::TopDown;
-        LevelOutcome {
+        Ok(LevelOutcome {
             found: (!scanned).then_some(found),
             captured: None,
-        }
+        })
     }
 
     fn count_level(&self, plan: &LevelPlan) -> u64 {

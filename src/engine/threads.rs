@@ -9,7 +9,7 @@ use super::layout::{self, ChunkLevels, Layout, WorkItem};
 use super::levels::{self, LevelContext};
 use super::recent::{RecentMarks, Written};
 use super::strategy::{self, Capture, Chunks, Facts, Recent, Strategy};
-use super::{CHUNK_SHIFT, Direction, Executor, LevelOutcome, LevelPlan};
+use super::{CHUNK_SHIFT, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
@@ -212,7 +212,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         plan: &LevelPlan,
         capture: Capture,
         control: &Control<'_>,
-    ) -> LevelOutcome {
+    ) -> Result<LevelOutcome, EngineError> {
         // The interrupted run's marks of this level are where it left them: any chunk
         // of the class may hold some, and the recent marks know none of them.
         let redoing = std::mem::take(&mut self.redoing);
@@ -254,10 +254,10 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
             recent.written(plan.depth + 1, written);
         }
         self.streamed.push(found.streamed);
-        LevelOutcome {
+        Ok(LevelOutcome {
             found: found.states,
             captured: found.captured,
-        }
+        })
     }
 
     fn count_level(&self, plan: &LevelPlan) -> u64 {

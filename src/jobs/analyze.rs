@@ -106,6 +106,7 @@ pub struct Analyze<'a, P: Puzzle> {
     observer: &'a dyn Observer,
     stop: Option<StopToken>,
     boards: usize,
+    memory: Option<u64>,
 }
 
 impl<'a, P: Puzzle> Analyze<'a, P> {
@@ -121,6 +122,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
             observer: &Silent,
             stop: None,
             boards: 0,
+            memory: None,
         }
     }
 
@@ -145,6 +147,27 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
     #[must_use]
     pub fn encoding(mut self, encoding: Encoding) -> Self {
         self.encoding = encoding;
+        self
+    }
+
+    /// The memory a table build may use (default: this machine's): a table larger
+    /// than that runs its levels on disk, a block of it in memory at a time, the
+    /// neighbours for other blocks in bucket files beside it
+    /// ([`crate::engine::OnDisk`]).
+    ///
+    /// ```
+    /// use antipode::{Analyze, puzzles::SlidingPuzzle};
+    ///
+    /// // The 8-puzzle's table (181,440 bytes) in 64 KiB: six blocks of 32 KiB.
+    /// let eight = SlidingPuzzle::new(3, 3).unwrap();
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("8puzzle.table");
+    /// let (report, _) = Analyze::new(&eight).table(&path).memory(64 << 10).run_with_table().unwrap();
+    /// assert_eq!((report.gods_number, report.antipode_count), (31, 2));
+    /// ```
+    #[must_use]
+    pub fn memory(mut self, bytes: u64) -> Self {
+        self.memory = Some(bytes);
         self
     }
 
@@ -270,6 +293,7 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
         let options = table::BuildOptions {
             encoding: self.encoding,
             force: self.force,
+            memory: self.memory.or_else(crate::sys::total_memory_bytes),
         };
         let mut control = Control::new(self.observer, self.stop.as_ref());
         if let Some(every) = self.checkpoint_every {

@@ -44,6 +44,18 @@ pub(super) fn building_len(payload_bytes: u64) -> u64 {
     spare_header_offset(payload_bytes) + HEADER_BYTES as u64
 }
 
+/// Where the spare header goes while a table is built with its levels on disk (one
+/// copy, the payload itself): the page after the payload.
+pub(super) fn single_spare_header_offset(payload_bytes: u64) -> u64 {
+    offset(payload_bytes, 1)
+}
+
+/// The file's length while a table is built with its levels on disk: header, the
+/// payload (copy 0, written in place) and the spare header.
+pub(super) fn single_building_len(payload_bytes: u64) -> u64 {
+    single_spare_header_offset(payload_bytes) + HEADER_BYTES as u64
+}
+
 /// The file's payload I/O: a direct handle where possible, the buffered one otherwise.
 pub(super) struct Copies {
     buffered: File,

@@ -402,6 +402,7 @@ fn start(shard: OpenShard, plan: &ResumePlan) -> Result<ShardRun, TableError> {
         lock,
         copies,
         header,
+        single_copy: false,
     };
     if complete {
         let mut depths = Depths::anonymous(writer.header.encoding, entries)?

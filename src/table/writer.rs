@@ -48,6 +48,9 @@ pub(super) struct Writer {
     pub(super) copies: copies::Copies,
     /// The header as it is on disk.
     pub(super) header: Header,
+    /// The file holds one copy of the payload, written in place (levels on disk),
+    /// not two written at checkpoints.
+    pub(super) single_copy: bool,
 }
 
 impl Writer {
@@ -60,7 +63,7 @@ impl Writer {
     }
 
     /// Writes `header` where it counts, at offset 0, and syncs it.
-    fn write_header(&self, header: &Header) -> std::io::Result<()> {
+    pub(super) fn write_header(&self, header: &Header) -> std::io::Result<()> {
         self.file().write_all_at(&header.encode(), 0)?;
         self.file().sync_data()
     }
@@ -68,7 +71,11 @@ impl Writer {
     /// Writes `header` to the spare place first, syncs it, then to offset 0: if a
     /// power cut tears the write at offset 0, the spare is whole and just as new.
     pub(super) fn write_headers(&self, header: &Header) -> std::io::Result<()> {
-        let spare = copies::spare_header_offset(header.payload_bytes);
+        let spare = if self.single_copy {
+            copies::single_spare_header_offset(header.payload_bytes)
+        } else {
+            copies::spare_header_offset(header.payload_bytes)
+        };
         self.file().write_all_at(&header.encode(), spare)?;
         self.file().sync_data()?;
         self.write_header(header)
@@ -163,6 +170,7 @@ fn create_or_resume<P: Puzzle>(
         lock,
         copies,
         header,
+        single_copy: false,
     };
     match prepare(&mut writer, needed, resume.is_some(), puzzle.index_count()) {
         Ok(depths) => Ok((writer, depths, resume)),
@@ -249,7 +257,7 @@ pub(super) fn fresh_header(
 /// The header of the unfinished table of the same puzzle and encoding at `path`,
 /// naming the levels it holds and their copy (`None` if it holds no level yet);
 /// refuses a complete table and any other file.
-fn to_resume(
+pub(super) fn to_resume(
     path: &Path,
     identity: &Identity,
     fresh: &Header,
@@ -309,7 +317,10 @@ pub(super) fn read_building_header(path: &Path) -> Result<(File, Header), TableE
         file.read_exact_at(&mut block, len.checked_sub(HEADER_BYTES as u64)?)
             .ok()?;
         let header = Header::decode(&block).ok()?;
-        let fits = !header.complete && len == copies::building_len(header.payload_bytes);
+        let payload = header.payload_bytes;
+        let fits = !header.complete
+            && (len == copies::building_len(payload)
+                || len == copies::single_building_len(payload));
         fits.then_some((file, header))
     };
     spare().ok_or(primary)
@@ -465,6 +476,9 @@ pub struct BuildOptions {
     pub encoding: Encoding,
     /// Overwrite a complete table or another puzzle's file at the path.
     pub force: bool,
+    /// The memory the search may use: a table larger than this runs its levels on
+    /// disk, a block of it in memory at a time (`None`: in memory).
+    pub memory: Option<u64>,
 }
 
 impl Default for BuildOptions {
@@ -473,6 +487,7 @@ impl Default for BuildOptions {
         BuildOptions {
             encoding: Encoding::Byte,
             force: false,
+            memory: None,
         }
     }
 }
@@ -493,6 +508,13 @@ pub fn build<P: Puzzle>(
     options: &BuildOptions,
     control: &Control<'_>,
 ) -> Result<Built, TableError> {
+    let payload = options.encoding.payload_bytes(puzzle.index_count());
+    if let Some(memory) = options
+        .memory
+        .filter(|&m| super::disk_build::on_disk(payload, Some(m)))
+    {
+        return super::disk_build::build(puzzle, path, options, memory, control);
+    }
     let (mut writer, depths, resume) =
         create_or_resume(puzzle, path, options.encoding, options.force)?;
     let resumed_levels = resume.as_ref().map_or(0, Vec::len);

@@ -6,7 +6,8 @@ use std::cell::Cell;
 use std::ops::Range;
 
 use antipode::engine::{
-    Alone, Bfs, Capture, Executor, InProcessRanks, LevelOutcome, LevelPlan, Silent, Threads,
+    Alone, Bfs, Capture, EngineError, Executor, InProcessRanks, LevelOutcome, LevelPlan, Silent,
+    Threads,
 };
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::puzzles::{Oshidori, SlidingPuzzle};
@@ -53,7 +54,7 @@ impl<E: Executor> Executor for Recording<'_, E> {
         plan: &LevelPlan,
         capture: Capture,
         control: &Control<'_>,
-    ) -> LevelOutcome {
+    ) -> Result<LevelOutcome, EngineError> {
         self.levels.set(self.levels.get() + 1);
         self.inner.run_level(plan, capture, control)
     }

@@ -7,6 +7,7 @@ mod blocks;
 mod checksums;
 mod cli;
 mod compose;
+mod disk_levels;
 mod executors;
 mod figures;
 mod goal_sets;

@@ -20,7 +20,7 @@ use antipode::{Puzzle, analysis};
 fn options(encoding: Encoding) -> BuildOptions {
     BuildOptions {
         encoding,
-        force: false,
+        ..Default::default()
     }
 }
 

@@ -25,7 +25,7 @@ fn a_second_writer_of_a_table_is_refused_untouched() {
     let eight = SlidingPuzzle::new(3, 3).unwrap();
     let options = BuildOptions {
         encoding: Encoding::Byte,
-        force: false,
+        ..Default::default()
     };
     table::build(&eight, &path, &options, &every_level()).unwrap();
     let before = std::fs::read(&path).unwrap();
@@ -165,6 +165,7 @@ fn a_header_torn_by_a_power_cut_resumes_from_its_spare() {
         let options = BuildOptions {
             encoding,
             force: true,
+            ..Default::default()
         };
         table::build(&eight, &whole, &options, &every_level()).unwrap();
         let options = BuildOptions {

@@ -1,0 +1,298 @@
+//! The neighbours a level on disk found for blocks that were not in memory: one
+//! bucket per block of the index space, held in memory up to a budget and appended to
+//! a file of the block's own past it, then applied when the block is in memory
+//! ([`super::OnDisk`]).
+//!
+//! A neighbour is its offset into its block (one 32-bit word: a block holds at most
+//! 2^32 indices). A file is a sequence of *runs*, one per spill: the run's word count
+//! and the CRC-32 of its words (two little-endian words), then the words. A run whose
+//! checksum fails, or a file that ends inside a run, is damaged: it is never applied
+//! ([`BucketError::Damaged`]). Buckets live for one level: they are empty between
+//! levels, and a run stopped in the middle of a level leaves files that the level,
+//! redone from the last checkpoint, rebuilds (`Buckets::clear`).
+
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Why the buckets of a level could not be kept or read back.
+#[derive(Debug, thiserror::Error)]
+pub enum BucketError {
+    /// A bucket file could not be created, written or read.
+    #[error("{}: {cause}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The system's error.
+        cause: std::io::Error,
+    },
+    /// A run of a bucket file fails its checksum or is cut short.
+    #[error(
+        "{}: a run of neighbours fails its checksum (damaged on disk); it is not applied, \
+         and the level is redone from the last checkpoint when the build is run again",
+        path.display()
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// Words a run is read back in at most (a buffer of 4 MiB).
+const READ_WORDS: usize = 1 << 20;
+
+/// The buckets of every block, and the bytes they moved.
+pub(super) struct Buckets {
+    folder: PathBuf,
+    pending: Vec<Vec<u32>>,
+    /// Words held in `pending` over every block.
+    held: usize,
+    /// Words held in memory before every bucket is spilled to its file.
+    limit: usize,
+    files: Vec<Option<File>>,
+    /// Bytes written to and read from the files since the last [`Buckets::traffic`].
+    written: u64,
+    read: u64,
+}
+
+impl Buckets {
+    /// Buckets for `blocks` blocks in `folder` (created if missing), keeping at most
+    /// `memory` bytes of neighbours in memory.
+    pub(super) fn new(folder: &Path, blocks: usize, memory: u64) -> Result<Buckets, BucketError> {
+        std::fs::create_dir_all(folder).map_err(|cause| BucketError::Io {
+            path: folder.to_owned(),
+            cause,
+        })?;
+        Ok(Buckets {
+            folder: folder.to_owned(),
+            pending: vec![Vec::new(); blocks],
+            held: 0,
+            limit: (memory / 4).max(1 << 12) as usize,
+            files: (0..blocks).map(|_| None).collect(),
+            written: 0,
+            read: 0,
+        })
+    }
+
+    fn path(&self, block: usize) -> PathBuf {
+        self.folder.join(format!("block-{block}"))
+    }
+
+    /// Adds the neighbours at `offsets` of `block`; spills every bucket once the
+    /// memory's share is full.
+    pub(super) fn extend(&mut self, block: usize, offsets: &[u32]) -> Result<(), BucketError> {
+        self.pending[block].extend_from_slice(offsets);
+        self.held += offsets.len();
+        if self.held >= self.limit {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Whether `block` has neighbours waiting.
+    pub(super) fn holds(&self, block: usize) -> bool {
+        !self.pending[block].is_empty() || self.files[block].is_some()
+    }
+
+    /// Appends every bucket held in memory to its file, as one run.
+    fn spill(&mut self) -> Result<(), BucketError> {
+        for block in 0..self.pending.len() {
+            if self.pending[block].is_empty() {
+                continue;
+            }
+            let path = self.path(block);
+            let io = |cause| BucketError::Io {
+                path: path.clone(),
+                cause,
+            };
+            if self.files[block].is_none() {
+                let file = File::options()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(&path)
+                    .map_err(io)?;
+                self.files[block] = Some(file);
+            }
+            let words = &self.pending[block];
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let mut head = [0u8; 8];
+            head[..4].copy_from_slice(&(words.len() as u32).to_le_bytes());
+            head[4..].copy_from_slice(&crc32fast::hash(&bytes).to_le_bytes());
+            let file = self.files[block].as_mut().expect("opened above");
+            file.write_all(&head).map_err(io)?;
+            file.write_all(&bytes).map_err(io)?;
+            self.written += (head.len() + bytes.len()) as u64;
+            self.pending[block].clear();
+        }
+        self.held = 0;
+        Ok(())
+    }
+
+    /// Hands every neighbour of `block` to `apply`, a run at a time (the file's runs,
+    /// each checked, then what memory holds), and empties the bucket.
+    pub(super) fn drain(
+        &mut self,
+        block: usize,
+        mut apply: impl FnMut(&[u32]),
+    ) -> Result<(), BucketError> {
+        if let Some(file) = self.files[block].take() {
+            let path = self.path(block);
+            self.read += read_runs(&file, &path, &mut apply)?;
+            drop(file);
+            std::fs::remove_file(&path).map_err(|cause| BucketError::Io { path, cause })?;
+        }
+        let words = std::mem::take(&mut self.pending[block]);
+        self.held -= words.len();
+        apply(&words);
+        self.pending[block] = words;
+        self.pending[block].clear();
+        Ok(())
+    }
+
+    /// Forgets every neighbour (a level stopped half-way: the level is redone).
+    pub(super) fn clear(&mut self) {
+        for block in 0..self.pending.len() {
+            self.pending[block].clear();
+            if self.files[block].take().is_some() {
+                let _ = std::fs::remove_file(self.path(block));
+            }
+        }
+        self.held = 0;
+    }
+
+    /// The bytes written to and read from disk since the last call.
+    pub(super) fn traffic(&mut self) -> (u64, u64) {
+        let moved = (self.written, self.read);
+        (self.written, self.read) = (0, 0);
+        moved
+    }
+
+    /// Removes the folder (the search is over).
+    pub(super) fn remove(mut self) {
+        self.clear();
+        let _ = std::fs::remove_dir(&self.folder);
+    }
+}
+
+/// Reads the runs of a bucket file from its start, checking each; returns the bytes
+/// read.
+fn read_runs(file: &File, path: &Path, apply: &mut impl FnMut(&[u32])) -> Result<u64, BucketError> {
+    use std::io::Seek;
+    let io = |cause| BucketError::Io {
+        path: path.to_owned(),
+        cause,
+    };
+    let damaged = || BucketError::Damaged {
+        path: path.to_owned(),
+    };
+    let mut handle = file;
+    handle.seek(std::io::SeekFrom::Start(0)).map_err(io)?;
+    let mut reader = BufReader::with_capacity(1 << 20, handle);
+    let (mut bytes, mut words, mut read) = (Vec::new(), Vec::new(), 0u64);
+    loop {
+        let mut head = [0u8; 8];
+        match read_full(&mut reader, &mut head).map_err(io)? {
+            0 => return Ok(read),
+            8 => {}
+            _ => return Err(damaged()),
+        }
+        let count = u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) as usize;
+        let sum = u32::from_le_bytes(head[4..].try_into().expect("4 bytes"));
+        let mut hasher = crc32fast::Hasher::new();
+        let mut left = count;
+        // The run is checked whole before any of it is applied.
+        bytes.clear();
+        while left > 0 {
+            let take = left.min(READ_WORDS);
+            let at = bytes.len();
+            bytes.resize(at + 4 * take, 0);
+            if read_full(&mut reader, &mut bytes[at..]).map_err(io)? != 4 * take {
+                return Err(damaged());
+            }
+            hasher.update(&bytes[at..]);
+            left -= take;
+        }
+        if hasher.finalize() != sum {
+            return Err(damaged());
+        }
+        words.clear();
+        words.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes"))),
+        );
+        apply(&words);
+        read += 8 + bytes.len() as u64;
+    }
+}
+
+/// Reads until `buffer` is full or the file ends; returns the bytes read.
+fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What goes in comes out, from memory and from spilled runs alike, and a bucket
+    /// is empty after it is drained.
+    #[test]
+    fn neighbours_come_back_from_memory_and_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        // 16 KiB of memory: 4,096 words, then a spill.
+        let mut buckets = Buckets::new(dir.path(), 3, 16 << 10).unwrap();
+        for i in 0..10_000u32 {
+            buckets.extend((i % 3) as usize, &[i]).unwrap();
+        }
+        assert!(buckets.traffic().0 > 0, "nothing spilled");
+        for block in 0..3 {
+            assert!(buckets.holds(block));
+            let mut got = Vec::new();
+            buckets.drain(block, |w| got.extend_from_slice(w)).unwrap();
+            got.sort_unstable();
+            let wanted: Vec<u32> = (0..10_000).filter(|i| i % 3 == block as u32).collect();
+            assert_eq!(got, wanted);
+            assert!(!buckets.holds(block));
+        }
+        buckets.remove();
+        assert!(!dir.path().exists() || std::fs::read_dir(dir.path()).unwrap().count() == 0);
+    }
+
+    /// A flipped byte or a file cut inside a run is found by the check and nothing
+    /// of the run is applied.
+    #[test]
+    fn damaged_runs_are_never_applied() {
+        for damage in ["flip", "cut"] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut buckets = Buckets::new(dir.path(), 1, 0).unwrap();
+            for i in 0..5_000u32 {
+                buckets.extend(0, &[i]).unwrap();
+            }
+            let path = buckets.path(0);
+            let mut bytes = std::fs::read(&path).unwrap();
+            match damage {
+                "flip" => bytes[100] ^= 1,
+                _ => bytes.truncate(bytes.len() - 3),
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let mut applied = 0;
+            let error = buckets.drain(0, |w| applied += w.len()).unwrap_err();
+            assert!(matches!(error, BucketError::Damaged { .. }), "{damage}");
+            assert!(error.to_string().contains("checksum"), "{error}");
+            // The first run (4,096 words) was whole; the damaged second one is not applied.
+            assert!(applied == 0 || applied == 4096, "{damage}: {applied}");
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! Levels on disk (`--memory`): tables built a block at a time are byte-identical to
+//! the builds in memory, stopped and resumed anywhere, and bad input is refused.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+
+use antipode::StopToken;
+use antipode::driver::Control;
+use antipode::engine::{Direction, EngineError, Observer};
+use antipode::puzzles::SlidingPuzzle;
+use antipode::puzzles::blocks::{BlockPuzzle, library};
+use antipode::puzzles::kpuzzle::library::{Twisty, open_any};
+use antipode::store::Encoding;
+use antipode::table::{self, BuildOptions, TableError};
+use antipode::{Analyze, Puzzle};
+
+use crate::common::{antipode, assert_error};
+
+/// Builds `puzzle`'s table at `path` in memory (`memory` `None`) or in `memory` bytes.
+fn build<P: Puzzle>(
+    puzzle: &P,
+    path: &Path,
+    encoding: Encoding,
+    memory: Option<u64>,
+    control: &Control<'_>,
+) -> Result<table::Built, TableError> {
+    let options = BuildOptions {
+        encoding,
+        memory,
+        ..Default::default()
+    };
+    table::build(puzzle, path, &options, control)
+}
+
+/// The table of `puzzle` built in a quarter and in a sixteenth of its size (at least
+/// 16 KiB) is the in-memory build's, byte for byte, in both encodings.
+fn same_on_disk<P: Puzzle>(puzzle: &P) {
+    let dir = tempfile::tempdir().unwrap();
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let whole = dir.path().join(format!("memory-{encoding:?}"));
+        let reference = build(puzzle, &whole, encoding, None, &Control::default()).unwrap();
+        let payload = reference.header.payload_bytes;
+        let expected = std::fs::read(&whole).unwrap();
+        for share in [4, 16] {
+            let memory = (payload / share).max(16 << 10);
+            assert!(
+                memory < payload,
+                "{}: the table fits {memory} bytes",
+                puzzle.name()
+            );
+            let path = dir.path().join(format!("disk-{share}-{encoding:?}"));
+            let built = build(puzzle, &path, encoding, Some(memory), &Control::default()).unwrap();
+            assert_eq!(built.header.histogram, reference.header.histogram);
+            assert!(
+                std::fs::read(&path).unwrap() == expected,
+                "{} {encoding:?}, a 1/{share} share: the tables differ",
+                puzzle.name()
+            );
+            assert!(
+                !dir.path()
+                    .join(format!("disk-{share}-{encoding:?}.buckets"))
+                    .exists()
+            );
+        }
+    }
+}
+
+#[test]
+fn sliding_boards_on_disk_are_byte_identical() {
+    same_on_disk(&SlidingPuzzle::new(3, 3).unwrap());
+    same_on_disk(&SlidingPuzzle::new(2, 5).unwrap());
+}
+
+#[test]
+fn the_goat_on_disk_is_byte_identical() {
+    let (file, text) = library::shipped("goat").unwrap();
+    same_on_disk(&BlockPuzzle::from_text(file, text).unwrap());
+}
+
+#[test]
+fn the_cube_corners_by_class_on_disk_are_byte_identical() {
+    let Twisty::Classes(corners) = open_any("3x3x3-corners --symmetry").unwrap() else {
+        panic!("no classes");
+    };
+    same_on_disk(&*corners);
+}
+
+/// 3x4 at 8 bits in 16 MiB, a fourteenth of its 228 MiB table: the published
+/// figures (God's number 53, 18 antipodes) and the in-memory table's bytes.
+#[test]
+fn eleven_puzzle_in_16_mib_is_byte_identical() {
+    let board = SlidingPuzzle::new(3, 4).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (memory, disk) = (dir.path().join("memory"), dir.path().join("disk"));
+    build(&board, &memory, Encoding::Byte, None, &Control::default()).unwrap();
+    let built = build(
+        &board,
+        &disk,
+        Encoding::Byte,
+        Some(16 << 20),
+        &Control::default(),
+    )
+    .unwrap();
+    assert_eq!(built.header.histogram.len(), 54);
+    assert_eq!(built.header.histogram[53], 18);
+    assert!(std::fs::read(&disk).unwrap() == std::fs::read(&memory).unwrap());
+}
+
+/// Stops the level that finds depth `level` once `numerator / denominator` of its work
+/// is done (at least one unit).
+struct StopWithin<'a> {
+    level: u32,
+    numerator: u64,
+    denominator: u64,
+    current: AtomicU32,
+    at: AtomicU64,
+    done: AtomicU64,
+    stop: &'a StopToken,
+}
+
+impl<'a> StopWithin<'a> {
+    fn new(level: u32, numerator: u64, denominator: u64, stop: &'a StopToken) -> Self {
+        StopWithin {
+            level,
+            numerator,
+            denominator,
+            current: AtomicU32::new(0),
+            at: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            stop,
+        }
+    }
+}
+
+impl Observer for StopWithin<'_> {
+    fn level_started(&self, depth: u32, _: Direction, units: u64) {
+        self.current.store(depth, Ordering::Relaxed);
+        let at = (units * self.numerator / self.denominator).max(1);
+        self.at.store(at, Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+    }
+
+    fn work_done(&self, units: u64) {
+        if self.current.load(Ordering::Relaxed) == self.level
+            && self.done.fetch_add(units, Ordering::Relaxed) + units
+                >= self.at.load(Ordering::Relaxed)
+        {
+            self.stop.stop();
+        }
+    }
+}
+
+/// Levels of 2x5 stopped a quarter of the way through (in the expansion) and three
+/// quarters (in the apply pass), in 64 KiB, resume to the in-memory table's bytes, in
+/// both encodings.
+#[test]
+fn a_run_on_disk_stopped_anywhere_resumes_byte_identical() {
+    let board = SlidingPuzzle::new(2, 5).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let rarely = Control::default().every(Duration::from_secs(3600));
+    for encoding in [Encoding::Byte, Encoding::Mod3] {
+        let whole = dir.path().join(format!("whole-{encoding:?}"));
+        let reference = build(&board, &whole, encoding, None, &rarely).unwrap();
+        let expected = std::fs::read(&whole).unwrap();
+        let memory = Some(64 << 10);
+        for level in [1, 9, 20, 27, 34] {
+            for quarters in [1, 3] {
+                let stop = StopToken::new();
+                let observer = StopWithin::new(level, quarters, 4, &stop);
+                let path = dir
+                    .path()
+                    .join(format!("stopped-{level}-{quarters}-{encoding:?}"));
+                let control = Control::new(&observer, Some(&stop)).every(rarely.checkpoint_every);
+                let stopped = build(&board, &path, encoding, memory, &control);
+                assert!(
+                    matches!(
+                        stopped,
+                        Err(TableError::Engine(EngineError::Interrupted(_)))
+                    ),
+                    "{encoding:?}: level {level} was not stopped"
+                );
+                assert_eq!(
+                    table::read_header_of(&path).unwrap().histogram.len() as u32,
+                    level
+                );
+                let built = build(&board, &path, encoding, memory, &rarely).unwrap();
+                assert_eq!(built.header.histogram, reference.header.histogram);
+                assert!(
+                    std::fs::read(&path).unwrap() == expected,
+                    "{encoding:?}: stopped in level {level} at {quarters}/4"
+                );
+            }
+        }
+    }
+}
+
+/// Exact depths are saved at the usual pace, so a crash can leave a file holding
+/// many levels past its header's: the header of an early checkpoint over the payload
+/// of a run stopped much later resumes to the same table.
+#[test]
+fn a_file_levels_ahead_of_its_checkpoint_resumes_byte_identical() {
+    let board = SlidingPuzzle::new(2, 5).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let reference = build(&board, &whole, Encoding::Byte, None, &Control::default()).unwrap();
+    let memory = Some(256 << 10);
+    // A checkpoint after every level up to level 10, then a run stopped in level 30.
+    let early = dir.path().join("early");
+    let stop = StopToken::new();
+    let observer = StopWithin::new(10, 0, 1, &stop);
+    let control = Control::new(&observer, Some(&stop)).every(Duration::ZERO);
+    let stopped = build(&board, &early, Encoding::Byte, memory, &control);
+    assert!(matches!(
+        stopped,
+        Err(TableError::Engine(EngineError::Interrupted(_)))
+    ));
+    assert_eq!(table::read_header_of(&early).unwrap().histogram.len(), 10);
+    let late = dir.path().join("late");
+    std::fs::copy(&early, &late).unwrap();
+    let stop = StopToken::new();
+    let observer = StopWithin::new(30, 1, 2, &stop);
+    let control = Control::new(&observer, Some(&stop)).every(Duration::ZERO);
+    let stopped = build(&board, &late, Encoding::Byte, memory, &control);
+    assert!(matches!(
+        stopped,
+        Err(TableError::Engine(EngineError::Interrupted(_)))
+    ));
+    assert_eq!(table::read_header_of(&late).unwrap().histogram.len(), 30);
+    // The header (the first page) of the early file over the late payload.
+    let mut stitched = std::fs::read(&late).unwrap();
+    let header = std::fs::read(&early).unwrap();
+    stitched[..4096].copy_from_slice(&header[..4096]);
+    let spare = stitched.len() - 4096;
+    stitched[spare..].copy_from_slice(&header[header.len() - 4096..]);
+    std::fs::write(&late, &stitched).unwrap();
+    assert_eq!(table::read_header_of(&late).unwrap().histogram.len(), 10);
+    let built = build(&board, &late, Encoding::Byte, memory, &Control::default()).unwrap();
+    assert_eq!(built.header.histogram, reference.header.histogram);
+    assert!(std::fs::read(&late).unwrap() == std::fs::read(&whole).unwrap());
+}
+
+/// The job as the command line runs it, and its refusals, one line each.
+#[test]
+fn memory_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.table");
+    let table = path.to_str().unwrap();
+    let output = antipode(&["analyze", "8puzzle", "--table", table, "--memory", "100KiB"]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("god's number    31"), "{stdout}");
+    let report = Analyze::new(&SlidingPuzzle::new(3, 3).unwrap())
+        .run()
+        .unwrap();
+    assert_eq!(report.gods_number, 31);
+    for (args, expected) in [
+        (vec!["--memory", "lots"], "`lots` is not a size"),
+        (
+            vec!["--memory", "1KiB", "--force"],
+            "is below the 16.0 KiB a level on disk needs",
+        ),
+    ] {
+        let mut all = vec!["analyze", "8puzzle", "--table", table];
+        all.extend(args);
+        assert_error(&all, expected);
+    }
+    assert_error(&["analyze", "8puzzle", "--memory", "1MiB"], "--table");
+}

@@ -509,10 +509,18 @@ pub fn build<P: Puzzle>(
     control: &Control<'_>,
 ) -> Result<Built, TableError> {
     let payload = options.encoding.payload_bytes(puzzle.index_count());
-    if let Some(memory) = options
-        .memory
-        .filter(|&m| super::disk_build::on_disk(payload, Some(m)))
-    {
+    // An unfinished table begun on disk goes on on disk (its payload may hold levels
+    // past its checkpoint, which only the disk build redoes).
+    let begun_on_disk = !options.force
+        && std::fs::metadata(path).is_ok_and(|m| m.len() == copies::single_building_len(payload));
+    let memory = match options.memory {
+        Some(memory) if begun_on_disk || super::disk_build::on_disk(payload, Some(memory)) => {
+            Some(memory)
+        }
+        None if begun_on_disk => Some(crate::sys::total_memory_bytes().unwrap_or(payload)),
+        _ => None,
+    };
+    if let Some(memory) = memory {
         return super::disk_build::build(puzzle, path, options, memory, control);
     }
     let (mut writer, depths, resume) =

@@ -197,7 +197,8 @@ fn a_run_on_disk_stopped_anywhere_resumes_byte_identical() {
 
 /// Exact depths are saved at the usual pace, so a crash can leave a file holding
 /// many levels past its header's: the header of an early checkpoint over the payload
-/// of a run stopped much later resumes to the same table.
+/// of a run stopped much later resumes to the same table, also when the resumed run
+/// is not given a memory size.
 #[test]
 fn a_file_levels_ahead_of_its_checkpoint_resumes_byte_identical() {
     let board = SlidingPuzzle::new(2, 5).unwrap();
@@ -235,7 +236,8 @@ fn a_file_levels_ahead_of_its_checkpoint_resumes_byte_identical() {
     stitched[spare..].copy_from_slice(&header[header.len() - 4096..]);
     std::fs::write(&late, &stitched).unwrap();
     assert_eq!(table::read_header_of(&late).unwrap().histogram.len(), 10);
-    let built = build(&board, &late, Encoding::Byte, memory, &Control::default()).unwrap();
+    // Resumed without a memory size: a table begun on disk goes on on disk.
+    let built = build(&board, &late, Encoding::Byte, None, &Control::default()).unwrap();
     assert_eq!(built.header.histogram, reference.header.histogram);
     assert!(std::fs::read(&late).unwrap() == std::fs::read(&whole).unwrap());
 }

@@ -158,6 +158,10 @@ pub trait Observer: Sync {
     fn checkpoint_written(&self, _levels: usize, _bytes: u64, _took: Duration) {}
     /// The run goes on from saved levels: `levels[d]` states at level `d`.
     fn resumed(&self, _levels: &[u64]) {}
+    /// A level on disk ([`crate::engine::OnDisk`]) went through `blocks` blocks and
+    /// moved `written` and `read` bytes of buckets (called before the level is
+    /// reported finished).
+    fn blocks_moved(&self, _blocks: usize, _written: u64, _read: u64) {}
 }
 
 /// An observer that ignores everything.

@@ -79,7 +79,7 @@ fn as_json(census: &Census) -> Json {
             .is_some_and(|p| p.as_ref().ok() != Some(&g))
     });
     let bytes = |per_state: u128| indices.as_ref().ok().map(|&n| n.div_ceil(per_state));
-    // `list`'s words: yes, disk (a file larger than memory, paged), memory, no.
+    // `list`'s words: yes, disk (levels on disk, a block in memory at a time), memory, no.
     let fits = |bytes: Option<u128>| {
         let bytes = bytes?;
         let room = |r: Option<u64>| r.map(|r| bytes <= r as u128);
@@ -166,8 +166,8 @@ fn text(json: &Json) -> String {
         let room = |b: Option<u64>| b.map_or("?".to_string(), |b| human_bytes(b as f64));
         out += &format!(
             "                ({} of memory available now, {} free on the disk of {TABLES_DIR}/; \
-             yes: memory and disk, disk: a table file larger than memory, paged, memory: no \
-             room for the file)\n",
+             yes: memory and disk, disk: larger than memory, its levels run on disk a block \
+             at a time, memory: no room for the file)\n",
             room(json.memory_available_bytes),
             room(json.disk_available_bytes)
         );

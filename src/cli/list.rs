@@ -100,8 +100,8 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// Whether a table fits: memory and disk, disk only (a table file larger than memory
-/// works, paged), or neither.
+/// Whether a table fits: memory and disk, disk only (a table file larger than memory:
+/// its levels run on disk, a block in memory at a time), or neither.
 pub(super) fn fit_word(memory: Option<bool>, disk: Option<bool>) -> &'static str {
     match (memory, disk) {
         (Some(true), Some(true)) => "yes",
@@ -158,8 +158,9 @@ fn text(catalog: &Catalog) -> String {
     }
     text.push_str(&format!(
         "\nTables in memory and on disk: {} of memory available now, {} free on the disk \
-         of {}/.\n\"fits 8/2\": at 8 and at 2 bits per state, yes (memory and disk), disk (a \
-         table file larger than memory, paged), memory (no room for the file), no; peg \
+         of {}/.\n\"fits 8/2\": at 8 and at 2 bits per state, yes (memory and disk), disk \
+         (larger than memory: its levels run on disk, a block at a time), memory (no room for \
+         the file), no; peg \
          solitaire: whether the search's bit sets fit in memory; pdb: pattern databases only.\n",
         room(catalog.memory_available_bytes),
         room(catalog.disk_available_bytes),

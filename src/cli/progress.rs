@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use antipode::driver::LevelClock;
 use antipode::engine::{Direction, LevelStats, Observer};
-use antipode::units::{compact, thousands};
+use antipode::units::{compact, human_bytes, thousands};
 
 /// Runs shorter than this show no bar.
 const BAR_AFTER: Duration = Duration::from_secs(2);
@@ -34,6 +34,8 @@ pub struct LevelPrinter {
     last: Mutex<(u64, Duration)>,
     /// Time spent writing checkpoints since the last level finished.
     checkpoints: Mutex<Duration>,
+    /// What the level on disk just run moved: its blocks and bucket bytes.
+    moved: Mutex<Option<(usize, u64, u64)>>,
 }
 
 impl LevelPrinter {
@@ -45,6 +47,7 @@ impl LevelPrinter {
             started: std::sync::OnceLock::new(),
             last: Mutex::new((0, Duration::ZERO)),
             checkpoints: Mutex::new(Duration::ZERO),
+            moved: Mutex::new(None),
         }
     }
 }
@@ -139,6 +142,10 @@ impl Observer for LevelPrinter {
         self.note_checkpoint(levels, bytes, took);
     }
 
+    fn blocks_moved(&self, blocks: usize, written: u64, read: u64) {
+        *self.moved.lock().expect("progress lock") = Some((blocks, written, read));
+    }
+
     fn level_finished(&self, stats: &LevelStats) {
         if self.quiet {
             return;
@@ -168,8 +175,16 @@ impl Observer for LevelPrinter {
             .expect("progress lock")
             .level_finished(stats, level_time);
         *last = (stats.cumulative, stats.elapsed);
+        let moved = match self.moved.lock().expect("progress lock").take() {
+            Some((blocks, written, read)) => format!(
+                "  on disk: {blocks} blocks, buckets {} out, {} in",
+                human_bytes(written as f64),
+                human_bytes(read as f64)
+            ),
+            None => String::new(),
+        };
         eprintln!(
-            "depth {:>3}  new {:>14}  total {:>15}  {:>8.3} s  {direction}{rate}",
+            "depth {:>3}  new {:>14}  total {:>15}  {:>8.3} s  {direction}{rate}{moved}",
             stats.depth,
             thousands(stats.new_states),
             thousands(stats.cumulative),
@@ -187,10 +202,14 @@ impl LevelPrinter {
         if let Some(bar) = self.bar.lock().expect("progress lock").take() {
             bar.finish_and_clear();
         }
+        // A table built on disk syncs the pages it wrote: no count of bytes.
+        let written = match bytes {
+            0 => "synced".to_string(),
+            bytes => human_bytes(bytes as f64),
+        };
         eprintln!(
-            "checkpoint: levels 0-{} on disk, {} in {:.1} s",
+            "checkpoint: levels 0-{} on disk, {written} in {:.1} s",
             levels.saturating_sub(1),
-            antipode::units::human_bytes(bytes as f64),
             took.as_secs_f64()
         );
     }

@@ -382,6 +382,7 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
         let outcome = self.top_down(plan, control);
         let (written, read) = self.buckets.traffic();
         self.traffic.push(Traffic { written, read });
+        control.observer.blocks_moved(self.blocks(), written, read);
         match outcome {
             Ok(Some(found)) => Ok(LevelOutcome {
                 found: self.store.packed().is_some().then_some(found),

@@ -42,6 +42,9 @@
 #            table in DIR (default tables/): the published positions per depth asserted
 #            (twsearch, 2025), God's number 19 and its 332 antipodes, wall time and peak
 #            RSS; resumes an interrupted table; needs 8.4 GB of memory and disk)
+#        scripts/bench.sh disk [RUNS]            (levels on disk: 3x4 at 8 bits in memory and with
+#            --memory 16MiB, RUNS interleaved runs (default 3), median wall time and peak
+#            RSS, the ratio, the two tables compared byte for byte)
 #        BASELINE=/path/to/old/antipode scripts/bench.sh 5
 #            runs an older build too, interleaved with this one (old, new, old, new...),
 #            and ends with the median wall time of each and their ratio per puzzle;
@@ -56,6 +59,30 @@ median_of() {
     awk -v l="$1" '$1 == l { print $2 }' "$2" | sort -n |
         awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
+
+if [ "${1:-}" = disk ]; then
+    runs="${2:-3}"
+    cargo build --release --quiet
+    bin="$PWD/target/release/antipode"
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    : >"$dir/times"
+    for run in $(seq "$runs"); do
+        for mode in memory disk; do
+            memory=()
+            [ "$mode" = disk ] && memory=(--memory 16MiB)
+            /usr/bin/time -f "$mode %e %M" -a -o "$dir/times" "$bin" analyze 11puzzle \
+                --table "$dir/$mode.table" --force "${memory[@]}" -q >/dev/null
+            echo "run $run $mode: $(tail -1 "$dir/times")"
+        done
+    done
+    cmp "$dir/memory.table" "$dir/disk.table"
+    m=$(median_of memory "$dir/times")
+    d=$(median_of disk "$dir/times")
+    rss() { awk -v l="$1" '$1 == l { print $3 }' "$dir/times" | sort -n | tail -1; }
+    echo "3x4, 8-bit table: in memory ${m} s ($(rss memory) KiB), --memory 16MiB ${d} s ($(rss disk) KiB): $(echo "$d $m" | awk '{ printf "%.2f", $1 / $2 }')x; tables identical"
+    exit 0
+fi
 
 if [ "${1:-}" = fto ]; then
     tws="${2:?give the path of the FTO.tws file}"

@@ -5,10 +5,11 @@
 //!
 //! A level is two passes over the blocks, in index order:
 //!
-//! 1. **expand**: every block that holds frontier states is brought in; its frontier
-//!    (in groups of work items, scanned while nothing writes, then expanded on the
-//!    pool) marks the neighbours inside the block at once and appends every other to
-//!    the bucket of its block;
+//! 1. **expand**: every block that holds frontier states is brought in; the bucket
+//!    earlier blocks filled for it is marked, then its frontier (in groups of work
+//!    items, scanned while nothing writes, then expanded on the pool) marks the
+//!    neighbours inside the block at once and appends every other to the bucket of
+//!    its block;
 //! 2. **apply**: every block with a waiting bucket, or new states marked by pass 1, is
 //!    brought in, its bucket marked, and (byte entries) its new level counted by a
 //!    scan; packed entries count their marks, each mark one atomic read-modify-write.
@@ -283,6 +284,13 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             if items.is_empty() {
                 control.observer.work_done(1);
                 continue;
+            }
+            // What earlier blocks found here is marked while the block is in memory
+            // (new states, not frontier): the buckets on disk hold about half the
+            // level's far neighbours at most, not all of them.
+            if self.buckets.holds(block) {
+                found += self.apply_block(block, next)?;
+                touched[block] = true;
             }
             let Some(marked) = self.expand_block(block, items, depth, control)? else {
                 return Ok(None);

@@ -155,9 +155,13 @@ pub enum EngineError {
     /// The puzzle has no goal state.
     #[error("the puzzle has no goal state")]
     NoGoal,
-    /// The neighbours a level on disk keeps for other blocks ([`OnDisk`]).
-    #[error("level on disk: {0}")]
-    Buckets(#[from] BucketError),
+    /// The neighbours a level on disk keeps for other blocks ([`OnDisk`]); the table
+    /// keeps its last checkpoint.
+    #[error(
+        "a level on disk failed: {0}; the table keeps its last checkpoint (run the same \
+         command again to resume from it)"
+    )]
+    Buckets(BucketError),
     /// The store and the puzzle disagree on the number of indices.
     #[error("the depth store has {store} entries but the puzzle has {puzzle} indices")]
     SizeMismatch {
@@ -166,6 +170,12 @@ pub enum EngineError {
         /// Indices of the puzzle.
         puzzle: u64,
     },
+}
+
+impl From<BucketError> for EngineError {
+    fn from(error: BucketError) -> EngineError {
+        EngineError::Buckets(error)
+    }
 }
 
 /// The result of a complete search: `histogram[d]` states at distance `d` from the goal.

@@ -149,10 +149,15 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     /// `depth` may find frontier in (all of them with `None`).
     fn items_in(&self, block: usize, class: usize, depth: Option<u32>) -> Vec<Range<u64>> {
         let range = self.block_range(block);
-        self.layout
+        // The items are in index order: from the first that ends inside the block.
+        let first = self
+            .layout
             .items
+            .partition_point(|i| i.range.end <= range.start);
+        self.layout.items[first..]
             .iter()
-            .filter(|i| i.class == class && i.range.start < range.end && range.start < i.range.end)
+            .take_while(|i| i.range.start < range.end)
+            .filter(|i| i.class == class)
             .filter(|i| depth.is_none_or(|d| self.chunks.get(i.chunk) == d))
             .map(|i| i.range.start.max(range.start)..i.range.end.min(range.end))
             .collect()

@@ -17,14 +17,8 @@ use std::path::{Path, PathBuf};
 
 use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
 
-use super::lock::WriteLock;
-use super::writer::{
-    TableLevels, Writer, abandon, check_place, check_room, fresh_header, replace, reserve_blocks,
-};
-use super::{
-    BuildOptions, Built, HEADER_BYTES, Header, TableError, blocks, copies, identity, io_error,
-    not_depths,
-};
+use super::writer::{TableLevels, Writer, abandon, open_writer, reserve_blocks};
+use super::{BuildOptions, Built, HEADER_BYTES, Header, TableError, blocks, io_error, not_depths};
 use crate::driver::{self, Control};
 use crate::engine::{Bfs, EngineError, Histogram, OnDisk, Residency};
 use crate::puzzle::Puzzle;
@@ -193,52 +187,8 @@ fn create_or_resume<P: Puzzle>(
     path: &Path,
     options: &BuildOptions,
 ) -> Result<(Writer, MmapMut, Option<Vec<u64>>), TableError> {
-    let identity = identity(puzzle);
-    let indices = puzzle.index_count();
-    let fresh = fresh_header(&identity, indices, 0..indices, options.encoding);
-    if !fresh.fits() {
-        return Err(TableError::NameTooLong);
-    }
-    check_place(path)?;
-    let payload = fresh.payload_bytes;
-    let needed = copies::single_building_len(payload);
-    check_room(path, needed)?;
-    let mut lock = WriteLock::acquire(path)?;
-    let existing = lock.file().metadata().map_err(io_error(path))?.len();
-    let resumed = match existing {
-        0 => None,
-        _ if options.force => None,
-        _ if existing == copies::building_len(payload) => {
-            return Err(TableError::NotResumable {
-                path: path.to_owned(),
-                reason: "it was begun with its levels in memory: resume it without --memory \
-                         or with more"
-                    .into(),
-            });
-        }
-        _ => super::writer::to_resume(path, &identity, &fresh)?,
-    };
-    if resumed.is_none() && existing > 0 {
-        lock = replace(lock)?;
-    }
-    let resume = resumed.as_ref().map(|h| h.histogram.clone());
-    let header = match resumed {
-        Some(found) => Header {
-            histogram: found.histogram,
-            ..fresh
-        },
-        None => fresh,
-    };
-    let copies = match copies::Copies::new(path, lock.file()) {
-        Ok(copies) => copies,
-        Err(cause) => return Err(abandon(lock, resume.is_none(), io_error(path)(cause))),
-    };
-    let writer = Writer {
-        lock,
-        copies,
-        header,
-        single_copy: true,
-    };
+    let (writer, needed, resume) =
+        open_writer(puzzle, path, options.encoding, options.force, true)?;
     match prepare(&writer, needed, resume.is_some()) {
         Ok(map) => Ok((writer, map, resume)),
         Err(e) => Err(abandon(writer.lock, resume.is_none(), e)),

@@ -134,6 +134,26 @@ fn create_or_resume<P: Puzzle>(
     encoding: Encoding,
     force: bool,
 ) -> Result<(Writer, Depths, Option<Vec<u64>>), TableError> {
+    let (mut writer, needed, resume) = open_writer(puzzle, path, encoding, force, false)?;
+    match prepare(&mut writer, needed, resume.is_some(), puzzle.index_count()) {
+        Ok(depths) => Ok((writer, depths, resume)),
+        Err(e) => Err(abandon(writer.lock, resume.is_none(), e)),
+    }
+}
+
+/// The writer of the table of `puzzle` at `path`, under its lock: an unfinished table
+/// of the same puzzle and encoding there is resumed (its levels returned), anything
+/// else replaced (a complete table only with `force`). `single_copy`: the file of a
+/// build with its levels on disk, one copy of the payload; an unfinished table begun
+/// with two is refused. Returns the writer, the file's length while it is built and
+/// the levels done. Refuses a bad place or a disk too small before it touches a file.
+pub(super) fn open_writer<P: Puzzle>(
+    puzzle: &P,
+    path: &Path,
+    encoding: Encoding,
+    force: bool,
+    single_copy: bool,
+) -> Result<(Writer, u64, Option<Vec<u64>>), TableError> {
     let identity = identity(puzzle);
     let indices = puzzle.index_count();
     let fresh = fresh_header(&identity, indices, 0..indices, encoding);
@@ -141,13 +161,26 @@ fn create_or_resume<P: Puzzle>(
         return Err(TableError::NameTooLong);
     }
     check_place(path)?;
-    let needed = copies::building_len(fresh.payload_bytes);
+    let payload = fresh.payload_bytes;
+    let needed = if single_copy {
+        copies::single_building_len(payload)
+    } else {
+        copies::building_len(payload)
+    };
     check_room(path, needed)?;
     let mut lock = WriteLock::acquire(path)?;
     let existing = lock.file().metadata().map_err(io_error(path))?.len();
     let resumed = match existing {
         0 => None,
         _ if force => None,
+        _ if single_copy && existing == copies::building_len(payload) => {
+            return Err(TableError::NotResumable {
+                path: path.to_owned(),
+                reason: "it was begun with its levels in memory: resume it without --memory \
+                         or with more"
+                    .into(),
+            });
+        }
         _ => to_resume(path, &identity, &fresh)?,
     };
     if resumed.is_none() && existing > 0 {
@@ -166,16 +199,13 @@ fn create_or_resume<P: Puzzle>(
         Ok(copies) => copies,
         Err(cause) => return Err(abandon(lock, resume.is_none(), io_error(path)(cause))),
     };
-    let mut writer = Writer {
+    let writer = Writer {
         lock,
         copies,
         header,
-        single_copy: false,
+        single_copy,
     };
-    match prepare(&mut writer, needed, resume.is_some(), puzzle.index_count()) {
-        Ok(depths) => Ok((writer, depths, resume)),
-        Err(e) => Err(abandon(writer.lock, resume.is_none(), e)),
-    }
+    Ok((writer, needed, resume))
 }
 
 /// Gives up on a file: a fresh one is removed while still locked.
@@ -257,7 +287,7 @@ pub(super) fn fresh_header(
 /// The header of the unfinished table of the same puzzle and encoding at `path`,
 /// naming the levels it holds and their copy (`None` if it holds no level yet);
 /// refuses a complete table and any other file.
-pub(super) fn to_resume(
+fn to_resume(
     path: &Path,
     identity: &Identity,
     fresh: &Header,

@@ -207,27 +207,24 @@ fn a_file_levels_ahead_of_its_checkpoint_resumes_byte_identical() {
     let reference = build(&board, &whole, Encoding::Byte, None, &Control::default()).unwrap();
     let memory = Some(256 << 10);
     // A checkpoint after every level up to level 10, then a run stopped in level 30.
-    let early = dir.path().join("early");
-    let stop = StopToken::new();
-    let observer = StopWithin::new(10, 0, 1, &stop);
-    let control = Control::new(&observer, Some(&stop)).every(Duration::ZERO);
-    let stopped = build(&board, &early, Encoding::Byte, memory, &control);
-    assert!(matches!(
-        stopped,
-        Err(TableError::Engine(EngineError::Interrupted(_)))
-    ));
-    assert_eq!(table::read_header_of(&early).unwrap().histogram.len(), 10);
-    let late = dir.path().join("late");
+    let stopped_in = |level: u32, path: &Path| {
+        let stop = StopToken::new();
+        let observer = StopWithin::new(level, 1, 2, &stop);
+        let control = Control::new(&observer, Some(&stop)).every(Duration::ZERO);
+        let stopped = build(&board, path, Encoding::Byte, memory, &control);
+        assert!(matches!(
+            stopped,
+            Err(TableError::Engine(EngineError::Interrupted(_)))
+        ));
+        assert_eq!(
+            table::read_header_of(path).unwrap().histogram.len() as u32,
+            level
+        );
+    };
+    let (early, late) = (dir.path().join("early"), dir.path().join("late"));
+    stopped_in(10, &early);
     std::fs::copy(&early, &late).unwrap();
-    let stop = StopToken::new();
-    let observer = StopWithin::new(30, 1, 2, &stop);
-    let control = Control::new(&observer, Some(&stop)).every(Duration::ZERO);
-    let stopped = build(&board, &late, Encoding::Byte, memory, &control);
-    assert!(matches!(
-        stopped,
-        Err(TableError::Engine(EngineError::Interrupted(_)))
-    ));
-    assert_eq!(table::read_header_of(&late).unwrap().histogram.len(), 30);
+    stopped_in(30, &late);
     // The header (the first page) of the early file over the late payload.
     let mut stitched = std::fs::read(&late).unwrap();
     let header = std::fs::read(&early).unwrap();

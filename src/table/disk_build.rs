@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
 
-use super::writer::{TableLevels, Writer, abandon, open_writer, reserve_blocks};
+use super::writer::{TableLevels, Writer, abandon, complete, open_writer, reserve_blocks};
 use super::{BuildOptions, Built, HEADER_BYTES, Header, TableError, blocks, io_error, not_depths};
 use crate::driver::{self, Control};
 use crate::engine::{Bfs, EngineError, Histogram, OnDisk, Residency};
@@ -261,23 +261,5 @@ fn finish(
         residency.drop_pages(at..end);
         at = end;
     }
-    let list = blocks::list_bytes(&list);
-    let file = writer.file();
-    file.set_len(HEADER_BYTES as u64 + payload as u64 + list.len() as u64)?;
-    use std::os::unix::fs::FileExt;
-    file.write_all_at(&list, HEADER_BYTES as u64 + payload as u64)?;
-    file.sync_data()?;
-    let complete = Header {
-        payload_crc32: whole.finalize(),
-        complete: true,
-        block_sums: Some(blocks::BlockSums {
-            block_log2: blocks::BLOCK_LOG2,
-            list_crc32: crc32fast::hash(&list),
-        }),
-        ..writer.header.clone()
-    };
-    // The spare header is cut off: the complete header goes to offset 0 only.
-    writer.write_header(&complete)?;
-    writer.header = complete;
-    Ok(())
+    complete(writer, &list, whole.finalize())
 }

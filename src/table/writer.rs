@@ -602,7 +602,16 @@ pub(super) fn finish(
     writer.write_headers(&in_copy_zero)?;
     writer.header = in_copy_zero;
     let (list, whole) = blocks::checksums(&map[..payload as usize], blocks::BLOCK_LOG2);
-    let list = blocks::list_bytes(&list);
+    complete(writer, &list, whole)
+}
+
+/// The last steps of a build, the payload in copy 0 and the header naming it: the file
+/// cut to the payload and the block checksums `list` (the spare copy and header go),
+/// the list written and synced, then the header with the complete flag, the payload's
+/// checksum `whole` and the list's, at offset 0 only.
+pub(super) fn complete(writer: &mut Writer, list: &[u32], whole: u32) -> std::io::Result<()> {
+    let payload = writer.header.payload_bytes;
+    let list = blocks::list_bytes(list);
     writer
         .file()
         .set_len(HEADER_BYTES as u64 + payload + list.len() as u64)?;

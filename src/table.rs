@@ -49,7 +49,32 @@ pub use blocks::{BLOCK_LOG2, BlockSums};
 pub use header::{HEADER_BYTES, Header, HeaderError, definition_digest};
 pub use shard_build::{BuiltShard, build_sharded};
 pub use verify::{Check, verify, verify_observed};
-pub use writer::{BuildOptions, Built, build};
+pub use writer::{BuildOptions, Built};
+
+/// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
+/// current rayon pool, reports to `control.observer`, saves checkpoints at
+/// `control`'s pacing, and `control.stop` interrupts it between work items. The file
+/// is locked against other writers for the whole run. A table larger than
+/// `options.memory` runs its levels on disk ([`crate::engine::OnDisk`]), as an
+/// unfinished table begun that way does; the others run in memory.
+///
+/// # Errors
+/// [`TableError`] if the file cannot be placed, created or resumed, a checkpoint or the
+/// finished table cannot be written, or the stop token ends the run
+/// ([`crate::engine::EngineError::Interrupted`] inside: the file keeps the complete
+/// levels).
+pub fn build<P: Puzzle>(
+    puzzle: &P,
+    path: &Path,
+    options: &BuildOptions,
+    control: &crate::driver::Control<'_>,
+) -> Result<Built, TableError> {
+    let payload = options.encoding.payload_bytes(puzzle.index_count());
+    match disk_build::memory_on_disk(path, payload, options) {
+        Some(memory) => disk_build::build(puzzle, path, options, memory, control),
+        None => writer::build_in_memory(puzzle, path, options, control),
+    }
+}
 
 /// What can go wrong with a table file.
 ///

@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
 
 use super::writer::{TableLevels, Writer, abandon, complete, open_writer, reserve_blocks};
-use super::{BuildOptions, Built, HEADER_BYTES, Header, TableError, blocks, io_error, not_depths};
+use super::{
+    BuildOptions, Built, HEADER_BYTES, Header, TableError, blocks, copies, io_error, not_depths,
+};
 use crate::driver::{self, Control};
 use crate::engine::{Bfs, EngineError, Histogram, OnDisk, Residency};
 use crate::puzzle::Puzzle;
@@ -85,9 +87,23 @@ impl Residency for MappedPayload<'_> {
     }
 }
 
-/// Whether a table of `payload_bytes` runs its levels on disk with `memory`.
-pub(super) fn on_disk(payload_bytes: u64, memory: Option<u64>) -> bool {
-    memory.is_some_and(|memory| payload_bytes > memory)
+/// The memory a build of a `payload_bytes` table at `path` runs its levels on disk
+/// in, or `None` for a build in memory: on disk where the table is larger than
+/// `options.memory`, and always where an unfinished table begun on disk is there (its
+/// payload may hold levels past its checkpoint, which only a build on disk redoes).
+pub(super) fn memory_on_disk(
+    path: &Path,
+    payload_bytes: u64,
+    options: &BuildOptions,
+) -> Option<u64> {
+    let begun_on_disk = !options.force
+        && std::fs::metadata(path)
+            .is_ok_and(|m| m.len() == copies::single_building_len(payload_bytes));
+    match options.memory {
+        Some(memory) if begun_on_disk || payload_bytes > memory => Some(memory),
+        None if begun_on_disk => Some(crate::sys::total_memory_bytes().unwrap_or(payload_bytes)),
+        _ => None,
+    }
 }
 
 /// The folder of the buckets of the table at `path`.

@@ -412,7 +412,7 @@ pub(super) fn reserve_blocks(file: &File, path: &Path, needed: u64) -> Result<()
     })
 }
 
-/// What [`build`] produced.
+/// What [`super::build`] produced.
 ///
 /// ```
 /// use antipode::{driver::Control, puzzles::SlidingPuzzle};
@@ -479,7 +479,7 @@ where
     }
 }
 
-/// How [`build`] writes a table.
+/// How [`super::build`] writes a table.
 ///
 /// ```
 /// use std::time::Duration;
@@ -522,37 +522,14 @@ impl Default for BuildOptions {
     }
 }
 
-/// Builds (or resumes) the table of `puzzle` at `path`: the search runs on the
-/// current rayon pool, reports to `control.observer`, saves checkpoints at
-/// `control`'s pacing, and `control.stop` interrupts it between work items. The file
-/// is locked against other writers for the whole run.
-///
-/// # Errors
-/// [`TableError`] if the file cannot be placed, created or resumed, a checkpoint or the
-/// finished table cannot be written, or the stop token ends the run
-/// ([`crate::engine::EngineError::Interrupted`] inside: the file keeps the complete
-/// levels).
-pub fn build<P: Puzzle>(
+/// [`super::build`] with the search in memory: the file receives the whole array at
+/// checkpoints and at the end.
+pub(super) fn build_in_memory<P: Puzzle>(
     puzzle: &P,
     path: &Path,
     options: &BuildOptions,
     control: &Control<'_>,
 ) -> Result<Built, TableError> {
-    let payload = options.encoding.payload_bytes(puzzle.index_count());
-    // An unfinished table begun on disk goes on on disk (its payload may hold levels
-    // past its checkpoint, which only the disk build redoes).
-    let begun_on_disk = !options.force
-        && std::fs::metadata(path).is_ok_and(|m| m.len() == copies::single_building_len(payload));
-    let memory = match options.memory {
-        Some(memory) if begun_on_disk || super::disk_build::on_disk(payload, Some(memory)) => {
-            Some(memory)
-        }
-        None if begun_on_disk => Some(crate::sys::total_memory_bytes().unwrap_or(payload)),
-        _ => None,
-    };
-    if let Some(memory) = memory {
-        return super::disk_build::build(puzzle, path, options, memory, control);
-    }
     let (mut writer, depths, resume) =
         create_or_resume(puzzle, path, options.encoding, options.force)?;
     let resumed_levels = resume.as_ref().map_or(0, Vec::len);

@@ -52,7 +52,13 @@ pub struct Args {
     /// The memory the table's levels may use (e.g. 16MiB, 2GiB; default: this
     /// machine's). A table larger than that runs its levels on disk: a block of it in
     /// memory at a time, neighbours for other blocks in bucket files beside the table.
-    #[arg(long, value_name = "SIZE", requires = "table", value_parser = antipode::units::parse_bytes)]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        requires = "table",
+        conflicts_with = "distributed",
+        value_parser = antipode::units::parse_bytes
+    )]
     memory: Option<u64>,
     /// No progress lines on standard error.
     #[arg(long, short)]
@@ -317,6 +323,9 @@ fn analyze_peg(board: PegBoard, args: &Args, interrupt: &Interrupt) -> Result<()
     }
     if args.bits.is_some() {
         bail!("a peg solitaire table has one bit per board: no --bits");
+    }
+    if args.memory.is_some() {
+        bail!("a peg solitaire search keeps its levels as bit sets in memory: no --memory");
     }
     let board = match args.from.as_deref() {
         None | Some("start") => board,

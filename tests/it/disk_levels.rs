@@ -265,4 +265,20 @@ fn memory_on_the_command_line() {
         assert_error(&all, expected);
     }
     assert_error(&["analyze", "8puzzle", "--memory", "1MiB"], "--table");
+    assert_error(
+        &["analyze", "english33", "--table", table, "--memory", "1MiB"],
+        "no --memory",
+    );
+    assert_error(
+        &[
+            "analyze",
+            "8puzzle",
+            "--distributed",
+            "--table",
+            table,
+            "--memory",
+            "1MiB",
+        ],
+        "--memory",
+    );
 }

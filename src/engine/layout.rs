@@ -112,6 +112,20 @@ impl Layout {
     }
 }
 
+/// Puts `goals` at depth 0 in `store` (which holds every index) and records level 0
+/// in their chunks; returns how many.
+pub(super) fn seed<S: crate::store::DepthStore>(
+    store: &S,
+    chunks: &ChunkLevels,
+    goals: &[u64],
+) -> u64 {
+    for &goal in goals {
+        store.set(goal, 0);
+        chunks.set((goal >> CHUNK_SHIFT) as usize, 0);
+    }
+    goals.len() as u64
+}
+
 /// Per chunk of `2^CHUNK_SHIFT` indices, the last level that wrote into it, so that
 /// sparse levels visit only the chunks that hold their frontier.
 pub(super) struct ChunkLevels(Vec<AtomicU32>);

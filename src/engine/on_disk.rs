@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use super::buckets::{BucketError, Buckets};
 use super::layout::{ChunkLevels, Layout};
 use super::slices::Slices;
-use super::{CHUNK_SHIFT, Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
+use super::{Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
@@ -358,11 +358,7 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
     }
 
     fn seed(&mut self) -> u64 {
-        for &goal in &self.goals {
-            self.store.set(goal, 0);
-            self.chunks.set((goal >> CHUNK_SHIFT) as usize, 0);
-        }
-        self.goals.len() as u64
+        super::layout::seed(self.store, &self.chunks, &self.goals)
     }
 
     fn resume(&mut self, levels: usize) {

@@ -9,7 +9,7 @@ use super::layout::{self, ChunkLevels, Layout, WorkItem};
 use super::levels::{self, LevelContext};
 use super::recent::{RecentMarks, Written};
 use super::strategy::{self, Capture, Chunks, Facts, Recent, Strategy};
-use super::{CHUNK_SHIFT, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
+use super::{Direction, EngineError, Executor, LevelOutcome, LevelPlan};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
@@ -180,14 +180,11 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
     }
 
     fn seed(&mut self) -> u64 {
-        for &goal in &self.goals {
-            self.store.set(goal, 0);
-            self.chunks.set((goal >> CHUNK_SHIFT) as usize, 0);
-        }
+        let seeded = layout::seed(self.store, &self.chunks, &self.goals);
         if let Some(recent) = &mut self.recent {
             recent.seeded();
         }
-        self.goals.len() as u64
+        seeded
     }
 
     fn resume(&mut self, levels: usize) {

@@ -18,9 +18,7 @@ use std::path::{Path, PathBuf};
 use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
 
 use super::writer::{TableLevels, Writer, abandon, complete, open_writer, reserve_blocks};
-use super::{
-    BuildOptions, Built, HEADER_BYTES, Header, TableError, blocks, copies, io_error, not_depths,
-};
+use super::{BuildOptions, Built, HEADER_BYTES, TableError, blocks, copies, io_error, not_depths};
 use crate::driver::{self, Control};
 use crate::engine::{Bfs, EngineError, Histogram, OnDisk, Residency};
 use crate::puzzle::Puzzle;
@@ -162,13 +160,7 @@ pub(super) fn build<P: Puzzle>(
         let map = depths.map();
         let save = |levels: &[u64]| {
             map.flush().map_err(writer.failed("a checkpoint"))?;
-            let header = Header {
-                histogram: levels.to_vec(),
-                checkpoint_slot: 0,
-                ..writer.header.clone()
-            };
-            writer.write_headers(&header).map_err(writer.failed("a checkpoint"))?;
-            writer.header = header;
+            writer.name_copy_zero(levels).map_err(writer.failed("a checkpoint"))?;
             Ok(0)
         };
         // A checkpoint syncs the pages the levels wrote since the last one. With depths
@@ -257,13 +249,7 @@ fn finish(
     let map = depths.map();
     let payload = writer.header.payload_bytes as usize;
     map.flush()?;
-    let done = Header {
-        histogram: histogram.0.clone(),
-        checkpoint_slot: 0,
-        ..writer.header.clone()
-    };
-    writer.write_headers(&done)?;
-    writer.header = done;
+    writer.name_copy_zero(&histogram.0)?;
     let (mut list, mut whole) = (Vec::new(), crc32fast::Hasher::new());
     let mut at = 0;
     while at < payload {

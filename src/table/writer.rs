@@ -110,6 +110,19 @@ impl Writer {
         Ok(())
     }
 
+    /// Writes the header naming copy 0 (the payload at 4096) with the levels
+    /// `histogram` (spare place, then offset 0).
+    pub(super) fn name_copy_zero(&mut self, histogram: &[u64]) -> std::io::Result<()> {
+        let named = Header {
+            histogram: histogram.to_vec(),
+            checkpoint_slot: 0,
+            ..self.header.clone()
+        };
+        self.write_headers(&named)?;
+        self.header = named;
+        Ok(())
+    }
+
     /// The error for a failed write of `what`.
     pub(super) fn failed(
         &self,
@@ -571,13 +584,7 @@ pub(super) fn finish(
     writer
         .copies
         .write(&map[..payload as usize], copies::offset(payload, 0))?;
-    let in_copy_zero = Header {
-        histogram: histogram.0.clone(),
-        checkpoint_slot: 0,
-        ..writer.header.clone()
-    };
-    writer.write_headers(&in_copy_zero)?;
-    writer.header = in_copy_zero;
+    writer.name_copy_zero(&histogram.0)?;
     let (list, whole) = blocks::checksums(&map[..payload as usize], blocks::BLOCK_LOG2);
     complete(writer, &list, whole)
 }

@@ -96,6 +96,7 @@
 //! `tests/it/figures.rs` measures a space where 15/16 of the indices are unreachable.
 
 mod buckets;
+mod disk_blocks;
 mod finished;
 mod lanes;
 mod layout;

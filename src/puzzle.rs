@@ -294,6 +294,17 @@ pub trait Puzzle: Notation + Sync {
         None
     }
 
+    /// The number of equal parts of the index space (part `p` starts at `p` times
+    /// the space over the parts) in which moves change a state's offset little: a
+    /// search on disk gives each of its blocks the same slice of offsets of every
+    /// part, so that most neighbours lie in their state's block and few wait in a
+    /// bucket on disk ([`crate::engine::OnDisk`]). On a sliding board, the blank's
+    /// cells: a sideways move keeps the offset, most vertical ones move it a little.
+    /// The default is 1: blocks are contiguous slices of the space.
+    fn disk_regions(&self) -> u64 {
+        1
+    }
+
     /// [`Puzzle::expand_sorted_fold`] without the neighbours that
     /// [`Puzzle::translations`] lists for each index (the default lists none, so this
     /// is the whole expansion).
@@ -676,6 +687,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn lane(&self, index: u64) -> Option<usize> {
         self.puzzle.lane(index)
+    }
+    fn disk_regions(&self) -> u64 {
+        self.puzzle.disk_regions()
     }
     fn expand_untranslated_fold<A: Default>(
         &self,

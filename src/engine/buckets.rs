@@ -142,8 +142,9 @@ impl Buckets {
         Ok(())
     }
 
-    /// Hands every neighbour of `block` to `apply`, a run at a time (the file's runs,
-    /// each checked, then what memory holds), and empties the bucket.
+    /// Hands every neighbour of `block` to `apply`, a run of distinct slots at a time
+    /// (the file's runs, each checked, then what memory holds, sorted and without
+    /// repeats), and empties the bucket.
     pub(super) fn drain(
         &mut self,
         block: usize,
@@ -155,8 +156,10 @@ impl Buckets {
             drop(file);
             std::fs::remove_file(&path).map_err(|cause| BucketError::Io { path, cause })?;
         }
-        let words = std::mem::take(&mut self.pending[block]);
+        let mut words = std::mem::take(&mut self.pending[block]);
         self.held -= words.len();
+        words.par_sort_unstable();
+        words.dedup();
         apply(&words);
         self.pending[block] = words;
         self.pending[block].clear();

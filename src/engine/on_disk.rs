@@ -1,5 +1,6 @@
 //! The executor of a search whose table is larger than the memory it may use: the
-//! index space cut into blocks ([`Slices`], one per block) that are in memory one at
+//! index space cut into blocks ([`DiskBlocks`]: the same slice of every part a
+//! puzzle's moves keep to, [`crate::Puzzle::disk_regions`]) that are in memory one at
 //! a time, and the neighbours found for other blocks kept in [`Buckets`] until their
 //! block is.
 //!
@@ -9,10 +10,13 @@
 //!    earlier blocks filled for it is marked, then its frontier (in groups of work
 //!    items, scanned while nothing writes, then expanded on the pool) marks the
 //!    neighbours inside the block at once and appends every other to the bucket of
-//!    its block;
-//! 2. **apply**: every block with a waiting bucket, or new states marked by pass 1, is
-//!    brought in, its bucket marked, and (byte entries) its new level counted by a
-//!    scan; packed entries count their marks, each mark one atomic read-modify-write.
+//!    its block. Byte entries: the scans mark the puzzle's translated neighbours
+//!    ([`crate::Puzzle::translations`]) many at a time where they stay in the block,
+//!    and the block's new level is counted by a scan of the chunks it marked;
+//! 2. **apply**: every block with a waiting bucket (neighbours from later blocks) is
+//!    brought in and its bucket marked, each slot once, so that the marks that find
+//!    an unseen state count the rest of the new level exactly. Packed entries count
+//!    every mark in both passes, each one atomic read-modify-write.
 //!
 //! After a block the store is told it may drop the block's pages ([`Residency`]): the
 //! depths stay in the table file, and the process holds about one block and the
@@ -33,8 +37,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::buckets::{BucketError, Buckets};
+use super::disk_blocks::DiskBlocks;
 use super::layout::{ChunkLevels, Layout};
-use super::slices::Slices;
 use super::{Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
@@ -66,9 +70,7 @@ pub struct OnDisk<'a, P: Puzzle, S: DepthStore> {
     layout: Layout,
     chunks: ChunkLevels,
     goals: Vec<u64>,
-    blocks: Slices,
-    /// Every block's first index ([`Slices::start`] divides).
-    starts: Vec<u64>,
+    blocks: DiskBlocks,
     buckets: Buckets,
     /// The next level is the one an interrupted run left partly written.
     redoing: bool,
@@ -103,11 +105,9 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         let mut layout = Layout::new(&puzzle.segments(), &goals);
         layout.leave_out(puzzle.never_reached());
         let count = puzzle.index_count();
-        let per_block = block_entries.clamp(1, 1 << 32);
-        let blocks = Slices::new(count, count.div_ceil(per_block).max(1) as usize);
-        let starts = (0..=blocks.ranks()).map(|b| blocks.start(b)).collect();
+        let blocks = DiskBlocks::new(count, puzzle.disk_regions(), block_entries);
         Ok(OnDisk {
-            buckets: Buckets::new(folder, blocks.ranks(), bucket_memory)?,
+            buckets: Buckets::new(folder, blocks.count(), bucket_memory)?,
             puzzle,
             store,
             residency,
@@ -115,7 +115,6 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             chunks: ChunkLevels::new(count),
             goals,
             blocks,
-            starts,
             redoing: false,
             resumed_exact: false,
             counted: None,
@@ -127,7 +126,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     /// The number of blocks.
     #[must_use]
     pub fn blocks(&self) -> usize {
-        self.blocks.ranks()
+        self.blocks.count()
     }
 
     /// The bucket bytes each level moved (levels 1, 2, ...).
@@ -141,26 +140,33 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         self.buckets.remove();
     }
 
-    fn block_range(&self, block: usize) -> Range<u64> {
-        self.starts[block]..self.starts[block + 1]
+    /// Tells the store the search is done with `block`'s entries for now.
+    fn release(&self, block: usize) {
+        for range in self.blocks.ranges(block) {
+            self.residency.release(range);
+        }
     }
 
-    /// The work items of class `class` inside `block`, cut to it, that a level from
-    /// `depth` may find frontier in (all of them with `None`).
+    /// The work items of class `class` inside `block`, cut to its ranges, that a level
+    /// from `depth` may find frontier in (all of them with `None`).
     fn items_in(&self, block: usize, class: usize, depth: Option<u32>) -> Vec<Range<u64>> {
-        let range = self.block_range(block);
-        // The items are in index order: from the first that ends inside the block.
-        let first = self
-            .layout
-            .items
-            .partition_point(|i| i.range.end <= range.start);
-        self.layout.items[first..]
-            .iter()
-            .take_while(|i| i.range.start < range.end)
-            .filter(|i| i.class == class)
-            .filter(|i| depth.is_none_or(|d| self.chunks.get(i.chunk) == d))
-            .map(|i| i.range.start.max(range.start)..i.range.end.min(range.end))
-            .collect()
+        let mut pieces = Vec::new();
+        for range in self.blocks.ranges(block) {
+            // The items are in index order: from the first that ends inside the range.
+            let first = self
+                .layout
+                .items
+                .partition_point(|i| i.range.end <= range.start);
+            pieces.extend(
+                self.layout.items[first..]
+                    .iter()
+                    .take_while(|i| i.range.start < range.end)
+                    .filter(|i| i.class == class)
+                    .filter(|i| depth.is_none_or(|d| self.chunks.get(i.chunk) == d))
+                    .map(|i| i.range.start.max(range.start)..i.range.end.min(range.end)),
+            );
+        }
+        pieces
     }
 
     /// Pass 1 over `block`: expands its frontier at `depth`, marks the neighbours
@@ -171,11 +177,11 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         block: usize,
         items: &[Range<u64>],
         depth: u32,
+        translating: bool,
         control: &Control<'_>,
     ) -> Result<Option<u64>, BucketError> {
         let next = depth + 1;
-        let range = self.block_range(block);
-        let (store, puzzle, chunks) = (self.store, self.puzzle, &self.chunks);
+        let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, &self.chunks, &self.blocks);
         let mut found = 0;
         let mut at = 0;
         while at < items.len() {
@@ -190,64 +196,103 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             }
             let group = &items[at..end];
             at = end;
-            let frontiers: Vec<Vec<u64>> = group
+            let frontiers: Vec<(Vec<u64>, bool)> = group
                 .par_iter()
                 .map(|item| {
                     let mut frontier = Vec::new();
-                    // SAFETY: nothing writes the store while the group is scanned (the
-                    // expansions start after every scan has joined).
-                    unsafe {
-                        store.collect_exclusive(item.clone(), Wanted::Depth(depth), &mut frontier)
-                    };
-                    frontier
+                    let deltas = puzzle.translations(item.start);
+                    let deltas = deltas.as_slice();
+                    let translated = translating
+                        && !deltas.is_empty()
+                        && deltas.iter().all(|&d| blocks.holds_shifted(block, item, d));
+                    if translated {
+                        // SAFETY: the scan writes only the shifted ranges, which lie in
+                        // the other colour class (`translating`): no scan of the group
+                        // reads them, and the expansions start after every scan.
+                        let hits = unsafe {
+                            store.collect_translating_exclusive(
+                                item.clone(),
+                                Wanted::Depth(depth),
+                                deltas,
+                                next,
+                                &mut frontier,
+                            )
+                        };
+                        for (k, &delta) in deltas.iter().enumerate() {
+                            if hits & (1 << k) != 0 {
+                                // A piece lies in one chunk; shifted, in at most two.
+                                chunks.mark(item.start.wrapping_add_signed(delta), next);
+                                chunks.mark((item.end - 1).wrapping_add_signed(delta), next);
+                            }
+                        }
+                    } else {
+                        // SAFETY: nothing writes the store while the group is scanned
+                        // (the expansions start after every scan has joined).
+                        unsafe {
+                            store.collect_exclusive(
+                                item.clone(),
+                                Wanted::Depth(depth),
+                                &mut frontier,
+                            )
+                        };
+                    }
+                    (frontier, translated)
                 })
                 .collect();
-            let (blocks, starts) = (&self.blocks, &self.starts);
-            // Each item's far neighbours sorted by block as offsets, on the pool: the
+            // Each item's far neighbours sorted by block as slots, on the pool: the
             // buckets then take whole runs.
             let expanded: Vec<(u64, Vec<Vec<u32>>)> = frontiers
                 .par_iter()
-                .map(|frontier| {
-                    let mut far: Vec<Vec<u32>> = vec![Vec::new(); starts.len() - 1];
+                .map(|(frontier, translated)| {
+                    let mut far: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
                     let mut marked = 0u64;
-                    puzzle.expand_sorted(frontier, |_, neighbours| {
+                    // Near neighbours prefetched and marked a few later; a seen one is
+                    // only read (its page stays clean, with nothing to write back).
+                    let visit = |(), _, neighbours: &[u64]| {
                         for &n in neighbours {
-                            if range.contains(&n) {
-                                if store.mark_if_unseen(n, next) {
+                            let (owner, slot) = blocks.owner(n);
+                            if owner == block {
+                                if store.matches(n, Wanted::Unseen) && store.mark_if_unseen(n, next)
+                                {
                                     marked += 1;
                                     chunks.mark(n, next);
                                 }
                             } else {
-                                let owner = blocks.owner(n);
-                                far[owner].push((n - starts[owner]) as u32);
+                                far[owner].push(slot);
                             }
                         }
-                    });
+                    };
+                    if *translated {
+                        puzzle.expand_untranslated_fold(frontier, (), visit);
+                    } else {
+                        puzzle.expand_sorted_fold(frontier, (), visit);
+                    }
                     (marked, far)
                 })
                 .collect();
             for (marked, far) in expanded {
                 found += marked;
-                for (owner, offsets) in far.iter().enumerate() {
-                    self.buckets.extend(owner, offsets)?;
+                for (owner, slots) in far.iter().enumerate() {
+                    self.buckets.extend(owner, slots)?;
                 }
             }
         }
         Ok(Some(found))
     }
 
-    /// Pass 2 over `block`: marks its bucket. Returns the states it marked new.
+    /// Marks `block`'s bucket (pass 2, or before pass 1 expands the block). Returns
+    /// the states it marked new, exactly: the bucket hands over runs of distinct
+    /// slots, one run at a time.
     fn apply_block(&mut self, block: usize, next: u32) -> Result<u64, BucketError> {
-        let start = self.starts[block];
-        let (store, chunks) = (self.store, &self.chunks);
+        let (store, chunks, blocks) = (self.store, &self.chunks, &self.blocks);
         let mut found = 0;
-        self.buckets.drain(block, |offsets| {
-            found += offsets
+        self.buckets.drain(block, |slots| {
+            found += slots
                 .par_chunks(1 << 16)
                 .map(|piece| {
                     let mut marked = 0u64;
-                    for &offset in piece {
-                        let n = start + u64::from(offset);
+                    for &slot in piece {
+                        let n = blocks.index(block, slot);
                         if store.mark_if_unseen(n, next) {
                             marked += 1;
                             chunks.mark(n, next);
@@ -260,9 +305,10 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         Ok(found)
     }
 
-    /// The entries of `block` in class `class` holding `next`'s code.
-    fn count_block(&self, block: usize, class: usize, next: u32) -> u64 {
-        self.items_in(block, class, None)
+    /// The entries of `block` in class `class` holding `next`'s code: in every work
+    /// item if `everywhere`, else in those whose chunk this run marked at `next`.
+    fn count_block(&self, block: usize, class: usize, next: u32, everywhere: bool) -> u64 {
+        self.items_in(block, class, (!everywhere).then_some(next))
             .par_iter()
             // SAFETY: between the passes' writes nothing writes the store.
             .map(|r| unsafe { self.store.count_exclusive(r.clone(), Wanted::Depth(next)) })
@@ -277,9 +323,18 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     ) -> Result<Option<u64>, BucketError> {
         let (depth, next) = (plan.depth, plan.depth + 1);
         let exact_marks = self.store.packed().is_some();
+        // A level redone after a resume may find states of its own marked anywhere by
+        // the interrupted run: every block is visited by pass 2 and counted by a scan.
         let redoing = std::mem::take(&mut self.redoing) || self.resumed_exact;
-        let mut touched = vec![redoing; self.blocks()];
+        // The puzzle's translated neighbours marked by the frontier scans, many at a
+        // time, where they lie in the other colour class (the scans of a group then
+        // write nothing another reads) and the level is counted by scans (the
+        // translated marks are not counted one by one).
+        let translating = !exact_marks && plan.source != plan.target;
         let mut found = 0;
+        // Byte entries: the states of the new level each block holds after pass 1 (a
+        // scan while it is in memory), to which pass 2 adds what its bucket marks.
+        let mut counted = 0;
         // Chosen before any mark: a work item may span blocks, and the marks of one
         // block change its chunk's last level.
         let frontier_items: Vec<Vec<Range<u64>>> = (0..self.blocks())
@@ -295,27 +350,31 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             // level's far neighbours at most, not all of them.
             if self.buckets.holds(block) {
                 found += self.apply_block(block, next)?;
-                touched[block] = true;
             }
-            let Some(marked) = self.expand_block(block, items, depth, control)? else {
+            let Some(marked) = self.expand_block(block, items, depth, translating, control)? else {
                 return Ok(None);
             };
-            touched[block] |= marked > 0;
             found += marked;
-            self.residency.release(self.block_range(block));
+            if !exact_marks && !redoing {
+                counted += self.count_block(block, plan.target, next, false);
+            }
+            self.release(block);
             control.observer.work_done(1);
         }
-        let mut counted = 0;
-        for (block, &touched) in touched.iter().enumerate() {
+        for block in 0..self.blocks() {
             if control.stopped() {
                 return Ok(None);
             }
-            if touched || self.buckets.holds(block) {
-                found += self.apply_block(block, next)?;
-                if !exact_marks {
-                    counted += self.count_block(block, plan.target, next);
+            if redoing || self.buckets.holds(block) {
+                // Marks of distinct states, counted exactly: they add to pass 1's scan.
+                let marked = self.apply_block(block, next)?;
+                found += marked;
+                if redoing && !exact_marks {
+                    counted += self.count_block(block, plan.target, next, true);
+                } else {
+                    counted += marked;
                 }
-                self.residency.release(self.block_range(block));
+                self.release(block);
             }
             control.observer.work_done(1);
         }
@@ -416,8 +475,8 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
             // A level redone after a resume, over packed entries: every block's scan.
             _ => (0..self.blocks())
                 .map(|block| {
-                    let count = self.count_block(block, plan.target, next);
-                    self.residency.release(self.block_range(block));
+                    let count = self.count_block(block, plan.target, next, true);
+                    self.release(block);
                     count
                 })
                 .sum(),

@@ -368,6 +368,10 @@ impl Puzzle for SlidingPuzzle {
     }
 
     /// The blank's column where there are translations: vertical moves keep it.
+    fn disk_regions(&self) -> u64 {
+        self.cells() as u64
+    }
+
     fn lane(&self, index: u64) -> Option<usize> {
         (self.cells() > 6).then(|| (index / self.block) as usize % self.cols)
     }

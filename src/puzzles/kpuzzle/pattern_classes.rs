@@ -228,16 +228,22 @@ impl PatternClasses {
     /// The piece and twist that symmetry `k` brings to kept position `i` of `state`.
     #[inline(always)]
     fn image_at(&self, state: &Pattern, k: usize, i: usize) -> (u8, u8) {
+        let from = self.compact.kept[self.symmetries[k].0.s.permutation[i] as usize];
+        self.value_image(k, i, state.pieces[from], state.orientation[from])
+    }
+
+    /// What symmetry `k` makes at kept position `i` of the piece `piece` with twist
+    /// `o` at the position it takes from ([`PatternClasses::image_at`]).
+    #[inline(always)]
+    fn value_image(&self, k: usize, i: usize, piece: u8, o: u8) -> (u8, u8) {
         let (symmetry, r) = &self.symmetries[k];
         let c = &self.compact;
-        let from = c.kept[symmetry.s.permutation[i] as usize];
-        let kind = self.kind_of[c.orbit[i] as usize * 256 + state.pieces[from] as usize] as usize;
+        let kind = self.kind_of[c.orbit[i] as usize * 256 + piece as usize] as usize;
         let piece = self.label_of[r.kind[kind] as usize];
         let m = c.moduli[i];
         if m <= 1 {
             return (piece, 0);
         }
-        let o = state.orientation[from];
         let o = if symmetry.mirror && o != 0 { m - o } else { o };
         // Each term is below m: two conditional subtractions stand for `% m`.
         let mut twist = r.twist[kind] + o;
@@ -466,5 +472,15 @@ impl Symmetries for PatternClasses {
 
     fn inverses(&self, plain: &KPuzzle) -> Option<Vec<u16>> {
         PatternClasses::inverses(self, plain)
+    }
+
+    fn source_of(&self, k: usize, position: usize) -> Option<usize> {
+        let i = self.compact.kept.iter().position(|&p| p == position)?;
+        Some(self.compact.kept[self.symmetries[k].0.s.permutation[i] as usize])
+    }
+
+    fn image_of(&self, k: usize, position: usize, piece: u8, twist: u8) -> (u8, u8) {
+        let i = self.compact.kept.iter().position(|&p| p == position);
+        self.value_image(k, i.expect("a kept position"), piece, twist)
     }
 }

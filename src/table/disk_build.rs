@@ -15,7 +15,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use memmap2::{MmapMut, MmapOptions, UncheckedAdvice};
+use memmap2::{Advice, MmapMut, MmapOptions, UncheckedAdvice};
 
 use super::writer::{TableLevels, Writer, abandon, complete, open_writer, reserve_blocks};
 use super::{BuildOptions, Built, HEADER_BYTES, TableError, blocks, copies, io_error, not_depths};
@@ -229,13 +229,18 @@ fn prepare(writer: &Writer, needed: u64, resuming: bool) -> Result<MmapMut, Tabl
     // SAFETY: the file is locked against other writers for the whole build, and its
     // length is fixed until the mapping is dropped (the end cuts only the spare header
     // past the payload).
-    unsafe {
+    let map = unsafe {
         MmapOptions::new()
             .offset(HEADER_BYTES as u64)
             .len(payload.max(1) as usize)
             .map_mut(file)
     }
-    .map_err(io)
+    .map_err(io)?;
+    // No read-ahead on faults: a level's marks land on scattered pages of a block,
+    // and each fault would otherwise read (or, in a fresh file, zero) a window of
+    // pages around its own. Only speed is at stake if the advice fails.
+    let _ = map.advise(Advice::Random);
+    Ok(map)
 }
 
 /// Syncs the payload, writes the block checksums (the payload read a window at a

@@ -155,6 +155,12 @@ mod tests {
         assert_eq!(blocks.index(1, 30), 130);
         let ranges: Vec<_> = blocks.ranges(4).take(2).collect();
         assert_eq!(ranges, [80..100, 180..200]);
+        // A range shifted by a part stays in its block; shifted off it, not.
+        assert!(blocks.holds_shifted(1, &(125..135), 100));
+        assert!(blocks.holds_shifted(1, &(125..135), -100));
+        assert!(!blocks.holds_shifted(1, &(125..135), 10));
+        assert!(!blocks.holds_shifted(1, &(125..135), -200));
+        assert!(!blocks.holds_shifted(1, &(1125..1135), 100));
         // Parts that do not divide the space: one part, contiguous blocks.
         let blocks = DiskBlocks::new(1201, 12, 240);
         assert_eq!(blocks.ranges(1).collect::<Vec<_>>(), vec![240..480]);

@@ -60,6 +60,9 @@ pub struct Traffic {
     pub read: u64,
 }
 
+/// Work items a group scans at once, on the pool.
+const SCAN_BATCH: usize = 4;
+
 /// The search of a store whose blocks are in memory one at a time ([`Residency`]):
 /// see the module docs. The buckets live in a folder of their own, removed by
 /// [`OnDisk::finish`].
@@ -80,9 +83,10 @@ pub struct OnDisk<'a, P: Puzzle, S: DepthStore> {
     /// The count of the level just computed, by the apply pass's scans (byte entries).
     counted: Option<(u32, u64)>,
     traffic: Vec<Traffic>,
-    /// Indices a group of work items spans at most, beyond its first item: their
-    /// frontier and its far neighbours are the memory a block needs beside its entries.
-    group_indices: u64,
+    /// Frontier states a group of work items holds at most, beyond its last batch
+    /// of items: they and their far neighbours are the memory a block needs beside
+    /// its entries.
+    group_states: u64,
 }
 
 impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
@@ -119,7 +123,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             resumed_exact: false,
             counted: None,
             traffic: Vec::new(),
-            group_indices: bucket_memory / (8 + 4 * puzzle.max_neighbours() as u64).max(1),
+            group_states: bucket_memory / (8 + 4 * puzzle.max_neighbours() as u64).max(1),
         })
     }
 
@@ -188,57 +192,59 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             if control.stopped() {
                 return Ok(None);
             }
-            let mut end = at;
-            let mut indices = 0;
-            while end < items.len() && (end == at || indices < self.group_indices) {
-                indices += items[end].end - items[end].start;
-                end += 1;
-            }
-            let group = &items[at..end];
-            at = end;
-            let frontiers: Vec<(Vec<u64>, bool)> = group
-                .par_iter()
-                .map(|item| {
-                    let mut frontier = Vec::new();
-                    let deltas = puzzle.translations(item.start);
-                    let deltas = deltas.as_slice();
-                    let translated = translating
-                        && !deltas.is_empty()
-                        && deltas.iter().all(|&d| blocks.holds_shifted(block, item, d));
-                    if translated {
-                        // SAFETY: the scan writes only the shifted ranges, which lie in
-                        // the other colour class (`translating`): no scan of the group
-                        // reads them, and the expansions start after every scan.
-                        let hits = unsafe {
-                            store.collect_translating_exclusive(
-                                item.clone(),
-                                Wanted::Depth(depth),
-                                deltas,
-                                next,
-                                &mut frontier,
-                            )
-                        };
-                        for (k, &delta) in deltas.iter().enumerate() {
-                            if hits & (1 << k) != 0 {
-                                // A piece lies in one chunk; shifted, in at most two.
-                                chunks.mark(item.start.wrapping_add_signed(delta), next);
-                                chunks.mark((item.end - 1).wrapping_add_signed(delta), next);
+            // Items scanned a few at a time until the group's frontier fills its share
+            // of the memory (or a batch's items, at most, past it).
+            let mut frontiers: Vec<(Vec<u64>, bool)> = Vec::new();
+            let mut states = 0;
+            while at < items.len() && (frontiers.is_empty() || states < self.group_states) {
+                let batch = &items[at..(at + SCAN_BATCH).min(items.len())];
+                at += batch.len();
+                let scanned: Vec<(Vec<u64>, bool)> = batch
+                    .par_iter()
+                    .map(|item| {
+                        let mut frontier = Vec::new();
+                        let deltas = puzzle.translations(item.start);
+                        let deltas = deltas.as_slice();
+                        let translated = translating
+                            && !deltas.is_empty()
+                            && deltas.iter().all(|&d| blocks.holds_shifted(block, item, d));
+                        if translated {
+                            // SAFETY: the scan writes only the shifted ranges, which lie in
+                            // the other colour class (`translating`): no scan of the group
+                            // reads them, and the expansions start after every scan.
+                            let hits = unsafe {
+                                store.collect_translating_exclusive(
+                                    item.clone(),
+                                    Wanted::Depth(depth),
+                                    deltas,
+                                    next,
+                                    &mut frontier,
+                                )
+                            };
+                            for (k, &delta) in deltas.iter().enumerate() {
+                                if hits & (1 << k) != 0 {
+                                    // A piece lies in one chunk; shifted, in at most two.
+                                    chunks.mark(item.start.wrapping_add_signed(delta), next);
+                                    chunks.mark((item.end - 1).wrapping_add_signed(delta), next);
+                                }
                             }
+                        } else {
+                            // SAFETY: nothing writes the store while the group is scanned
+                            // (the expansions start after every scan has joined).
+                            unsafe {
+                                store.collect_exclusive(
+                                    item.clone(),
+                                    Wanted::Depth(depth),
+                                    &mut frontier,
+                                )
+                            };
                         }
-                    } else {
-                        // SAFETY: nothing writes the store while the group is scanned
-                        // (the expansions start after every scan has joined).
-                        unsafe {
-                            store.collect_exclusive(
-                                item.clone(),
-                                Wanted::Depth(depth),
-                                &mut frontier,
-                            )
-                        };
-                    }
-                    (frontier, translated)
-                })
-                .collect();
+                        (frontier, translated)
+                    })
+                    .collect();
+                states += scanned.iter().map(|(f, _)| f.len() as u64).sum::<u64>();
+                frontiers.extend(scanned);
+            }
             // Each item's far neighbours sorted by block as slots, on the pool: the
             // buckets then take whole runs.
             let expanded: Vec<(u64, Vec<Vec<u32>>)> = frontiers

@@ -174,8 +174,8 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     }
 
     /// Pass 1 over `block`: expands its frontier at `depth`, marks the neighbours
-    /// inside and buckets the others. Returns the states it marked new (a lower bound
-    /// on byte entries, exact on packed ones) or `None` once stopped.
+    /// inside and buckets the others. Returns the states it marked new (exact on
+    /// packed entries; byte entries are counted by scans) or `None` once stopped.
     fn expand_block(
         &mut self,
         block: usize,
@@ -252,8 +252,8 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                 .map(|(frontier, translated)| {
                     let mut far: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
                     let mut marked = 0u64;
-                    // Near neighbours prefetched and marked a few later; a seen one is
-                    // only read (its page stays clean, with nothing to write back).
+                    // Near neighbours marked at once (the block is in memory); a seen
+                    // one is only read (its page stays clean, nothing to write back).
                     let visit = |(), _, neighbours: &[u64]| {
                         for &n in neighbours {
                             let (owner, slot) = blocks.owner(n);

@@ -106,7 +106,10 @@ pub fn solve<P: Puzzle, R: DepthRead + ?Sized>(
 
 /// Moves that reach `target` from the goal set, as few as can: an optimal solution
 /// from `target` ([`solve`]) walked back, each step undone by the move that leads
-/// from its position to the one before.
+/// from its position to the one before. Where indices are positions up to rotation
+/// and the solution ends at a rotation of the one goal, the path is first turned
+/// with it ([`Puzzle::carry_path_onto`]): the moves then reach a position of
+/// `target`'s class from the goal itself.
 ///
 /// ```
 /// use antipode::{Analyze, puzzles::SlidingPuzzle};
@@ -128,15 +131,24 @@ pub fn moves_from_goal<P: Puzzle, R: DepthRead + ?Sized>(
     target: &P::State,
 ) -> Result<Vec<P::Move>, DescentError> {
     let steps = solve(puzzle, store, target)?;
-    let mut moves = Vec::with_capacity(steps.len());
+    let mut path: Vec<P::State> = std::iter::once(target.clone())
+        .chain(steps.into_iter().map(|step| step.state))
+        .collect();
+    // A descent may end at a rotation of the goal (positions up to rotation): the
+    // path is turned with it, to end at the goal and start in the target's class.
+    if let [goal] = puzzle.goals().as_slice()
+        && path.last() != Some(goal)
+    {
+        puzzle.carry_path_onto(&mut path, goal);
+    }
+    let mut moves = Vec::with_capacity(path.len() - 1);
     let mut successors = Vec::new();
-    for (k, step) in steps.iter().enumerate().rev() {
-        let back_to = if k == 0 { target } else { &steps[k - 1].state };
+    for pair in path.windows(2).rev() {
         successors.clear();
-        puzzle.successors(&step.state, &mut successors);
+        puzzle.successors(&pair[1], &mut successors);
         let back = successors
             .iter()
-            .find(|s| s.state == *back_to)
+            .find(|s| s.state == pair[0])
             .ok_or(DescentError::Irreversible)?;
         moves.push(back.moved);
     }

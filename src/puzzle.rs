@@ -173,6 +173,15 @@ pub trait Puzzle: Notation + Sync {
     /// Whether `state` is in the goal set.
     fn is_goal(&self, state: &Self::State) -> bool;
 
+    /// Rewrites `path`, whose last state is at distance 0 in the class of `onto`
+    /// without being `onto` (a rotation of the goal, where indices are positions up
+    /// to rotation), by the symmetry that takes that state to `onto`: the path then
+    /// ends at `onto` and starts in its first state's class, each step still one
+    /// move. Where an index is one position (the default) there is nothing to do.
+    fn carry_path_onto(&self, path: &mut [Self::State], onto: &Self::State) {
+        let _ = (path, onto);
+    }
+
     /// A short readable form of the goal set (table headers and reports show it): the
     /// goal's one-line form, or `N goal states`. Puzzles with large goal sets override
     /// it to describe the set without building it.
@@ -642,7 +651,11 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
         vec![self.root.clone()]
     }
     fn is_goal(&self, state: &P::State) -> bool {
-        *state == self.root
+        // An index may stand for a class holding the root's rotations.
+        *state == self.root || self.puzzle.rank(state) == self.puzzle.rank(&self.root)
+    }
+    fn carry_path_onto(&self, path: &mut [P::State], onto: &P::State) {
+        self.puzzle.carry_path_onto(path, onto);
     }
     fn goal_summary(&self) -> String {
         self.puzzle.format_line(&self.root)

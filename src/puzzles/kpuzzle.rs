@@ -1222,13 +1222,33 @@ impl Puzzle for KPuzzle {
 
     fn is_goal(&self, state: &Pattern) -> bool {
         match &self.goal_set {
-            None => *state == self.goal,
+            // Up to rotation the goal's class holds its rotations.
+            None => {
+                *state == self.goal
+                    || self.pattern_classes.as_ref().is_some_and(|c| {
+                        c.has_rotations() && self.rank(state) == self.rank(&self.goal)
+                    })
+            }
             Some(patterns) => patterns.iter().any(|p| goal::matches(p, state.view())),
         }
     }
 
     fn goal_summary(&self) -> String {
         self.variant.goal.clone().unwrap_or_else(|| "solved".into())
+    }
+
+    fn carry_path_onto(&self, path: &mut [Pattern], onto: &Pattern) {
+        let Some(classes) = &self.pattern_classes else {
+            return;
+        };
+        let Some(k) = path.last().and_then(|end| classes.taking(end, onto)) else {
+            return;
+        };
+        let mut image = onto.clone();
+        for state in path {
+            classes.image_into(state, k, &mut image);
+            std::mem::swap(state, &mut image);
+        }
     }
 
     fn goal_indices(&self) -> Vec<u64> {

@@ -575,18 +575,75 @@ fn the_three_colour_cube_census_and_kinds_a_rotation_splits() {
     ]);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["histogram"], serde_json::json!([1, 1]), "{out}");
-    // Two orbits of one shape: a rotation could exchange them, which the symmetry
-    // search does not find (the FTO's triangles): refused.
+    // Two rings of one shape (as the FTO's two orbits of triangles), each with its
+    // four swaps of neighbours, and the rotation that turns both: positions up to
+    // rotation are the classes of the rotations within orbits (one exchanging the
+    // rings would put each ring's pieces where the moves never take them). 36
+    // positions; up to rotation (36 + 4) / 4 = 10 by Burnside's count (a half turn
+    // fixes the alternating arrangements, 2 per ring).
     let twin = dir.path().join("twin.tws");
-    std::fs::write(
-        &twin,
-        "Name Twin\nSet A 4 1\nSet B 4 1\nSolved\nA\n1 1 2 2\nB\n1 1 2 2\nEnd\n\
-         Move X\nA\n2 3 4 1\nB\n1 2 3 4\nEnd\nMove Y\nA\n1 2 3 4\nB\n2 3 4 1\nEnd\n",
-    )
-    .unwrap();
-    assert_error(
-        &["analyze", twin.to_str().unwrap(), "--up-to-rotation"],
-        "--up-to-rotation with pieces that look alike: a rotation may exchange orbits A \
-         and B",
+    let mut text =
+        String::from("Name Twin\nSet P 4 1\nSet Q 4 1\nSolved\nP\n1 1 2 2\nQ\n1 1 2 2\nEnd\n");
+    let swaps = ["2 1 3 4", "1 3 2 4", "1 2 4 3", "4 2 3 1"];
+    for (k, swap) in swaps.iter().enumerate() {
+        let still = "1 2 3 4";
+        text += &format!("Move P{k}\nP\n{swap}\nQ\n{still}\nEnd\n");
+        text += &format!("Move Q{k}\nP\n{still}\nQ\n{swap}\nEnd\n");
+    }
+    text += "Rotation turn\nP\n2 3 4 1\nQ\n2 3 4 1\nEnd\n";
+    std::fs::write(&twin, text).unwrap();
+    let (out, _) = run_ok(&[
+        "analyze",
+        twin.to_str().unwrap(),
+        "--up-to-rotation",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["histogram"], serde_json::json!([1, 4, 5]), "{out}");
+    let (out, _) = run_ok(&["analyze", twin.to_str().unwrap(), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        json["histogram"],
+        serde_json::json!([1, 4, 10, 12, 9]),
+        "{out}"
     );
+}
+
+/// Up to rotation a descent may end at a rotation of the goal: with depths mod 3 it
+/// knows it is there (the goal's class is at distance 0), and the moves written for
+/// each antipode reach its class from the goal itself.
+#[test]
+fn antipodes_up_to_rotation_from_a_two_bit_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("centres.table");
+    let name = "4x4x4-centres --up-to-rotation";
+    let (out, _) = run_ok(&[
+        "analyze",
+        name,
+        "--bits",
+        "2",
+        "--table",
+        table.to_str().unwrap(),
+        "--show",
+        "18",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let Twisty::Plain(centres) = open_any(name).unwrap() else {
+        panic!("{name}: pattern classes")
+    };
+    let antipodes = json["antipodes"].as_array().unwrap();
+    let moves = json["antipode_moves"].as_array().unwrap();
+    assert_eq!((antipodes.len(), moves.len()), (18, 18), "{out}");
+    for (antipode, moves) in antipodes.iter().zip(moves) {
+        let moves = moves.as_str().unwrap();
+        let reached = centres
+            .parse(moves)
+            .unwrap_or_else(|e| panic!("{moves}: {e}"));
+        let antipode = centres.parse(antipode.as_str().unwrap()).unwrap();
+        assert_eq!(centres.rank(&reached), centres.rank(&antipode), "{moves}");
+        assert_eq!(moves.split(' ').count(), 8, "{moves}");
+    }
 }

@@ -624,28 +624,11 @@ fn rotation_classes(
     moves: Vec<Transformation>,
 ) -> Result<Prepared, KPuzzleError> {
     let option = |e: symmetry::SymmetryError| KPuzzleError::Option(e.to_string());
-    // Symmetries are found within orbits; a rotation that exchanges two orbits of one
-    // shape (the FTO's two orbits of triangles) would be missed, and positions up to
-    // the rotations found are not positions up to rotation.
-    let mut shapes: Vec<(u8, usize, u8)> = Vec::new();
-    for (i, &orbit) in compact.orbit.iter().enumerate() {
-        match shapes.iter_mut().find(|s| s.0 == orbit) {
-            Some(s) => s.1 += 1,
-            None => shapes.push((orbit, 1, compact.moduli[i])),
-        }
-    }
-    for (j, a) in shapes.iter().enumerate() {
-        if let Some(b) = shapes[j + 1..].iter().find(|b| (b.1, b.2) == (a.1, a.2)) {
-            let name = |o: u8| plain.definition.orbits[o as usize].name.clone();
-            return Err(KPuzzleError::Option(format!(
-                "--up-to-rotation with pieces that look alike: a rotation may exchange \
-                 orbits {} and {} (as many pieces and twists), and rotations are found \
-                 only within orbits",
-                name(a.0),
-                name(b.0)
-            )));
-        }
-    }
+    // Rotations are found within orbits. One that exchanged two orbits of one shape
+    // (half the FTO's rotations, which swap its two orbits of triangles) would put
+    // each orbit's pieces where the moves never take them: pieces of two orbits are
+    // different pieces, however alike they look, so such a rotation takes every
+    // position out of the space and relates none of its positions to another.
     // A rotation takes each turn to a turn the same way round (a mirror reverses
     // them, even where no piece twists to tell).
     let amounts: Vec<_> = plain.turns().iter().map(|t| t.amount).collect();
@@ -915,6 +898,16 @@ mod tests {
         // turns), every class one position up to rotation.
         let (centres, a) = run("4x4x4-centres --up-to-rotation");
         let classes = centres.pattern_classes().unwrap();
+        // Each antipode's moves from the goal reach its class, though the descent
+        // from it may end at a rotation of the goal.
+        let shown =
+            crate::analysis::analyze(&*centres, 18, &crate::driver::Control::default()).unwrap();
+        assert_eq!(shown.antipode_moves.len(), 18);
+        for (moves, antipode) in shown.antipode_moves.iter().zip(&shown.antipodes) {
+            let reached = crate::Notation::parse(&*centres, moves).unwrap();
+            let antipode = crate::Notation::parse(&*centres, antipode).unwrap();
+            assert_eq!(centres.rank(&reached), centres.rank(&antipode), "{moves}");
+        }
         assert_eq!(classes.rotation_count(), 24);
         assert_eq!(classes.symmetry_count(), 24);
         let expected = up_to_rotation_by_hand(&open("4x4x4-centres").unwrap(), classes);

@@ -338,6 +338,24 @@ impl PatternClasses {
         self.rotation[k]
     }
 
+    /// Whether some symmetry other than the identity is a rotation of the whole
+    /// puzzle (positions up to rotation): then a class of the goal holds its
+    /// rotations, not the goal alone.
+    #[must_use]
+    pub fn has_rotations(&self) -> bool {
+        self.rotation.iter().skip(1).any(|&r| r)
+    }
+
+    /// The symmetry that takes `from` to `onto`, if one does.
+    #[must_use]
+    pub fn taking(&self, from: &Pattern, onto: &Pattern) -> Option<usize> {
+        let mut image = from.clone();
+        (0..self.symmetries.len()).find(|&k| {
+            self.image_into(from, k, &mut image);
+            image == *onto
+        })
+    }
+
     /// The classes under the symmetries that fix `root` up to rotation (a search
     /// from `root` then measures the distance to it, not to the nearest of its
     /// images): those that take it to one of its rotations.

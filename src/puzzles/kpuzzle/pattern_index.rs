@@ -34,8 +34,8 @@ use rayon::prelude::*;
 /// The most values the small part may take.
 pub const MAX_SMALL_VALUES: u64 = 1 << 23;
 
-/// The most entries (four bytes each) the move and symmetry tables may take.
-const MAX_TABLE_ENTRIES: u64 = 1 << 26;
+/// The most entries (four bytes each) the move and symmetry tables may take: 1 GiB.
+const MAX_TABLE_ENTRIES: u64 = 1 << 28;
 
 /// How many neighbours a bottom-up question computes and prefetches before it reads
 /// their answers: their misses overlap, and a hit among the first ones spares the rest.
@@ -62,13 +62,15 @@ fn masks_allowed() -> bool {
     true
 }
 
-/// Whether tables of `entries` pay for an index of `indices` slots (tests may say).
-fn tables_pay(entries: u64, indices: u64) -> bool {
+/// Whether tables of `entries` pay for an index of `indices` slots whose search turns
+/// each `turns` ways (tests may say): each entry is built once, as a pattern, where a
+/// search without them builds a pattern for every neighbour.
+fn tables_pay(entries: u64, indices: u64, turns: usize) -> bool {
     #[cfg(test)]
     if let Some(tables) = tests::TABLES.with(std::cell::Cell::get) {
         return tables;
     }
-    entries <= MAX_TABLE_ENTRIES && entries <= indices / 16
+    entries <= MAX_TABLE_ENTRIES && entries <= indices.saturating_mul(turns as u64) / 16
 }
 
 /// One digit of the plain ranking, as the index sees it.
@@ -334,7 +336,7 @@ impl PatternIndex {
                 .iter()
                 .map(|p| p.size * (turns + self.symmetries) as u64)
                 .sum::<u64>();
-        if !tables_pay(entries, self.index_count()) {
+        if !tables_pay(entries, self.index_count(), turns) {
             return None;
         }
         let moduli = &plain.definition.moduli;

@@ -315,6 +315,10 @@ pub trait Executor {
     fn never_reached(&self) -> u64 {
         0
     }
+    /// The puzzle's [`crate::Puzzle::bottom_up_gain`].
+    fn bottom_up_gain(&self) -> u64 {
+        1
+    }
     /// The largest depth the store can record.
     fn max_depth(&self) -> u32;
     /// `Some(p)` if the store records depths mod `p`, `None` if exactly.
@@ -370,6 +374,9 @@ impl<E: Executor + ?Sized> Executor for &mut E {
     }
     fn never_reached(&self) -> u64 {
         (**self).never_reached()
+    }
+    fn bottom_up_gain(&self) -> u64 {
+        (**self).bottom_up_gain()
     }
     fn max_depth(&self) -> u32 {
         (**self).max_depth()
@@ -538,7 +545,11 @@ impl<'a> Bfs<'a> {
             direction: if self.executor.top_down_only() {
                 Direction::TopDown
             } else {
-                Self::choose_direction(candidates, unseen, unseen + self.executor.never_reached())
+                Self::choose_direction(
+                    candidates.saturating_mul(self.executor.bottom_up_gain()),
+                    unseen,
+                    unseen + self.executor.never_reached(),
+                )
             },
             source,
             target,

@@ -155,6 +155,14 @@ pub trait Puzzle: Notation + Sync {
         0
     }
 
+    /// How many times the work of expanding a state top-down exceeds that of a
+    /// bottom-up question, which stops at the first neighbour in the frontier: the
+    /// direction rule weighs the frontier by it. 1 (the default) where a neighbour
+    /// costs little beside its mark; more where each is canonicalised (classes).
+    fn bottom_up_gain(&self) -> u64 {
+        1
+    }
+
     /// Whether every symmetry the index is taken under fixes `state`, so that its
     /// index stands for `state` alone: a search from `state` ([`Rooted`]) then
     /// measures the distance to `state`, not to the nearest of its images. True (the
@@ -640,6 +648,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn never_reached(&self) -> u64 {
         self.puzzle.never_reached()
+    }
+    fn bottom_up_gain(&self) -> u64 {
+        self.puzzle.bottom_up_gain()
     }
     fn symmetries_fix(&self, state: &P::State) -> bool {
         self.puzzle.symmetries_fix(state)

@@ -34,6 +34,8 @@ pub(super) struct Layout {
     pub class_size: [u64; 2],
     /// Indices left out of class 0 ([`Layout::leave_out`]).
     pub left_out: u64,
+    /// The puzzle's [`crate::Puzzle::bottom_up_gain`].
+    pub bottom_up_gain: u64,
     bipartite: bool,
     goal_class: usize,
 }
@@ -62,6 +64,7 @@ impl Layout {
             items,
             class_size: [0; 2],
             left_out: 0,
+            bottom_up_gain: 1,
             bipartite: segments.iter().all(|s| s.colour.is_some()),
             goal_class: 0,
         };

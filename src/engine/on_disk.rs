@@ -108,6 +108,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         let goals = puzzle.goal_indices();
         let mut layout = Layout::new(&puzzle.segments(), &goals);
         layout.leave_out(puzzle.never_reached());
+        layout.bottom_up_gain = puzzle.bottom_up_gain();
         let count = puzzle.index_count();
         let blocks = DiskBlocks::new(count, puzzle.disk_regions(), block_entries);
         Ok(OnDisk {
@@ -412,6 +413,10 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
 
     fn never_reached(&self) -> u64 {
         self.layout.left_out
+    }
+
+    fn bottom_up_gain(&self) -> u64 {
+        self.layout.bottom_up_gain
     }
 
     fn max_depth(&self) -> u32 {

@@ -258,6 +258,7 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
         let goals = puzzle.goal_indices();
         let mut layout = Layout::new(&puzzle.segments(), &goals);
         layout.leave_out(puzzle.never_reached());
+        layout.bottom_up_gain = puzzle.bottom_up_gain();
         let items: Vec<(Range<u64>, usize)> = layout
             .items
             .iter()
@@ -745,6 +746,10 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
 
     fn never_reached(&self) -> u64 {
         self.layout.left_out
+    }
+
+    fn bottom_up_gain(&self) -> u64 {
+        self.layout.bottom_up_gain
     }
 
     fn max_depth(&self) -> u32 {

@@ -56,6 +56,7 @@ impl<'a, P: Puzzle, S: DepthStore> Threads<'a, P, S> {
     pub fn new(puzzle: &'a P, store: &'a S, goals: Vec<u64>) -> Self {
         let mut layout = Layout::new(&puzzle.segments(), &goals);
         layout.leave_out(puzzle.never_reached());
+        layout.bottom_up_gain = puzzle.bottom_up_gain();
         let recent = RecentMarks::of(store, layout.bipartite());
         Threads {
             puzzle,
@@ -169,6 +170,10 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
 
     fn never_reached(&self) -> u64 {
         self.layout.left_out
+    }
+
+    fn bottom_up_gain(&self) -> u64 {
+        self.layout.bottom_up_gain
     }
 
     fn max_depth(&self) -> u32 {

@@ -373,17 +373,23 @@ impl KClasses {
         section.offset + entry.class as u64 * section.rest + best
     }
 
+    /// The section of `index` (its small class) and its slot within the section.
+    #[inline(always)]
+    pub(super) fn locate(&self, index: u64) -> (usize, u64) {
+        let sections = &self.sections.sections;
+        let c = sections.partition_point(|s| s.offset <= index) - 1;
+        (c, index - sections[c].offset)
+    }
+
     /// The class, large part and canonicity of `index` (`Large::Nothing` excluded):
     /// whether `index` is the one its class of positions is numbered by.
     #[inline(always)]
     pub(super) fn unnumber(&self, index: u64) -> (usize, LargePart, bool) {
-        let sections = &self.sections.sections;
-        let c = sections.partition_point(|s| s.offset <= index) - 1;
-        let section = &sections[c];
-        let within = index - section.offset;
+        let (c, within) = self.locate(index);
+        let section = &self.sections.sections[c];
         if section.prefix == WHOLE {
             let b = self.split.unrank_large(within);
-            let canonical = self.canonical_rank(c as u32, &b) == within;
+            let canonical = self.is_least(c as u32, &b, within);
             return (c, b, canonical);
         }
         let prefix = &self.sections.prefixes[section.prefix as usize];

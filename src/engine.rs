@@ -7,7 +7,9 @@
 //! Each level runs in one of two directions (direction-optimizing BFS, Beamer et al.
 //! 2012): **top-down** expands the frontier and marks its unseen neighbours; once the
 //! frontier outgrows the unseen states of the next level's colour, **bottom-up** scans
-//! those unseen states instead and keeps the ones that have a neighbour in the frontier.
+//! those unseen states instead and keeps the ones that have a neighbour in the frontier
+//! (a puzzle whose neighbours are costly, classes, weighs its frontier by
+//! [`Puzzle::bottom_up_gain`]: a question stops at its first hit).
 //! Work is split into chunks of `2^CHUNK_SHIFT` indices that run in parallel on rayon's
 //! pool. Per chunk the engine remembers the last level written into it, so sparse early
 //! levels only visit the chunks that hold frontier states.
@@ -570,8 +572,9 @@ impl<'a> Bfs<'a> {
     }
 
     /// Top-down while the states a top-down level would expand (the frontier, plus
-    /// older levels a store cannot tell from it) are fewer than the unseen states of
-    /// the new level's class, bottom-up after: each direction expands that many states.
+    /// older levels a store cannot tell from it, times the puzzle's
+    /// [`Puzzle::bottom_up_gain`]) are fewer than the unseen states of the new level's
+    /// class, bottom-up after: each direction expands that many states.
     /// A bottom-up level also scans the indices the puzzle never reaches (`scanned`
     /// counts them with the unseen states); skipping one costs about a quarter of an
     /// expansion, so they must not outweigh the frontier either.

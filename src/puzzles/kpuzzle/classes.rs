@@ -25,10 +25,11 @@
 //! is `class(s) * |b| + rank(b')`, with `b'` the large part after that symmetry; where
 //! `s*` is fixed by other symmetries too (its stabiliser), the smallest rank over them
 //! is taken. The indices whose `b` is not that smallest are never reached (they cost
-//! their slot): the overhead over `positions / |group|` is the number of classes of
-//! `s` times `|group|` over the number of values of `s`. A puzzle small enough for the
-//! small part to be all of it (a few million positions) numbers its classes densely,
-//! with no slack at all.
+//! their slot, and a bottom-up level's check, once: `known_holes` remembers them): the
+//! overhead over `positions / |group|` is the number of classes of `s` times `|group|`
+//! over the number of values of `s`. A puzzle small enough for the small part to be
+//! all of it (a few million positions) numbers its classes densely, with no slack at
+//! all.
 //!
 //! # Positions from classes
 //!

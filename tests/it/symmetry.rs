@@ -592,22 +592,17 @@ fn the_three_colour_cube_census_and_kinds_a_rotation_splits() {
     }
     text += "Rotation turn\nP\n2 3 4 1\nQ\n2 3 4 1\nEnd\n";
     std::fs::write(&twin, text).unwrap();
-    let (out, _) = run_ok(&[
-        "analyze",
-        twin.to_str().unwrap(),
-        "--up-to-rotation",
-        "--format",
-        "json",
-    ]);
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(json["histogram"], serde_json::json!([1, 4, 5]), "{out}");
-    let (out, _) = run_ok(&["analyze", twin.to_str().unwrap(), "--format", "json"]);
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let histogram = |options: &[&str]| {
+        let mut args = vec!["analyze", twin.to_str().unwrap(), "--format", "json"];
+        args.extend(options);
+        let (out, _) = run_ok(&args);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["histogram"].clone()
+    };
     assert_eq!(
-        json["histogram"],
-        serde_json::json!([1, 4, 10, 12, 9]),
-        "{out}"
+        histogram(&["--up-to-rotation"]),
+        serde_json::json!([1, 4, 5])
     );
+    assert_eq!(histogram(&[]), serde_json::json!([1, 4, 10, 12, 9]));
 }
 
 /// Up to rotation a descent may end at a rotation of the goal: with depths mod 3 it

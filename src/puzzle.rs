@@ -181,6 +181,14 @@ pub trait Puzzle: Notation + Sync {
     /// Whether `state` is in the goal set.
     fn is_goal(&self, state: &Self::State) -> bool;
 
+    /// Every position at distance 0: the goal set and, where an index stands for a
+    /// class holding a goal's rotations (positions up to rotation), those rotations
+    /// too. A search over positions, not indices, starts from these (bidirectional
+    /// BFS). The goal set (the default) where an index is one position.
+    fn goal_positions(&self) -> Vec<Self::State> {
+        self.goals()
+    }
+
     /// Rewrites `path`, whose last state is at distance 0 in the class of `onto`
     /// without being `onto` (a rotation of the goal, where indices are positions up
     /// to rotation), by the symmetry that takes that state to `onto`: the path then
@@ -664,6 +672,10 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     fn is_goal(&self, state: &P::State) -> bool {
         // An index may stand for a class holding the root's rotations.
         *state == self.root || self.puzzle.rank(state) == self.puzzle.rank(&self.root)
+    }
+    fn goal_positions(&self) -> Vec<P::State> {
+        // The root alone: its rotations are found by rank (`is_goal`).
+        self.goals()
     }
     fn carry_path_onto(&self, path: &mut [P::State], onto: &P::State) {
         self.puzzle.carry_path_onto(path, onto);

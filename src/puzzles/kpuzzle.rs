@@ -1237,6 +1237,22 @@ impl Puzzle for KPuzzle {
         self.variant.goal.clone().unwrap_or_else(|| "solved".into())
     }
 
+    fn goal_positions(&self) -> Vec<Pattern> {
+        let mut goals = self.goals();
+        if let Some(classes) = self.pattern_classes.as_ref().filter(|c| c.has_rotations()) {
+            let mut image = self.goal.clone();
+            for k in (0..classes.symmetry_count()).filter(|&k| classes.is_rotation(k)) {
+                classes.image_into(&self.goal, k, &mut image);
+                goals.push(image.clone());
+            }
+            goals.sort_unstable_by(|a, b| {
+                (&a.pieces, &a.orientation).cmp(&(&b.pieces, &b.orientation))
+            });
+            goals.dedup();
+        }
+        goals
+    }
+
     fn carry_path_onto(&self, path: &mut [Pattern], onto: &Pattern) {
         let Some(classes) = &self.pattern_classes else {
             return;

@@ -12,7 +12,7 @@ pub fn solve<P: Puzzle>(puzzle: &P, start: &P::State) -> Option<(Vec<Step<P>>, u
     if puzzle.is_goal(start) {
         return Some((Vec::new(), 1));
     }
-    let goals = puzzle.goals();
+    let goals = puzzle.goal_positions();
     // Each side maps a position to the one it was reached from (None at the roots).
     let mut sides: [HashMap<P::State, Option<P::State>>; 2] = [HashMap::new(), HashMap::new()];
     sides[0].insert(start.clone(), None);

@@ -6,7 +6,7 @@
 //! half-turn metric (its powers are single moves) nor its own inverse in the quarter
 //! one, and of two generators that commute (opposite faces) only one order is tried.
 
-use crate::puzzle::Notation;
+use crate::puzzle::{Notation, Puzzle};
 use crate::puzzles::kpuzzle::Turn;
 use crate::puzzles::kpuzzle::definition::Pattern;
 use crate::puzzles::kpuzzle::goal;
@@ -135,7 +135,9 @@ pub struct KSearch {
     turns: Vec<TurnTable>,
     modulus: [u8; MAX_SEARCH_POSITIONS],
     positions: usize,
-    goal: KNode,
+    /// The goal and, up to rotation with identical pieces, its rotations (each a
+    /// position at distance 0).
+    goals: Vec<KNode>,
     databases: Vec<Database>,
 }
 
@@ -178,6 +180,20 @@ impl KSearch {
                 )));
             }
         }
+        // Up to rotation with identical pieces, the goal's rotations are goals too.
+        let rotations = if puzzle.pattern_classes().is_some_and(|c| c.has_rotations()) {
+            puzzle.goal_positions()
+        } else {
+            vec![puzzle.goal.clone()]
+        };
+        if rotations.len() > 1 && !databases.is_empty() {
+            return Err(KSearchError::Database(
+                "pattern databases bound the distance to the solved state, not to its \
+                 rotations: solve positions up to rotation by their table (--table) or \
+                 without --pdb"
+                    .into(),
+            ));
+        }
         if puzzle.goal_patterns().is_some() && !databases.is_empty() {
             return Err(KSearchError::Database(
                 "pattern databases bound the distance to the solved state, not to a goal \
@@ -205,13 +221,13 @@ impl KSearch {
             turns,
             modulus,
             positions,
-            goal: KNode {
-                pieces: [0; MAX_SEARCH_POSITIONS],
-                orientation: [0; MAX_SEARCH_POSITIONS],
-            },
+            goals: Vec::new(),
             databases,
         };
-        space.goal = space.node_of(&puzzle.goal);
+        space.goals = std::iter::once(&puzzle.goal)
+            .chain(rotations.iter().filter(|r| **r != puzzle.goal))
+            .map(|pattern| space.node_of(pattern))
+            .collect();
         Ok(space)
     }
 
@@ -280,10 +296,12 @@ impl SearchSpace for KSearch {
         let view = node.view(self.positions);
         match self.puzzle.goal_patterns() {
             // A blank's orientation is not seen (the search's turns do not clear it).
-            None => (0..self.positions).all(|p| {
-                let piece = self.goal.pieces[p];
-                view.pieces[p] == piece
-                    && (piece == BLANK || view.orientation[p] == self.goal.orientation[p])
+            None => self.goals.iter().any(|goal| {
+                (0..self.positions).all(|p| {
+                    let piece = goal.pieces[p];
+                    view.pieces[p] == piece
+                        && (piece == BLANK || view.orientation[p] == goal.orientation[p])
+                })
             }),
             Some(patterns) => patterns.iter().any(|pattern| goal::matches(pattern, view)),
         }

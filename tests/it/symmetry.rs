@@ -642,3 +642,17 @@ fn antipodes_up_to_rotation_from_a_two_bit_table() {
         assert_eq!(moves.split(' ').count(), 8, "{moves}");
     }
 }
+
+/// A search up to rotation stops at any rotation of the goal: after a whole-cube turn
+/// (`R 2R 2L' L'`) and one slice, one move, as the table says (the goal itself is three
+/// away), by IDA*, IDDFS and bidirectional BFS alike.
+#[test]
+fn searches_up_to_rotation_stop_at_any_rotation_of_the_goal() {
+    let name = "4x4x4-centres --up-to-rotation";
+    for method in ["ida", "iddfs", "bibfs"] {
+        let (out, _) = run_ok(&["solve", name, "R 2R 2L' L' 2U", "--method", method]);
+        assert_eq!(out.trim(), "2U", "{method}");
+        let (out, _) = run_ok(&["solve", name, "R 2R 2L' L'", "--method", method]);
+        assert_eq!(out.trim(), "", "{method}");
+    }
+}

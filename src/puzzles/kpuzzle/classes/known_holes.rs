@@ -3,10 +3,10 @@
 //!
 //! A slot whose large part some symmetry of its small class makes smaller is never
 //! reached, and a bottom-up level asks it about its neighbours' depths only after
-//! checking that (an act and a rank per symmetry of the stabiliser): on the FTO the
-//! check of its 476 million such slots costs more than a level's questions. Each
-//! section with a slot found so gets a bit per slot, allocated at the first one, so
-//! that puzzles and sections without them cost nothing.
+//! checking that (an act and a rank per symmetry of the stabiliser), which on a puzzle
+//! with many such slots can cost more than the level's questions. Each section with a
+//! slot found so gets a bit per slot, allocated at the first one, so that puzzles and
+//! sections without them cost nothing.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -43,6 +43,7 @@
 mod geometry;
 mod key_table;
 mod known_holes;
+mod ranked;
 mod sections;
 mod small;
 mod split;
@@ -53,8 +54,9 @@ use super::definition::{Pattern, Transformation};
 use super::symmetry::{Compact, Frame, Symmetry};
 use super::{KPuzzle, KPuzzleError, Turn};
 use crate::puzzle::{ClassCounts, Notation, PositionError, Puzzle, Successor};
-use geometry::Geometry;
+use geometry::{Geometry, below};
 use known_holes::KnownHoles;
+use ranked::{Pieces, RankedSmall};
 use sections::{Numbering, Sections};
 use small::{SmallClasses, SmallPart};
 use split::{Acts, Large, LargePart, MAX_LARGE, Split, permutation_is_even};
@@ -87,7 +89,7 @@ pub struct KClasses {
     base: KPuzzle,
     geometry: Geometry,
     split: Split,
-    small: SmallPart,
+    small: Small,
     small_classes: SmallClasses,
     /// The large part's moves: `from` and `add` per move, like an act.
     large_moves: Acts,
@@ -99,6 +101,31 @@ pub struct KClasses {
     holes: u64,
     /// Those a bottom-up level has found, by section.
     known_holes: KnownHoles,
+}
+
+/// The small part's values: enumerated, or one orbit's permutations ranked.
+#[derive(Debug, Clone)]
+enum Small {
+    Enumerated(SmallPart),
+    Ranked(Box<RankedSmall>),
+}
+
+impl Small {
+    /// Value `s` as a transformation (the large part's entries as solved).
+    fn state(&self, s: u32) -> Transformation {
+        match self {
+            Small::Enumerated(small) => small.state(s),
+            Small::Ranked(ranked) => ranked.state(s),
+        }
+    }
+
+    /// Whether the moves reach the small part `y`.
+    fn contains(&self, split: &Split, y: &Transformation) -> bool {
+        match self {
+            Small::Enumerated(small) => small.contains(split, y),
+            Small::Ranked(ranked) => ranked.contains(y),
+        }
+    }
 }
 
 /// What filling the cycles of a large part's act works from: the act, its cycles,
@@ -125,45 +152,75 @@ impl KClasses {
         unheld_moves: &[Transformation],
         frame: Option<Frame>,
     ) -> Result<KClasses, KPuzzleError> {
-        let puzzle_symmetries = symmetries.len();
-        let moves: Vec<Transformation> = base
-            .turn_transformations()
-            .iter()
-            .map(|t| compact.restrict(t))
-            .collect();
-        let refs: Vec<&Transformation> = moves.iter().collect();
-        let order = super::group::order(&refs, &compact.moduli);
-        let geometry = Geometry {
-            compact,
-            symmetries,
-            puzzle_symmetries,
-            frame,
-            moves,
-            unheld_moves: unheld_moves.to_vec(),
-            order,
-        };
+        let geometry = Geometry::new(&base, compact, symmetries, unheld_moves, frame);
         KClasses::assemble(base, geometry)
     }
 
-    /// The classes of `base` over `geometry`: its parts built in turn, then the goal's
-    /// index and the unused indices counted over the assembled index.
-    fn assemble(base: KPuzzle, geometry: Geometry) -> Result<KClasses, KPuzzleError> {
+    /// The number of slots the class index of [`KClasses::new`]'s arguments takes,
+    /// without numbering the classes where that is long (a ranked small part's
+    /// classes are counted, not written: the 3x3x3's edges' in seconds).
+    ///
+    /// # Errors
+    /// As [`KClasses::new`].
+    pub fn index_slots(
+        base: &KPuzzle,
+        compact: Compact,
+        symmetries: Vec<Symmetry>,
+        unheld_moves: &[Transformation],
+        frame: Option<Frame>,
+    ) -> Result<u64, KPuzzleError> {
+        let geometry = Geometry::new(base, compact, symmetries, unheld_moves, frame);
+        let split = KClasses::split_of(&geometry)?;
+        if split.ranked {
+            let classes = RankedSmall::count_classes(&geometry, &split);
+            return classes.checked_mul(split.large_count).ok_or_else(|| {
+                KPuzzleError::Option(
+                    "symmetry classes: the class index does not fit 64 bits".into(),
+                )
+            });
+        }
+        let classes = KClasses::assemble(base.clone(), geometry)?;
+        Ok(Puzzle::index_count(&classes))
+    }
+
+    /// The split of `geometry`'s positions with the fewest slots, and its small part's
+    /// number of values.
+    fn split_of(geometry: &Geometry) -> Result<Split, KPuzzleError> {
+        Ok(KClasses::choose_split(geometry)?.0)
+    }
+
+    fn choose_split(geometry: &Geometry) -> Result<(Split, usize), KPuzzleError> {
         let refuse = |m: String| KPuzzleError::Option(format!("symmetry classes: {m}"));
         let compact = &geometry.compact;
         let reference_orbit = geometry.frame.as_ref().map(|f| compact.orbit[f.reference]);
-        let (split, small_size) = Split::choose(
+        Split::choose(
             compact,
             &geometry.moves,
             geometry.order,
             geometry.symmetries.len() as u128,
             reference_orbit,
         )
-        .map_err(refuse)?;
-        let small = SmallPart::enumerate(&geometry, &split, small_size)?;
-        let small_classes = SmallClasses::classify(&geometry, &split, &small);
+        .map_err(refuse)
+    }
+}
+
+impl KClasses {
+    /// The classes of `base` over `geometry`: its parts built in turn, then the goal's
+    /// index and the unused indices counted over the assembled index.
+    fn assemble(base: KPuzzle, geometry: Geometry) -> Result<KClasses, KPuzzleError> {
+        let refuse = |m: String| KPuzzleError::Option(format!("symmetry classes: {m}"));
+        let (split, small_size) = KClasses::choose_split(&geometry)?;
+        let (small, small_classes) = if split.ranked {
+            let (ranked, classes) = RankedSmall::classify(&geometry, &split)?;
+            (Small::Ranked(Box::new(ranked)), classes)
+        } else {
+            let small = SmallPart::enumerate(&geometry, &split, small_size)?;
+            let classes = SmallClasses::classify(&geometry, &split, &small);
+            (Small::Enumerated(small), classes)
+        };
         let large_moves = split.move_table(&geometry.moves);
         let sections = Sections::build(&split, &small_classes);
-        let identity = Transformation::identity(compact.len());
+        let identity = Transformation::identity(geometry.compact.len());
         let mut classes = KClasses {
             base,
             geometry,
@@ -230,9 +287,34 @@ impl KClasses {
             Some(frame) => frame.normalize(x, &self.geometry.compact.moduli),
             None => x.clone(),
         };
-        let small = self.split.small_of(&x);
-        let s = self.small.id(&self.split, &small);
-        self.index_from(s, &self.split.large_of(&x))
+        let b = self.split.large_of(&x);
+        match &self.small {
+            Small::Enumerated(small) => {
+                let s = small.id(&self.split, &self.split.small_of(&x));
+                self.index_from(s, &b)
+            }
+            Small::Ranked(ranked) => {
+                let p = ranked.pieces_of(&x);
+                self.ranked_neighbour(ranked, &p, ranked.rank(&p), &b)
+            }
+        }
+    }
+
+    /// The index of the position with ranked pieces `p` (of rank `rank`) and twists
+    /// those of `b`: its twists taken to its class's representative and numbered.
+    #[inline(always)]
+    fn ranked_neighbour(&self, ranked: &RankedSmall, p: &Pieces, rank: u32, b: &LargePart) -> u64 {
+        let (c, sym, symmetric) = ranked.entry(rank);
+        let acted = LargePart {
+            pieces: [0; MAX_LARGE],
+            twists: ranked.act_twists(sym, p, &b.twists),
+        };
+        if symmetric {
+            self.number(c, &acted)
+        } else {
+            // Sections of one size, no stabiliser to canonicalise over.
+            c as u64 * self.split.large_count + self.split.rank_large(&acted)
+        }
     }
 
     #[inline(always)]
@@ -403,10 +485,8 @@ impl KClasses {
             return 0;
         }
         let mut holes = 0u64;
-        for (c, stabiliser) in self.small_classes.stabiliser_symmetries.iter().enumerate() {
-            if stabiliser.len() < 2 {
-                continue;
-            }
+        for (c, stabiliser) in &self.small_classes.symmetric {
+            let c = *c as usize;
             let x = self.small.state(self.small_classes.representatives[c]);
             let mut fixed = self.split.large_count as u128;
             for &sym in &stabiliser[1..] {
@@ -425,11 +505,10 @@ impl KClasses {
     fn symmetric_classes(&self) -> HashMap<u64, u64> {
         let g = self.geometry.symmetries.len() as u64;
         let mut found: HashMap<u64, u64> = HashMap::new();
-        for (c, stabiliser) in self.small_classes.stabiliser_symmetries.iter().enumerate() {
-            if stabiliser.len() < 2 {
-                continue;
-            }
-            let x = self.small.state(self.small_classes.representatives[c]);
+        for (c, stabiliser) in &self.small_classes.symmetric {
+            let x = self
+                .small
+                .state(self.small_classes.representatives[*c as usize]);
             for &sym in &stabiliser[1..] {
                 let mut visit = |y: &Transformation| {
                     let index = self.index_of(y);
@@ -866,6 +945,12 @@ impl KClasses {
         prefetch: impl Fn(u64),
         mut found: impl FnMut(u64),
     ) {
+        let small = match &self.small {
+            Small::Enumerated(small) => small,
+            Small::Ranked(ranked) => {
+                return self.until_hit_ranked(ranked, indices, hit, prefetch, found);
+            }
+        };
         let moves = self.geometry.moves.len();
         for &index in indices {
             let (c, b, canonical) = if self.split.large == Large::Nothing {
@@ -887,7 +972,7 @@ impl KClasses {
                 continue;
             }
             let s = self.small_classes.representatives[c];
-            let row = &self.small.moves[s as usize * moves..][..moves];
+            let row = &small.moves[s as usize * moves..][..moves];
             let mut group = [0u64; HIT_GROUP];
             for (first, chunk) in row.chunks(HIT_GROUP).enumerate() {
                 for (i, (n, &s2)) in group.iter_mut().zip(chunk).enumerate() {
@@ -931,7 +1016,7 @@ impl KClasses {
             for i in 0..k {
                 let j = from[i] as usize;
                 moved.pieces[i] = b.pieces[j];
-                moved.twists[i] = (b.twists[j] + add[i]) % m;
+                moved.twists[i] = below(b.twists[j] + add[i], m);
             }
         }
         moved
@@ -956,6 +1041,10 @@ impl KClasses {
     /// cache misses overlap.
     #[inline(always)]
     fn expand_classes(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        let small = match &self.small {
+            Small::Enumerated(small) => small,
+            Small::Ranked(ranked) => return self.expand_ranked(ranked, indices, visit),
+        };
         let moves = self.geometry.moves.len();
         let mut neighbours = vec![0u64; moves];
         let mut prefixed: Vec<(usize, u32, LargePart, u64)> = Vec::with_capacity(moves);
@@ -971,7 +1060,7 @@ impl KClasses {
                 visit(index, &[]);
                 continue;
             }
-            let row = &self.small.moves[s as usize * moves..][..moves];
+            let row = &small.moves[s as usize * moves..][..moves];
             for (mv, (n, &s2)) in neighbours.iter_mut().zip(row).enumerate() {
                 let c2 = self.small_classes.class[s2 as usize];
                 if self.split.large == Large::Nothing {
@@ -992,6 +1081,108 @@ impl KClasses {
                 neighbours[mv] = self.number_end(c2, &acted, rank);
             }
             visit(index, &neighbours);
+        }
+    }
+}
+
+/// The hot paths over a ranked small part ([`ranked`]): a neighbour's permutation is
+/// moved and ranked, its entry (class and symmetry) read from the ranks' table, its
+/// twists taken to the class's representative and numbered. A representative's
+/// neighbours are ranked together and their entries asked for at once, so that their
+/// cache misses overlap.
+impl KClasses {
+    /// The representative permutation and twists of `index`, or `None` if `index` is
+    /// not the one its class is numbered by (only in sections with a stabiliser; such
+    /// slots are remembered, `known_holes`).
+    #[inline(always)]
+    fn ranked_position(&self, ranked: &RankedSmall, index: u64) -> Option<(Pieces, LargePart)> {
+        let (c, within) = self.locate(index);
+        let b = self.split.unrank_large(within);
+        if self.small_classes.stabiliser_of[c].1 > 0 {
+            if self.known_holes.contains(c, within) {
+                return None;
+            }
+            if !self.is_least(c as u32, &b, within) {
+                self.known_holes.insert(c, within, self.sections.slots(c));
+                return None;
+            }
+        }
+        Some((ranked.unrank(self.small_classes.representatives[c]), b))
+    }
+
+    /// `p`'s neighbours' permutations and ranks, their entries asked for.
+    #[inline(always)]
+    fn ranked_moves(
+        &self,
+        ranked: &RankedSmall,
+        p: &Pieces,
+        pieces: &mut [Pieces],
+        ranks: &mut [u32],
+    ) {
+        for (mv, (moved, rank)) in pieces.iter_mut().zip(ranks.iter_mut()).enumerate() {
+            *moved = ranked.moved(mv, p);
+            *rank = ranked.rank(moved);
+            ranked.prefetch(*rank);
+        }
+    }
+
+    /// [`KClasses::expand_classes`] over a ranked small part.
+    #[inline(always)]
+    fn expand_ranked(
+        &self,
+        ranked: &RankedSmall,
+        indices: &[u64],
+        mut visit: impl FnMut(u64, &[u64]),
+    ) {
+        let moves = self.geometry.moves.len();
+        let mut neighbours = vec![0u64; moves];
+        let mut pieces = vec![[0u8; MAX_LARGE]; moves];
+        let mut ranks = vec![0u32; moves];
+        for &index in indices {
+            let Some((p, b)) = self.ranked_position(ranked, index) else {
+                visit(index, &[]);
+                continue;
+            };
+            self.ranked_moves(ranked, &p, &mut pieces, &mut ranks);
+            for (mv, n) in neighbours.iter_mut().enumerate() {
+                let moved = self.moved_large(mv, &b);
+                *n = self.ranked_neighbour(ranked, &pieces[mv], ranks[mv], &moved);
+            }
+            visit(index, &neighbours);
+        }
+    }
+
+    /// [`KClasses::until_hit`] over a ranked small part.
+    #[inline(always)]
+    fn until_hit_ranked(
+        &self,
+        ranked: &RankedSmall,
+        indices: &[u64],
+        hit: impl Fn(u64) -> bool,
+        prefetch: impl Fn(u64),
+        mut found: impl FnMut(u64),
+    ) {
+        let moves = self.geometry.moves.len();
+        let mut pieces = vec![[0u8; MAX_LARGE]; moves];
+        let mut ranks = vec![0u32; moves];
+        for &index in indices {
+            let Some((p, b)) = self.ranked_position(ranked, index) else {
+                continue;
+            };
+            self.ranked_moves(ranked, &p, &mut pieces, &mut ranks);
+            let mut group = [0u64; HIT_GROUP];
+            for first in (0..moves).step_by(HIT_GROUP) {
+                let end = moves.min(first + HIT_GROUP);
+                for (n, mv) in group.iter_mut().zip(first..end) {
+                    let moved = self.moved_large(mv, &b);
+                    *n = self.ranked_neighbour(ranked, &pieces[mv], ranks[mv], &moved);
+                    prefetch(*n);
+                }
+                if group[..end - first].iter().any(|&n| hit(n)) {
+                    found(index);
+                    break;
+                }
+            }
         }
     }
 }
@@ -1105,6 +1296,52 @@ pub(super) mod tests {
         let mut hits = 0;
         p.expand_until_hit(&[seen[0]], |n| n == p.goal_index, |_| {}, |_| hits += 1);
         assert_eq!(hits, 1);
+    }
+
+    /// The 3x3x3's corners with their permutation ranked, as the edges' must be (too
+    /// many to enumerate): as many slots as the enumerated part gives, the published
+    /// positions per depth (Rokicki), Burnside's count, and every canonical index's
+    /// representative and its conjugates ranked back to it.
+    #[test]
+    fn a_ranked_small_part_numbers_the_classes_the_search_finds() {
+        use crate::analysis::analyze;
+        use crate::driver::Control;
+        SMALL_PART_LIMIT.with(|l| l.set(Some(1000)));
+        let p = classes("3x3x3-corners");
+        SMALL_PART_LIMIT.with(|l| l.set(None));
+        let enumerated = classes("3x3x3-corners");
+        assert!(p.split.ranked && !enumerated.split.ranked);
+        assert_eq!(p.index_count(), enumerated.index_count());
+        assert_eq!(p.never_reached(), enumerated.never_reached());
+        let a = analyze(&p, 0, &Control::default()).unwrap();
+        let c = a.classes.as_ref().unwrap();
+        let published: [u128; 12] = [
+            1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176, 45391616, 15139616, 64736,
+        ];
+        assert_eq!(c.positions_by_depth, published);
+        assert_eq!(c.burnside_classes, a.reachable as u128);
+        assert_eq!(a.indices - a.reachable, p.never_reached());
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        while checked < 300 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let (x, canonical) = p.representative(rng % p.index_count());
+            if !canonical {
+                continue;
+            }
+            let index = p.index_of(&x);
+            assert_eq!(p.representative(index).0, x);
+            for sym in 0..p.geometry.symmetries.len() {
+                assert_eq!(
+                    p.index_of(&p.geometry.act(sym, &x).0),
+                    index,
+                    "symmetry {sym}"
+                );
+            }
+            checked += 1;
+        }
     }
 
     #[test]

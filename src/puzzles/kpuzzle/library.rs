@@ -232,6 +232,10 @@ pub fn census(name: &str) -> Result<Census, KPuzzleError> {
             let identical = !s.kinds.all_distinct();
             let (index, burnside) = if identical {
                 (pattern_index_slots(s), None)
+            } else if by_orbits.is_some() {
+                // The classes are counted: the index's slots alone, without numbering
+                // its classes where that is long.
+                (class_index_slots(s).map(u128::from), None)
             } else {
                 match class_index(s) {
                     // The index's own count walks every symmetric class (long on a
@@ -414,6 +418,17 @@ fn class_index(s: Symmetric) -> Result<KClasses, KPuzzleError> {
         .compact()
         .map_err(|e| KPuzzleError::Option(e.to_string()))?;
     KClasses::new(s.puzzle, s.compact, s.actions, &s.unheld_moves, s.frame)
+}
+
+/// The slots [`class_index`] would take, counted without it where that is long.
+fn class_index_slots(s: Symmetric) -> Result<u64, KPuzzleError> {
+    if !s.kinds.all_distinct() {
+        return Err(KPuzzleError::Option(IDENTICAL_INDEX.into()));
+    }
+    s.puzzle
+        .compact()
+        .map_err(|e| KPuzzleError::Option(e.to_string()))?;
+    KClasses::index_slots(&s.puzzle, s.compact, s.actions, &s.unheld_moves, s.frame)
 }
 
 /// The moves of `puzzle` over `compact`'s positions.

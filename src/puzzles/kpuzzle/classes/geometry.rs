@@ -2,6 +2,7 @@
 //! the moves, the symmetries (conjugations, some with a mirror) and the frame that
 //! brings a position home when positions are counted up to rotation.
 
+use super::super::KPuzzle;
 use super::super::definition::Transformation;
 use super::super::symmetry::{Compact, Frame, Symmetry, reflect};
 use super::split::{Acts, Large, Split};
@@ -25,6 +26,34 @@ pub(super) struct Geometry {
 }
 
 impl Geometry {
+    /// `base`'s moves over `compact` and the group's order, with `symmetries` (the
+    /// identity first), the moves before a frame holds a piece, and the frame.
+    pub fn new(
+        base: &KPuzzle,
+        compact: Compact,
+        symmetries: Vec<Symmetry>,
+        unheld_moves: &[Transformation],
+        frame: Option<Frame>,
+    ) -> Geometry {
+        let puzzle_symmetries = symmetries.len();
+        let moves: Vec<Transformation> = base
+            .turn_transformations()
+            .iter()
+            .map(|t| compact.restrict(t))
+            .collect();
+        let refs: Vec<&Transformation> = moves.iter().collect();
+        let order = super::super::group::order(&refs, &compact.moduli);
+        Geometry {
+            compact,
+            symmetries,
+            puzzle_symmetries,
+            frame,
+            moves,
+            unheld_moves: unheld_moves.to_vec(),
+            order,
+        }
+    }
+
     /// `x` under symmetry `sym`, brought home in the frame: `rho · S⁻¹ · x · S`, and
     /// the left factor `rho · S⁻¹`.
     pub fn act(&self, sym: usize, x: &Transformation) -> (Transformation, Transformation) {
@@ -139,4 +168,10 @@ pub(super) fn add_twists(a: u8, b: u8, m: u8) -> u8 {
     } else {
         sum % m
     }) as u8
+}
+
+/// `x mod m` for `x < 2m`: one comparison, no division.
+#[inline(always)]
+pub(super) fn below(x: u8, m: u8) -> u8 {
+    if x >= m { x - m } else { x }
 }

@@ -35,7 +35,7 @@ const MAX_PREFIXES: usize = 1 << 20;
 const ENOUGH_PLACES: usize = 4;
 
 /// One small class's section of the index.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Section {
     /// Its first index.
     pub offset: u64,
@@ -116,7 +116,11 @@ impl Prefix {
 /// Every section of a puzzle of classes.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Sections {
+    /// Per small class, where the sections differ.
     sections: Vec<Section>,
+    /// Where every section ranks its large parts whole: their common size (the
+    /// sections are then computed, not stored: the 3x3x3's edges have ten million).
+    uniform: Option<Section>,
     prefixes: Vec<Prefix>,
     /// The index's size: the end of the last section.
     total: u64,
@@ -128,8 +132,23 @@ impl Sections {
         (self.total != u64::MAX).then_some(self.total)
     }
 
+    /// Class `c`'s section.
+    #[inline(always)]
+    pub fn get(&self, c: usize) -> Section {
+        match self.uniform {
+            Some(section) => Section {
+                offset: c as u64 * section.rest,
+                ..section
+            },
+            None => self.sections[c],
+        }
+    }
+
     /// The indices of class `c`'s section.
     pub fn slots(&self, c: usize) -> u64 {
+        if let Some(section) = self.uniform {
+            return section.rest;
+        }
         let end = self.sections.get(c + 1).map_or(self.total, |s| s.offset);
         end - self.sections[c].offset
     }
@@ -139,6 +158,21 @@ impl Sections {
     /// One section per small class, with a prefix where the class's representative has
     /// a stabiliser and the large part is an orbit's pieces.
     pub fn build(split: &Split, classes: &SmallClasses) -> Sections {
+        if split.large != Large::Orbit {
+            // No prefixes: every section ranks its large parts whole.
+            let rest = split.large_count;
+            return Sections {
+                sections: Vec::new(),
+                uniform: Some(Section {
+                    offset: 0,
+                    rest,
+                    rest_reciprocal: if rest > 1 { u64::MAX / rest + 1 } else { 0 },
+                    prefix: WHOLE,
+                }),
+                prefixes: Vec::new(),
+                total: (classes.representatives.len() as u64).saturating_mul(rest),
+            };
+        }
         let mut sections = Vec::with_capacity(classes.representatives.len());
         let mut prefixes: Vec<Prefix> = Vec::new();
         // Classes whose stabilisers act alike on the large part share one prefix (its
@@ -179,6 +213,7 @@ impl Sections {
         }
         Sections {
             sections,
+            uniform: None,
             prefixes,
             total: offset,
         }
@@ -332,7 +367,7 @@ impl KClasses {
     /// entries at once ([`KClasses::number_end`] finishes each).
     #[inline(always)]
     pub(super) fn number_begin(&self, c: u32, b: &LargePart) -> Numbering {
-        let section = &self.sections.sections[c as usize];
+        let section = self.sections.get(c as usize);
         if section.prefix == WHOLE {
             return Numbering::Done(section.offset + self.canonical_rank(c, b));
         }
@@ -346,7 +381,7 @@ impl KClasses {
     /// prefix's order ([`KClasses::number_begin`]).
     #[inline(always)]
     pub(super) fn number_end(&self, c: u32, b: &LargePart, rank: u64) -> u64 {
-        let section = &self.sections.sections[c as usize];
+        let section = self.sections.get(c as usize);
         let prefix = &self.sections.prefixes[section.prefix as usize];
         let (start, _) = self.small_classes.stabiliser_of[c as usize];
         let act = |j: u16, b: &LargePart| {
@@ -376,6 +411,10 @@ impl KClasses {
     /// The section of `index` (its small class) and its slot within the section.
     #[inline(always)]
     pub(super) fn locate(&self, index: u64) -> (usize, u64) {
+        if let Some(section) = self.sections.uniform {
+            let c = section.prefix_of(index) as u64;
+            return (c as usize, index - c * section.rest);
+        }
         let sections = &self.sections.sections;
         let c = sections.partition_point(|s| s.offset <= index) - 1;
         (c, index - sections[c].offset)
@@ -386,7 +425,7 @@ impl KClasses {
     #[inline(always)]
     pub(super) fn unnumber(&self, index: u64) -> (usize, LargePart, bool) {
         let (c, within) = self.locate(index);
-        let section = &self.sections.sections[c];
+        let section = self.sections.get(c);
         if section.prefix == WHOLE {
             let b = self.split.unrank_large(within);
             let canonical = self.is_least(c as u32, &b, within);

@@ -153,8 +153,9 @@ pub(super) struct SmallClasses {
     /// `stabilisers`, and how many.
     pub stabiliser_of: Vec<(u32, u32)>,
     pub stabilisers: Acts,
-    /// Per class: the symmetries (indices) of its stabiliser, the identity first.
-    pub stabiliser_symmetries: Vec<Vec<u16>>,
+    /// The classes whose stabiliser holds more than the identity, each with its
+    /// symmetries (indices), the identity first.
+    pub symmetric: Vec<(u32, Vec<u16>)>,
 }
 
 impl SmallClasses {
@@ -168,29 +169,7 @@ impl SmallClasses {
         let mut class = vec![u32::MAX; count];
         let mut to_rep = vec![0u16; count];
         let moduli = &geometry.compact.moduli;
-        let unheld_moves = &geometry.unheld_moves;
-        // The symmetry acting as each one's inverse (the list holds one symmetry per
-        // action, not necessarily the inverse transformation itself).
-        let actions: Vec<Vec<u16>> = geometry
-            .symmetries
-            .iter()
-            .map(|s| super::super::symmetry::move_permutation(s, unheld_moves, moduli))
-            .collect();
-        let inverse_index: Vec<u16> = geometry
-            .symmetries
-            .iter()
-            .map(|s| {
-                let inverse = super::super::symmetry::move_permutation(
-                    &s.inverse(moduli),
-                    unheld_moves,
-                    moduli,
-                );
-                actions
-                    .iter()
-                    .position(|a| *a == inverse)
-                    .expect("the actions form a group") as u16
-            })
-            .collect();
+        let inverse_index = inverse_symmetries(geometry);
         let inverses: Vec<Transformation> = geometry
             .symmetries
             .iter()
@@ -203,7 +182,7 @@ impl SmallClasses {
         let mut representatives = Vec::new();
         let mut stabiliser_of = Vec::new();
         let mut stabilisers = Acts::new(k);
-        let mut stabiliser_symmetries = Vec::new();
+        let mut symmetric = Vec::new();
         // Candidates (values not yet in a class) in batches: their images' keys are
         // computed and prefetched together, then taken in order, a candidate that an
         // earlier one's class took skipped, as one by one.
@@ -250,7 +229,9 @@ impl SmallClasses {
                     geometry.push_act(split, &mut stabilisers, sym as usize, &x);
                 }
                 stabiliser_of.push((start as u32, (stabiliser.len() - 1) as u32));
-                stabiliser_symmetries.push(stabiliser);
+                if stabiliser.len() > 1 {
+                    symmetric.push((c, stabiliser));
+                }
             }
         }
         let mut acts = Acts::new(k);
@@ -265,7 +246,33 @@ impl SmallClasses {
             representatives,
             stabiliser_of,
             stabilisers,
-            stabiliser_symmetries,
+            symmetric,
         }
     }
+}
+
+/// Per symmetry, the index of the symmetry acting as its inverse (the list holds one
+/// symmetry per action, not necessarily the inverse transformation itself). The moves
+/// as the symmetries conjugate them (before a frame holds a piece,
+/// `geometry.unheld_moves`) tell the actions apart.
+pub(super) fn inverse_symmetries(geometry: &Geometry) -> Vec<u16> {
+    let moduli = &geometry.compact.moduli;
+    let unheld_moves = &geometry.unheld_moves;
+    let actions: Vec<Vec<u16>> = geometry
+        .symmetries
+        .iter()
+        .map(|s| super::super::symmetry::move_permutation(s, unheld_moves, moduli))
+        .collect();
+    geometry
+        .symmetries
+        .iter()
+        .map(|s| {
+            let inverse =
+                super::super::symmetry::move_permutation(&s.inverse(moduli), unheld_moves, moduli);
+            actions
+                .iter()
+                .position(|a| *a == inverse)
+                .expect("the actions form a group") as u16
+        })
+        .collect()
 }

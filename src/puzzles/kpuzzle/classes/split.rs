@@ -10,6 +10,10 @@ use super::{MAX_SMALL_PART, small_part_limit};
 /// The most pieces of the ranked large part.
 pub(super) const MAX_LARGE: usize = 20;
 
+/// The most pieces a ranked small part ([`super::ranked`]) permutes: its ranks fit 32
+/// bits.
+pub(super) const MAX_RANKED: usize = 12;
+
 /// What the large part `b` holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Large {
@@ -84,6 +88,9 @@ pub(super) struct LargePart {
 pub(super) struct Split {
     /// What the large part holds.
     pub large: Large,
+    /// The small part is one orbit's permutation, ranked ([`super::ranked`]), not
+    /// enumerated.
+    pub ranked: bool,
     /// The compact positions of the large orbit (contiguous).
     pub large_positions: Vec<usize>,
     pub large_modulus: u8,
@@ -97,6 +104,9 @@ pub(super) struct Split {
     /// (the rank's mixed radices `k, k - 1, ..., 1` multiplied out, so that the
     /// digits add up independently instead of in one chain of multiplications).
     digit_weights: [u64; MAX_LARGE],
+    /// The weight of each free twist digit: `m^(free - 1 - i)` (`free` the twists the
+    /// rank holds, all but the last where the moves keep their sum).
+    twist_weights: [u64; MAX_LARGE],
     /// Bits per compact position of the small part's key: pieces, then twists.
     piece_bits: Vec<u8>,
     twist_bits: Vec<u8>,
@@ -127,7 +137,7 @@ impl Split {
             symmetries,
             reference_orbit,
         );
-        let Some((large, large_orbit, small_size)) = choice else {
+        let Some((large, large_orbit, small_size, ranked)) = choice else {
             return Err(format!(
                 "{} positions, and no split of its pieces leaves a part of at most {} \
                  values to enumerate",
@@ -157,14 +167,17 @@ impl Split {
             ));
         }
         let digit_weights = std::array::from_fn(|i| factorial(k.saturating_sub(i + 1)));
+        let twist_weights = twist_weights(k, large_modulus, twist_sum);
         let split = Split {
             large,
+            ranked,
             large_positions,
             large_modulus,
             even,
             twist_sum,
             large_count,
             digit_weights,
+            twist_weights,
             piece_bits,
             twist_bits,
             first_of,
@@ -328,9 +341,14 @@ impl Split {
             }
         }
         if m > 1 {
+            // The twists' digits weighed independently, not in one chain.
             let free = if self.twist_sum { k - 1 } else { k };
-            for &place in &order[..free] {
-                rank = rank * m + b.twists[place as usize] as u64;
+            let mut twists = 0u64;
+            for (&place, &weight) in order[..free].iter().zip(&self.twist_weights) {
+                twists += b.twists[place as usize] as u64 * weight;
+            }
+            if free > 0 {
+                rank = rank * self.twist_weights[0] * m + twists;
             }
         }
         rank
@@ -353,10 +371,18 @@ impl Split {
         if m > 1 && k > 0 {
             let free = if self.twist_sum { k - 1 } else { k };
             let mut sum = 0u64;
-            for i in (0..free).rev() {
-                b.twists[order[i] as usize] = (rank % m) as u8;
-                sum += rank % m;
-                rank /= m;
+            if m == 2 {
+                for i in (0..free).rev() {
+                    b.twists[order[i] as usize] = (rank & 1) as u8;
+                    sum += rank & 1;
+                    rank >>= 1;
+                }
+            } else {
+                for i in (0..free).rev() {
+                    b.twists[order[i] as usize] = (rank % m) as u8;
+                    sum += rank % m;
+                    rank /= m;
+                }
             }
             if self.twist_sum {
                 b.twists[order[k - 1] as usize] = ((m - sum % m) % m) as u8;
@@ -421,7 +447,7 @@ fn choose_split(
     group_order: u128,
     symmetries_count: u128,
     reference_orbit: Option<u8>,
-) -> Option<(Large, (usize, usize), u128)> {
+) -> Option<(Large, (usize, usize), u128, bool)> {
     // Choose the split: everything small; else one orbit large; else one orbit's
     // twists large.
     let order_without = |large: Large, orbit: (usize, usize)| -> u128 {
@@ -470,13 +496,16 @@ fn choose_split(
         };
         pieces * m.pow(k as u32)
     };
-    let mut candidates: Vec<(u128, u128, Large, (usize, usize))> = Vec::new();
+    // (slots, small values, large part, its orbit, ranked)
+    type Candidate = (u128, u128, Large, (usize, usize), bool);
+    let mut candidates: Vec<Candidate> = Vec::new();
     if group_order <= small_part_limit() {
         candidates.push((
             group_order.div_ceil(symmetries_count),
             group_order,
             Large::Nothing,
             (0, 0),
+            false,
         ));
     }
     for large in [Large::Orbit, Large::Twists] {
@@ -488,16 +517,39 @@ fn choose_split(
                 continue;
             }
             let small = order_without(large, orbit);
+            let slots = large_size(large, orbit) * small.div_ceil(symmetries_count).max(1);
             if small <= small_part_limit() {
-                let slots = large_size(large, orbit) * small.div_ceil(symmetries_count).max(1);
-                candidates.push((slots, small, large, orbit));
+                candidates.push((slots, small, large, orbit, false));
+            } else if large == Large::Twists
+                && orbits.len() == 1
+                && reference_orbit.is_none()
+                && ranks_every_permutation(
+                    (orbit.1, compact.moduli[orbit.0].max(1) as u128),
+                    small,
+                    group_order,
+                )
+            {
+                // Too many permutations to enumerate, but all of them: ranked.
+                candidates.push((slots, small, large, orbit, true));
             }
         }
     }
     candidates
         .into_iter()
-        .min_by_key(|&(slots, small, _, _)| (slots, small))
-        .map(|(_, small, large, orbit)| (large, orbit, small))
+        .min_by_key(|&(slots, small, _, _, _)| (slots, small))
+        .map(|(_, small, large, orbit, ranked)| (large, orbit, small, ranked))
+}
+
+/// Whether a puzzle of one orbit of `k` pieces twisting modulo `m`, `group_order`
+/// positions of which the moves make `permutations` permutations, can rank its
+/// permutations as its small part ([`super::ranked`]): every permutation or every even
+/// one occurs, each with every twist vector (or every one of a twist sum).
+fn ranks_every_permutation((k, m): (usize, u128), permutations: u128, group_order: u128) -> bool {
+    let all = (1..=k as u128).product::<u128>();
+    let twists = m.pow(k as u32);
+    k <= MAX_RANKED
+        && (permutations == all || 2 * permutations == all)
+        && (permutations * twists == group_order || permutations * twists == group_order * m)
 }
 
 /// Whether every move keeps the large orbit's permutation even and its twists'
@@ -579,6 +631,19 @@ fn compact_orbits(compact: &Compact) -> Vec<(usize, usize)> {
     orbits
 }
 
+/// The weights of the free twist digits of `k` places twisting modulo `m` (all but the
+/// last if the moves keep the sum): `m^(free - 1 - i)` for digit `i`.
+fn twist_weights(k: usize, m: u8, twist_sum: bool) -> [u64; MAX_LARGE] {
+    let free = if twist_sum { k.saturating_sub(1) } else { k };
+    std::array::from_fn(|i| {
+        if i < free {
+            (m.max(1) as u64).pow((free - 1 - i) as u32)
+        } else {
+            0
+        }
+    })
+}
+
 fn bits_for(values: usize) -> u8 {
     (usize::BITS - values.saturating_sub(1).leading_zeros()) as u8
 }
@@ -592,7 +657,7 @@ fn factorial(n: usize) -> u64 {
 /// multiplication by a reciprocal (exact for 32-bit numerators: Lemire, Kaser and
 /// Kurz, "Faster remainder by direct computation", 2019).
 #[inline(always)]
-fn lehmer_digits(rank: u64, k: usize, digits: &mut [u8; MAX_LARGE]) {
+pub(super) fn lehmer_digits(rank: u64, k: usize, digits: &mut [u8; MAX_LARGE]) {
     // The last digit, of radix 1, is 0.
     let Some(last) = k.checked_sub(1) else {
         return;
@@ -621,7 +686,7 @@ fn lehmer_digits(rank: u64, k: usize, digits: &mut [u8; MAX_LARGE]) {
 /// digit-th smallest piece not placed yet. The pieces left are kept as a list of
 /// 4-bit values in one word (up to 16 places), else found by counting.
 #[inline(always)]
-fn place_pieces(digits: &[u8], order: &[u8; MAX_LARGE], pieces: &mut [u8; MAX_LARGE]) {
+pub(super) fn place_pieces(digits: &[u8], order: &[u8; MAX_LARGE], pieces: &mut [u8; MAX_LARGE]) {
     let k = digits.len();
     if k <= 16 {
         let mut left: u64 = 0xfedc_ba98_7654_3210;
@@ -659,7 +724,7 @@ pub(super) fn nth_unused(used: u32, n: u32) -> u8 {
 /// Whether the pieces `p` (a permutation of `0..p.len()`, at most 32) are an even
 /// permutation: the parity of its inversions, counted without a table.
 #[inline(always)]
-fn pieces_are_even(p: &[u8]) -> bool {
+pub(super) fn pieces_are_even(p: &[u8]) -> bool {
     let mut seen = 0u32;
     let mut inversions = 0u32;
     for &v in p {
@@ -699,6 +764,7 @@ mod tests {
         let free = if twist_sum { k - 1 } else { k };
         Split {
             large: Large::Orbit,
+            ranked: false,
             large_positions: (0..k).collect(),
             large_modulus: modulus,
             even,
@@ -706,6 +772,7 @@ mod tests {
             large_count: factorial(k) / if even { 2 } else { 1 }
                 * (modulus as u64).pow(free as u32),
             digit_weights: std::array::from_fn(|i| factorial(k.saturating_sub(i + 1))),
+            twist_weights: twist_weights(k, modulus, twist_sum && modulus > 1),
             piece_bits: Vec::new(),
             twist_bits: Vec::new(),
             first_of: Vec::new(),

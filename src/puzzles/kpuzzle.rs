@@ -119,16 +119,12 @@ impl Variant {
                 _ => return Err(KPuzzleError::Option(format!("unknown option `--{key}`"))),
             }
         }
-        if variant.goal.is_some() && (variant.symmetry || variant.up_to_rotation) {
-            return Err(KPuzzleError::Option(format!(
-                "--goal with {}: the symmetries of a goal set are not searched for; \
-                 analyze it without",
-                if variant.symmetry {
-                    "--symmetry"
-                } else {
-                    "--up-to-rotation"
-                }
-            )));
+        if variant.goal.is_some() && variant.up_to_rotation {
+            return Err(KPuzzleError::Option(
+                "--goal with --up-to-rotation: a goal set's rotations are not searched \
+                 for; analyze it without (or with --symmetry)"
+                    .into(),
+            ));
         }
         Ok((base, variant))
     }

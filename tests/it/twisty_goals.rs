@@ -1,11 +1,12 @@
 //! Goal sets of twisty puzzles (`--goal`, `antipode.goals`, `.tws` `Goal` blocks): the
 //! distance to a set is the least distance to its patterns; the 3x3x3's cross and
-//! cross with a pair; IDA* to a projection's goal; bad goals refused in one line.
+//! cross with a pair; IDA* to a projection's goal; goal sets under `--symmetry`; bad
+//! goals refused in one line.
 
 use antipode::analysis::analyze;
 use antipode::driver::Control;
 use antipode::puzzles::kpuzzle::KPuzzle;
-use antipode::puzzles::kpuzzle::library::open;
+use antipode::puzzles::kpuzzle::library::{Twisty, open, open_any};
 use antipode::store::{ByteDepths, DepthRead};
 use antipode::{Notation, Puzzle};
 
@@ -64,6 +65,55 @@ fn the_distance_to_a_goal_set_is_the_least_over_its_patterns() {
     assert_eq!(report.histogram, histogram[..report.histogram.len()]);
     assert_eq!(report.histogram[0], 160);
     assert_eq!(report.gods_number, 8);
+}
+
+/// Each face's corners of the 3x3x3, solved (the moves' cycles: U 0-3, D 4-7, R 0 1 4
+/// 7, L 2 3 5 6, F 0 3 4 5, B 1 2 6 7).
+const CORNER_LAYERS: [&str; 6] = [
+    "CORNERS: 0 1 2 3 ? ? ? ? / 0 0 0 0 ? ? ? ?",
+    "CORNERS: ? ? ? ? 4 5 6 7 / ? ? ? ? 0 0 0 0",
+    "CORNERS: 0 1 ? ? 4 ? ? 7 / 0 0 ? ? 0 ? ? 0",
+    "CORNERS: ? ? 2 3 ? 5 6 ? / ? ? 0 0 ? 0 0 ?",
+    "CORNERS: 0 ? ? 3 4 5 ? ? / 0 ? ? 0 0 0 ? ?",
+    "CORNERS: ? 1 2 ? ? ? 6 7 / ? 0 0 ? ? ? 0 0",
+];
+
+/// A goal set under `--symmetry` keeps the symmetries that map it onto itself: any
+/// face's corners solved, all 48; the U or the D face's, the 16 that keep the U-D axis.
+/// Its classes' positions per depth are the plain search's, and Burnside's count is the
+/// classes the search finds.
+#[test]
+fn goal_sets_under_symmetry_keep_the_symmetries_that_map_them_onto_themselves() {
+    let any_face = CORNER_LAYERS.join(" | ");
+    let up_or_down = CORNER_LAYERS[..2].join(" | ");
+    for (goal, symmetries, gods_number) in [(any_face, 48, 7), (up_or_down, 16, 7)] {
+        let plain = open(&format!("3x3x3-corners --goal {goal}")).unwrap();
+        let Twisty::Classes(classes) =
+            open_any(&format!("3x3x3-corners --goal {goal} --symmetry")).unwrap()
+        else {
+            panic!("no classes");
+        };
+        assert_eq!(classes.symmetry_count(), symmetries);
+        let by_positions = analyze(&plain, 0, &Control::default()).unwrap();
+        let by_classes = analyze(classes.as_ref(), 0, &Control::default()).unwrap();
+        let counts = by_classes.classes.as_ref().unwrap();
+        let expected: Vec<u128> = by_positions.histogram.iter().map(|&n| n as u128).collect();
+        assert_eq!(counts.positions_by_depth, expected, "{goal}");
+        assert_eq!(counts.burnside_classes, by_classes.reachable as u128);
+        assert_eq!(
+            (by_positions.gods_number, by_classes.gods_number),
+            (gods_number, gods_number)
+        );
+        // The goal's classes hold the goal positions and no other.
+        let goals = classes.goal_indices();
+        assert_eq!(
+            counts.positions_by_depth[0],
+            by_positions.histogram[0] as u128
+        );
+        for &index in &goals {
+            assert!(classes.is_goal(&classes.unrank(index)));
+        }
+    }
 }
 
 /// The cross with the front-right pair (`3x3x3 --goal cross-pair`): positions per
@@ -346,7 +396,25 @@ fn bad_goals_are_refused_in_one_line() {
             "--goal",
             "CORNERS: 0 ? ? ? ? ? ? ? / 0 ? ? ? ? ? ? ?",
         ],
-        "--goal with --symmetry",
+        "--goal with --symmetry: symmetries need whole orbits: the projection keeps part of \
+         CORNERS",
+    );
+    // A position no symmetry but the identity fixes: the set of it alone.
+    let corners = open("3x3x3-corners").unwrap();
+    let scrambled = corners.format_line(&corners.parse("R U F' D").unwrap());
+    assert_error(
+        &[
+            "analyze",
+            "3x3x3-corners",
+            "--symmetry",
+            "--goal",
+            &scrambled,
+        ],
+        "--goal with --symmetry: no symmetry but the identity maps the goal set onto itself",
+    );
+    assert_error(
+        &["analyze", "3x3x3", "--up-to-rotation", "--goal", "cross"],
+        "--goal with --up-to-rotation: a goal set's rotations are not searched for",
     );
     assert_error(
         &[

@@ -11,8 +11,9 @@
 //! A [`KClasses`] is assembled once from values, each built from the ones before
 //! it: the `geometry` (compact positions, moves, symmetries, frame), the
 //! `split` of a position into a small and a large part, the `small` part's
-//! values and their classes, and the index's `sections`. This module numbers
-//! positions over them and answers as a [`Puzzle`].
+//! values and their classes (for one orbit too large to enumerate, its `ranked`
+//! permutations), and the index's `sections`. This module numbers positions over them
+//! and answers as a [`Puzzle`].
 //!
 //! # The class index
 //!
@@ -29,7 +30,10 @@
 //! overhead over `positions / |group|` is the number of classes of `s` times `|group|`
 //! over the number of values of `s`. A puzzle small enough for the small part to be
 //! all of it (a few million positions) numbers its classes densely, with no slack at
-//! all.
+//! all. A puzzle of one orbit whose permutations are too many to enumerate (the
+//! 3x3x3's edges, 12!) ranks its permutation as the small part instead (`ranked`: a
+//! 32-bit entry per permutation holds its class and symmetry), its twists the large
+//! part.
 //!
 //! # Positions from classes
 //!
@@ -97,6 +101,8 @@ pub struct KClasses {
     sections: Sections,
     /// The goal's index.
     goal_index: u64,
+    /// With a goal set (`--goal`): the indices of its positions' classes, sorted.
+    goal_set: Option<Vec<u64>>,
     /// Indices that are not the one their class is numbered by.
     holes: u64,
     /// Those a bottom-up level has found, by section.
@@ -230,6 +236,7 @@ impl KClasses {
             large_moves,
             sections,
             goal_index: 0,
+            goal_set: None,
             holes: 0,
             known_holes: KnownHoles::new(0),
         };
@@ -238,6 +245,17 @@ impl KClasses {
             .ok_or_else(|| refuse("the class index does not fit 64 bits".into()))?;
         // Two figures of the assembled index.
         classes.goal_index = classes.index_of(&identity);
+        if classes.base.goal_patterns().is_some() {
+            // The classes of the goal set's positions (the symmetries kept map it
+            // onto itself: each class lies in it or outside it).
+            let mut indices = Vec::new();
+            classes.base.for_each_goal(&mut |state| {
+                indices.push(classes.index_of(&classes.compact_of(state)));
+            });
+            indices.sort_unstable();
+            indices.dedup();
+            classes.goal_set = Some(indices);
+        }
         classes.holes = classes.count_holes();
         if classes.holes > 0 {
             classes.known_holes = KnownHoles::new(classes.small_classes.representatives.len());
@@ -857,20 +875,38 @@ impl Puzzle for KClasses {
         self.geometry.moves.len()
     }
 
+    /// The goal, or the representatives of the goal set's classes.
     fn goals(&self) -> Vec<Pattern> {
-        vec![self.base.goal().clone()]
+        match &self.goal_set {
+            Some(set) => set.iter().map(|&i| self.unrank(i)).collect(),
+            None => vec![self.base.goal().clone()],
+        }
     }
 
     fn is_goal(&self, state: &Pattern) -> bool {
-        self.rank(state) == self.goal_index
+        match &self.goal_set {
+            Some(_) => self.base.is_goal(state),
+            None => self.rank(state) == self.goal_index,
+        }
+    }
+
+    /// Every position of the goal set (a search over positions starts from them).
+    fn goal_positions(&self) -> Vec<Pattern> {
+        match &self.goal_set {
+            Some(_) => self.base.goal_positions(),
+            None => self.goals(),
+        }
     }
 
     fn goal_summary(&self) -> String {
-        "solved".into()
+        self.base.goal_summary()
     }
 
     fn goal_indices(&self) -> Vec<u64> {
-        vec![self.goal_index]
+        match &self.goal_set {
+            Some(set) => set.clone(),
+            None => vec![self.goal_index],
+        }
     }
 
     fn rank(&self, state: &Pattern) -> u64 {
@@ -1163,19 +1199,25 @@ impl KClasses {
         mut found: impl FnMut(u64),
     ) {
         let moves = self.geometry.moves.len();
-        let mut pieces = vec![[0u8; MAX_LARGE]; moves];
-        let mut ranks = vec![0u32; moves];
+        let mut pieces = [[0u8; MAX_LARGE]; HIT_GROUP];
+        let mut ranks = [0u32; HIT_GROUP];
         for &index in indices {
             let Some((p, b)) = self.ranked_position(ranked, index) else {
                 continue;
             };
-            self.ranked_moves(ranked, &p, &mut pieces, &mut ranks);
+            // A group's neighbours are moved and ranked only when the groups before it
+            // missed: at a dense level most questions end in the first.
             let mut group = [0u64; HIT_GROUP];
             for first in (0..moves).step_by(HIT_GROUP) {
                 let end = moves.min(first + HIT_GROUP);
-                for (n, mv) in group.iter_mut().zip(first..end) {
+                for (i, mv) in (first..end).enumerate() {
+                    pieces[i] = ranked.moved(mv, &p);
+                    ranks[i] = ranked.rank(&pieces[i]);
+                    ranked.prefetch(ranks[i]);
+                }
+                for (i, (n, mv)) in group.iter_mut().zip(first..end).enumerate() {
                     let moved = self.moved_large(mv, &b);
-                    *n = self.ranked_neighbour(ranked, &pieces[mv], ranks[mv], &moved);
+                    *n = self.ranked_neighbour(ranked, &pieces[i], ranks[i], &moved);
                     prefetch(*n);
                 }
                 if group[..end - first].iter().any(|&n| hit(n)) {

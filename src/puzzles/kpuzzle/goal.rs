@@ -24,6 +24,7 @@
 
 use super::definition::{Definition, GoalPattern, Pattern};
 use super::ranking::{BLANK, View};
+use super::symmetry::{Compact, Symmetry};
 
 /// The most positions a goal set may stand for (its indices are held in memory).
 pub const MAX_GOAL_POSITIONS: u128 = 1 << 26;
@@ -117,6 +118,75 @@ pub fn matches(pattern: &GoalPattern, state: View<'_>) -> bool {
         .all(|((&want, &twist), (&piece, &o))| {
             want.is_none_or(|w| w == piece) && (piece == BLANK || twist.is_none_or(|t| t == o))
         })
+}
+
+/// Whether the symmetry `s` (over `compact`'s positions) maps the goal set `patterns`
+/// onto itself: each pattern's image `S⁻¹·P·S` (a named piece's twist carried as a
+/// position's is) is a pattern of the set, so the positions that match one match one
+/// after `S`, and the distances to the set are the same in a class. A pattern naming
+/// a twist but not the piece there, or anything the compact positions drop, has no
+/// image as a pattern: no.
+#[must_use]
+pub fn maps_onto_itself(
+    s: &Symmetry,
+    patterns: &[GoalPattern],
+    compact: &Compact,
+    definition: &Definition,
+) -> bool {
+    let n = compact.len();
+    let moduli = &compact.moduli;
+    let first: Vec<usize> = (0..n)
+        .map(|i| {
+            (0..n)
+                .position(|j| compact.orbit[j] == compact.orbit[i])
+                .unwrap_or(i)
+        })
+        .collect();
+    let inverse = s.s.inverse(moduli);
+    let mut kept = vec![false; definition.default.pieces.len()];
+    for &p in &compact.kept {
+        kept[p] = true;
+    }
+    type Key<'a> = (&'a [Option<u8>], &'a [Option<u8>]);
+    let set: std::collections::HashSet<Key<'_>> = patterns
+        .iter()
+        .map(|p| (p.pieces.as_slice(), p.orientation.as_slice()))
+        .collect();
+    patterns.iter().all(|pattern| {
+        let dropped_named = (0..kept.len())
+            .any(|p| !kept[p] && (pattern.pieces[p].is_some() || pattern.orientation[p].is_some()));
+        if dropped_named {
+            return false;
+        }
+        let mut pieces = pattern.pieces.clone();
+        let mut orientation = pattern.orientation.clone();
+        for i in 0..n {
+            let from = s.s.permutation[i] as usize;
+            let (source, target) = (compact.kept[from], compact.kept[i]);
+            let m = moduli[i].max(1);
+            let piece = pattern.pieces[source].map(|v| first[from] + v as usize);
+            pieces[target] = match piece {
+                Some(v) => {
+                    let label = (inverse.permutation[v] as usize).checked_sub(first[i]);
+                    match label.and_then(|l| u8::try_from(l).ok()) {
+                        Some(label) => Some(label),
+                        None => return false,
+                    }
+                }
+                None => None,
+            };
+            orientation[target] = match (piece, pattern.orientation[source]) {
+                (_, None) => None,
+                (None, Some(_)) => return false,
+                (Some(v), Some(o)) => {
+                    let o = o % m;
+                    let twist = if s.mirror { (m - o) % m } else { o };
+                    Some((inverse.delta[v] % m + twist + s.s.delta[i] % m) % m)
+                }
+            };
+        }
+        set.contains(&(pieces.as_slice(), orientation.as_slice()))
+    })
 }
 
 /// How many patterns `pattern` stands for over the pieces `goal` keeps, before any is

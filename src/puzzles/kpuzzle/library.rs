@@ -10,7 +10,7 @@ use super::pattern_classes::PatternClasses;
 use super::pattern_index::PatternIndex;
 use super::relabel::{self, Kinds, Relabelling};
 use super::symmetry::Symmetry;
-use super::{KPuzzle, KPuzzleError, Variant, group, symmetry};
+use super::{KPuzzle, KPuzzleError, Variant, goal, group, symmetry};
 
 /// `(name, file name, text)` of every shipped definition.
 pub const SHIPPED: &crate::puzzles::description::Shipped = &[
@@ -487,7 +487,7 @@ fn prepare(base: &str, variant: Variant) -> Result<Prepared, KPuzzleError> {
         return Ok(Prepared::Plain(plain));
     }
     let option = |e: symmetry::SymmetryError| KPuzzleError::Option(e.to_string());
-    let compact = plain.kept().map_err(option)?;
+    let compact = kept_positions(&plain)?;
     let kinds = Kinds::of_goal(&compact, plain.goal())
         .map_err(|m| option(symmetry::SymmetryError::Goal(m)))?;
     let moves = compact_moves(&plain, &compact);
@@ -528,6 +528,7 @@ fn prepare(base: &str, variant: Variant) -> Result<Prepared, KPuzzleError> {
     } else {
         None
     };
+    keep_goal_symmetries(&plain, (&kinds, &compact), &definition, &mut actions)?;
     if variant.symmetry && actions.len() < 2 {
         return Err(option(symmetry::SymmetryError::None(
             crate::Notation::name(&plain),
@@ -576,6 +577,46 @@ fn prepare(base: &str, variant: Variant) -> Result<Prepared, KPuzzleError> {
         unheld_moves: moves,
         frame,
     }))
+}
+
+/// The positions `plain`'s symmetries act on (whole orbits).
+fn kept_positions(plain: &KPuzzle) -> Result<symmetry::Compact, KPuzzleError> {
+    plain.kept().map_err(|e| match plain.goal_patterns() {
+        Some(_) => KPuzzleError::Option(format!("--goal with --symmetry: {e}")),
+        None => KPuzzleError::Option(e.to_string()),
+    })
+}
+
+/// With a goal set (`--goal`): only the symmetries in `actions` that map it onto
+/// itself kept, which keep the distances to it.
+///
+/// # Errors
+/// If its pieces look alike, or no symmetry but the identity is kept.
+fn keep_goal_symmetries(
+    plain: &KPuzzle,
+    (kinds, compact): (&Kinds, &symmetry::Compact),
+    definition: &Definition,
+    actions: &mut Vec<Symmetry>,
+) -> Result<(), KPuzzleError> {
+    let Some(patterns) = plain.goal_patterns() else {
+        return Ok(());
+    };
+    if !kinds.all_distinct() {
+        return Err(KPuzzleError::Option(
+            "--goal with --symmetry: the goal set leaves pieces that look alike \
+             (name every piece of the orbits it keeps, or analyze it without)"
+                .into(),
+        ));
+    }
+    actions.retain(|s| goal::maps_onto_itself(s, patterns, compact, definition));
+    if actions.len() < 2 {
+        return Err(KPuzzleError::Option(
+            "--goal with --symmetry: no symmetry but the identity maps the goal set onto \
+             itself"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// `r` with each orbit's pieces twisted alike so that it keeps the orbit's twist sum

@@ -409,25 +409,26 @@ fn pattern_index_slots(s: Symmetric) -> Result<u128, KPuzzleError> {
     }
 }
 
-/// The class index of `s`: distinct pieces in order only, so far.
-fn class_index(s: Symmetric) -> Result<KClasses, KPuzzleError> {
+/// Whether `s` can have a class index: distinct pieces in order only, so far.
+fn indexable(s: &Symmetric) -> Result<(), KPuzzleError> {
     if !s.kinds.all_distinct() {
         return Err(KPuzzleError::Option(IDENTICAL_INDEX.into()));
     }
     s.puzzle
         .compact()
-        .map_err(|e| KPuzzleError::Option(e.to_string()))?;
+        .map(|_| ())
+        .map_err(|e| KPuzzleError::Option(e.to_string()))
+}
+
+/// The class index of `s`.
+fn class_index(s: Symmetric) -> Result<KClasses, KPuzzleError> {
+    indexable(&s)?;
     KClasses::new(s.puzzle, s.compact, s.actions, &s.unheld_moves, s.frame)
 }
 
 /// The slots [`class_index`] would take, counted without it where that is long.
 fn class_index_slots(s: Symmetric) -> Result<u64, KPuzzleError> {
-    if !s.kinds.all_distinct() {
-        return Err(KPuzzleError::Option(IDENTICAL_INDEX.into()));
-    }
-    s.puzzle
-        .compact()
-        .map_err(|e| KPuzzleError::Option(e.to_string()))?;
+    indexable(&s)?;
     KClasses::index_slots(&s.puzzle, s.compact, s.actions, &s.unheld_moves, s.frame)
 }
 

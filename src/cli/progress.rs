@@ -119,6 +119,10 @@ impl Observer for LevelPrinter {
                 "depth {depth:>3}  {direction}: {} (guessed from the levels before it)",
                 human_duration(guess.as_secs_f64())
             );
+        } else if guess.is_none() && depth > 1 && self.started.get().is_none() {
+            // A resumed table's first level: nothing timed to guess from, and off a
+            // terminal no bar shows, so say at least that it began.
+            eprintln!("depth {depth:>3}  {direction}: started (resumed; no level timed yet)");
         }
         self.started.get_or_init(Instant::now);
         *self.bar.lock().expect("progress lock") = Some(bar);

@@ -121,41 +121,36 @@ if [ "${1:-}" = fto ]; then
     exit 0
 fi
 
-if [ "${1:-}" = edges ]; then
-    dir="${2:-tables}"
+# classes_bench DIR LABEL PUZZLE STEM SHOW EXPECTED: `analyze PUZZLE --bits 2 --table` into
+# DIR/STEM.table (resumed if interrupted), its positions per depth asserted to be
+# EXPECTED, its figures, wall time and peak RSS.
+classes_bench() {
     cargo build --release --quiet
-    bin="$PWD/target/release/antipode"
-    mkdir -p "$dir"
-    cd "$dir"
+    local bin="$PWD/target/release/antipode"
+    mkdir -p "$1"
+    cd "$1"
+    /usr/bin/time -f '%e %M' -o "$4.time" "$bin" analyze "$3" \
+        --bits 2 --table "$4.table" --show "$5" --format json >"$4.json"
+    read -r wall rss <"$4.time"
+    found=$(python3 -c 'import json, sys; print(*json.load(open(sys.argv[1]))["classes"]["positions_by_depth"])' "$4.json")
+    [ "$found" = "$6" ] || { echo "$2: positions by depth $found, expected $6" >&2; exit 1; }
+    python3 -c 'import json, sys; a = json.load(open(sys.argv[2])); c = a["classes"]; print("{}: {:,} positions in {:,} classes ({} symmetries, {:,} slots), God number {}, {} antipodes in {} classes".format(sys.argv[1], c["positions"], a["reachable"], c["symmetries"], a["indices"], a["gods_number"], c["antipode_positions"], a["antipode_count"]))' "$2" "$4.json"
+    echo "wall $wall s (this run; a resumed table counts only its last part), peak RSS $((rss / 1024)) MiB"
+}
+
+if [ "${1:-}" = edges ]; then
     # Positions by depth of this project's first run (982036f, 2026-11-30): they sum to
     # the edges' 980,995,276,800 positions; no published histogram is known to us.
-    expected="1 18 243 3240 42807 555866 7070103 87801812 1050559626 11588911021 110409721989 552734197682 304786076626 330335518 248"
-    /usr/bin/time -f '%e %M' -o edges.time "$bin" analyze "3x3x3-edges --symmetry" \
-        --bits 2 --table edges-symmetry.table --show 1000 --format json >edges.json
-    read -r wall rss <edges.time
-    found=$(python3 -c 'import json; print(*json.load(open("edges.json"))["classes"]["positions_by_depth"])')
-    [ "$found" = "$expected" ] || { echo "edges: positions by depth $found, expected $expected" >&2; exit 1; }
-    python3 -c 'import json; a = json.load(open("edges.json")); c = a["classes"]; print("3x3x3 edges: {:,} positions in {:,} classes ({:,} slots), God number {}, {} antipodes in {} classes".format(c["positions"], a["reachable"], a["indices"], a["gods_number"], c["antipode_positions"], a["antipode_count"]))'
-    echo "wall $wall s (a resumed table counts only its last part), peak RSS $((rss / 1024)) MiB"
+    classes_bench "${2:-tables}" "3x3x3 edges" "3x3x3-edges --symmetry" edges-symmetry 1000 \
+        "1 18 243 3240 42807 555866 7070103 87801812 1050559626 11588911021 110409721989 552734197682 304786076626 330335518 248"
     exit 0
 fi
 
 if [ "${1:-}" = compy ]; then
-    dir="${2:-tables}"
-    cargo build --release --quiet
-    bin="$PWD/target/release/antipode"
-    mkdir -p "$dir"
-    cd "$dir"
     # Positions by depth: twsearch's two-bit run, rokicki/twsearch-results,
     # godsnumber/compy_cube-symm-g7.log (July 2025).
-    expected="1 16 160 1408 11808 95712 754732 5793810 43183952 310137312 2115556475 13329858542 72848819814 298247080974 671767938009 473215625205 39395024521 84824763 41254 332"
-    /usr/bin/time -f '%e %M' -o compy.time "$bin" analyze "compy --symmetry" \
-        --bits 2 --table compy-symmetry.table --show 332 --format json >compy.json
-    read -r wall rss <compy.time
-    found=$(python3 -c 'import json; print(*json.load(open("compy.json"))["classes"]["positions_by_depth"])')
-    [ "$found" = "$expected" ] || { echo "compy: positions by depth $found, expected $expected" >&2; exit 1; }
-    python3 -c 'import json; a = json.load(open("compy.json")); c = a["classes"]; print("Compy Cube: {:,} positions in {:,} classes ({} symmetries, {:,} slots), God number {}, {} antipodes in {} classes".format(c["positions"], a["reachable"], c["symmetries"], a["indices"], a["gods_number"], c["antipode_positions"], a["antipode_count"]))'
-    echo "wall $wall s (this run; a resumed table counts only its last part), peak RSS $((rss / 1024)) MiB"
+    classes_bench "${2:-tables}" "Compy Cube" "compy --symmetry" compy-symmetry 332 \
+        "1 16 160 1408 11808 95712 754732 5793810 43183952 310137312 2115556475 13329858542 72848819814 298247080974 671767938009 473215625205 39395024521 84824763 41254 332"
     exit 0
 fi
 

@@ -248,12 +248,9 @@ impl KClasses {
         if classes.base.goal_patterns().is_some() {
             // The classes of the goal set's positions (the symmetries kept map it
             // onto itself: each class lies in it or outside it).
-            let mut indices = Vec::new();
-            classes.base.for_each_goal(&mut |state| {
-                indices.push(classes.index_of(&classes.compact_of(state)));
-            });
-            indices.sort_unstable();
-            indices.dedup();
+            let indices = classes
+                .base
+                .goal_indices_by(|state| classes.index_of(&classes.compact_of(state)));
             classes.goal_set = Some(indices);
         }
         classes.holes = classes.count_holes();

@@ -253,13 +253,17 @@ pub fn expand(
 ) {
     let mut orbit_of = vec![0usize; goal.pieces.len()];
     let mut left = Vec::with_capacity(definition.orbits.len());
+    let mut labels = Vec::with_capacity(definition.orbits.len());
     for (k, orbit) in definition.orbits.iter().enumerate() {
         let range = orbit.offset..orbit.offset + orbit.pieces;
         let mut counts = [0usize; 256];
+        let mut kinds = Vec::new();
         for (l, n) in left_over(goal, pattern, range.clone()) {
             counts[l as usize] = n;
+            kinds.push(l);
         }
         left.push(counts);
+        labels.push(kinds);
         orbit_of[range].fill(k);
     }
     let mut walk = Walk {
@@ -267,6 +271,7 @@ pub fn expand(
         orbit_of,
         pattern,
         left,
+        labels,
         visit,
     };
     walk.step(0, &mut goal.clone());
@@ -279,6 +284,8 @@ struct Walk<'a> {
     orbit_of: Vec<usize>,
     pattern: &'a GoalPattern,
     left: Vec<[usize; 256]>,
+    /// Per orbit, the pieces its wildcards may take, in increasing order.
+    labels: Vec<Vec<u8>>,
     visit: &'a mut dyn FnMut(&Pattern) -> bool,
 }
 
@@ -290,8 +297,17 @@ impl Walk<'_> {
         }
         let k = self.orbit_of[p];
         let wild = self.pattern.pieces[p].is_none();
-        let (first, last) = self.pattern.pieces[p].map_or((0, u8::MAX), |x| (x, x));
-        for piece in first..=last {
+        let named = self.pattern.pieces[p].map(|x| [x]);
+        // A wildcard tries the orbit's pieces left over, not every byte.
+        let choices = match &named {
+            Some(one) => one.len(),
+            None => self.labels[k].len(),
+        };
+        for c in 0..choices {
+            let piece = match named {
+                Some([x]) => x,
+                None => self.labels[k][c],
+            };
             if wild {
                 if self.left[k][piece as usize] == 0 {
                     continue;

@@ -4,8 +4,9 @@
 # target/release/antipode-mpi, and checks under `mpirun` with 1 to 4
 # ranks (oversubscribed), once over shared memory and once forced onto TCP over
 # loopback, that the histograms, God's numbers and antipodes of 8puzzle, 2x5, Goat,
-# Klotski, Oshidori:5 and the Pyraminx's symmetry classes equal the single process's;
-# that a 3-rank 2x5 table in shards
+# Klotski, Oshidori:5 and the Pyraminx's symmetry classes (with the positions per depth
+# behind them, in memory and in shards) equal the single process's; that a 3-rank 2x5
+# table in shards
 # holds the single table's entries; that a rank killed with SIGKILL ends the whole job,
 # and, while a table is built, that the same command resumes it to byte-identical
 # shards (another rank count refused); and that bad input is one line and a non-zero
@@ -39,7 +40,8 @@ trap 'rm -rf "$tmp"' EXIT
 facts() {
     python3 -c 'import json, sys
 a = json.load(sys.stdin)
-print(json.dumps([a["histogram"], a["gods_number"], a["antipode_count"], a["antipodes"]]))'
+print(json.dumps([a["histogram"], a["gods_number"], a["antipode_count"], a["antipodes"],
+                  a.get("classes")]))'
 }
 
 failures=0
@@ -105,6 +107,17 @@ if [ "$status" -ne 0 ] && [ "$took" -le 10 ]; then
     echo "ok   a rank killed with SIGKILL ended the job in ${took} s (exit $status)"
 else
     echo "FAIL the job went on after a rank was killed (exit $status after ${took} s)"
+    failures=$((failures + 1))
+fi
+
+# Classes in shards: positions per depth as one process counts them.
+"$one_bin" analyze "pyraminx --symmetry" --quiet --format json | facts >"$tmp/one"
+mpirun "${mpirun_flags[@]}" -np 2 "$mpi_bin" analyze "pyraminx --symmetry" --distributed \
+    --bits 2 --table "$tmp/pyraminx-classes" --quiet --format json | facts >"$tmp/many"
+if cmp -s "$tmp/one" "$tmp/many" && grep -q positions_by_depth "$tmp/many"; then
+    echo "ok   pyraminx --symmetry, 2 shards: positions per depth as one process counts them"
+else
+    echo "FAIL pyraminx --symmetry, 2 shards: $(cat "$tmp/many")"
     failures=$((failures + 1))
 fi
 

@@ -303,22 +303,54 @@ pub fn analyze_partitioned<P: Puzzle>(
     let range = slices.range(transport.rank());
     let mut depths = Depths::anonymous(encoding, range.end - range.start)?
         .ok_or(AnalyzeError::Encoding(encoding))?;
-    let (histogram, local_antipodes, sent) = with_depths!(&mut depths, s => {
+    let uneven = puzzle.uneven_classes();
+    let (histogram, local_antipodes, sent, uneven_depths) = with_depths!(&mut depths, s => {
         let mut executor = engine::Partitioned::new(puzzle, &*s, transport);
+        if let Some(indices) = &uneven {
+            executor.watch(indices);
+        }
         let bfs = engine::Bfs::with_executor(Box::new(&mut executor));
         let histogram = bfs.run(&Control::new(observer, None))?;
-        let antipodes = executor.last_level_indices(histogram.gods_number(), ANTIPODE_LIMIT);
-        (histogram, antipodes, executor.bytes_sent().to_vec())
+        let gods_number = histogram.gods_number();
+        let antipodes = executor.last_level_indices(gods_number, ANTIPODE_LIMIT);
+        let uneven_depths = uneven.is_some().then(|| executor.watched_depths(gods_number));
+        (histogram, antipodes, executor.bytes_sent().to_vec(), uneven_depths)
     });
-    Ok(partitioned_report(
-        puzzle,
-        transport,
+    let found = RankFound {
         histogram,
         local_antipodes,
-        &sent,
-        boards,
-        started,
+        sent,
+        uneven_depths,
+    };
+    Ok(partitioned_report(
+        puzzle, transport, found, boards, started,
     ))
+}
+
+/// The class counts of a partitioned search of a class puzzle: every rank's depths
+/// of the uneven classes of its slice ([`Puzzle::uneven_classes`]) gathered.
+fn gathered_class_counts<P: Puzzle>(
+    puzzle: &P,
+    transport: &dyn Transport,
+    classes: &[u64],
+    antipodes: &[u64],
+    local: &[(u64, u32)],
+) -> Option<crate::puzzle::ClassCounts> {
+    // One word each: the index (below 2^56; the largest class index is some 2^38)
+    // over its depth in the low byte.
+    let words: Vec<u64> = local.iter().map(|&(i, d)| i << 8 | u64::from(d)).collect();
+    let mut depths: Vec<(u64, u32)> = transport
+        .gather(&words)
+        .iter()
+        .map(|&w| (w >> 8, (w & 0xff) as u32))
+        .collect();
+    depths.sort_unstable();
+    puzzle.class_counts(classes, antipodes, &|index| {
+        depths
+            .binary_search_by_key(&index, |&(i, _)| i)
+            .ok()
+            .map(|k| depths[k].1)
+    })
 }
 
 /// [`analyze_partitioned`] into a table in shards: rank `transport.rank()` writes
@@ -367,15 +399,68 @@ pub fn analyze_partitioned_table<P: Puzzle>(
     let started = Instant::now();
     let built =
         crate::table::build_sharded(puzzle, dir, options, transport, control, ANTIPODE_LIMIT)?;
+    let uneven_depths = match puzzle.uneven_classes() {
+        Some(indices) => Some(uneven_depths_in_table(puzzle, dir, transport, &indices)?),
+        None => None,
+    };
+    let found = RankFound {
+        histogram: built.histogram,
+        local_antipodes: built.last_level,
+        sent: built.bytes_sent,
+        uneven_depths,
+    };
     Ok(partitioned_report(
-        puzzle,
-        transport,
-        built.histogram,
-        built.last_level,
-        &built.bytes_sent,
-        boards,
-        started,
+        puzzle, transport, found, boards, started,
     ))
+}
+
+/// The depths of the uneven classes of this rank's slice, by descent in the complete
+/// table in `dir` (the folder every rank wrote its shard to; a resumed search cannot
+/// tell them as its levels find them). Every rank fails if one does.
+fn uneven_depths_in_table<P: Puzzle>(
+    puzzle: &P,
+    dir: &std::path::Path,
+    transport: &dyn Transport,
+    indices: &[u64],
+) -> Result<Vec<(u64, u32)>, crate::table::TableError> {
+    let range =
+        engine::Slices::new(puzzle.index_count(), transport.ranks()).range(transport.rank());
+    let local = crate::table::Table::open(dir).and_then(|table| {
+        let table = table.for_puzzle(puzzle)?;
+        let mut depths = Vec::new();
+        for &index in indices.iter().filter(|i| range.contains(i)) {
+            match table.distance_of_index(index) {
+                Ok(depth) => depths.push((index, depth)),
+                // A slot of the index that no position reaches has no depth.
+                Err(crate::table::TableError::Descent(crate::descent::DescentError::Unreached)) => {
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(depths)
+    });
+    let failed = transport.gather(&[u64::from(local.is_err())]);
+    match (local, failed.iter().position(|&f| f == 1)) {
+        (Err(e), _) => Err(e),
+        (Ok(_), Some(rank)) => Err(crate::table::TableError::OtherRank {
+            path: dir.to_owned(),
+            rank,
+        }),
+        (Ok(depths), None) => Ok(depths),
+    }
+}
+
+/// What one rank of a partitioned search found.
+struct RankFound {
+    /// The whole search's histogram (the same on every rank).
+    histogram: Histogram,
+    /// The states of the last level in this rank's slice: how many, and the first.
+    local_antipodes: (u64, Vec<u64>),
+    /// Bytes this rank sent per level.
+    sent: Vec<u64>,
+    /// The depths of the uneven classes of this rank's slice, if the puzzle has
+    /// classes ([`Puzzle::uneven_classes`]).
+    uneven_depths: Option<Vec<(u64, u32)>>,
 }
 
 /// The report of a partitioned search, the same on every rank: the antipodes gathered
@@ -383,12 +468,17 @@ pub fn analyze_partitioned_table<P: Puzzle>(
 fn partitioned_report<P: Puzzle>(
     puzzle: &P,
     transport: &dyn Transport,
-    histogram: Histogram,
-    local_antipodes: (u64, Vec<u64>),
-    sent: &[u64],
+    found: RankFound,
     boards: usize,
     started: Instant,
 ) -> Analysis {
+    let RankFound {
+        histogram,
+        local_antipodes,
+        sent,
+        uneven_depths,
+    } = found;
+    let sent = &sent[..];
     // Every rank's candidates; they are the antipodes when there are exactly as many
     // as the last level holds (else, with depths mod 3, older levels of the same code
     // are among them, and the list is left empty).
@@ -410,6 +500,11 @@ fn partitioned_report<P: Puzzle>(
         boards,
         started,
     );
+    if let Some(local) = &uneven_depths {
+        let antipodes = &antipode_indices[..antipode_indices.len().min(ANTIPODE_LIMIT)];
+        report.classes =
+            gathered_class_counts(puzzle, transport, &report.histogram, antipodes, local);
+    }
     report.peak_rss_bytes = peak.iter().copied().max().unwrap_or(0);
     report.threads = transport.ranks();
     report.exchange = Some(Exchange {

@@ -144,6 +144,15 @@ pub trait Puzzle: Notation + Sync {
         None
     }
 
+    /// Where indices are classes: the indices whose depths [`Puzzle::class_counts`]
+    /// asks `depth_of` for (the classes holding fewer positions than there are
+    /// symmetries), sorted, so that a search whose depths are spread over several
+    /// processes can gather them first. `None` (the default) where it asks for every
+    /// index or the indices are positions.
+    fn uneven_classes(&self) -> Option<Vec<u64>> {
+        None
+    }
+
     /// The number of indices: every reachable state has exactly one in `0..index_count()`.
     fn index_count(&self) -> u64;
 
@@ -650,6 +659,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
         depth_of: &(dyn Fn(u64) -> Option<u32> + Sync),
     ) -> Option<ClassCounts> {
         self.puzzle.class_counts(classes, antipodes, depth_of)
+    }
+    fn uneven_classes(&self) -> Option<Vec<u64>> {
+        self.puzzle.uneven_classes()
     }
     fn index_count(&self) -> u64 {
         self.puzzle.index_count()

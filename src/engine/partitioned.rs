@@ -161,6 +161,9 @@ pub struct Partitioned<'a, P: Puzzle, S: DepthStore> {
     fresh: Vec<u64>,
     /// Frontier states a batch collects ([`batch_states`]).
     batch_states: usize,
+    /// Indices of the slice whose depths are wanted after the search
+    /// ([`Partitioned::watch`]), each with its depth once a level found it.
+    watched: Vec<(u64, Option<u32>)>,
     /// Bits of an entry of the slice: 2 (depth mod 3) or 8.
     entry_bits: u64,
     /// Top-down levels are counted by a scan of the new level's chunks after them
@@ -304,7 +307,42 @@ impl<'a, P: Puzzle, S: DepthStore> Partitioned<'a, P, S> {
             batch_states: batch_states(slice_len, entry_bits, puzzle.max_neighbours()),
             entry_bits,
             scan_counts: entry_bits == 8,
+            watched: Vec::new(),
         }
+    }
+
+    /// Watches `indices` (those of this rank's slice): after each level, the ones it
+    /// found get its depth ([`Partitioned::watched_depths`]). A class search watches
+    /// its classes with fewer positions than symmetries, which positions per depth
+    /// need ([`Puzzle::uneven_classes`]). Call before the search; a resumed search
+    /// cannot tell the depths its earlier levels found.
+    pub fn watch(&mut self, indices: &[u64]) {
+        self.watched = indices
+            .iter()
+            .filter(|i| self.range.contains(i))
+            .map(|&i| (i, None))
+            .collect();
+    }
+
+    /// Gives the watched indices found since the last call the depth of the level
+    /// completed last: `depth`.
+    fn resolve_watched(&mut self, depth: u32) {
+        let (store, start) = (self.store, self.range.start);
+        for (index, found) in &mut self.watched {
+            if found.is_none() && store.value(*index - start).is_some() {
+                *found = Some(depth);
+            }
+        }
+    }
+
+    /// The watched indices with their depths (those the search reached), once the
+    /// search has ended with level `last`.
+    pub fn watched_depths(&mut self, last: u32) -> Vec<(u64, u32)> {
+        self.resolve_watched(last);
+        self.watched
+            .iter()
+            .filter_map(|&(i, d)| d.map(|d| (i, d)))
+            .collect()
     }
 
     /// Sends offsets as two words even where one would do (tests of wide slices).
@@ -803,6 +841,9 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
         control: &Control<'_>,
     ) -> Result<LevelOutcome, EngineError> {
         let next = plan.depth + 1;
+        // Levels up to `plan.depth` are complete: what they found and no watched
+        // index was given, the last of them found.
+        self.resolve_watched(plan.depth);
         self.forget_recent(plan.target, next);
         let redoing = std::mem::take(&mut self.redoing);
         // A dense frontier writes all over its class: its chunks are recorded after.

@@ -21,6 +21,12 @@ use crate::with_puzzle;
 /// # Ok::<(), antipode::puzzles::CatalogError>(())
 /// ```
 pub fn puzzle_from_identity(name: &str, goal: &str) -> Result<AnyPuzzle, CatalogError> {
+    if name.ends_with('…') {
+        // A long goal set on the command line: the header keeps its start only.
+        return Err(CatalogError::Option(format!(
+            "the table's header holds its puzzle's name cut short (`{name}`): give the puzzle"
+        )));
+    }
     let puzzle = puzzles::lookup(name)?;
     let own = with_puzzle!(&puzzle, p => fit_text(&p.goal_summary()));
     if own == goal {
@@ -44,5 +50,8 @@ mod tests {
             puzzle_from_identity("goat", "18BB/2.75/3946"),
             Err(CatalogError::Goal(_))
         ));
+        // A name cut to the header's field is no puzzle's: the reader must give it.
+        let cut = puzzle_from_identity("3x3x3-corners --goal CORNERS: 0 1 2 3 ? ? …", "…");
+        assert!(matches!(cut, Err(CatalogError::Option(m)) if m.contains("give the puzzle")));
     }
 }

@@ -1330,6 +1330,12 @@ impl Puzzle for KPuzzle {
         Some(counts.class_counts(self, classes, antipodes, depth_of))
     }
 
+    fn uneven_classes(&self) -> Option<Vec<u64>> {
+        let classes = self.pattern_classes.as_ref()?;
+        // Without the tight index, every rank that is its class's least counts.
+        Some(classes.index()?.symmetric_indices(self, &**classes))
+    }
+
     fn unrank(&self, index: u64) -> Pattern {
         if let Some(tight) = self.pattern_index() {
             return tight.unrank(self, index);

@@ -127,6 +127,8 @@ fn same_as_one_process<P: Puzzle + Sync>(puzzle: &P) {
                 assert_eq!(report.histogram, one.histogram, "{what}");
                 assert_eq!(report.gods_number, one.gods_number, "{what}");
                 assert_eq!(report.antipodes, one.antipodes, "{what}");
+                // Over classes: positions per depth, Burnside's count, class sizes.
+                assert_eq!(report.classes, one.classes, "{what}");
                 let exchange = report.exchange.unwrap();
                 assert_eq!(exchange.ranks, ranks);
                 // Levels 1 to God's number, and the one that found nothing if it ran.
@@ -163,4 +165,31 @@ fn partitioned_ranks_find_what_one_process_finds() {
     .unwrap();
     assert_eq!(layers.goal_indices().len(), 107);
     same_as_one_process(&layers);
+}
+
+/// Over symmetry classes, the ranks gather the depths of the classes smaller than the
+/// group (which every slice holds some of) and report the single process's positions
+/// per depth: the 2x2x2 by class index, the 4x4x4's centres (identical pieces) by
+/// their tight index, and a goal set whose symmetries map it onto itself.
+#[test]
+fn partitioned_ranks_count_the_positions_behind_classes() {
+    for name in [
+        "2x2x2 --symmetry",
+        "4x4x4-centres --symmetry",
+        "2x2x2 --goal CORNERS: 0 1 2 3 ? ? ? ? / 0 0 0 0 ? ? ? ? \
+         | CORNERS: ? ? ? ? 4 5 6 7 / ? ? ? ? 0 0 0 0 --symmetry",
+    ] {
+        let classes = antipode::puzzles::lookup(name).unwrap();
+        antipode::with_puzzle!(&classes, p => {
+            let counts = analysis::analyze(p, 0, &Control::default()).unwrap().classes;
+            let counts = counts.expect(name);
+            assert!(counts.symmetries > 1, "{name}");
+            assert_eq!(
+                counts.positions_by_depth.iter().sum::<u128>(),
+                counts.positions,
+                "{name}"
+            );
+            same_as_one_process(p);
+        });
+    }
 }

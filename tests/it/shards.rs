@@ -229,6 +229,33 @@ fn a_build_killed_after_every_level_resumes_to_the_same_shards() {
     }
 }
 
+/// A table of classes in shards: every rank's report gives the positions behind the
+/// classes as one process does, fresh or resumed after any level (the depths of the
+/// classes smaller than the group are read back from the finished shards).
+#[test]
+fn sharded_classes_report_the_positions_per_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = antipode::puzzles::lookup("2x2x2 --symmetry").unwrap();
+    antipode::with_puzzle!(&puzzle, p => {
+        let one = analysis::analyze(p, 0, &Control::default()).unwrap();
+        let counts = one.classes.clone().unwrap();
+        assert_eq!(counts.positions, 3_674_160);
+        for encoding in [Encoding::Byte, Encoding::Mod3] {
+            let fresh = dir.path().join(format!("fresh-{}", encoding.bits()));
+            for report in build(p, &fresh, 3, &options(encoding), silent) {
+                assert_eq!(report.unwrap().classes.as_ref(), Some(&counts), "{encoding:?}");
+            }
+            for level in [0, 5] {
+                let killed = killed_run(dir.path(), p, encoding, [level, level]);
+                for report in build(p, &killed, 2, &options(encoding), silent) {
+                    let report = report.unwrap();
+                    assert_eq!(report.classes.as_ref(), Some(&counts), "{encoding:?} {level}");
+                }
+            }
+        }
+    });
+}
+
 #[test]
 fn a_build_killed_while_its_shards_were_finished_completes_them() {
     let dir = tempfile::tempdir().unwrap();

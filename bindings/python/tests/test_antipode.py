@@ -134,6 +134,17 @@ def test_options_are_keyword_arguments():
     assert rooted["classes"]["positions_by_depth"] == (
         antipode.analyze("pyraminx", start="U")["histogram"].tolist()
     )
+    # A goal set under the symmetries that map it onto itself: the 3x3x3's corners with
+    # the U or the D face solved (16 of the 48).
+    layers = (
+        "CORNERS: 0 1 2 3 ? ? ? ? / 0 0 0 0 ? ? ? ?"
+        " | CORNERS: ? ? ? ? 4 5 6 7 / ? ? ? ? 0 0 0 0"
+    )
+    by_class = antipode.analyze("3x3x3-corners", symmetry=True, goal=layers)
+    assert by_class["classes"]["symmetries"] == 16
+    assert by_class["classes"]["positions_by_depth"] == (
+        antipode.analyze("3x3x3-corners", goal=layers)["histogram"].tolist()
+    )
     quarter = antipode.analyze("2x2x2", metric="quarter")
     assert quarter["gods_number"] == 14
     other_goal = antipode.analyze("8puzzle", goal="0 1 2/3 4 5/6 7 8")
@@ -372,3 +383,25 @@ def test_a_table_of_symmetry_classes_answers_any_position(tmp_path):
     assert table.distance(solved) == 0
     moves = table.solve(swapped)
     assert len(moves) == table.distance(swapped) > 0
+
+
+def test_a_table_of_a_goal_set_by_class_needs_its_puzzle_named(tmp_path):
+    # Any face's corners solved: the puzzle's name is longer than the header keeps.
+    faces = [
+        "0 1 2 3 ? ? ? ? / 0 0 0 0 ? ? ? ?",
+        "? ? ? ? 4 5 6 7 / ? ? ? ? 0 0 0 0",
+        "0 1 ? ? 4 ? ? 7 / 0 0 ? ? 0 ? ? 0",
+        "? ? 2 3 ? 5 6 ? / ? ? 0 0 ? 0 0 ?",
+        "0 ? ? 3 4 5 ? ? / 0 ? ? 0 0 0 ? ?",
+        "? 1 2 ? ? ? 6 7 / ? 0 0 ? ? ? 0 0",
+    ]
+    name = "3x3x3-corners --goal " + " | ".join("CORNERS: " + f for f in faces)
+    path = tmp_path / "any-face.table"
+    report = antipode.analyze(name + " --symmetry", table=path, bits=2)
+    assert report["classes"]["positions_by_depth"] == [
+        3823, 56979, 737426, 7062708, 38723252, 40553100, 1042360, 192
+    ]
+    with pytest.raises(antipode.TableMismatch, match="give the puzzle"):
+        antipode.Table.open(path)
+    table = antipode.Table.open(path, puzzle=name + " --symmetry")
+    assert table.distance("R U R' F2 D L B") == len(table.solve("R U R' F2 D L B")) == 5

@@ -847,6 +847,12 @@ impl Puzzle for KClasses {
         self.class_size(state) == 1
     }
 
+    fn uneven_classes(&self) -> Option<Vec<u64>> {
+        let mut indices: Vec<u64> = self.symmetric_classes().into_keys().collect();
+        indices.sort_unstable();
+        Some(indices)
+    }
+
     fn class_counts(
         &self,
         classes: &[u64],

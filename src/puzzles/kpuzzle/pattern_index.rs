@@ -805,6 +805,16 @@ impl PatternIndex {
         }
     }
 
+    /// The indices of the classes with fewer positions than symmetries, sorted.
+    #[must_use]
+    pub fn symmetric_indices(&self, plain: &KPuzzle, classes: &impl Symmetries) -> Vec<u64> {
+        self.scan(plain, classes)
+            .symmetric
+            .iter()
+            .map(|&(i, _)| i)
+            .collect()
+    }
+
     /// Positions per depth from classes per depth: every class holds one position per
     /// symmetry (per symmetry up to rotation) but the symmetric ones, which the scan
     /// lists.

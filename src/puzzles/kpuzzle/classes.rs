@@ -499,18 +499,21 @@ impl KClasses {
         if self.split.large == Large::Nothing {
             return 0;
         }
-        let mut holes = 0u64;
-        for (c, stabiliser) in &self.small_classes.symmetric {
-            let c = *c as usize;
-            let x = self.small.state(self.small_classes.representatives[c]);
-            let mut fixed = self.split.large_count as u128;
-            for &sym in &stabiliser[1..] {
-                self.for_each_fixed(sym as usize, &x, &mut |_| fixed += 1);
-            }
-            let orbits = fixed / stabiliser.len() as u128;
-            holes += self.sections.slots(c) - orbits as u64;
-        }
-        holes
+        use rayon::prelude::*;
+        self.small_classes
+            .symmetric
+            .par_iter()
+            .map(|(c, stabiliser)| {
+                let c = *c as usize;
+                let x = self.small.state(self.small_classes.representatives[c]);
+                let mut fixed = self.split.large_count as u128;
+                for &sym in &stabiliser[1..] {
+                    self.for_each_fixed(sym as usize, &x, &mut |_| fixed += 1);
+                }
+                let orbits = fixed / stabiliser.len() as u128;
+                self.sections.slots(c) - orbits as u64
+            })
+            .sum()
     }
 
     /// Every class with a symmetric position (one that a symmetry other than the
@@ -518,26 +521,33 @@ impl KClasses {
     /// class's representative `(s*, b)` is fixed by a symmetry that fixes `s*`, so
     /// the large parts that the stabiliser of each `s*` fixes find them all.
     fn symmetric_classes(&self) -> HashMap<u64, u64> {
+        use rayon::prelude::*;
         let g = self.geometry.symmetries.len() as u64;
-        let mut found: HashMap<u64, u64> = HashMap::new();
-        for (c, stabiliser) in &self.small_classes.symmetric {
-            let x = self
-                .small
-                .state(self.small_classes.representatives[*c as usize]);
-            for &sym in &stabiliser[1..] {
-                let mut visit = |y: &Transformation| {
-                    let index = self.index_of(y);
-                    found.entry(index).or_insert_with(|| {
-                        let fixing = (0..self.geometry.symmetries.len())
-                            .filter(|&t| self.geometry.act(t, y).0 == *y)
-                            .count() as u64;
-                        g / fixing.max(1)
-                    });
-                };
-                self.for_each_fixed(sym as usize, &x, &mut visit);
-            }
-        }
-        found
+        // Each small class on its own thread: its symmetric positions' classes are
+        // its own, so no two threads find the same index.
+        self.small_classes
+            .symmetric
+            .par_iter()
+            .flat_map_iter(|(c, stabiliser)| {
+                let x = self
+                    .small
+                    .state(self.small_classes.representatives[*c as usize]);
+                let mut found: HashMap<u64, u64> = HashMap::new();
+                for &sym in &stabiliser[1..] {
+                    let mut visit = |y: &Transformation| {
+                        let index = self.index_of(y);
+                        found.entry(index).or_insert_with(|| {
+                            let fixing = (0..self.geometry.symmetries.len())
+                                .filter(|&t| self.geometry.act(t, y).0 == *y)
+                                .count() as u64;
+                            g / fixing.max(1)
+                        });
+                    };
+                    self.for_each_fixed(sym as usize, &x, &mut visit);
+                }
+                found
+            })
+            .collect()
     }
 
     /// The large parts (a permutation with twists) that the act `acts[0]` fixes:

@@ -32,7 +32,6 @@
 //! levels past the checkpoint (over depths mod 3 the build saves every level, so that
 //! at most one is part-written: its codes would otherwise pass for older levels').
 
-use std::cell::Cell;
 use std::ops::Range;
 
 use rayon::prelude::*;
@@ -84,10 +83,6 @@ pub struct OnDisk<'a, P: Puzzle, S: DepthStore> {
     /// The count of the level just computed, by the apply pass's scans (byte entries).
     counted: Option<(u32, u64)>,
     traffic: Vec<Traffic>,
-    /// The block the search was done with last, its pages still mapped: released
-    /// when another block is entered, so that a level whose work lies in one block
-    /// (and the pass over its bucket after it) does not fault its pages back in.
-    kept: Cell<Option<usize>>,
     /// Frontier states a group of work items holds at most, beyond its last batch
     /// of items: they and their far neighbours are the memory a block needs beside
     /// its entries.
@@ -129,7 +124,6 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             resumed_exact: false,
             counted: None,
             traffic: Vec::new(),
-            kept: Cell::new(None),
             group_states: bucket_memory / (8 + 4 * puzzle.max_neighbours() as u64).max(1),
         })
     }
@@ -148,31 +142,11 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
 
     /// Removes the buckets' folder.
     pub fn finish(self) {
-        if let Some(block) = self.kept.take() {
-            self.release_now(block);
-        }
         self.buckets.remove();
     }
 
-    /// Before the search works on `block`: the block kept from before, if another,
-    /// goes (one block's entries in memory at a time).
-    fn enter(&self, block: usize) {
-        if let Some(kept) = self.kept.get()
-            && kept != block
-        {
-            self.release_now(kept);
-            self.kept.set(None);
-        }
-    }
-
-    /// The search is done with `block` for now: it stays mapped until another block
-    /// is entered.
+    /// Tells the store the search is done with `block`'s entries for now.
     fn release(&self, block: usize) {
-        self.kept.set(Some(block));
-    }
-
-    /// Tells the store the search is done with `block`'s entries.
-    fn release_now(&self, block: usize) {
         for range in self.blocks.ranges(block) {
             self.residency.release(range);
         }
@@ -378,7 +352,6 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                 control.observer.work_done(1);
                 continue;
             }
-            self.enter(block);
             // What earlier blocks found here is marked while the block is in memory
             // (new states, not frontier): the buckets on disk hold about half the
             // level's far neighbours at most, not all of them.
@@ -400,7 +373,6 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                 return Ok(None);
             }
             if redoing || self.buckets.holds(block) {
-                self.enter(block);
                 // Marks of distinct states, counted exactly: they add to pass 1's scan.
                 let marked = self.apply_block(block, next)?;
                 found += marked;
@@ -514,7 +486,6 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
             // A level redone after a resume, over packed entries: every block's scan.
             _ => (0..self.blocks())
                 .map(|block| {
-                    self.enter(block);
                     let count = self.count_block(block, plan.target, next, true);
                     self.release(block);
                     count

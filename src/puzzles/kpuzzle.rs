@@ -437,8 +437,8 @@ impl KPuzzle {
     }
 
     /// The indices `index` gives the goal set's positions, sorted, each once: the
-    /// set's patterns expanded on all threads (the colour-neutral cross's six crosses
-    /// hold some 62 million arrangements to test).
+    /// set's patterns expanded on all threads (a pattern's wildcards may stand for
+    /// tens of millions of arrangements to test).
     pub fn goal_indices_by(&self, index: impl Fn(&Pattern) -> u64 + Sync) -> Vec<u64> {
         use rayon::prelude::*;
         let mut indices: Vec<u64> = match &self.goal_set {

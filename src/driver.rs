@@ -65,7 +65,7 @@ use std::time::{Duration, Instant};
 use crate::StopToken;
 
 mod level_clock;
-pub use level_clock::LevelClock;
+pub use level_clock::{LevelClock, SAY_GUESS_FROM, SearchShape};
 
 /// How one level was computed.
 ///

@@ -172,6 +172,14 @@ pub trait Puzzle: Notation + Sync {
         1
     }
 
+    /// How many neighbours a bottom-up question ([`Puzzle::expand_until_hit`])
+    /// computes before it reads their answers: all of them (the default, a whole
+    /// expansion), fewer where it stops at the first hit. The level clock counts a
+    /// question's work by it.
+    fn question_group(&self) -> usize {
+        self.max_neighbours()
+    }
+
     /// Whether every symmetry the index is taken under fixes `state`, so that its
     /// index stands for `state` alone: a search from `state` ([`Rooted`]) then
     /// measures the distance to `state`, not to the nearest of its images. True (the
@@ -671,6 +679,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn bottom_up_gain(&self) -> u64 {
         self.puzzle.bottom_up_gain()
+    }
+    fn question_group(&self) -> usize {
+        self.puzzle.question_group()
     }
     fn symmetries_fix(&self, state: &P::State) -> bool {
         self.puzzle.symmetries_fix(state)

@@ -253,7 +253,7 @@ fn finish(analysis: &analysis::Analysis, args: &Args) -> Result<()> {
 
 /// Analyzes `puzzle` (in memory, or into a table file) as the arguments ask.
 fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<analysis::Analysis> {
-    let printer = LevelPrinter::new(args.quiet, puzzle.index_count());
+    let printer = LevelPrinter::new(args.quiet, antipode::driver::SearchShape::of(puzzle));
     let mut job = Analyze::new(puzzle)
         .threads_or_all(args.threads)
         .observer(&printer)

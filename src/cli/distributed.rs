@@ -43,7 +43,10 @@ pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
     let mpi = super::mpi::Mpi::init()?;
     let leader = mpi.rank() == 0;
     let result = with_puzzle!(puzzle, p => {
-        let printer = super::progress::LevelPrinter::new(run.quiet || !leader, p.index_count());
+        let printer = super::progress::LevelPrinter::new(
+            run.quiet || !leader,
+            antipode::driver::SearchShape::of(p),
+        );
         let observer: &dyn Observer = if leader { &printer } else { &Silent };
         match &run.table {
             None => analysis::analyze_partitioned(p, run.encoding, &mpi, run.boards, observer),

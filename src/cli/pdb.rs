@@ -139,7 +139,7 @@ pub(super) fn twisty_tables(
         .map(|(p, _)| states(p))
         .max()
         .unwrap_or(0);
-    let printer = LevelPrinter::new(quiet, indices);
+    let printer = LevelPrinter::new(quiet, antipode::driver::SearchShape::states(indices));
     let stop = interrupt.arm();
     let opened = job
         .observer(&printer)

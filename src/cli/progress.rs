@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use antipode::driver::LevelClock;
+use antipode::driver::{LevelClock, SAY_GUESS_FROM, SearchShape};
 use antipode::engine::{Direction, LevelStats, Observer};
 use antipode::units::{compact, human_bytes, thousands};
 
@@ -18,9 +18,6 @@ const BAR_AFTER: Duration = Duration::from_secs(2);
 
 /// The share of a task's units done before its time left is guessed.
 const GUESS_AFTER: f64 = 0.02;
-
-/// Levels guessed to take longer than this get a line with the guess at their start.
-const SAY_GUESS_FROM: Duration = Duration::from_secs(10);
 
 /// Prints BFS progress to standard error (or nothing, when quiet).
 pub struct LevelPrinter {
@@ -39,10 +36,10 @@ pub struct LevelPrinter {
 }
 
 impl LevelPrinter {
-    pub fn new(quiet: bool, indices: u64) -> LevelPrinter {
+    pub fn new(quiet: bool, shape: SearchShape) -> LevelPrinter {
         LevelPrinter {
             quiet,
-            clock: Mutex::new(LevelClock::new(indices)),
+            clock: Mutex::new(LevelClock::new(shape)),
             bar: Mutex::new(None),
             started: std::sync::OnceLock::new(),
             last: Mutex::new((0, Duration::ZERO)),

@@ -1231,6 +1231,13 @@ impl Puzzle for KPuzzle {
         self.turns.len()
     }
 
+    fn question_group(&self) -> usize {
+        match self.pattern_index() {
+            Some(tight) if tight.has_tables() => pattern_index::HIT_GROUP,
+            _ => self.turns.len(),
+        }
+    }
+
     fn group_order(&self) -> Option<u128> {
         Some(KPuzzle::group_order(self))
     }

@@ -853,6 +853,10 @@ impl Puzzle for KClasses {
         BOTTOM_UP_GAIN
     }
 
+    fn question_group(&self) -> usize {
+        HIT_GROUP
+    }
+
     fn symmetries_fix(&self, state: &Pattern) -> bool {
         self.class_size(state) == 1
     }

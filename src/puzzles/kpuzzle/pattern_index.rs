@@ -39,7 +39,7 @@ const MAX_TABLE_ENTRIES: u64 = 1 << 28;
 
 /// How many neighbours a bottom-up question computes and prefetches before it reads
 /// their answers: their misses overlap, and a hit among the first ones spares the rest.
-const HIT_GROUP: usize = 4;
+pub(crate) const HIT_GROUP: usize = 4;
 
 /// The most digits of the large part.
 const MAX_LARGE_DIGITS: usize = 16;

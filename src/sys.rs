@@ -104,6 +104,15 @@ pub fn advise_huge_pages<T>(region: &[T]) {
     let _ = region;
 }
 
+/// A vector with room for `capacity` values, its pages advised onto huge pages before
+/// anything touches them ([`advise_huge_pages`]): for tables read at random.
+#[must_use]
+pub fn huge_vec<T>(capacity: usize) -> Vec<T> {
+    let mut values = Vec::with_capacity(capacity);
+    advise_huge_pages(values.spare_capacity_mut());
+    values
+}
+
 /// Allocates the first `len` bytes of `file` on disk, so that writing through a memory
 /// map later cannot run out of space (which would kill the process with `SIGBUS`).
 /// Fails with [`std::io::ErrorKind::StorageFull`] when the disk is too small. Where

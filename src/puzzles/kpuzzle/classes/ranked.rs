@@ -219,10 +219,14 @@ impl RankedSmall {
         representatives: &[u32],
         inverse_index: &[u16],
     ) -> (Vec<u32>, Vec<(u32, Vec<u16>)>) {
-        let entries: Vec<AtomicU32> = (0..self.count)
-            .into_par_iter()
-            .map(|_| AtomicU32::new(u32::MAX))
-            .collect();
+        // On huge pages: the searches read an entry per neighbour, at random.
+        let mut entries: Vec<AtomicU32> = Vec::with_capacity(self.count as usize);
+        crate::sys::advise_huge_pages(entries.spare_capacity_mut());
+        entries.par_extend(
+            (0..self.count)
+                .into_par_iter()
+                .map(|_| AtomicU32::new(u32::MAX)),
+        );
         let symmetric: Vec<(u32, Vec<u16>)> = representatives
             .par_iter()
             .enumerate()

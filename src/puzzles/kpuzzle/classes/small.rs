@@ -43,7 +43,7 @@ impl SmallPart {
     ) -> Result<SmallPart, KPuzzleError> {
         let n = geometry.compact.len();
         let mut ids = KeyTable::with_capacity(expected);
-        let mut table = Vec::with_capacity(expected * geometry.moves.len());
+        let mut table = crate::sys::huge_vec(expected * geometry.moves.len());
         let identity = Transformation::identity(n);
         let mut keys = Vec::with_capacity(expected);
         keys.push(split.key(&identity.permutation, &identity.delta));
@@ -166,7 +166,8 @@ impl SmallClasses {
     pub fn classify(geometry: &Geometry, split: &Split, small: &SmallPart) -> SmallClasses {
         let count = small.len().max(1);
         let k = split.large_positions.len();
-        let mut class = vec![u32::MAX; count];
+        let mut class = crate::sys::huge_vec(count);
+        class.resize(count, u32::MAX);
         let mut to_rep = vec![0u16; count];
         let moduli = &geometry.compact.moduli;
         let inverse_index = inverse_symmetries(geometry);
@@ -234,7 +235,7 @@ impl SmallClasses {
                 }
             }
         }
-        let mut acts = Acts::new(k);
+        let mut acts = Acts::with_capacity(k, if k > 0 { count } else { 0 });
         if k > 0 {
             for (s, &sym) in to_rep.iter().enumerate() {
                 geometry.push_act(split, &mut acts, sym as usize, &small.state(s as u32));

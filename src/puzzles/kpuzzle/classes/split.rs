@@ -47,6 +47,18 @@ impl Acts {
         }
     }
 
+    /// Room for `count` acts, on huge pages (the searches read them at random).
+    pub fn with_capacity(k: usize, count: usize) -> Acts {
+        Acts {
+            k,
+            from: crate::sys::huge_vec(count * k),
+            add: crate::sys::huge_vec(count * k),
+            label: crate::sys::huge_vec(count * k),
+            label_twist: crate::sys::huge_vec(count * k),
+            negate: crate::sys::huge_vec(count),
+        }
+    }
+
     /// The `count` acts from `start`, as bytes: equal keys, equal acts.
     pub fn key(&self, start: usize, count: usize) -> Vec<u8> {
         let k = self.k;

@@ -38,7 +38,7 @@ pub struct Run {
 #[cfg(feature = "mpi")]
 pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
     use antipode::engine::{Observer, Silent, Transport};
-    use antipode::{Puzzle, analysis, with_puzzle};
+    use antipode::{analysis, with_puzzle};
 
     let mpi = super::mpi::Mpi::init()?;
     let leader = mpi.rank() == 0;

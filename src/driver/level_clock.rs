@@ -197,19 +197,14 @@ mod tests {
 
     #[test]
     fn every_long_level_of_the_fto_is_guessed_within_2x_at_its_start() {
-        let shape = SearchShape {
-            indices: 5_266_710_720,
-            never_reached: 5_266_710_720 - 4_790_107_248,
-            moves: 16,
-            question_group: 4,
-        };
+        let shape = by_classes(5_266_710_720, 4_790_107_248, 16);
         assert_eq!(guess_within_2x(shape, 1, &FTO), 5);
     }
 
     /// The colour-neutral cross by classes (`scripts/bench.sh cn-cross`, 2026-11-30):
     /// per level its new classes, the classes so far, its direction and its time in
-    /// seconds. Its first bottom-up level (6) was guessed 5.8 times too long by the
-    /// top-down seconds per frontier state; its questions stop after a group or two.
+    /// seconds. At its first bottom-up level (6) the frontier holds 55% of the
+    /// classes: most questions stop after their first group.
     const CN_CROSS: [(u64, u64, Direction, f64); 8] = [
         (9_646_189, 10_292_408, Direction::TopDown, 0.869),
         (100_831_033, 111_123_441, Direction::TopDown, 15.453),
@@ -220,6 +215,17 @@ mod tests {
         (5_398_010, 20_437_847_371, Direction::BottomUp, 1.711),
         (5, 20_437_847_376, Direction::BottomUp, 0.102),
     ];
+
+    /// A class index of `indices` slots for `classes` classes, `moves` moves, its
+    /// questions asking four neighbours at a time.
+    fn by_classes(indices: u64, classes: u64, moves: u32) -> SearchShape {
+        SearchShape {
+            indices,
+            never_reached: indices - classes,
+            moves,
+            question_group: 4,
+        }
+    }
 
     /// Guesses each level of `levels` at its start; those of [`SAY_GUESS_FROM`] or
     /// more (the levels whose guess is printed) must come within 2x. Returns how
@@ -258,23 +264,13 @@ mod tests {
 
     #[test]
     fn every_long_level_of_the_colour_neutral_cross_is_guessed_within_2x() {
-        let shape = SearchShape {
-            indices: 20_451_262_464,
-            never_reached: 20_451_262_464 - 20_437_847_376,
-            moves: 18,
-            question_group: 4,
-        };
+        let shape = by_classes(20_451_262_464, 20_437_847_376, 18);
         assert_eq!(guess_within_2x(shape, 646_219, &CN_CROSS), 5);
     }
 
     #[test]
     fn a_question_at_a_dense_level_asks_a_group() {
-        let shape = SearchShape {
-            indices: 100,
-            never_reached: 0,
-            moves: 18,
-            question_group: 4,
-        };
+        let shape = by_classes(100, 100, 18);
         assert_eq!(shape.neighbours_asked(1.0), 4.0);
         assert_eq!(shape.neighbours_asked(0.0), 18.0);
         let half = shape.neighbours_asked(0.5);

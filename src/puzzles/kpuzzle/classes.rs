@@ -220,8 +220,9 @@ impl KClasses {
             let (ranked, classes) = RankedSmall::classify(&geometry, &split)?;
             (Small::Ranked(Box::new(ranked)), classes)
         } else {
-            let small = SmallPart::enumerate(&geometry, &split, small_size)?;
+            let mut small = SmallPart::enumerate(&geometry, &split, small_size)?;
             let classes = SmallClasses::classify(&geometry, &split, &small);
+            small.move_representatives(&geometry, &split, &classes.representatives);
             (Small::Enumerated(small), classes)
         };
         let large_moves = split.move_table(&geometry.moves);
@@ -1024,8 +1025,7 @@ impl KClasses {
                 // Not the index its class is numbered by: never reached, no neighbours.
                 continue;
             }
-            let s = self.small_classes.representatives[c];
-            let row = &small.moves[s as usize * moves..][..moves];
+            let row = &small.moves[c * moves..][..moves];
             let mut group = [0u64; HIT_GROUP];
             for (first, chunk) in row.chunks(HIT_GROUP).enumerate() {
                 for (i, (n, &s2)) in group.iter_mut().zip(chunk).enumerate() {
@@ -1107,13 +1107,12 @@ impl KClasses {
             } else {
                 self.unnumber(index)
             };
-            let s = self.small_classes.representatives[c];
             if !canonical {
                 // Not the index its class is numbered by: never reached, no neighbours.
                 visit(index, &[]);
                 continue;
             }
-            let row = &small.moves[s as usize * moves..][..moves];
+            let row = &small.moves[c * moves..][..moves];
             for (mv, (n, &s2)) in neighbours.iter_mut().zip(row).enumerate() {
                 let c2 = self.small_classes.class[s2 as usize];
                 if self.split.large == Large::Nothing {

@@ -5,7 +5,7 @@
 use super::super::KPuzzle;
 use super::super::definition::Transformation;
 use super::super::symmetry::{Compact, Frame, Symmetry, reflect};
-use super::split::{Acts, Large, Split};
+use super::split::{Acts, KeyField, Large, Split};
 
 /// The compact positions, the moves over them and the symmetries acting on them.
 #[derive(Debug, Clone)]
@@ -25,7 +25,90 @@ pub(super) struct Geometry {
     pub order: u128,
 }
 
+/// What [`Geometry::key_neighbours`] works with: a value's pieces and twists, and per
+/// move and compact position where the entry comes from, what the move adds to its
+/// twist, and where a key holds it ([`Split::key_fields`]).
+pub(super) struct KeyScratch {
+    pieces: [u8; 256],
+    twists: [u8; 256],
+    steps: Vec<KeyStep>,
+}
+
+/// One compact position of one move's neighbour: its entry's source place, the twist
+/// the move adds (reduced) and the orbit's modulus, and the position's key field.
+#[derive(Debug, Clone, Copy)]
+struct KeyStep {
+    from: u8,
+    add: u16,
+    modulus: u16,
+    field: KeyField,
+}
+
+impl KeyScratch {
+    pub fn new(geometry: &Geometry, split: &Split) -> KeyScratch {
+        let fields = split.key_fields();
+        let moduli = &geometry.compact.moduli;
+        let steps = geometry
+            .moves
+            .iter()
+            .flat_map(|m| {
+                fields.iter().enumerate().map(|(i, &field)| {
+                    let modulus = moduli[i].max(1) as u16;
+                    KeyStep {
+                        from: m.permutation[i],
+                        add: m.delta[i] as u16 % modulus,
+                        modulus,
+                        field,
+                    }
+                })
+            })
+            .collect();
+        KeyScratch {
+            pieces: [0; 256],
+            twists: [0; 256],
+            steps,
+        }
+    }
+}
+
 impl Geometry {
+    /// The keys ([`Split::key`]) of the neighbours of the small part with key `key`,
+    /// one per move in the moves' order, into `out`: each key put together from the
+    /// moved entries directly.
+    #[inline]
+    pub fn key_neighbours(
+        &self,
+        split: &Split,
+        key: u64,
+        scratch: &mut KeyScratch,
+        out: &mut [u64],
+    ) {
+        let KeyScratch {
+            pieces,
+            twists,
+            steps,
+        } = scratch;
+        let n = self.compact.len();
+        split.unkey(key, &mut pieces[..n], &mut twists[..n]);
+        for (steps, out) in steps.chunks_exact(n.max(1)).zip(out) {
+            let mut key = 0u64;
+            for step in steps {
+                let piece = pieces[step.from as usize].wrapping_sub(step.field.first) as u64;
+                // Both below the modulus: one subtraction at most.
+                let sum = twists[step.from as usize] as u16 + step.add;
+                let twist = if sum >= step.modulus {
+                    sum - step.modulus
+                } else {
+                    sum
+                } as u64;
+                let field = &step.field;
+                key |= (piece & field.piece_mask) << field.piece_shift
+                    | (twist & field.twist_mask) << field.twist_shift;
+            }
+            *out = key;
+        }
+    }
+
     /// `base`'s moves over `compact` and the group's order, with `symmetries` (the
     /// identity first), the moves before a frame holds a piece, and the frame.
     pub fn new(

@@ -5,17 +5,26 @@
 use super::super::KPuzzleError;
 use super::super::definition::Transformation;
 use super::MAX_SMALL_PART;
-use super::geometry::{Geometry, add_twists};
+use super::geometry::{Geometry, KeyScratch};
 use super::key_table::KeyTable;
 use super::split::{Acts, Split};
+use rayon::prelude::*;
 
 /// Values whose neighbours' keys are computed together, then looked up with the
 /// slot of the key `AHEAD` places on prefetched.
 const BATCH: usize = 16;
 const AHEAD: usize = 12;
 
+/// The most values [`SmallPart::enumerate`] expands in one round on the pool.
+const ROUND: usize = 1 << 14;
+
+/// The most candidates [`SmallClasses::classify`] takes the images of in one round on
+/// the pool.
+const CLASSIFY_ROUND: usize = 1 << 10;
+
 /// Every value of the small part the moves reach, numbered in the order a
-/// breadth-first search meets them, and the moves' table over them.
+/// breadth-first search meets them, and the moves' table over its classes'
+/// representatives (the searches move nothing else).
 #[derive(Debug, Clone)]
 pub(super) struct SmallPart {
     /// The number of each value, by its key ([`Split::key`]).
@@ -24,7 +33,8 @@ pub(super) struct SmallPart {
     /// part's entries as solved).
     pieces: Vec<u8>,
     twists: Vec<u8>,
-    /// Per value and move: the value the move takes it to.
+    /// Per class (of [`SmallClasses`]) and move: the value the move takes the class's
+    /// representative to; empty until [`SmallPart::move_representatives`].
     pub moves: Vec<u32>,
     /// Compact positions per value.
     n: usize,
@@ -42,39 +52,54 @@ impl SmallPart {
         expected: usize,
     ) -> Result<SmallPart, KPuzzleError> {
         let n = geometry.compact.len();
-        let mut ids = KeyTable::with_capacity(expected);
-        let mut table = crate::sys::huge_vec(expected * geometry.moves.len());
+        let mut ids = KeyTable::with_capacity(expected, split.key_bits());
         let identity = Transformation::identity(n);
         let mut keys = Vec::with_capacity(expected);
         keys.push(split.key(&identity.permutation, &identity.delta));
         ids.get_or_insert(keys[0], 0);
         let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
-        let (mut after_pieces, mut after_twists) = (vec![0u8; n], vec![0u8; n]);
-        let moduli = &geometry.compact.moduli;
-        let mut neighbours = Vec::with_capacity(BATCH * geometry.moves.len());
+        let moves = geometry.moves.len();
+        let (mut neighbours, mut known, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
         let mut next = 0;
-        // In the order a breadth-first search meets them: the values of a batch are
-        // numbered in turn, and each value's neighbours in the moves' order.
+        // In the order a breadth-first search meets them: the values of a round are
+        // numbered in turn, and each value's neighbours in the moves' order. Which
+        // neighbours are numbered already is asked on the pool (nothing writes then);
+        // the others are numbered one by one, in that order.
         while next < keys.len() {
-            neighbours.clear();
-            let batch_end = keys.len().min(next + BATCH);
-            for &key in &keys[next..batch_end] {
-                split.unkey(key, &mut pieces, &mut twists);
-                for m in &geometry.moves {
-                    for i in 0..n {
-                        let from = m.permutation[i] as usize;
-                        after_pieces[i] = pieces[from];
-                        after_twists[i] = add_twists(twists[from], m.delta[i], moduli[i]);
+            let end = keys.len().min(next + ROUND);
+            let values = &keys[next..end];
+            neighbours.resize(values.len() * moves, 0);
+            known.resize(values.len() * moves, false);
+            neighbours
+                .par_chunks_mut(BATCH * moves)
+                .zip(known.par_chunks_mut(BATCH * moves))
+                .zip(values.par_chunks(BATCH))
+                .for_each(|((neighbours, known), values)| {
+                    let mut scratch = KeyScratch::new(geometry, split);
+                    for (row, &key) in neighbours.chunks_mut(moves).zip(values) {
+                        geometry.key_neighbours(split, key, &mut scratch, row);
+                        for &key in &*row {
+                            ids.prefetch(key);
+                        }
                     }
-                    neighbours.push(split.key(&after_pieces, &after_twists));
-                }
-            }
-            next = batch_end;
-            for &key in &neighbours[..AHEAD.min(neighbours.len())] {
+                    for (known, &key) in known.iter_mut().zip(&*neighbours) {
+                        *known = ids.get(key).is_some();
+                    }
+                });
+            next = end;
+            unknown.clear();
+            unknown.extend(
+                neighbours
+                    .iter()
+                    .zip(&known)
+                    .filter(|&(_, &known)| !known)
+                    .map(|(&key, _)| key),
+            );
+            for &key in &unknown[..AHEAD.min(unknown.len())] {
                 ids.prefetch(key);
             }
-            for (j, &key) in neighbours.iter().enumerate() {
-                if let Some(&ahead) = neighbours.get(j + AHEAD) {
+            for (j, &key) in unknown.iter().enumerate() {
+                if let Some(&ahead) = unknown.get(j + AHEAD) {
                     ids.prefetch(ahead);
                 }
                 let count = keys.len() as u32;
@@ -87,14 +112,13 @@ impl SmallPart {
                     }
                     keys.push(key);
                 }
-                table.push(id);
             }
         }
         let mut small = SmallPart {
             ids,
             pieces: vec![0; keys.len() * n],
             twists: vec![0; keys.len() * n],
-            moves: table,
+            moves: Vec::new(),
             n,
         };
         for (s, &key) in keys.iter().enumerate() {
@@ -103,6 +127,38 @@ impl SmallPart {
             small.twists[s * n..][..n].copy_from_slice(&twists);
         }
         Ok(small)
+    }
+
+    /// Fills [`SmallPart::moves`]: each representative's neighbours by `geometry`'s
+    /// moves, in the moves' order, looked up on the pool a batch at a time with their
+    /// slots prefetched.
+    pub fn move_representatives(
+        &mut self,
+        geometry: &Geometry,
+        split: &Split,
+        representatives: &[u32],
+    ) {
+        let moves = geometry.moves.len();
+        let mut table = crate::sys::huge_vec(representatives.len() * moves);
+        table.resize(representatives.len() * moves, 0u32);
+        table
+            .par_chunks_mut(BATCH * moves)
+            .zip(representatives.par_chunks(BATCH))
+            .for_each(|(table, representatives)| {
+                let mut scratch = KeyScratch::new(geometry, split);
+                let mut keys = vec![0u64; BATCH * moves];
+                for (row, &s) in keys.chunks_mut(moves).zip(representatives) {
+                    let (pieces, twists) = self.value(s);
+                    geometry.key_neighbours(split, split.key(pieces, twists), &mut scratch, row);
+                    for &key in &*row {
+                        self.ids.prefetch(key);
+                    }
+                }
+                for (id, &key) in table.iter_mut().zip(&keys) {
+                    *id = self.ids.get(key).expect("a value the moves reach");
+                }
+            });
+        self.moves = table;
     }
 
     /// The number of values.
@@ -178,44 +234,55 @@ impl SmallClasses {
             .collect();
         let g = geometry.symmetries.len();
         let n = geometry.compact.len();
-        let mut scratch = (vec![0u8; n], vec![0u8; n]);
-        let mut image = (vec![0u8; n], vec![0u8; n]);
         let mut representatives = Vec::new();
         let mut stabiliser_of = Vec::new();
         let mut stabilisers = Acts::new(k);
         let mut symmetric = Vec::new();
-        // Candidates (values not yet in a class) in batches: their images' keys are
-        // computed and prefetched together, then taken in order, a candidate that an
-        // earlier one's class took skipped, as one by one.
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut images = Vec::with_capacity(BATCH * g);
+        // Candidates (values not yet in a class) in rounds: their images are numbered
+        // on the pool, then taken in order, a candidate that an earlier one's class
+        // took skipped, as one by one.
+        let mut batch = Vec::with_capacity(CLASSIFY_ROUND);
+        let mut images = Vec::with_capacity(CLASSIFY_ROUND * g);
         let mut next = 0;
         while next < count {
             batch.clear();
-            images.clear();
-            while next < count && batch.len() < BATCH {
+            while next < count && batch.len() < CLASSIFY_ROUND {
                 if class[next] == u32::MAX {
-                    batch.push(next);
-                    let x = small.value(next as u32);
-                    for sym in 0..g {
-                        geometry.act_into(sym, &inverses, x, &mut scratch, &mut image);
-                        // The key leaves the large part out.
-                        let key = split.key(&image.0, &image.1);
-                        small.ids.prefetch(key);
-                        images.push(key);
-                    }
+                    batch.push(next as u32);
                 }
                 next += 1;
             }
-            for (&s, keys) in batch.iter().zip(images.chunks(g.max(1))) {
+            images.resize(batch.len() * g, 0u32);
+            images
+                .par_chunks_mut(BATCH * g)
+                .zip(batch.par_chunks(BATCH))
+                .for_each(|(images, batch)| {
+                    let mut scratch = (vec![0u8; n], vec![0u8; n]);
+                    let mut image = (vec![0u8; n], vec![0u8; n]);
+                    let mut keys = vec![0u64; images.len()];
+                    for (row, &s) in keys.chunks_mut(g).zip(batch) {
+                        let x = small.value(s);
+                        for (sym, key) in row.iter_mut().enumerate() {
+                            geometry.act_into(sym, &inverses, x, &mut scratch, &mut image);
+                            // The key leaves the large part out.
+                            *key = split.key(&image.0, &image.1);
+                            small.ids.prefetch(*key);
+                        }
+                    }
+                    for (id, &key) in images.iter_mut().zip(&keys) {
+                        *id = small.ids.get(key).expect("a value the moves reach");
+                    }
+                });
+            for (&s, ids) in batch.iter().zip(images.chunks(g.max(1))) {
+                let s = s as usize;
                 if class[s] != u32::MAX {
                     continue;
                 }
                 let c = representatives.len() as u32;
                 representatives.push(s as u32);
                 let mut stabiliser = Vec::new();
-                for (sym, (&key, &inverse)) in keys.iter().zip(&inverse_index).enumerate() {
-                    let t = small.ids.get(key).expect("a value the moves reach") as usize;
+                for (sym, (&t, &inverse)) in ids.iter().zip(&inverse_index).enumerate() {
+                    let t = t as usize;
                     if t == s {
                         stabiliser.push(sym as u16);
                     }

@@ -88,6 +88,18 @@ impl Acts {
     }
 }
 
+/// Where one compact position's piece and twist sit in a key ([`Split::key_fields`]):
+/// the piece less its orbit's first, masked and shifted, or-ed with the twist, masked
+/// and shifted (a mask of zero: not in the key).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KeyField {
+    pub first: u8,
+    pub piece_shift: u32,
+    pub piece_mask: u64,
+    pub twist_shift: u32,
+    pub twist_mask: u64,
+}
+
 /// A position's large part, in the large orbit's numbering.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct LargePart {
@@ -198,6 +210,7 @@ impl Split {
     }
 
     /// The small part of `x` as a key.
+    #[inline(always)]
     pub fn key(&self, pieces: &[u8], twists: &[u8]) -> u64 {
         let mut key = 0u64;
         for i in 0..self.first_of.len() {
@@ -212,8 +225,42 @@ impl Split {
         key
     }
 
+    /// The bits of a key.
+    pub fn key_bits(&self) -> u32 {
+        self.piece_bits
+            .iter()
+            .chain(&self.twist_bits)
+            .map(|&b| b as u32)
+            .sum()
+    }
+
+    /// Where each compact position's entries sit in a key: [`Split::key`] as shifts
+    /// and masks, for a key put together in any order.
+    pub fn key_fields(&self) -> Vec<KeyField> {
+        let mut below = 0u32;
+        let mut fields: Vec<KeyField> = (0..self.first_of.len())
+            .rev()
+            .map(|i| {
+                let mask = |bits: u8| if bits > 0 { u64::MAX } else { 0 };
+                let twist_shift = below;
+                let piece_shift = below + self.twist_bits[i] as u32;
+                below = piece_shift + self.piece_bits[i] as u32;
+                KeyField {
+                    first: self.first_of[i],
+                    piece_shift: piece_shift & 63,
+                    piece_mask: mask(self.piece_bits[i]),
+                    twist_shift: twist_shift & 63,
+                    twist_mask: mask(self.twist_bits[i]),
+                }
+            })
+            .collect();
+        fields.reverse();
+        fields
+    }
+
     /// The small part a key holds, into `pieces` and `twists` (the large part's
     /// entries as solved).
+    #[inline(always)]
     pub fn unkey(&self, mut key: u64, pieces: &mut [u8], twists: &mut [u8]) {
         for i in (0..self.first_of.len()).rev() {
             let first = self.first_of[i] as usize;

@@ -180,16 +180,6 @@ impl Split {
             .flat_map(|&(first, count)| std::iter::repeat_n(first as u8, count))
             .collect();
         let (piece_bits, twist_bits) = key_bits(compact, &orbits, large, &large_positions);
-        let total_bits: u32 = piece_bits
-            .iter()
-            .chain(&twist_bits)
-            .map(|&b| b as u32)
-            .sum();
-        if total_bits > 64 {
-            return Err(format!(
-                "the enumerated part takes {total_bits} bits, over 64"
-            ));
-        }
         let digit_weights = std::array::from_fn(|i| factorial(k.saturating_sub(i + 1)));
         let twist_weights = twist_weights(k, large_modulus, twist_sum);
         let split = Split {
@@ -206,6 +196,12 @@ impl Split {
             twist_bits,
             first_of,
         };
+        let total_bits = split.key_bits();
+        if total_bits > 64 {
+            return Err(format!(
+                "the enumerated part takes {total_bits} bits, over 64"
+            ));
+        }
         Ok((split, small_size as usize))
     }
 

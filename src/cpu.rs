@@ -50,3 +50,60 @@ impl Avx512 {
         .then_some(Avx512(()))
     }
 }
+
+/// The CPU has SSSE3 (`pshufb`: sixteen bytes permuted by sixteen indices in one
+/// instruction) and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy)]
+pub struct Ssse3(());
+
+#[cfg(target_arch = "x86_64")]
+impl Ssse3 {
+    /// The token, if this CPU has SSSE3 and POPCNT.
+    pub fn detect() -> Option<Ssse3> {
+        (std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("popcnt"))
+        .then_some(Ssse3(()))
+    }
+
+    /// `out[i] = table[index[i]]`, or 0 where `index[i]` has its high bit set (indices
+    /// are taken modulo 16 otherwise). Inlined into a function compiled with SSSE3 it
+    /// is one `pshufb`; elsewhere a call.
+    #[inline(always)]
+    pub fn shuffle(self, table: [u8; 16], index: [u8; 16]) -> [u8; 16] {
+        use std::arch::x86_64::{__m128i, _mm_shuffle_epi8};
+        // SAFETY: the token proves that the CPU has SSSE3; `[u8; 16]` and `__m128i`
+        // are both 16 plain bytes, every bit pattern valid for either.
+        unsafe {
+            let table: __m128i = std::mem::transmute(table);
+            let index: __m128i = std::mem::transmute(index);
+            std::mem::transmute(_mm_shuffle_epi8(table, index))
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use proptest::prelude::*;
+
+    /// What `pshufb` computes, byte by byte.
+    fn shuffle_portable(table: [u8; 16], index: [u8; 16]) -> [u8; 16] {
+        std::array::from_fn(|i| {
+            let at = index[i];
+            if at & 0x80 != 0 {
+                0
+            } else {
+                table[(at & 15) as usize]
+            }
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn a_shuffle_is_its_definition(table: [u8; 16], index: [u8; 16]) {
+            if let Some(cpu) = super::Ssse3::detect() {
+                prop_assert_eq!(cpu.shuffle(table, index), shuffle_portable(table, index));
+            }
+        }
+    }
+}

@@ -47,6 +47,7 @@
 mod geometry;
 mod key_table;
 mod known_holes;
+mod lanes;
 mod ranked;
 mod sections;
 mod small;
@@ -561,8 +562,7 @@ impl KClasses {
         visit: &mut dyn FnMut(&Transformation),
     ) {
         let k = acts.k;
-        let from = &acts.from[..k];
-        let label = &acts.label[..k];
+        let (from, _, label, _) = acts.row(0);
         let mut label_inverse = vec![0u8; k];
         for (v, &l) in label.iter().enumerate() {
             label_inverse[l as usize] = v as u8;
@@ -941,9 +941,9 @@ impl Puzzle for KClasses {
 
     fn expand_sorted(&self, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(popcnt) = crate::cpu::Popcnt::detect() {
-            // SAFETY: the token proves that the CPU has POPCNT.
-            return unsafe { self.expand_popcnt(popcnt, indices, visit) };
+        if let Some(cpu) = crate::cpu::Ssse3::detect() {
+            // SAFETY: the token proves that the CPU has POPCNT and SSSE3.
+            return unsafe { self.expand_x86(cpu, indices, visit) };
         }
         self.expand_classes(indices, visit);
     }
@@ -956,9 +956,9 @@ impl Puzzle for KClasses {
         found: impl FnMut(u64),
     ) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(popcnt) = crate::cpu::Popcnt::detect() {
-            // SAFETY: the token proves that the CPU has POPCNT.
-            return unsafe { self.until_hit_popcnt(popcnt, indices, hit, prefetch, found) };
+        if let Some(cpu) = crate::cpu::Ssse3::detect() {
+            // SAFETY: the token proves that the CPU has POPCNT and SSSE3.
+            return unsafe { self.until_hit_x86(cpu, indices, hit, prefetch, found) };
         }
         self.until_hit(indices, hit, prefetch, found);
     }
@@ -975,12 +975,13 @@ const BOTTOM_UP_GAIN: u64 = 2;
 const HIT_GROUP: usize = 4;
 
 impl KClasses {
-    /// [`KClasses::until_hit`] compiled with POPCNT.
+    /// [`KClasses::until_hit`] compiled with POPCNT and SSSE3 (the large part's
+    /// shuffles, [`Split::apply_act`], inline as single instructions).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn until_hit_popcnt(
+    #[target_feature(enable = "popcnt,ssse3")]
+    fn until_hit_x86(
         &self,
-        _: crate::cpu::Popcnt,
+        _: crate::cpu::Ssse3,
         indices: &[u64],
         hit: impl Fn(u64) -> bool,
         prefetch: impl Fn(u64),
@@ -1059,13 +1060,21 @@ impl KClasses {
             pieces: [0; MAX_LARGE],
             twists: [0; MAX_LARGE],
         };
-        let from = &self.large_moves.from[mv * k..][..k];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bytes) = self.split.shuffles
+            && m == 1
+            && self.large_moves.stride == 16
+        {
+            // The padding's 0x80 gives 0 past the orbit.
+            let (from, _) = self.large_moves.shuffles(mv);
+            return LargePart::of_16(bytes.shuffle(b.first_16(), from));
+        }
+        let (from, add, _, _) = self.large_moves.row(mv);
         if m == 1 {
             for (piece, &j) in moved.pieces[..k].iter_mut().zip(from) {
                 *piece = b.pieces[j as usize];
             }
         } else {
-            let add = &self.large_moves.add[mv * k..][..k];
             for i in 0..k {
                 let j = from[i] as usize;
                 moved.pieces[i] = b.pieces[j];
@@ -1075,16 +1084,12 @@ impl KClasses {
         moved
     }
 
-    /// [`KClasses::expand_classes`] compiled with POPCNT: ranking a permutation counts
-    /// the bits of a mask per piece.
+    /// [`KClasses::expand_classes`] compiled with POPCNT and SSSE3: ranking a
+    /// permutation counts the bits of a mask per piece, and a large part of at most 16
+    /// pieces is moved and acted on by byte shuffles.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn expand_popcnt(
-        &self,
-        _: crate::cpu::Popcnt,
-        indices: &[u64],
-        visit: impl FnMut(u64, &[u64]),
-    ) {
+    #[target_feature(enable = "popcnt,ssse3")]
+    fn expand_x86(&self, _: crate::cpu::Ssse3, indices: &[u64], visit: impl FnMut(u64, &[u64])) {
         self.expand_classes(indices, visit);
     }
 
@@ -1290,13 +1295,10 @@ pub(super) mod tests {
         p.split.large_modulus = 1;
         p.split.large_positions = (0..k).collect();
         let x = p.small.state(p.small_classes.representatives[0]);
-        let acts_of = |from: &[u8], label: &[u8]| Acts {
-            k,
-            from: from.to_vec(),
-            add: vec![0; k],
-            label: label.to_vec(),
-            label_twist: vec![0; k],
-            negate: vec![false],
+        let acts_of = |from: &[u8], label: &[u8]| {
+            let mut acts = Acts::new(k);
+            acts.push(from, &[0; 6], label, &[0; 6], false);
+            acts
         };
         let all = permutations(k);
         let mut checked = 0;

@@ -99,7 +99,7 @@ impl RankedSmall {
         let mut stabiliser_of = vec![(0u32, 0u32); representatives.len()];
         let mut stabilisers = Acts::new(k);
         for (c, stabiliser) in &symmetric {
-            let start = stabilisers.from.len() / k.max(1);
+            let start = stabilisers.len();
             let x = small.state(representatives[*c as usize]);
             for &sym in &stabiliser[1..] {
                 geometry.push_act(split, &mut stabilisers, sym as usize, &x);

@@ -288,7 +288,7 @@ fn place_orbits(k: usize, stabilisers: &Acts, acts: &[usize]) -> Vec<Vec<u8>> {
             let p = orbit[next] as usize;
             next += 1;
             for &a in acts {
-                let q = stabilisers.from[a * k + p] as usize;
+                let q = stabilisers.row(a).0[p] as usize;
                 if !seen[q] {
                     seen[q] = true;
                     orbit.push(q as u8);
@@ -340,8 +340,7 @@ fn classify_prefixes(k: usize, stabilisers: &Acts, prefix: &mut Prefix, acts: &[
 /// The prefix (by rank) that act `at` of the stabilisers makes of prefix `q`.
 fn act_on_prefix(k: usize, stabilisers: &Acts, prefix: &Prefix, at: usize, q: u32) -> u32 {
     let labels = decode_prefix(q, k, prefix.places);
-    let from = &stabilisers.from[at * k..][..k];
-    let label = &stabilisers.label[at * k..][..k];
+    let (from, _, label, _) = stabilisers.row(at);
     let mut image = [0u8; MAX_PREFIX];
     for (j, out) in image.iter_mut().enumerate().take(prefix.places) {
         let source = prefix.position[from[prefix.order[j] as usize] as usize] as usize;

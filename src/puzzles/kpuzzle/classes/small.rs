@@ -291,7 +291,7 @@ impl SmallClasses {
                         to_rep[t] = inverse;
                     }
                 }
-                let start = stabilisers.from.len() / k.max(1);
+                let start = stabilisers.len();
                 let x = small.state(s as u32);
                 for &sym in &stabiliser[1..] {
                     geometry.push_act(split, &mut stabilisers, sym as usize, &x);

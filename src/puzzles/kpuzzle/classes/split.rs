@@ -5,6 +5,7 @@
 
 use super::super::definition::Transformation;
 use super::super::symmetry::Compact;
+use super::lanes::LaneRank;
 use super::{MAX_SMALL_PART, small_part_limit};
 
 /// The most pieces of the ranked large part.
@@ -29,9 +30,14 @@ pub(super) enum Large {
 /// large part, in the large orbit's own numbering: `b'[i]` takes `b[from[i]]`, its
 /// piece `v` relabelled `label[v]`, its twist (negated by a mirror, `negate`) plus
 /// `add[i]` (plus `label_twist[v]`).
+///
+/// Each act is a row of [`Acts::stride`] bytes per array: an orbit of at most 16
+/// pieces has rows of 16, `from` padded with `0x80`, so that a row is an operand of a
+/// sixteen-byte shuffle ([`crate::cpu::Ssse3::shuffle`]) as it stands.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Acts {
     pub k: usize,
+    pub stride: usize,
     pub from: Vec<u8>,
     pub add: Vec<u8>,
     pub label: Vec<u8>,
@@ -39,30 +45,64 @@ pub(super) struct Acts {
     pub negate: Vec<bool>,
 }
 
+/// A padded row's bytes past the orbit in `from`: a shuffle writes 0 there.
+const FROM_PAD: u8 = 0x80;
+
 impl Acts {
     pub fn new(k: usize) -> Acts {
         Acts {
             k,
+            stride: if k <= 16 { 16 } else { k },
             ..Acts::default()
         }
     }
 
     /// Room for `count` acts, on huge pages (the searches read them at random).
     pub fn with_capacity(k: usize, count: usize) -> Acts {
+        let stride = Acts::new(k).stride;
         Acts {
             k,
-            from: crate::sys::huge_vec(count * k),
-            add: crate::sys::huge_vec(count * k),
-            label: crate::sys::huge_vec(count * k),
-            label_twist: crate::sys::huge_vec(count * k),
+            stride,
+            from: crate::sys::huge_vec(count * stride),
+            add: crate::sys::huge_vec(count * stride),
+            label: crate::sys::huge_vec(count * stride),
+            label_twist: crate::sys::huge_vec(count * stride),
             negate: crate::sys::huge_vec(count),
         }
     }
 
+    /// The number of acts.
+    pub fn len(&self) -> usize {
+        self.negate.len()
+    }
+
+    /// Act `at`'s `from`, `add`, `label` and `label_twist` (the orbit's `k` places).
+    #[inline(always)]
+    pub fn row(&self, at: usize) -> (&[u8], &[u8], &[u8], &[u8]) {
+        let range = at * self.stride..at * self.stride + self.k;
+        (
+            &self.from[range.clone()],
+            &self.add[range.clone()],
+            &self.label[range.clone()],
+            &self.label_twist[range],
+        )
+    }
+
+    /// Act `at`'s padded `from` and `label` rows, as shuffle operands (`stride` 16).
+    #[inline(always)]
+    pub fn shuffles(&self, at: usize) -> ([u8; 16], [u8; 16]) {
+        let start = at * 16;
+        let row = |bytes: &[u8]| -> [u8; 16] {
+            bytes[start..start + 16]
+                .try_into()
+                .expect("a row of 16 bytes")
+        };
+        (row(&self.from), row(&self.label))
+    }
+
     /// The `count` acts from `start`, as bytes: equal keys, equal acts.
     pub fn key(&self, start: usize, count: usize) -> Vec<u8> {
-        let k = self.k;
-        let range = start * k..(start + count) * k;
+        let range = start * self.stride..(start + count) * self.stride;
         let mut key = Vec::with_capacity(4 * range.len() + count);
         key.extend_from_slice(&self.from[range.clone()]);
         key.extend_from_slice(&self.add[range.clone()]);
@@ -80,13 +120,23 @@ impl Acts {
         label_twist: &[u8],
         negate: bool,
     ) {
+        let pad = self.stride - self.k;
         self.negate.push(negate);
         self.from.extend_from_slice(from);
-        self.add.extend_from_slice(add);
-        self.label.extend_from_slice(label);
-        self.label_twist.extend_from_slice(label_twist);
+        self.from.extend(std::iter::repeat_n(FROM_PAD, pad));
+        for (row, values) in [
+            (&mut self.add, add),
+            (&mut self.label, label),
+            (&mut self.label_twist, label_twist),
+        ] {
+            row.extend_from_slice(values);
+            row.extend(std::iter::repeat_n(0, pad));
+        }
     }
 }
+
+/// The high bit of every byte: in a padded `from` row it marks the padding.
+const PADDING: u128 = u128::from_ne_bytes([0x80; 16]);
 
 /// Where one compact position's piece and twist sit in a key ([`Split::key_fields`]):
 /// the piece less its orbit's first, masked and shifted, or-ed with the twist, masked
@@ -105,6 +155,27 @@ pub(super) struct KeyField {
 pub(super) struct LargePart {
     pub pieces: [u8; MAX_LARGE],
     pub twists: [u8; MAX_LARGE],
+}
+
+impl LargePart {
+    /// The first 16 pieces, as a shuffle's operand.
+    #[inline(always)]
+    pub fn first_16(&self) -> [u8; 16] {
+        self.pieces[..16]
+            .try_into()
+            .expect("16 of MAX_LARGE pieces")
+    }
+
+    /// The large part of at most 16 pieces `pieces`, without twists.
+    #[inline(always)]
+    pub fn of_16(pieces: [u8; 16]) -> LargePart {
+        let mut part = LargePart {
+            pieces: [0; MAX_LARGE],
+            twists: [0; MAX_LARGE],
+        };
+        part.pieces[..16].copy_from_slice(&pieces);
+        part
+    }
 }
 
 /// Where a class index splits the compact positions, and how the large part is ranked.
@@ -136,6 +207,13 @@ pub(super) struct Split {
     twist_bits: Vec<u8>,
     /// The first compact position of each position's orbit.
     first_of: Vec<u8>,
+    /// Sixteen-byte shuffles, where the CPU has them: an orbit of at most 16 pieces
+    /// without twists is moved and acted on by them ([`Split::apply_act`]).
+    #[cfg(target_arch = "x86_64")]
+    pub shuffles: Option<crate::cpu::Ssse3>,
+    /// The rank in lanes, for such an orbit ([`Split::rank_large_in`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    lane_rank: Option<LaneRank>,
 }
 
 impl Split {
@@ -195,6 +273,11 @@ impl Split {
             piece_bits,
             twist_bits,
             first_of,
+            #[cfg(target_arch = "x86_64")]
+            shuffles: crate::cpu::Ssse3::detect(),
+            lane_rank: (large == Large::Orbit && large_modulus == 1)
+                .then(|| LaneRank::new(k))
+                .flatten(),
         };
         let total_bits = split.key_bits();
         if total_bits > 64 {
@@ -329,9 +412,21 @@ impl Split {
     #[inline(always)]
     pub fn apply_act(&self, acts: &Acts, at: usize, b: &LargePart) -> LargePart {
         let k = acts.k;
-        let from = &acts.from[at * k..][..k];
-        let add = &acts.add[at * k..][..k];
         let m = self.large_modulus;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bytes) = self.shuffles
+            && self.large == Large::Orbit
+            && m == 1
+            && acts.stride == 16
+        {
+            // `label[b[from[i]]]` as two shuffles; the padding's 0x80 in `from`
+            // gives 0, marked again so that the label's shuffle gives 0 there too.
+            let (from, label) = acts.shuffles(at);
+            let moved = bytes.shuffle(b.first_16(), from);
+            let marked = u128::from_ne_bytes(moved) | u128::from_ne_bytes(from) & PADDING;
+            return LargePart::of_16(bytes.shuffle(label, marked.to_ne_bytes()));
+        }
+        let (from, add, label, label_twist) = acts.row(at);
         let mut out = LargePart {
             pieces: [0; MAX_LARGE],
             twists: [0; MAX_LARGE],
@@ -342,14 +437,11 @@ impl Split {
         match self.large {
             Large::Nothing => {}
             Large::Orbit if m == 1 => {
-                let label = &acts.label[at * k..][..k];
                 for (out, &j) in out.pieces[..k].iter_mut().zip(from) {
                     *out = label[b.pieces[j as usize] as usize];
                 }
             }
             Large::Orbit => {
-                let label = &acts.label[at * k..][..k];
-                let label_twist = &acts.label_twist[at * k..][..k];
                 for i in 0..k {
                     let j = from[i] as usize;
                     let v = b.pieces[j] as usize;
@@ -375,6 +467,12 @@ impl Split {
     /// The rank of a large part read in the order of places `order`.
     #[inline(always)]
     pub fn rank_large_in(&self, b: &LargePart, order: &[u8; MAX_LARGE]) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(cpu), Some(lanes)) = (self.shuffles, &self.lane_rank) {
+            let order: [u8; 16] = order[..16].try_into().expect("16 of MAX_LARGE places");
+            let rank = lanes.rank(cpu, cpu.shuffle(b.first_16(), order));
+            return if self.even { rank >> 1 } else { rank };
+        }
         let k = self.large_positions.len();
         let m = self.large_modulus as u64;
         let mut rank = 0u64;
@@ -831,6 +929,9 @@ mod tests {
             piece_bits: Vec::new(),
             twist_bits: Vec::new(),
             first_of: Vec::new(),
+            #[cfg(target_arch = "x86_64")]
+            shuffles: crate::cpu::Ssse3::detect(),
+            lane_rank: (modulus == 1).then(|| LaneRank::new(k)).flatten(),
         }
     }
 

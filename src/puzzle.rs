@@ -260,10 +260,10 @@ pub trait Puzzle: Notation + Sync {
         expand_each(self, indices, visit);
     }
 
-    /// Calls `found(index)` for every index of `indices` (ascending) that has a
-    /// neighbour for which `hit` is true: a bottom-up level's question, "is this state
-    /// next to the frontier?". `prefetch` may be called on a neighbour before `hit` is
-    /// (a hint that its answer will be read soon).
+    /// Calls `found(index)` once for every index of `indices` (ascending) that has a
+    /// neighbour for which `hit` is true, in any order: a bottom-up level's question,
+    /// "is this state next to the frontier?". `prefetch` may be called on a neighbour
+    /// before `hit` is (a hint that its answer will be read soon).
     ///
     /// The default expands each state whole ([`Puzzle::expand_sorted`]); a puzzle whose
     /// neighbours cost much each (symmetry classes) stops at the first hit.

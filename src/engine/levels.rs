@@ -413,6 +413,8 @@ pub(super) fn bottom_up<P: Puzzle, S: DepthStore>(
                         }
                     },
                 );
+                // The states found, ascending (a puzzle may find them in any order).
+                kept.sort_unstable();
                 if found > 0 {
                     ctx.chunks.set(item.chunk, next);
                 }

@@ -459,7 +459,7 @@ impl Split {
     }
 
     /// The rank of a large part.
-    #[inline]
+    #[inline(always)]
     pub fn rank_large(&self, b: &LargePart) -> u64 {
         self.rank_large_in(b, &Self::whole_order())
     }
@@ -508,6 +508,7 @@ impl Split {
     }
 
     /// The large part of rank `rank`.
+    #[inline(always)]
     pub fn unrank_large(&self, rank: u64) -> LargePart {
         self.unrank_large_in(rank, &Self::whole_order())
     }

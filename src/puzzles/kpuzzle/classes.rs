@@ -856,8 +856,13 @@ impl Puzzle for KClasses {
         BOTTOM_UP_GAIN
     }
 
+    /// One neighbour at a time ([`ask_until_hit`]); a ranked small part's questions
+    /// compute [`HIT_GROUP`].
     fn question_group(&self) -> usize {
-        HIT_GROUP
+        match self.small {
+            Small::Enumerated(_) => 1,
+            Small::Ranked(_) => HIT_GROUP,
+        }
     }
 
     fn symmetries_fix(&self, state: &Pattern) -> bool {

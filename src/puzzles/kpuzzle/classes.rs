@@ -856,8 +856,8 @@ impl Puzzle for KClasses {
         BOTTOM_UP_GAIN
     }
 
-    /// One neighbour at a time ([`ask_until_hit`]); a ranked small part's questions
-    /// compute [`HIT_GROUP`].
+    /// One neighbour at a time (`ask_until_hit`); a ranked small part's questions
+    /// compute `HIT_GROUP` at once.
     fn question_group(&self) -> usize {
         match self.small {
             Small::Enumerated(_) => 1,

@@ -856,13 +856,8 @@ impl Puzzle for KClasses {
         BOTTOM_UP_GAIN
     }
 
-    /// One neighbour at a time (`ask_until_hit`); a ranked small part's questions
-    /// compute `HIT_GROUP` at once.
     fn question_group(&self) -> usize {
-        match self.small {
-            Small::Enumerated(_) => 1,
-            Small::Ranked(_) => HIT_GROUP,
-        }
+        HIT_GROUP
     }
 
     fn symmetries_fix(&self, state: &Pattern) -> bool {
@@ -977,68 +972,9 @@ impl Puzzle for KClasses {
 /// experiment log's entry "The FTO by class: bottom-up twice as early".
 const BOTTOM_UP_GAIN: u64 = 2;
 
-/// How many neighbours a bottom-up question over a ranked small part computes and
-/// prefetches before it reads their answers: their misses overlap, and a hit among
-/// the first ones spares the rest.
+/// How many neighbours a bottom-up question computes and prefetches before it reads
+/// their answers: their misses overlap, and a hit among the first ones spares the rest.
 const HIT_GROUP: usize = 4;
-
-/// How many bottom-up questions [`ask_until_hit`] keeps open at once.
-const QUESTIONS: usize = 8;
-
-/// Calls `found(index)` for each of `states` (an index and what `neighbour` needs)
-/// that has a neighbour for which `hit` is true, asking [`QUESTIONS`] states at a
-/// time: each round computes and prefetches the next neighbour of every open state,
-/// then reads their answers, so that their cache misses overlap while no state
-/// computes a neighbour past its first hit; a state answered (or out of moves) makes
-/// room for the next. `found` comes in no particular order.
-#[inline(always)]
-fn ask_until_hit<T: Copy>(
-    mut states: impl Iterator<Item = (u64, T)>,
-    moves: usize,
-    neighbour: impl Fn(&T, usize) -> u64,
-    hit: impl Fn(u64) -> bool,
-    prefetch: impl Fn(u64),
-    mut found: impl FnMut(u64),
-) {
-    if moves == 0 {
-        return;
-    }
-    /// An open question: the state, what it needs, its next move, that neighbour.
-    struct Question<T> {
-        index: u64,
-        state: T,
-        mv: usize,
-        neighbour: u64,
-    }
-    let mut ask = || {
-        states.next().map(|(index, state)| Question {
-            index,
-            state,
-            mv: 0,
-            neighbour: 0,
-        })
-    };
-    let mut open: [Option<Question<T>>; QUESTIONS] = std::array::from_fn(|_| ask());
-    while open.iter().any(Option::is_some) {
-        for q in open.iter_mut().flatten() {
-            q.neighbour = neighbour(&q.state, q.mv);
-            prefetch(q.neighbour);
-        }
-        for slot in &mut open {
-            let Some(q) = slot else { continue };
-            let answered = if hit(q.neighbour) {
-                found(q.index);
-                true
-            } else {
-                q.mv += 1;
-                q.mv == moves
-            };
-            if answered {
-                *slot = ask();
-            }
-        }
-    }
-}
 
 impl KClasses {
     /// [`KClasses::until_hit`] compiled with POPCNT and SSSE3 (the large part's
@@ -1056,15 +992,15 @@ impl KClasses {
         self.until_hit(indices, hit, prefetch, found);
     }
 
-    /// [`Puzzle::expand_until_hit`]: [`QUESTIONS`] states asked at once, one neighbour
-    /// of each per round ([`ask_until_hit`]).
+    /// [`Puzzle::expand_until_hit`]: each state's neighbours [`HIT_GROUP`] at a time,
+    /// computed and prefetched, then asked; the first hit ends the state.
     #[inline(always)]
     fn until_hit(
         &self,
         indices: &[u64],
         hit: impl Fn(u64) -> bool,
         prefetch: impl Fn(u64),
-        found: impl FnMut(u64),
+        mut found: impl FnMut(u64),
     ) {
         let small = match &self.small {
             Small::Enumerated(small) => small,
@@ -1073,13 +1009,13 @@ impl KClasses {
             }
         };
         let moves = self.geometry.moves.len();
-        let states = indices.iter().filter_map(|&index| {
+        for &index in indices {
             let (c, b, canonical) = if self.split.large == Large::Nothing {
                 (index as usize, self.split.unrank_large(0), true)
             } else {
                 let (section, within) = self.locate(index);
                 if self.known_holes.contains(section, within) {
-                    return None;
+                    continue;
                 }
                 let unnumbered = self.unnumber(index);
                 if !unnumbered.2 {
@@ -1088,13 +1024,23 @@ impl KClasses {
                 }
                 unnumbered
             };
-            // Not the index its class is numbered by: never reached, no neighbours.
-            canonical.then_some((index, (c, b)))
-        });
-        let neighbour = |&(c, b): &(usize, LargePart), mv: usize| {
-            self.neighbour(small.moves[c * moves + mv], mv, &b)
-        };
-        ask_until_hit(states, moves, neighbour, hit, prefetch, found);
+            if !canonical {
+                // Not the index its class is numbered by: never reached, no neighbours.
+                continue;
+            }
+            let row = &small.moves[c * moves..][..moves];
+            let mut group = [0u64; HIT_GROUP];
+            for (first, chunk) in row.chunks(HIT_GROUP).enumerate() {
+                for (i, (n, &s2)) in group.iter_mut().zip(chunk).enumerate() {
+                    *n = self.neighbour(s2, first * HIT_GROUP + i, &b);
+                    prefetch(*n);
+                }
+                if group[..chunk.len()].iter().any(|&n| hit(n)) {
+                    found(index);
+                    break;
+                }
+            }
+        }
     }
 
     /// The index of the neighbour by move `mv` of the position with large part `b`,

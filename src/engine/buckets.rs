@@ -51,24 +51,44 @@ pub(super) struct Buckets {
     /// Words held in memory before every bucket is spilled to its file.
     limit: usize,
     files: Vec<Option<File>>,
+    /// Slots of a block: every neighbour's slot is below it.
+    slots: u64,
+    /// Whether dense buckets are sorted through a bitmap (it fits the memory).
+    dense: bool,
+    /// A bit per slot for the dense buckets' sort, kept zero between drains (made at
+    /// the first).
+    bitmap: Vec<u64>,
     /// Bytes written to and read from the files since the last [`Buckets::traffic`].
     written: u64,
     read: u64,
 }
 
 impl Buckets {
-    /// Buckets for `blocks` blocks in `folder` (created if missing), keeping at most
-    /// `memory` bytes of neighbours in memory.
-    pub(super) fn new(folder: &Path, blocks: usize, memory: u64) -> Result<Buckets, BucketError> {
+    /// Buckets for `blocks` blocks of slots below `slots` in `folder` (created if
+    /// missing), keeping at most `memory` bytes of neighbours in memory.
+    pub(super) fn new(
+        folder: &Path,
+        blocks: usize,
+        slots: u64,
+        memory: u64,
+    ) -> Result<Buckets, BucketError> {
         std::fs::create_dir_all(folder).map_err(|cause| BucketError::Io {
             path: folder.to_owned(),
             cause,
         })?;
+        // A bitmap of the slots for dense buckets where it takes at most a quarter of
+        // the memory; the words held take the rest.
+        let bitmap_bytes = slots.div_ceil(64) * 8;
+        let dense = bitmap_bytes <= memory / 4;
+        let words_memory = memory - if dense { bitmap_bytes } else { 0 };
         Ok(Buckets {
             folder: folder.to_owned(),
             pending: vec![Vec::new(); blocks],
+            slots,
+            dense,
+            bitmap: Vec::new(),
             held: 0,
-            limit: (memory / 4).max(1 << 12) as usize,
+            limit: (words_memory / 4).max(1 << 12) as usize,
             files: (0..blocks).map(|_| None).collect(),
             written: 0,
             read: 0,
@@ -158,8 +178,15 @@ impl Buckets {
         }
         let mut words = std::mem::take(&mut self.pending[block]);
         self.held -= words.len();
-        words.par_sort_unstable();
-        words.dedup();
+        // Through the bitmap where the bucket holds a word for every 256 slots or
+        // more: a pass over the bitmap where a sort would compare each word about
+        // twenty times.
+        if self.dense && words.len() as u64 * 256 >= self.slots {
+            sort_dense(&mut words, &mut self.bitmap, self.slots);
+        } else {
+            words.par_sort_unstable();
+            words.dedup();
+        }
         apply(&words);
         self.pending[block] = words;
         self.pending[block].clear();
@@ -192,6 +219,25 @@ impl Buckets {
 }
 
 /// Bytes before a run's words: its word count, its bytes and their CRC-32.
+/// `words` (each below `slots`) sorted without repeats through `bits`, a bitmap of the
+/// slots (zero, or empty and then made; zero again after): one pass over each, where a
+/// sort compares every word many times.
+fn sort_dense(words: &mut Vec<u32>, bits: &mut Vec<u64>, slots: u64) {
+    bits.resize(slots.div_ceil(64) as usize, 0);
+    for &word in words.iter() {
+        bits[(word >> 6) as usize] |= 1 << (word & 63);
+    }
+    // At most as many distinct words as there were: the pushes stay in capacity.
+    words.clear();
+    for (k, bitmap) in bits.iter_mut().enumerate() {
+        let mut rest = std::mem::take(bitmap);
+        while rest != 0 {
+            words.push(((k as u32) << 6) | rest.trailing_zeros());
+            rest &= rest - 1;
+        }
+    }
+}
+
 const RUN_HEAD: usize = 12;
 
 /// `words` (ascending, distinct) as the first word and then each difference to the
@@ -301,7 +347,7 @@ mod tests {
     fn neighbours_come_back_from_memory_and_disk() {
         let dir = tempfile::tempdir().unwrap();
         // 16 KiB of memory: 4,096 words, then a spill.
-        let mut buckets = Buckets::new(dir.path(), 3, 16 << 10).unwrap();
+        let mut buckets = Buckets::new(dir.path(), 3, 1 << 20, 16 << 10).unwrap();
         for i in 0..10_000u32 {
             buckets.extend((i % 3) as usize, &[i]).unwrap();
         }
@@ -334,6 +380,32 @@ mod tests {
             proptest::prop_assert_eq!(&back, &words);
             proptest::prop_assert!(decode_run(&bytes, count as usize + 1, &mut back).is_none());
         }
+
+        /// A bucket drained from memory hands over its words sorted and distinct, dense
+        /// (through the bitmap) or sparse (sorted) alike.
+        #[test]
+        fn drained_words_are_sorted_and_distinct(
+            slots in 1u64..5_000,
+            picks in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..2_000),
+        ) {
+            let words: Vec<u32> = picks.iter().map(|&p| p % slots as u32).collect();
+            let mut wanted = words.clone();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let (mut dense, mut bits) = (words.clone(), Vec::new());
+            sort_dense(&mut dense, &mut bits, slots);
+            proptest::prop_assert_eq!(&dense, &wanted);
+            // The bitmap is left zero for the next bucket.
+            proptest::prop_assert!(bits.iter().all(|&b| b == 0));
+            sort_dense(&mut dense, &mut bits, slots);
+            proptest::prop_assert_eq!(&dense, &wanted);
+            let dir = tempfile::tempdir().unwrap();
+            let mut buckets = Buckets::new(dir.path(), 1, slots, 1 << 20).unwrap();
+            buckets.extend(0, &words).unwrap();
+            let mut got = Vec::new();
+            buckets.drain(0, |w| got.extend_from_slice(w)).unwrap();
+            proptest::prop_assert_eq!(got, wanted);
+        }
     }
 
     /// A flipped byte or a file cut inside a run is found by the check and nothing
@@ -342,7 +414,7 @@ mod tests {
     fn damaged_runs_are_never_applied() {
         for damage in ["flip", "cut"] {
             let dir = tempfile::tempdir().unwrap();
-            let mut buckets = Buckets::new(dir.path(), 1, 0).unwrap();
+            let mut buckets = Buckets::new(dir.path(), 1, 1 << 20, 0).unwrap();
             for i in 0..5_000u32 {
                 buckets.extend(0, &[i]).unwrap();
             }

@@ -97,6 +97,11 @@ impl DiskBlocks {
         self.count
     }
 
+    /// An upper bound of every block's slots: a part's width in each part.
+    pub(super) fn slots(&self) -> u64 {
+        self.parts * self.width.value
+    }
+
     /// The index ranges of block `block`, one per part, in index order.
     pub(super) fn ranges(&self, block: usize) -> impl Iterator<Item = Range<u64>> + '_ {
         let (part, width) = (self.part.value, self.width.value);
@@ -116,6 +121,25 @@ impl DiskBlocks {
         let (block, rest) = self.width.div_rem(offset);
         let slot = part * self.width.value + rest;
         (block as usize, slot as u32)
+    }
+
+    /// Where `index` lies seen from `block`: `None` inside it, else its block and slot
+    /// there ([`DiskBlocks::owner`]). Most neighbours lie in their state's block, and
+    /// the test for it takes one quotient (by the part) where the block takes two.
+    #[inline(always)]
+    pub(super) fn outside(&self, block: usize, index: u64) -> Option<(usize, u32)> {
+        let (part, offset) = if self.parts == 1 {
+            (0, index)
+        } else {
+            self.part.div_rem(index)
+        };
+        // The block's slice of a part starts at `block * width`; its last slice may be
+        // cut short by the part's end, which no offset passes.
+        if offset.wrapping_sub(block as u64 * self.width.value) < self.width.value {
+            return None;
+        }
+        let (owner, rest) = self.width.div_rem(offset);
+        Some((owner as usize, (part * self.width.value + rest) as u32))
     }
 
     /// Whether `range` (inside one of `block`'s ranges) shifted by `delta` lies
@@ -227,6 +251,12 @@ mod tests {
                 prop_assert!(block < blocks.count());
                 prop_assert!(blocks.ranges(block).any(|r| r.contains(&index)));
                 prop_assert_eq!(blocks.index(block, slot), index);
+                prop_assert!(u64::from(slot) < blocks.slots());
+                // Seen from each block: inside its own, elsewhere its block and slot.
+                for from in [0, block.saturating_sub(1), block, (block + 1).min(blocks.count() - 1)] {
+                    let seen = blocks.outside(from, index);
+                    prop_assert_eq!(seen, (from != block).then_some((block, slot)));
+                }
             }
         }
     }

@@ -39,6 +39,7 @@ use rayon::prelude::*;
 use super::buckets::{BucketError, Buckets};
 use super::disk_blocks::DiskBlocks;
 use super::layout::{ChunkLevels, Layout};
+use super::marking::Ahead;
 use super::{Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
@@ -60,8 +61,16 @@ pub struct Traffic {
     pub read: u64,
 }
 
-/// Work items a group scans at once, on the pool.
+/// Work items a group scans at once, on the pool, at least: enough to share among
+/// the threads.
 const SCAN_BATCH: usize = 4;
+
+/// Work items a group scans at once at most, where the mean frontier of the block's
+/// items so far says that they fit the group's share of the memory.
+const SCAN_BATCH_MAX: usize = 32;
+
+/// Frontier states a task of the pool expands at once.
+const EXPAND_PIECE: usize = 4096;
 
 /// The search of a store whose blocks are in memory one at a time ([`Residency`]):
 /// see the module docs. The buckets live in a folder of their own, removed by
@@ -112,7 +121,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         let count = puzzle.index_count();
         let blocks = DiskBlocks::new(count, puzzle.disk_regions(), block_entries);
         Ok(OnDisk {
-            buckets: Buckets::new(folder, blocks.count(), bucket_memory)?,
+            buckets: Buckets::new(folder, blocks.count(), blocks.slots(), bucket_memory)?,
             puzzle,
             store,
             residency,
@@ -189,16 +198,26 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, &self.chunks, &self.blocks);
         let mut found = 0;
         let mut at = 0;
+        // The frontier states of the block's items scanned so far, for the batches' size.
+        let mut scanned_states = 0u64;
         while at < items.len() {
             if control.stopped() {
                 return Ok(None);
             }
-            // Items scanned a few at a time until the group's frontier fills its share
-            // of the memory (or a batch's items, at most, past it).
+            // Items scanned in batches until the group's frontier fills its share of the
+            // memory (or a batch's items, at most, past it): each batch as many items as
+            // the room left holds at the mean so far, so that the threads share many.
             let mut frontiers: Vec<(Vec<u64>, bool)> = Vec::new();
             let mut states = 0;
             while at < items.len() && (frontiers.is_empty() || states < self.group_states) {
-                let batch = &items[at..(at + SCAN_BATCH).min(items.len())];
+                let mean = scanned_states.div_ceil(at.max(1) as u64).max(1);
+                let room = self.group_states.saturating_sub(states) / mean;
+                let size = if at == 0 {
+                    SCAN_BATCH
+                } else {
+                    (room as usize).clamp(SCAN_BATCH, SCAN_BATCH_MAX)
+                };
+                let batch = &items[at..(at + size).min(items.len())];
                 at += batch.len();
                 let scanned: Vec<(Vec<u64>, bool)> = batch
                     .par_iter()
@@ -243,40 +262,12 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                         (frontier, translated)
                     })
                     .collect();
-                states += scanned.iter().map(|(f, _)| f.len() as u64).sum::<u64>();
+                let batch_states = scanned.iter().map(|(f, _)| f.len() as u64).sum::<u64>();
+                states += batch_states;
+                scanned_states += batch_states;
                 frontiers.extend(scanned);
             }
-            // Each item's far neighbours sorted by block as slots, on the pool: the
-            // buckets then take whole runs.
-            let expanded: Vec<(u64, Vec<Vec<u32>>)> = frontiers
-                .par_iter()
-                .map(|(frontier, translated)| {
-                    let mut far: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
-                    let mut marked = 0u64;
-                    // Near neighbours marked at once (the block is in memory); a seen
-                    // one is only read (its page stays clean, nothing to write back).
-                    let visit = |(), _, neighbours: &[u64]| {
-                        for &n in neighbours {
-                            let (owner, slot) = blocks.owner(n);
-                            if owner == block {
-                                if store.matches(n, Wanted::Unseen) && store.mark_if_unseen(n, next)
-                                {
-                                    marked += 1;
-                                    chunks.mark(n, next);
-                                }
-                            } else {
-                                far[owner].push(slot);
-                            }
-                        }
-                    };
-                    if *translated {
-                        puzzle.expand_untranslated_fold(frontier, (), visit);
-                    } else {
-                        puzzle.expand_sorted_fold(frontier, (), visit);
-                    }
-                    (marked, far)
-                })
-                .collect();
+            let expanded = self.expand_group(block, &frontiers, next);
             for (marked, far) in expanded {
                 found += marked;
                 for (owner, slots) in far.iter().enumerate() {
@@ -287,6 +278,59 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         Ok(Some(found))
     }
 
+    /// Expands a group of `block`'s frontier (scanned items, each with whether its
+    /// translated neighbours are marked) on the pool, in pieces of equal size (items
+    /// hold very different numbers of states): marks the neighbours inside the block
+    /// and returns, per piece, the states it marked new and its far neighbours as
+    /// slots by block (the buckets then take whole runs).
+    fn expand_group(
+        &self,
+        block: usize,
+        frontiers: &[(Vec<u64>, bool)],
+        next: u32,
+    ) -> Vec<(u64, Vec<Vec<u32>>)> {
+        let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, &self.chunks, &self.blocks);
+        let pieces: Vec<(&[u64], bool)> = frontiers
+            .iter()
+            .flat_map(|(frontier, translated)| {
+                frontier
+                    .chunks(EXPAND_PIECE)
+                    .map(|piece| (piece, *translated))
+            })
+            .collect();
+        pieces
+            .par_iter()
+            .map(|&(frontier, translated)| {
+                let mut far: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
+                let mut marked = 0u64;
+                // Near neighbours marked at once (the block is in memory), each
+                // prefetched a few neighbours ahead; a seen one is only read (its page
+                // stays clean, nothing to write back).
+                let mut ahead = Ahead::new(|n| {
+                    if store.matches(n, Wanted::Unseen) && store.mark_if_unseen(n, next) {
+                        marked += 1;
+                        chunks.mark(n, next);
+                    }
+                });
+                let visit = |(), _, neighbours: &[u64]| {
+                    for &n in neighbours {
+                        match blocks.outside(block, n) {
+                            None => ahead.push(store, n),
+                            Some((owner, slot)) => far[owner].push(slot),
+                        }
+                    }
+                };
+                if translated {
+                    puzzle.expand_untranslated_fold(frontier, (), visit);
+                } else {
+                    puzzle.expand_sorted_fold(frontier, (), visit);
+                }
+                ahead.finish();
+                (marked, far)
+            })
+            .collect()
+    }
+
     /// Marks `block`'s bucket (pass 2, or before pass 1 expands the block). Returns
     /// the states it marked new, exactly: the bucket hands over runs of distinct
     /// slots, one run at a time.
@@ -295,7 +339,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         let mut found = 0;
         self.buckets.drain(block, |slots| {
             found += slots
-                .par_chunks(1 << 16)
+                .par_chunks(1 << 12)
                 .map(|piece| {
                     let mut marked = 0u64;
                     for &slot in piece {

@@ -27,6 +27,7 @@
 mod blocks;
 mod copies;
 mod disk_build;
+pub mod disk_rate;
 pub mod header;
 pub mod lock;
 mod shard_build;

@@ -84,6 +84,27 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// A guess of a duration in seconds, rounded to what a guess can tell: `<1 s`,
+/// `~42 s`, `~10 min`, `~2.0 h`, `~3.5 days`.
+///
+/// ```
+/// assert_eq!(antipode::units::human_duration(600.0), "~10 min");
+/// ```
+#[must_use]
+pub fn human_duration(seconds: f64) -> String {
+    if seconds < 1.0 {
+        "<1 s".into()
+    } else if seconds < 90.0 {
+        format!("~{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("~{:.0} min", seconds / 60.0)
+    } else if seconds < 2.0 * 86400.0 {
+        format!("~{:.1} h", seconds / 3600.0)
+    } else {
+        format!("~{:.1} days", seconds / 86400.0)
+    }
+}
+
 /// A count in few characters, for axes and rates: `250`, `1k`, `21.5M`, `3G`.
 ///
 /// ```

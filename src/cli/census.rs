@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use antipode::jobs::{Census, TABLES_DIR};
-use antipode::units::{human_bytes, thousands_wide};
+use antipode::units::{human_bytes, human_duration, thousands_wide};
 
 use super::Format;
 
@@ -27,6 +27,12 @@ struct Json {
     disk_available_bytes: Option<u64>,
     fits_8bit: Option<&'static str>,
     fits_2bit: Option<&'static str>,
+    /// Where the table runs on disk: the seconds a level takes at least, at the disk's
+    /// measured rate.
+    disk_level_seconds_8bit: Option<f64>,
+    disk_level_seconds_2bit: Option<f64>,
+    #[serde(flatten)]
+    disk_rate: super::list::DiskRateJson,
 }
 
 /// The census in `format` (text or JSON).
@@ -86,6 +92,14 @@ fn as_json(census: &Census) -> Json {
         Some(super::list::fit_word(room(memory), room(disk)))
     };
     let (bytes8, bytes2) = (bytes(1), bytes(4));
+    let (fits8, fits2) = (fits(bytes8), fits(bytes2));
+    let (rate, disk_rate) =
+        super::list::disk_rate_if(fits8 == Some("disk") || fits2 == Some("disk"));
+    let level_seconds = |bytes: Option<u128>, fit: Option<&str>| {
+        rate.filter(|_| fit == Some("disk"))
+            .zip(bytes)
+            .map(|(rate, bytes)| rate.level_seconds(u64::try_from(bytes).unwrap_or(u64::MAX)))
+    };
     Json {
         puzzle,
         positions: positions
@@ -109,8 +123,11 @@ fn as_json(census: &Census) -> Json {
         table_bytes_2bit: bytes2.map(|n| n.to_string()),
         memory_available_bytes: memory,
         disk_available_bytes: disk,
-        fits_8bit: fits(bytes8),
-        fits_2bit: fits(bytes2),
+        fits_8bit: fits8,
+        fits_2bit: fits2,
+        disk_level_seconds_8bit: level_seconds(bytes8, fits8),
+        disk_level_seconds_2bit: level_seconds(bytes2, fits2),
+        disk_rate,
     }
 }
 
@@ -171,6 +188,20 @@ fn text(json: &Json) -> String {
             room(json.memory_available_bytes),
             room(json.disk_available_bytes)
         );
+        for (bits, seconds) in [
+            (8, json.disk_level_seconds_8bit),
+            (2, json.disk_level_seconds_2bit),
+        ] {
+            if let Some(seconds) = seconds {
+                out += &format!(
+                    "on disk         {bits} bits: {} a level at least\n",
+                    human_duration(seconds)
+                );
+            }
+        }
+        if let Some(words) = super::list::rate_words(&json.disk_rate) {
+            out += &format!("                ({words})\n");
+        }
     }
     out
 }

@@ -7,7 +7,8 @@ use anyhow::Result;
 
 use antipode::jobs::TABLES_DIR;
 use antipode::puzzles;
-use antipode::units::{human_bytes, thousands};
+use antipode::table::disk_rate::DiskRate;
+use antipode::units::{human_bytes, human_duration, thousands};
 
 use super::Format;
 
@@ -35,6 +36,10 @@ struct Puzzle {
     /// Puzzles searched forward (peg solitaire): the memory `analyze` needs.
     search_bytes: Option<u64>,
     fits_memory_search: Option<bool>,
+    /// Where the table is larger than memory and fits the disk: the seconds a level
+    /// on disk takes at least, at the disk's measured rate.
+    disk_level_seconds_8bit: Option<f64>,
+    disk_level_seconds_2bit: Option<f64>,
 }
 
 #[derive(serde::Serialize)]
@@ -49,8 +54,72 @@ struct Catalog {
     memory_available_bytes: Option<u64>,
     disk_available_bytes: Option<u64>,
     disk_path: &'static str,
+    /// The disk's rate, measured where some table runs on disk.
+    #[serde(flatten)]
+    disk_rate: DiskRateJson,
     puzzles: Vec<Puzzle>,
     families: Vec<Family>,
+}
+
+/// The disk's measured rate in the JSON of `list` and the census.
+#[derive(serde::Serialize, Default)]
+pub(super) struct DiskRateJson {
+    pub disk_write_bytes_per_second: Option<f64>,
+    pub disk_read_bytes_per_second: Option<f64>,
+    /// Measured by this command (else taken from the folder's saved measurement).
+    pub disk_rate_measured_now: Option<bool>,
+    /// Why the disk could not be measured.
+    pub disk_rate_error: Option<String>,
+}
+
+/// The rate of the tables' disk if `needed` (a table runs on disk): measured once a
+/// week, kept in the folder ([`antipode::table::disk_rate`]).
+pub(super) fn disk_rate_if(needed: bool) -> (Option<DiskRate>, DiskRateJson) {
+    if !needed {
+        return (None, DiskRateJson::default());
+    }
+    match antipode::table::disk_rate::disk_rate(Path::new(TABLES_DIR)) {
+        Ok((rate, now)) => (
+            Some(rate),
+            DiskRateJson {
+                disk_write_bytes_per_second: Some(rate.write_bytes_per_second),
+                disk_read_bytes_per_second: Some(rate.read_bytes_per_second),
+                disk_rate_measured_now: Some(now),
+                disk_rate_error: None,
+            },
+        ),
+        Err(error) => (
+            None,
+            DiskRateJson {
+                disk_rate_error: Some(error.to_string()),
+                ..DiskRateJson::default()
+            },
+        ),
+    }
+}
+
+/// What the text says of the disk's rate: the two rates and where they come from.
+pub(super) fn rate_words(json: &DiskRateJson) -> Option<String> {
+    if let Some(error) = &json.disk_rate_error {
+        return Some(format!("no time on disk: {error}"));
+    }
+    let (write, read) = (
+        json.disk_write_bytes_per_second?,
+        json.disk_read_bytes_per_second?,
+    );
+    let when = if json.disk_rate_measured_now == Some(true) {
+        "measured now"
+    } else {
+        "measured this week"
+    };
+    Some(format!(
+        "the disk of {TABLES_DIR}/ writes {}/s and reads {}/s, {when} and kept in \
+         {TABLES_DIR}/{} for a week; a level on disk reads its table and writes it back \
+         once at least, and computes besides",
+        human_bytes(write),
+        human_bytes(read),
+        antipode::table::disk_rate::RATE_FILE
+    ))
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -60,16 +129,31 @@ pub fn run(args: Args) -> Result<()> {
         (Some(b), Some(r)) => Some(b <= r),
         _ => None,
     };
+    let entries = puzzles::catalog();
+    let on_disk =
+        |bytes: Option<u64>| fits(bytes, memory) == Some(false) && fits(bytes, disk) == Some(true);
+    let needed = entries
+        .iter()
+        .any(|e| on_disk(e.indices) || on_disk(e.indices.map(|n| n.div_ceil(4))));
+    let (rate, rate_json) = disk_rate_if(needed);
+    let level_seconds = |bytes: Option<u64>| {
+        rate.filter(|_| on_disk(bytes))
+            .zip(bytes)
+            .map(|(rate, bytes)| rate.level_seconds(bytes))
+    };
     let catalog = Catalog {
         memory_available_bytes: memory,
         disk_available_bytes: disk,
         disk_path: TABLES_DIR,
-        puzzles: puzzles::catalog()
+        disk_rate: rate_json,
+        puzzles: entries
             .into_iter()
             .map(|entry| {
                 let bytes8 = entry.indices;
                 let bytes2 = entry.indices.map(|n| n.div_ceil(4));
                 Puzzle {
+                    disk_level_seconds_8bit: level_seconds(bytes8),
+                    disk_level_seconds_2bit: level_seconds(bytes2),
                     name: entry.name,
                     description: entry.description,
                     indices: entry.indices,
@@ -142,6 +226,17 @@ fn text(catalog: &Catalog) -> String {
                 human_bytes(bytes as f64)
             ));
         }
+        for (bits, seconds) in [
+            (8, p.disk_level_seconds_8bit),
+            (2, p.disk_level_seconds_2bit),
+        ] {
+            if let Some(seconds) = seconds {
+                description.push_str(&format!(
+                    "; on disk at {bits} bits: {} a level at least",
+                    human_duration(seconds)
+                ));
+            }
+        }
         if p.pattern_databases && p.fits_disk_2bit != Some(true) {
             description
                 .push_str("; too large for a table: pattern databases, `pdb`, `solve --pdb`");
@@ -166,6 +261,9 @@ fn text(catalog: &Catalog) -> String {
         room(catalog.disk_available_bytes),
         catalog.disk_path
     ));
+    if let Some(words) = rate_words(&catalog.disk_rate) {
+        text.push_str(&format!("Levels on disk: {words}.\n"));
+    }
     text.push_str("\nFamilies:\n");
     for f in &catalog.families {
         text.push_str(&format!("  {:<24} {}\n", f.pattern, f.description));

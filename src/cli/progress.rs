@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use antipode::driver::{LevelClock, SAY_GUESS_FROM, SearchShape};
 use antipode::engine::{Direction, LevelStats, Observer};
-use antipode::units::{compact, human_bytes, thousands};
+use antipode::units::{compact, human_bytes, human_duration, thousands};
 
 /// Runs shorter than this show no bar.
 const BAR_AFTER: Duration = Duration::from_secs(2);
@@ -58,18 +58,6 @@ fn seconds_left(units: u64, done: u64, elapsed: Duration) -> Option<f64> {
     }
     let rate = done as f64 / elapsed.as_secs_f64();
     Some((units - done) as f64 / rate)
-}
-
-fn human_duration(seconds: f64) -> String {
-    if seconds < 1.0 {
-        "<1 s".into()
-    } else if seconds < 90.0 {
-        format!("~{seconds:.0} s")
-    } else if seconds < 5400.0 {
-        format!("~{:.0} min", seconds / 60.0)
-    } else {
-        format!("~{:.1} h", seconds / 3600.0)
-    }
 }
 
 fn per_second(states: u64, time: Duration) -> String {
@@ -369,5 +357,6 @@ mod tests {
         assert_eq!(human_duration(42.0), "~42 s");
         assert_eq!(human_duration(600.0), "~10 min");
         assert_eq!(human_duration(7200.0), "~2.0 h");
+        assert_eq!(human_duration(3.0 * 86400.0), "~3.0 days");
     }
 }

@@ -1,6 +1,6 @@
 //! The real binary: outputs people and scripts read, and clear errors on bad input.
 
-use crate::common::{antipode, assert_error, assert_measured, run_ok};
+use crate::common::{antipode, antipode_with_input, assert_error, assert_measured, run_ok};
 
 use std::process::Output;
 
@@ -79,6 +79,61 @@ fn list_json_has_sizes_fits_and_parameter_ranges() {
         parameters("oshidori:K"),
         format!("K = 1..{}", antipode::puzzles::oshidori::MAX_KINDS)
     );
+}
+
+/// Tables larger than memory that fit the disk get the time of a level on disk, from
+/// the disk's rate measured once and kept in `tables/`; other tables get none.
+#[test]
+fn list_times_the_levels_on_disk_from_a_measured_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = || {
+        let output = antipode_with_input(Some(dir.path()), &["list", "--format", "json"], "");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_str::<serde_json::Value>(&stdout(&output)).unwrap()
+    };
+    let catalog = list();
+    let mut on_disk = 0;
+    for p in catalog["puzzles"].as_array().unwrap() {
+        for bits in ["8bit", "2bit"] {
+            let disk =
+                p[format!("fits_memory_{bits}")] == false && p[format!("fits_disk_{bits}")] == true;
+            let seconds = &p[format!("disk_level_seconds_{bits}")];
+            assert_eq!(seconds.is_number(), disk, "{} at {bits}", p["name"]);
+            if disk {
+                on_disk += 1;
+                assert!(seconds.as_f64().unwrap() > 0.0);
+            }
+        }
+    }
+    // No tables/ yet: measured beside it, nothing kept.
+    let kept = dir.path().join("tables/.disk-rate.json");
+    assert!(!kept.exists());
+    if on_disk > 0 {
+        assert!(catalog["disk_write_bytes_per_second"].as_f64().unwrap() > 0.0);
+        assert!(catalog["disk_read_bytes_per_second"].as_f64().unwrap() > 0.0);
+        assert_eq!(catalog["disk_rate_measured_now"], true);
+        std::fs::create_dir(dir.path().join("tables")).unwrap();
+        assert_eq!(list()["disk_rate_measured_now"], true);
+        assert!(kept.exists());
+        assert_eq!(
+            list()["disk_rate_measured_now"],
+            false,
+            "taken from tables/"
+        );
+    } else {
+        assert!(catalog["disk_write_bytes_per_second"].is_null());
+    }
+    // The probe file is gone.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("probe"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]

@@ -134,6 +134,7 @@ pub mod analysis;
 pub mod components;
 mod cpu;
 pub mod descent;
+mod divisor;
 pub mod driver;
 pub mod engine;
 mod grid;

@@ -13,6 +13,7 @@
 use std::ops::Range;
 
 use super::slices::BLOCK;
+use crate::divisor::Divisor;
 
 /// Offsets a slice is a multiple of where a part's slice is at least [`BLOCK`]: a page
 /// of 2-bit entries, so that the blocks of one part start on pages.
@@ -32,37 +33,6 @@ pub(super) struct DiskBlocks {
     width: Divisor,
     /// Blocks.
     count: usize,
-}
-
-/// A divisor with its reciprocal: every neighbour asks for its block, and a quotient
-/// by a multiplication costs a few cycles where a division costs tens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Divisor {
-    value: u64,
-    /// `floor((2^64 - 1) / value)`.
-    reciprocal: u64,
-}
-
-impl Divisor {
-    fn new(value: u64) -> Divisor {
-        Divisor {
-            value,
-            reciprocal: u64::MAX / value,
-        }
-    }
-
-    /// `(n / value, n % value)`.
-    #[inline(always)]
-    fn div_rem(self, n: u64) -> (u64, u64) {
-        // The quotient by the reciprocal is exact or one short.
-        let mut quotient = ((u128::from(n) * u128::from(self.reciprocal)) >> 64) as u64;
-        let mut rest = n - quotient * self.value;
-        if rest >= self.value {
-            quotient += 1;
-            rest -= self.value;
-        }
-        (quotient, rest)
-    }
 }
 
 impl DiskBlocks {
@@ -220,11 +190,6 @@ mod tests {
     }
 
     proptest! {
-        #[test]
-        fn the_quotient_by_reciprocal_is_exact(value in 1u64..u64::MAX, n in any::<u64>()) {
-            prop_assert_eq!(Divisor::new(value).div_rem(n), (n / value, n % value));
-        }
-
         #[test]
         fn every_index_has_one_block_and_one_slot(
             part in 1u64..5_000_000,

@@ -69,8 +69,10 @@ const SCAN_BATCH: usize = 4;
 /// items so far says that they fit the group's share of the memory.
 const SCAN_BATCH_MAX: usize = 32;
 
-/// Frontier states a task of the pool expands at once.
-const EXPAND_PIECE: usize = 4096;
+/// Frontier states a task of the pool expands at once, at most (fewer where a group
+/// would not give each thread a few pieces), and at least.
+const EXPAND_PIECE: usize = 1 << 14;
+const EXPAND_PIECE_MIN: usize = 1 << 10;
 
 /// The search of a store whose blocks are in memory one at a time ([`Residency`]):
 /// see the module docs. The buckets live in a folder of their own, removed by
@@ -290,12 +292,12 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         next: u32,
     ) -> Vec<(u64, Vec<Vec<u32>>)> {
         let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, &self.chunks, &self.blocks);
+        let piece = (self.group_states as usize / (4 * rayon::current_num_threads()))
+            .clamp(EXPAND_PIECE_MIN, EXPAND_PIECE);
         let pieces: Vec<(&[u64], bool)> = frontiers
             .iter()
             .flat_map(|(frontier, translated)| {
-                frontier
-                    .chunks(EXPAND_PIECE)
-                    .map(|piece| (piece, *translated))
+                frontier.chunks(piece).map(|piece| (piece, *translated))
             })
             .collect();
         pieces

@@ -305,7 +305,7 @@ impl ChainRanking {
     /// The index of each move's result from the position of `index`, into `out`
     /// (one per move given to [`ChainRanking::new`]), without building a position:
     /// the base points' images are followed through the transversal elements and
-    /// the move, then sifted, [`LANES`] moves in step.
+    /// the move, then sifted, eight moves in step.
     pub fn neighbours(&self, index: u64, out: &mut [u64]) {
         let k = self.levels.len();
         let slots = self.slots(index);

@@ -64,8 +64,8 @@ struct Catalog {
 /// The disk's measured rate in the JSON of `list` and the census.
 #[derive(serde::Serialize, Default)]
 pub(super) struct DiskRateJson {
-    pub disk_write_bytes_per_second: Option<f64>,
-    pub disk_read_bytes_per_second: Option<f64>,
+    pub disk_write_bytes_per_second: Option<u64>,
+    pub disk_read_bytes_per_second: Option<u64>,
     /// Measured by this command (else taken from the folder's saved measurement).
     pub disk_rate_measured_now: Option<bool>,
     /// Why the disk could not be measured.
@@ -116,8 +116,8 @@ pub(super) fn rate_words(json: &DiskRateJson) -> Option<String> {
         "the disk of {TABLES_DIR}/ writes {}/s and reads {}/s, {when} and kept in \
          {TABLES_DIR}/{} for a week; a level on disk reads its table and writes it back \
          once at least, and computes besides",
-        human_bytes(write),
-        human_bytes(read),
+        human_bytes(write as f64),
+        human_bytes(read as f64),
         antipode::table::disk_rate::RATE_FILE
     ))
 }

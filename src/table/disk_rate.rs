@@ -10,7 +10,11 @@
 //! ```
 //! use antipode::table::disk_rate::DiskRate;
 //!
-//! let rate = DiskRate { write_bytes_per_second: 200e6, read_bytes_per_second: 400e6, measured_unix: 0 };
+//! let rate = DiskRate {
+//!     write_bytes_per_second: 200_000_000,
+//!     read_bytes_per_second: 400_000_000,
+//!     measured_unix: 0,
+//! };
 //! // A 1.2 GB table: read once (3 s) and written back once (6 s) a level.
 //! assert_eq!(rate.level_seconds(1_200_000_000), 9.0);
 //! ```
@@ -33,9 +37,9 @@ const KEPT_FOR: Duration = Duration::from_secs(7 * 24 * 3600);
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DiskRate {
     /// Bytes a second written and synced to the disk.
-    pub write_bytes_per_second: f64,
+    pub write_bytes_per_second: u64,
     /// Bytes a second read back from the disk, past the page cache.
-    pub read_bytes_per_second: f64,
+    pub read_bytes_per_second: u64,
     /// When it was measured (seconds since 1970).
     pub measured_unix: u64,
 }
@@ -66,12 +70,13 @@ impl DiskRate {
     #[must_use]
     pub fn level_seconds(&self, payload_bytes: u64) -> f64 {
         let bytes = payload_bytes as f64;
-        bytes / self.read_bytes_per_second + bytes / self.write_bytes_per_second
+        bytes / self.read_bytes_per_second.max(1) as f64
+            + bytes / self.write_bytes_per_second.max(1) as f64
     }
 
     /// The slower of the two rates, bytes a second.
     #[must_use]
-    pub fn slower(&self) -> f64 {
+    pub fn slower(&self) -> u64 {
         self.read_bytes_per_second.min(self.write_bytes_per_second)
     }
 }
@@ -152,8 +157,8 @@ fn probe(path: &Path, bytes: usize) -> std::io::Result<DiskRate> {
         return Err(std::io::Error::other("the probe file came back short"));
     }
     Ok(DiskRate {
-        write_bytes_per_second: total / written.as_secs_f64().max(1e-6),
-        read_bytes_per_second: total / read_time.as_secs_f64().max(1e-6),
+        write_bytes_per_second: (total / written.as_secs_f64().max(1e-6)) as u64,
+        read_bytes_per_second: (total / read_time.as_secs_f64().max(1e-6)) as u64,
         measured_unix: now_unix(),
     })
 }
@@ -217,8 +222,7 @@ mod tests {
     fn a_probe_measures_both_ways_and_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let rate = measure(dir.path(), 4 << 20).unwrap();
-        assert!(rate.write_bytes_per_second > 0.0 && rate.read_bytes_per_second > 0.0);
-        assert!(rate.write_bytes_per_second.is_finite() && rate.read_bytes_per_second.is_finite());
+        assert!(rate.write_bytes_per_second > 0 && rate.read_bytes_per_second > 0);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
@@ -247,12 +251,12 @@ mod tests {
     #[test]
     fn a_level_reads_and_writes_the_table_once() {
         let rate = DiskRate {
-            write_bytes_per_second: 100.0,
-            read_bytes_per_second: 400.0,
+            write_bytes_per_second: 100,
+            read_bytes_per_second: 400,
             measured_unix: 0,
         };
         assert_eq!(rate.level_seconds(800), 10.0);
-        assert_eq!(rate.slower(), 100.0);
+        assert_eq!(rate.slower(), 100);
     }
 
     #[test]

@@ -218,7 +218,6 @@ impl Buckets {
     }
 }
 
-/// Bytes before a run's words: its word count, its bytes and their CRC-32.
 /// `words` (each below `slots`) sorted without repeats through `bits`, a bitmap of the
 /// slots (zero, or empty and then made; zero again after): one pass over each, where a
 /// sort compares every word many times.
@@ -238,6 +237,7 @@ fn sort_dense(words: &mut Vec<u32>, bits: &mut Vec<u64>, slots: u64) {
     }
 }
 
+/// Bytes before a run's words: its word count, its bytes and their CRC-32.
 const RUN_HEAD: usize = 12;
 
 /// `words` (ascending, distinct) as the first word and then each difference to the

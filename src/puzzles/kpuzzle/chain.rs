@@ -385,7 +385,7 @@ impl ChainRanking {
         // Every lane holds a point (the padding 0 is one), below 32: a permutation
         // reads a row's points.
         let mut images = register(wide.bases);
-        for ((rows, &s), _) in wide.forward.iter().zip(slots).zip(&self.levels).rev() {
+        for (rows, &s) in wide.forward.iter().zip(&slots[..self.levels.len()]).rev() {
             images = _mm512_permutexvar_epi16(images, register(rows[s]));
         }
         for (moves, out) in wide.moves.chunks(LANES).zip(out.chunks_mut(LANES)) {

@@ -72,6 +72,27 @@ impl Buckets {
         slots: u64,
         memory: u64,
     ) -> Result<Buckets, BucketError> {
+        Self::with_sort(folder, blocks, slots, memory, true)
+    }
+
+    /// [`Buckets::new`] whose drains sort by comparison only: no bitmap of the slots
+    /// (the questions of a bottom-up level, whose memory is the answers' too).
+    pub(super) fn without_bitmap(
+        folder: &Path,
+        blocks: usize,
+        slots: u64,
+        memory: u64,
+    ) -> Result<Buckets, BucketError> {
+        Self::with_sort(folder, blocks, slots, memory, false)
+    }
+
+    fn with_sort(
+        folder: &Path,
+        blocks: usize,
+        slots: u64,
+        memory: u64,
+        bitmap: bool,
+    ) -> Result<Buckets, BucketError> {
         std::fs::create_dir_all(folder).map_err(|cause| BucketError::Io {
             path: folder.to_owned(),
             cause,
@@ -79,7 +100,7 @@ impl Buckets {
         // A bitmap of the slots for dense buckets where it takes at most a quarter of
         // the memory; the words held take the rest.
         let bitmap_bytes = slots.div_ceil(64) * 8;
-        let dense = bitmap_bytes <= memory / 4;
+        let dense = bitmap && bitmap_bytes <= memory / 4;
         let words_memory = memory - if dense { bitmap_bytes } else { 0 };
         Ok(Buckets {
             folder: folder.to_owned(),
@@ -117,7 +138,10 @@ impl Buckets {
 
     /// Appends every bucket held in memory to its file, as one run: sorted, without
     /// repeats, delta-coded (the buckets sorted on the pool).
-    fn spill(&mut self) -> Result<(), BucketError> {
+    pub(super) fn spill(&mut self) -> Result<(), BucketError> {
+        if self.held == 0 {
+            return Ok(());
+        }
         let encoded: Vec<Option<(u32, Vec<u8>)>> = self
             .pending
             .par_iter_mut()

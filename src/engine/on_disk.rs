@@ -18,10 +18,27 @@
 //!    an unseen state count the rest of the new level exactly. Packed entries count
 //!    every mark in both passes, each one atomic read-modify-write.
 //!
+//! A bottom-up level (where the unseen states are fewer than the frontier: the last
+//! levels) is three passes:
+//!
+//! 1. **ask**: every block that holds unseen states of the new level's class is
+//!    brought in, and each unseen state looks at its neighbours: one inside the block
+//!    answers at once (a frontier neighbour marks the state, which asks no more), one
+//!    in another block is a *question*, its slot appended to that block's bucket of
+//!    questions;
+//! 2. **answer**: every block asked about is brought in (its bucket of new states
+//!    from earlier blocks marked first); the frontier states among its questions are
+//!    expanded as a top-down level expands its frontier: every unseen neighbour of a
+//!    frontier state is in the new level, and each state of the new level with no
+//!    frontier neighbour in its own block asked every frontier neighbour it has;
+//! 3. **apply**: the buckets of new states left for earlier blocks are marked.
+//!
+//! Only the frontier states some unseen state asked about are expanded: at the last
+//! levels, a small part of the frontier.
+//!
 //! After a block the store is told it may drop the block's pages ([`Residency`]): the
 //! depths stay in the table file, and the process holds about one block and the
-//! buckets' share of its memory. Levels run top-down only: a bottom-up level would ask
-//! about neighbours in blocks that are not in memory.
+//! buckets' share of its memory.
 //!
 //! The table file holds every level as it is found, so a level is complete only after
 //! its apply pass, and the file may hold states of levels past its last checkpoint.
@@ -32,6 +49,7 @@
 //! levels past the checkpoint (over depths mod 3 the build saves every level, so that
 //! at most one is part-written: its codes would otherwise pass for older levels').
 
+use std::cell::RefCell;
 use std::ops::Range;
 
 use rayon::prelude::*;
@@ -86,6 +104,9 @@ pub struct OnDisk<'a, P: Puzzle, S: DepthStore> {
     goals: Vec<u64>,
     blocks: DiskBlocks,
     buckets: Buckets,
+    /// A bottom-up level's questions: frontier candidates by block, asked by unseen
+    /// states of other blocks.
+    questions: Buckets,
     /// The next level is the one an interrupted run left partly written.
     redoing: bool,
     /// The run was resumed over exact depths, whose file may hold states of any level
@@ -119,11 +140,18 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         let goals = puzzle.goal_indices();
         let mut layout = Layout::new(&puzzle.segments(), &goals);
         layout.leave_out(puzzle.never_reached());
-        layout.bottom_up_gain = puzzle.bottom_up_gain();
         let count = puzzle.index_count();
         let blocks = DiskBlocks::new(count, puzzle.disk_regions(), block_entries);
         Ok(OnDisk {
             buckets: Buckets::new(folder, blocks.count(), blocks.slots(), bucket_memory)?,
+            // Spilled whole after the ask pass: while the answers fill the buckets,
+            // a run of questions at a time is in memory.
+            questions: Buckets::without_bitmap(
+                &folder.join("questions"),
+                blocks.count(),
+                blocks.slots(),
+                bucket_memory / 4,
+            )?,
             puzzle,
             store,
             residency,
@@ -153,7 +181,19 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
 
     /// Removes the buckets' folder.
     pub fn finish(self) {
+        self.questions.remove();
         self.buckets.remove();
+    }
+
+    /// What a block's search may use at once: see [`Near`].
+    fn near(&self) -> Near<'_, P, S> {
+        Near {
+            puzzle: self.puzzle,
+            store: self.store,
+            chunks: &self.chunks,
+            blocks: &self.blocks,
+            group_states: self.group_states,
+        }
     }
 
     /// Tells the store the search is done with `block`'s entries for now.
@@ -269,7 +309,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                 scanned_states += batch_states;
                 frontiers.extend(scanned);
             }
-            let expanded = self.expand_group(block, &frontiers, next);
+            let expanded = self.near().expand_group(block, &frontiers, next);
             for (marked, far) in expanded {
                 found += marked;
                 for (owner, slots) in far.iter().enumerate() {
@@ -278,59 +318,6 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             }
         }
         Ok(Some(found))
-    }
-
-    /// Expands a group of `block`'s frontier (scanned items, each with whether its
-    /// translated neighbours are marked) on the pool, in pieces of equal size (items
-    /// hold very different numbers of states): marks the neighbours inside the block
-    /// and returns, per piece, the states it marked new and its far neighbours as
-    /// slots by block (the buckets then take whole runs).
-    fn expand_group(
-        &self,
-        block: usize,
-        frontiers: &[(Vec<u64>, bool)],
-        next: u32,
-    ) -> Vec<(u64, Vec<Vec<u32>>)> {
-        let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, &self.chunks, &self.blocks);
-        let piece = (self.group_states as usize / (4 * rayon::current_num_threads()))
-            .clamp(EXPAND_PIECE_MIN, EXPAND_PIECE);
-        let pieces: Vec<(&[u64], bool)> = frontiers
-            .iter()
-            .flat_map(|(frontier, translated)| {
-                frontier.chunks(piece).map(|piece| (piece, *translated))
-            })
-            .collect();
-        pieces
-            .par_iter()
-            .map(|&(frontier, translated)| {
-                let mut far: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
-                let mut marked = 0u64;
-                // Near neighbours marked at once (the block is in memory), each
-                // prefetched a few neighbours ahead; a seen one is only read (its page
-                // stays clean, nothing to write back).
-                let mut ahead = Ahead::new(|n| {
-                    if store.matches(n, Wanted::Unseen) && store.mark_if_unseen(n, next) {
-                        marked += 1;
-                        chunks.mark(n, next);
-                    }
-                });
-                let visit = |(), _, neighbours: &[u64]| {
-                    for &n in neighbours {
-                        match blocks.outside(block, n) {
-                            None => ahead.push(store, n),
-                            Some((owner, slot)) => far[owner].push(slot),
-                        }
-                    }
-                };
-                if translated {
-                    puzzle.expand_untranslated_fold(frontier, (), visit);
-                } else {
-                    puzzle.expand_sorted_fold(frontier, (), visit);
-                }
-                ahead.finish();
-                (marked, far)
-            })
-            .collect()
     }
 
     /// Marks `block`'s bucket (pass 2, or before pass 1 expands the block). Returns
@@ -442,6 +429,306 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         }
         Ok(Some(found))
     }
+
+    /// The three passes of a bottom-up level (see the module docs); `None` once
+    /// stopped.
+    fn bottom_up(
+        &mut self,
+        plan: &LevelPlan,
+        control: &Control<'_>,
+    ) -> Result<Option<u64>, BucketError> {
+        let (depth, next) = (plan.depth, plan.depth + 1);
+        let exact_marks = self.store.packed().is_some();
+        let redoing = std::mem::take(&mut self.redoing) || self.resumed_exact;
+        let mut found = 0;
+        // Byte entries: the states of the new level each block holds when the level is
+        // done with it (the ask pass's marks, exact, or a scan after the answer pass),
+        // to which the apply pass adds its marks.
+        let mut asked_found = vec![0; self.blocks()];
+        for (block, asked) in asked_found.iter_mut().enumerate() {
+            let items = self.items_in(block, plan.target, None);
+            if !items.is_empty() {
+                let Some(marked) = self.ask_block(block, &items, depth, control)? else {
+                    return Ok(None);
+                };
+                found += marked;
+                *asked = marked;
+                self.release(block);
+            }
+            control.observer.work_done(1);
+        }
+        // On disk while the answers fill the buckets.
+        self.questions.spill()?;
+        let mut counted = 0;
+        for (block, asked) in asked_found.into_iter().enumerate() {
+            if control.stopped() {
+                return Ok(None);
+            }
+            let (applying, answering) = (self.buckets.holds(block), self.questions.holds(block));
+            if applying {
+                found += self.apply_block(block, next)?;
+            }
+            if answering {
+                found += self.answer_block(block, depth)?;
+            }
+            if applying || answering {
+                if !exact_marks && !redoing {
+                    counted += self.count_block(block, plan.target, next, false);
+                }
+                self.release(block);
+            } else {
+                counted += asked;
+            }
+            control.observer.work_done(1);
+        }
+        for block in 0..self.blocks() {
+            if control.stopped() {
+                return Ok(None);
+            }
+            if self.buckets.holds(block) {
+                // Distinct states, counted exactly.
+                let marked = self.apply_block(block, next)?;
+                found += marked;
+                counted += marked;
+                self.release(block);
+            }
+            control.observer.work_done(1);
+        }
+        if !exact_marks && !redoing {
+            self.counted = Some((next, counted));
+        }
+        if redoing {
+            // States of the new level may lie in chunks this run did not write to.
+            for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
+                self.chunks.set(item.chunk, next);
+            }
+        }
+        Ok(Some(found))
+    }
+
+    /// The ask pass over `block`: the unseen states of its `items` ask their
+    /// neighbours ([`Near::ask_group`]), a group that fits the memory at a time.
+    /// Returns the states marked, or `None` once stopped.
+    fn ask_block(
+        &mut self,
+        block: usize,
+        items: &[Range<u64>],
+        depth: u32,
+        control: &Control<'_>,
+    ) -> Result<Option<u64>, BucketError> {
+        let store = self.store;
+        let mut found = 0;
+        let mut at = 0;
+        while at < items.len() {
+            if control.stopped() {
+                return Ok(None);
+            }
+            let mut unseen: Vec<Vec<u64>> = Vec::new();
+            let mut states = 0;
+            while at < items.len() && states < self.group_states {
+                let batch = &items[at..(at + SCAN_BATCH_MAX).min(items.len())];
+                at += batch.len();
+                let scanned: Vec<Vec<u64>> = batch
+                    .par_iter()
+                    .map(|item| {
+                        let mut states = Vec::new();
+                        // SAFETY: nothing writes the store while the group is scanned
+                        // (its questions start after every scan has joined).
+                        unsafe {
+                            store.collect_exclusive(item.clone(), Wanted::Unseen, &mut states)
+                        };
+                        states
+                    })
+                    .collect();
+                states += scanned.iter().map(|u| u.len() as u64).sum::<u64>();
+                unseen.extend(scanned);
+            }
+            for (marked, questions) in self.near().ask_group(block, &unseen, depth) {
+                found += marked;
+                for (owner, slots) in questions.iter().enumerate() {
+                    self.questions.extend(owner, slots)?;
+                }
+            }
+        }
+        Ok(Some(found))
+    }
+
+    /// The answer pass over `block`: the states at `depth` among the questions asked
+    /// of it are expanded as a top-down level's frontier, a group at a time. Returns
+    /// the states marked.
+    fn answer_block(&mut self, block: usize, depth: u32) -> Result<u64, BucketError> {
+        let near = Near {
+            puzzle: self.puzzle,
+            store: self.store,
+            chunks: &self.chunks,
+            blocks: &self.blocks,
+            group_states: self.group_states,
+        };
+        let buckets = &mut self.buckets;
+        let (mut frontier, mut found, mut failed) = (Vec::new(), 0, None);
+        self.questions.drain(block, |slots| {
+            frontier.extend(
+                slots
+                    .iter()
+                    .map(|&slot| near.blocks.index(block, slot))
+                    .filter(|&n| near.store.matches(n, Wanted::Depth(depth))),
+            );
+            if failed.is_none() && frontier.len() as u64 >= near.group_states {
+                match near.answer(block, &mut frontier, depth + 1, buckets) {
+                    Ok(marked) => found += marked,
+                    Err(error) => failed = Some(error),
+                }
+            }
+        })?;
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        Ok(found + near.answer(block, &mut frontier, depth + 1, buckets)?)
+    }
+}
+
+/// What the search of one block in memory uses: the puzzle, the store, the chunks'
+/// levels and the blocks (borrowed apart from the buckets, which the search fills).
+struct Near<'n, P, S> {
+    puzzle: &'n P,
+    store: &'n S,
+    chunks: &'n ChunkLevels,
+    blocks: &'n DiskBlocks,
+    group_states: u64,
+}
+
+impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
+    /// States a task of the pool takes at once: a few pieces a thread in a group.
+    fn piece(&self) -> usize {
+        (self.group_states as usize / (4 * rayon::current_num_threads()))
+            .clamp(EXPAND_PIECE_MIN, EXPAND_PIECE)
+    }
+
+    /// Expands a group of `block`'s frontier (scanned items, each with whether its
+    /// translated neighbours are marked) on the pool, in pieces of equal size (items
+    /// hold very different numbers of states): marks the neighbours inside the block
+    /// and returns, per piece, the states it marked new and its far neighbours as
+    /// slots by block (the buckets then take whole runs).
+    fn expand_group(
+        &self,
+        block: usize,
+        frontiers: &[(Vec<u64>, bool)],
+        next: u32,
+    ) -> Vec<(u64, Vec<Vec<u32>>)> {
+        let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, self.chunks, self.blocks);
+        let piece = self.piece();
+        let pieces: Vec<(&[u64], bool)> = frontiers
+            .iter()
+            .flat_map(|(frontier, translated)| {
+                frontier.chunks(piece).map(|piece| (piece, *translated))
+            })
+            .collect();
+        pieces
+            .par_iter()
+            .map(|&(frontier, translated)| {
+                let mut far: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
+                let mut marked = 0u64;
+                // Near neighbours marked at once (the block is in memory), each
+                // prefetched a few neighbours ahead; a seen one is only read (its page
+                // stays clean, nothing to write back).
+                let mut ahead = Ahead::new(|n| {
+                    if store.matches(n, Wanted::Unseen) && store.mark_if_unseen(n, next) {
+                        marked += 1;
+                        chunks.mark(n, next);
+                    }
+                });
+                let visit = |(), _, neighbours: &[u64]| {
+                    for &n in neighbours {
+                        match blocks.outside(block, n) {
+                            None => ahead.push(store, n),
+                            Some((owner, slot)) => far[owner].push(slot),
+                        }
+                    }
+                };
+                if translated {
+                    puzzle.expand_untranslated_fold(frontier, (), visit);
+                } else {
+                    puzzle.expand_sorted_fold(frontier, (), visit);
+                }
+                ahead.finish();
+                (marked, far)
+            })
+            .collect()
+    }
+
+    /// Expands `frontier` (states of `block` at `next - 1`, from the questions of
+    /// several runs: sorted here, once each) and empties it: the neighbours inside
+    /// the block marked, the others to `buckets`. Returns the states marked.
+    fn answer(
+        &self,
+        block: usize,
+        frontier: &mut Vec<u64>,
+        next: u32,
+        buckets: &mut Buckets,
+    ) -> Result<u64, BucketError> {
+        frontier.par_sort_unstable();
+        frontier.dedup();
+        let group = [(std::mem::take(frontier), false)];
+        let mut found = 0;
+        for (marked, far) in self.expand_group(block, &group, next) {
+            found += marked;
+            for (owner, slots) in far.iter().enumerate() {
+                buckets.extend(owner, slots)?;
+            }
+        }
+        // Its memory serves the next group.
+        let [(mut expanded, _)] = group;
+        expanded.clear();
+        *frontier = expanded;
+        Ok(found)
+    }
+
+    /// Asks for every state of `unseen` (states of `block` not reached yet) whether
+    /// a neighbour is at `depth`, on the pool, in pieces: a neighbour inside the block
+    /// answers at once (the state is marked at `depth + 1`), one outside is a question
+    /// for its block. Returns, per piece, the states it marked and its questions as
+    /// slots by block.
+    fn ask_group(
+        &self,
+        block: usize,
+        unseen: &[Vec<u64>],
+        depth: u32,
+    ) -> Vec<(u64, Vec<Vec<u32>>)> {
+        let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, self.chunks, self.blocks);
+        let next = depth + 1;
+        let piece = self.piece();
+        let pieces: Vec<&[u64]> = unseen.iter().flat_map(|u| u.chunks(piece)).collect();
+        pieces
+            .par_iter()
+            .map(|&states| {
+                let questions = RefCell::new(vec![Vec::new(); blocks.count()]);
+                let mut marked = 0u64;
+                puzzle.expand_until_hit(
+                    states,
+                    |n| match blocks.outside(block, n) {
+                        None => store.matches(n, Wanted::Depth(depth)),
+                        Some((owner, slot)) => {
+                            questions.borrow_mut()[owner].push(slot);
+                            false
+                        }
+                    },
+                    |n| {
+                        if blocks.outside(block, n).is_none() {
+                            store.prefetch(n);
+                        }
+                    },
+                    |state| {
+                        // Its piece alone marks it: counted once.
+                        if store.mark_if_unseen(state, next) {
+                            marked += 1;
+                            chunks.mark(state, next);
+                        }
+                    },
+                );
+                (marked, questions.into_inner())
+            })
+            .collect()
+    }
 }
 
 impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
@@ -461,8 +748,10 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
         self.layout.left_out
     }
 
+    /// A question on disk stops at its first hit only inside the state's block: the
+    /// others are all asked.
     fn bottom_up_gain(&self) -> u64 {
-        self.layout.bottom_up_gain
+        1
     }
 
     fn max_depth(&self) -> u32 {
@@ -482,18 +771,19 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
         self.redoing = true;
         self.resumed_exact = self.store.period().is_none();
         self.buckets.clear();
-    }
-
-    fn top_down_only(&self) -> bool {
-        true
+        self.questions.clear();
     }
 
     fn frontier_is_exact(&self, _depth: u32) -> bool {
         self.store.period().is_none()
     }
 
-    fn work_units(&self, _plan: &LevelPlan) -> u64 {
-        2 * self.blocks() as u64
+    fn work_units(&self, plan: &LevelPlan) -> u64 {
+        let passes = match plan.direction {
+            Direction::TopDown => 2,
+            Direction::BottomUp => 3,
+        };
+        passes * self.blocks() as u64
     }
 
     fn run_level(
@@ -502,10 +792,14 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
         _capture: Capture,
         control: &Control<'_>,
     ) -> Result<LevelOutcome, EngineError> {
-        debug_assert_eq!(plan.direction, Direction::TopDown);
         self.counted = None;
-        let outcome = self.top_down(plan, control);
+        let outcome = match plan.direction {
+            Direction::TopDown => self.top_down(plan, control),
+            Direction::BottomUp => self.bottom_up(plan, control),
+        };
         let (written, read) = self.buckets.traffic();
+        let (asked, answered) = self.questions.traffic();
+        let (written, read) = (written + asked, read + answered);
         self.traffic.push(Traffic { written, read });
         control.observer.blocks_moved(self.blocks(), written, read);
         match outcome {
@@ -515,11 +809,13 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
             }),
             Ok(None) => {
                 self.buckets.clear();
+                self.questions.clear();
                 Ok(LevelOutcome::default())
             }
             Err(error) => {
                 // The level is redone whole by the next run.
                 self.buckets.clear();
+                self.questions.clear();
                 Err(error.into())
             }
         }

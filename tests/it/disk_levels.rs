@@ -33,9 +33,21 @@ fn build<P: Puzzle>(
     table::build(puzzle, path, &options, control)
 }
 
+/// Records the directions of the levels a build ran.
+#[derive(Default)]
+struct Directions(std::sync::Mutex<Vec<Direction>>);
+
+impl Observer for Directions {
+    fn level_started(&self, _: u32, direction: Direction, _: u64) {
+        self.0.lock().unwrap().push(direction);
+    }
+}
+
 /// The table of `puzzle` built in a quarter and in a sixteenth of its size (at least
-/// 16 KiB) is the in-memory build's, byte for byte, in both encodings.
-fn same_on_disk<P: Puzzle>(puzzle: &P) {
+/// 16 KiB) is the in-memory build's, byte for byte, in both encodings. Returns whether
+/// every build on disk ran a bottom-up level.
+fn same_on_disk<P: Puzzle>(puzzle: &P) -> bool {
+    let mut bottom_up = true;
     let dir = tempfile::tempdir().unwrap();
     for encoding in [Encoding::Byte, Encoding::Mod3] {
         let whole = dir.path().join(format!("memory-{encoding:?}"));
@@ -50,8 +62,13 @@ fn same_on_disk<P: Puzzle>(puzzle: &P) {
                 puzzle.name()
             );
             let path = dir.path().join(format!("disk-{share}-{encoding:?}"));
-            let built = build(puzzle, &path, encoding, Some(memory), &Control::default()).unwrap();
+            let directions = Directions::default();
+            let control = Control::new(&directions, None);
+            let built = build(puzzle, &path, encoding, Some(memory), &control).unwrap();
             assert_eq!(built.header.histogram, reference.header.histogram);
+            let directions = directions.0.into_inner().unwrap();
+            assert_eq!(directions.first(), Some(&Direction::TopDown));
+            bottom_up &= directions.contains(&Direction::BottomUp);
             assert!(
                 std::fs::read(&path).unwrap() == expected,
                 "{} {encoding:?}, a 1/{share} share: the tables differ",
@@ -64,12 +81,14 @@ fn same_on_disk<P: Puzzle>(puzzle: &P) {
             );
         }
     }
+    bottom_up
 }
 
 #[test]
 fn sliding_boards_on_disk_are_byte_identical() {
-    same_on_disk(&SlidingPuzzle::new(3, 3).unwrap());
-    same_on_disk(&SlidingPuzzle::new(2, 5).unwrap());
+    // Their last levels bottom-up: questions between blocks.
+    assert!(same_on_disk(&SlidingPuzzle::new(3, 3).unwrap()));
+    assert!(same_on_disk(&SlidingPuzzle::new(2, 5).unwrap()));
 }
 
 #[test]
@@ -83,7 +102,7 @@ fn the_cube_corners_by_class_on_disk_are_byte_identical() {
     let Twisty::Classes(corners) = open_any("3x3x3-corners --symmetry").unwrap() else {
         panic!("no classes");
     };
-    same_on_disk(&*corners);
+    assert!(same_on_disk(&*corners));
 }
 
 /// 3x4 at 8 bits in a quarter and a sixteenth of its 228 MiB table, and in 16 MiB:
@@ -122,6 +141,8 @@ struct StopWithin<'a> {
     at: AtomicU64,
     done: AtomicU64,
     stop: &'a StopToken,
+    /// The direction of the level stopped.
+    direction: std::sync::Mutex<Option<Direction>>,
 }
 
 impl<'a> StopWithin<'a> {
@@ -134,13 +155,17 @@ impl<'a> StopWithin<'a> {
             at: AtomicU64::new(0),
             done: AtomicU64::new(0),
             stop,
+            direction: std::sync::Mutex::new(None),
         }
     }
 }
 
 impl Observer for StopWithin<'_> {
-    fn level_started(&self, depth: u32, _: Direction, units: u64) {
+    fn level_started(&self, depth: u32, direction: Direction, units: u64) {
         self.current.store(depth, Ordering::Relaxed);
+        if depth == self.level {
+            *self.direction.lock().unwrap() = Some(direction);
+        }
         let at = (units * self.numerator / self.denominator).max(1);
         self.at.store(at, Ordering::Relaxed);
         self.done.store(0, Ordering::Relaxed);
@@ -156,9 +181,9 @@ impl Observer for StopWithin<'_> {
     }
 }
 
-/// Levels of 2x5 stopped a quarter of the way through (in the expansion) and three
-/// quarters (in the apply pass), in 64 KiB, resume to the in-memory table's bytes, in
-/// both encodings.
+/// Levels of 2x5 (the last bottom-up) stopped a quarter of the way through (in the expansion, or the ask
+/// pass of a bottom-up level) and three quarters (in the apply pass), in 64 KiB,
+/// resume to the in-memory table's bytes, in both encodings.
 #[test]
 fn a_run_on_disk_stopped_anywhere_resumes_byte_identical() {
     let board = SlidingPuzzle::new(2, 5).unwrap();
@@ -169,7 +194,9 @@ fn a_run_on_disk_stopped_anywhere_resumes_byte_identical() {
         let reference = build(&board, &whole, encoding, None, &rarely).unwrap();
         let expected = std::fs::read(&whole).unwrap();
         let memory = Some(64 << 10);
-        for level in [1, 9, 20, 27, 34] {
+        let mut bottom_up = 0;
+        // Levels from 46 (bytes) and 39 (mod 3) on run bottom-up.
+        for level in [1, 9, 20, 27, 34, 50] {
             for quarters in [1, 3] {
                 let stop = StopToken::new();
                 let observer = StopWithin::new(level, quarters, 4, &stop);
@@ -185,6 +212,9 @@ fn a_run_on_disk_stopped_anywhere_resumes_byte_identical() {
                     ),
                     "{encoding:?}: level {level} was not stopped"
                 );
+                if *observer.direction.lock().unwrap() == Some(Direction::BottomUp) {
+                    bottom_up += 1;
+                }
                 assert_eq!(
                     table::read_header_of(&path).unwrap().histogram.len() as u32,
                     level
@@ -197,6 +227,7 @@ fn a_run_on_disk_stopped_anywhere_resumes_byte_identical() {
                 );
             }
         }
+        assert!(bottom_up >= 2, "{encoding:?}: no bottom-up level stopped");
     }
 }
 

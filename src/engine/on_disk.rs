@@ -418,16 +418,21 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             }
             control.observer.work_done(1);
         }
-        if !exact_marks {
-            self.counted = Some((next, counted));
-        }
+        self.close_level(plan, (!exact_marks).then_some(counted), redoing);
+        Ok(Some(found))
+    }
+
+    /// Ends a level to `plan.depth + 1`: keeps the scans' count of byte entries,
+    /// if any, and after a redone level takes every chunk of the new level's class
+    /// to hold it (the interrupted run may have written anywhere).
+    fn close_level(&mut self, plan: &LevelPlan, counted: Option<u64>, redoing: bool) {
+        let next = plan.depth + 1;
+        self.counted = counted.map(|count| (next, count));
         if redoing {
-            // States of the new level may lie in chunks this run did not write to.
             for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
                 self.chunks.set(item.chunk, next);
             }
         }
-        Ok(Some(found))
     }
 
     /// The three passes of a bottom-up level (see the module docs); `None` once
@@ -494,15 +499,8 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             }
             control.observer.work_done(1);
         }
-        if !exact_marks && !redoing {
-            self.counted = Some((next, counted));
-        }
-        if redoing {
-            // States of the new level may lie in chunks this run did not write to.
-            for item in self.layout.items.iter().filter(|i| i.class == plan.target) {
-                self.chunks.set(item.chunk, next);
-            }
-        }
+        // A redone level's marks miss what the interrupted run marked: scanned then.
+        self.close_level(plan, (!exact_marks && !redoing).then_some(counted), redoing);
         Ok(Some(found))
     }
 
@@ -557,6 +555,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     /// of it are expanded as a top-down level's frontier, a group at a time. Returns
     /// the states marked.
     fn answer_block(&mut self, block: usize, depth: u32) -> Result<u64, BucketError> {
+        // Field by field, not `self.near()`: the buckets are borrowed apart.
         let near = Near {
             puzzle: self.puzzle,
             store: self.store,
@@ -668,18 +667,13 @@ impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
     ) -> Result<u64, BucketError> {
         frontier.par_sort_unstable();
         frontier.dedup();
-        let group = [(std::mem::take(frontier), false)];
         let mut found = 0;
-        for (marked, far) in self.expand_group(block, &group, next) {
+        for (marked, far) in self.expand_group(block, &[(std::mem::take(frontier), false)], next) {
             found += marked;
             for (owner, slots) in far.iter().enumerate() {
                 buckets.extend(owner, slots)?;
             }
         }
-        // Its memory serves the next group.
-        let [(mut expanded, _)] = group;
-        expanded.clear();
-        *frontier = expanded;
         Ok(found)
     }
 

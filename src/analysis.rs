@@ -262,6 +262,39 @@ fn summarize_indices<P: Puzzle>(
     }
 }
 
+/// [`analyze_partitioned`] of a puzzle opened by name: dispatched here, so that the
+/// partitioned search is compiled once, in this library, for every kind of puzzle.
+///
+/// # Errors
+/// As [`analyze_partitioned`].
+pub fn analyze_partitioned_any(
+    puzzle: &crate::puzzles::AnyPuzzle,
+    encoding: Encoding,
+    transport: &dyn Transport,
+    boards: usize,
+    observer: &dyn Observer,
+) -> Result<Analysis, AnalyzeError> {
+    crate::with_puzzle!(puzzle, p => analyze_partitioned(p, encoding, transport, boards, observer))
+}
+
+/// [`analyze_partitioned_table`] of a puzzle opened by name (see
+/// [`analyze_partitioned_any`]).
+///
+/// # Errors
+/// As [`analyze_partitioned_table`].
+pub fn analyze_partitioned_table_any(
+    puzzle: &crate::puzzles::AnyPuzzle,
+    dir: &std::path::Path,
+    options: &crate::table::BuildOptions,
+    transport: &dyn Transport,
+    boards: usize,
+    control: &Control<'_>,
+) -> Result<Analysis, AnalyzeError> {
+    crate::with_puzzle!(puzzle, p => {
+        analyze_partitioned_table(p, dir, options, transport, boards, control)
+    })
+}
+
 /// One rank's part of an analysis partitioned over the ranks `transport` connects
 /// ([`engine::Partitioned`]): this rank holds its slice of the depths (`encoding`),
 /// all ranks exchange neighbours level by level, and every rank returns the same

@@ -5,14 +5,13 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
-use antipode::jobs::{AnalyzePeg, PegAnalyzed};
-use antipode::puzzle::Rooted;
+use antipode::jobs::{AnalyzeJobError, AnalyzePeg, PegAnalyzed};
 use antipode::puzzles::peg::PegBoard;
 use antipode::puzzles::{AnyPuzzle, Opened};
 use antipode::report;
 use antipode::solvers::peg::report as peg_report;
 use antipode::units::thousands;
-use antipode::{Analyze, Notation, Puzzle, analysis, with_puzzle};
+use antipode::{Analyze, Puzzle, analysis, with_puzzle};
 
 use super::progress::{LevelPrinter, PegLevels};
 use super::{Bits, Format, Interrupt, PuzzleArgs};
@@ -206,16 +205,13 @@ fn run_analysis(args: &Args, interrupt: &Interrupt) -> Result<()> {
         return super::print(&text);
     }
     let analysis = match &args.from {
-        None => with_puzzle!(&puzzle, p => run_on(p, args, interrupt))?,
-        Some(from) => with_puzzle!(&fixing(puzzle, from, args.quiet)?, p => {
-            let root = match from.as_str() {
-                "start" => p.start().with_context(|| {
-                    format!("{} has no start position of its own: give --from POSITION", p.name())
-                })?,
-                position => p.parse(position).context("--from")?,
-            };
-            run_on(&Rooted::new(p, root).context("--from")?, args, interrupt)
-        })?,
+        None => run_on(&puzzle, None, args, interrupt)?,
+        Some(from) => run_on(
+            &fixing(puzzle, from, args.quiet)?,
+            Some(from),
+            args,
+            interrupt,
+        )?,
     };
     finish(&analysis, args)
 }
@@ -251,15 +247,25 @@ fn finish(analysis: &analysis::Analysis, args: &Args) -> Result<()> {
     super::print(&report::render(analysis, args.format.report()))
 }
 
-/// Analyzes `puzzle` (in memory, or into a table file) as the arguments ask.
-fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<analysis::Analysis> {
-    let printer = LevelPrinter::new(args.quiet, antipode::driver::SearchShape::of(puzzle));
+/// Analyzes `puzzle` (in memory, or into a table file), from the goal or from `from`,
+/// as the arguments ask.
+fn run_on(
+    puzzle: &AnyPuzzle,
+    from: Option<&str>,
+    args: &Args,
+    interrupt: &Interrupt,
+) -> Result<analysis::Analysis> {
+    let shape = with_puzzle!(puzzle, p => antipode::driver::SearchShape::of(p));
+    let printer = LevelPrinter::new(args.quiet, shape);
     let mut job = Analyze::new(puzzle)
         .threads_or_all(args.threads)
         .observer(&printer)
         .boards(args.show);
+    if let Some(from) = from {
+        job = job.from(from);
+    }
     match &args.table {
-        None => return Ok(job.run()?),
+        None => return job.run().map_err(|e| from_error(e, from)),
         Some(None) => {
             job = job
                 .encoding(args.bits.unwrap_or(Bits::Eight).encoding())
@@ -280,7 +286,8 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
     let (report, table) = job
         .force(args.force)
         .stop(&interrupt.arm())
-        .run_with_table()?;
+        .run_with_table()
+        .map_err(|e| from_error(e, from))?;
     if let Some(table) = table
         && !args.quiet
     {
@@ -304,6 +311,19 @@ fn run_on<P: Puzzle>(puzzle: &P, args: &Args, interrupt: &Interrupt) -> Result<a
         );
     }
     Ok(report)
+}
+
+/// A job's error, said in terms of `--from` where the position given there is at fault.
+fn from_error(error: AnalyzeJobError, from: Option<&str>) -> anyhow::Error {
+    match error {
+        AnalyzeJobError::NoStart(name) => {
+            anyhow::anyhow!("{name} has no start position of its own: give --from POSITION")
+        }
+        AnalyzeJobError::Analyze(analysis::AnalyzeError::Position(e)) if from.is_some() => {
+            anyhow::Error::new(e).context("--from")
+        }
+        other => other.into(),
+    }
 }
 
 /// The components of the whole index space, largest first, with one position each.

@@ -42,25 +42,26 @@ pub fn analyze(puzzle: &AnyPuzzle, run: &Run) -> Result<Option<Analysis>> {
 
     let mpi = super::mpi::Mpi::init()?;
     let leader = mpi.rank() == 0;
-    let result = with_puzzle!(puzzle, p => {
-        let printer = super::progress::LevelPrinter::new(
-            run.quiet || !leader,
-            antipode::driver::SearchShape::of(p),
-        );
-        let observer: &dyn Observer = if leader { &printer } else { &Silent };
-        match &run.table {
-            None => analysis::analyze_partitioned(p, run.encoding, &mpi, run.boards, observer),
-            Some(table) => {
-                let mut control = antipode::driver::Control::new(observer, None);
-                if let Some(every) = table.checkpoint_every {
-                    control = control.every(every);
-                }
-                analysis::analyze_partitioned_table(
-                    p, &table.dir, &table.options, &mpi, run.boards, &control,
-                )
+    let shape = with_puzzle!(puzzle, p => antipode::driver::SearchShape::of(p));
+    let printer = super::progress::LevelPrinter::new(run.quiet || !leader, shape);
+    let observer: &dyn Observer = if leader { &printer } else { &Silent };
+    let result = match &run.table {
+        None => analysis::analyze_partitioned_any(puzzle, run.encoding, &mpi, run.boards, observer),
+        Some(table) => {
+            let mut control = antipode::driver::Control::new(observer, None);
+            if let Some(every) = table.checkpoint_every {
+                control = control.every(every);
             }
+            analysis::analyze_partitioned_table_any(
+                puzzle,
+                &table.dir,
+                &table.options,
+                &mpi,
+                run.boards,
+                &control,
+            )
         }
-    });
+    };
     match result {
         Ok(analysis) => {
             if leader

@@ -8,10 +8,11 @@ use crate::analysis::{self, Analysis, AnalyzeError};
 use crate::driver::{Control, Interrupted};
 use crate::engine::{EngineError, Histogram, Observer, Silent};
 use crate::pool::{self, PoolError};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Puzzle, Rooted};
+use crate::puzzles::AnyPuzzle;
 use crate::store::Encoding;
 use crate::table::{self, TableError};
-use crate::{StopToken, puzzles, with_depths, with_puzzle};
+use crate::{Notation, StopToken, puzzles, with_depths, with_puzzle};
 
 pub use crate::persist::TABLES_DIR;
 
@@ -31,6 +32,10 @@ pub enum AnalyzeJobError {
     /// The worker threads.
     #[error(transparent)]
     Threads(#[from] PoolError),
+    /// A search from the puzzle's own start ([`Analyze::from`] `"start"`) of a puzzle
+    /// that has none.
+    #[error("{0} has no start position of its own")]
+    NoStart(String),
 }
 
 /// A table file an [`Analyze`] job wrote.
@@ -96,8 +101,10 @@ enum Target {
 /// assert_eq!(report.antipodes, ["647/850/321", "867/254/301"]);
 /// assert_eq!(table.unwrap().bits, 2);
 /// ```
-pub struct Analyze<'a, P: Puzzle> {
+pub struct Analyze<'a, P> {
     puzzle: &'a P,
+    /// A position to search from instead of the goal ([`Analyze::from`]; any puzzle).
+    from: Option<String>,
     target: Target,
     encoding: Encoding,
     force: bool,
@@ -109,11 +116,12 @@ pub struct Analyze<'a, P: Puzzle> {
     memory: Option<u64>,
 }
 
-impl<'a, P: Puzzle> Analyze<'a, P> {
+impl<'a, P> Analyze<'a, P> {
     /// An in-memory analysis of `puzzle` on all cores, silent, drawing no boards.
     pub fn new(puzzle: &'a P) -> Self {
         Analyze {
             puzzle,
+            from: None,
             target: Target::Memory,
             encoding: Encoding::Byte,
             force: false,
@@ -232,6 +240,28 @@ impl<'a, P: Puzzle> Analyze<'a, P> {
         self
     }
 
+    /// The same job on another puzzle (`from` is taken over by the caller).
+    fn on<'b, Q>(self, puzzle: &'b Q) -> Analyze<'b, Q>
+    where
+        'a: 'b,
+    {
+        Analyze {
+            puzzle,
+            from: None,
+            target: self.target,
+            encoding: self.encoding,
+            force: self.force,
+            checkpoint_every: self.checkpoint_every,
+            threads: self.threads,
+            observer: self.observer,
+            stop: self.stop,
+            boards: self.boards,
+            memory: self.memory,
+        }
+    }
+}
+
+impl<'a, P: Puzzle> Analyze<'a, P> {
     /// The table file the job writes, if any.
     #[must_use]
     pub fn table_path(&self) -> Option<PathBuf> {
@@ -357,6 +387,75 @@ impl<P: Puzzle> Analyze<'_, P> {
             already_complete: true,
         };
         Ok(Some((report, written)))
+    }
+}
+
+/// The job on a puzzle opened by name ([`crate::puzzles::open_with`]): one call that
+/// dispatches to the puzzle inside, so that the whole search is compiled once, in this
+/// library, for every kind of puzzle (a command line or a binding that calls it compiles
+/// none of it again).
+///
+/// ```
+/// use antipode::{Analyze, puzzles};
+///
+/// let eight = puzzles::lookup("8puzzle").unwrap();
+/// let report = Analyze::new(&eight).threads(2).run().unwrap();
+/// assert_eq!((report.gods_number, report.antipode_count), (31, 2));
+/// // From the Goat's own start instead of its goal.
+/// let goat = puzzles::lookup("goat").unwrap();
+/// let report = Analyze::new(&goat).from("start").run().unwrap();
+/// assert_eq!(report.reachable, 5_443_200);
+/// ```
+impl<'a> Analyze<'a, AnyPuzzle> {
+    /// Searches from `position` (in the puzzle's notation; `start`: the puzzle's own
+    /// start position) instead of from the goal. Under symmetry classes the puzzle
+    /// should be the one [`AnyPuzzle::fixing`] gives for it.
+    #[must_use]
+    pub fn from(mut self, position: &str) -> Self {
+        self.from = Some(position.to_owned());
+        self
+    }
+
+    /// The table file the job writes, if any.
+    #[must_use]
+    pub fn table_path(&self) -> Option<PathBuf> {
+        match &self.target {
+            Target::Memory => None,
+            Target::DefaultTable => {
+                Some(with_puzzle!(self.puzzle, p => default_table_path(p, self.encoding)))
+            }
+            Target::Table(path) => Some(path.clone()),
+        }
+    }
+
+    /// Runs the analysis and returns its report ([`Analyze::run`] of the puzzle inside).
+    ///
+    /// # Errors
+    /// As [`Analyze::run`]; with [`Analyze::from`], also
+    /// [`AnalyzeJobError::NoStart`] and a position that does not parse or that the
+    /// symmetries do not fix ([`AnalyzeError::Position`]).
+    pub fn run(self) -> Result<Analysis, AnalyzeJobError> {
+        self.run_with_table().map(|(report, _)| report)
+    }
+
+    /// Runs the analysis and returns its report and, with a table, what was written.
+    ///
+    /// # Errors
+    /// As [`Analyze::run`].
+    pub fn run_with_table(mut self) -> Result<(Analysis, Option<TableWritten>), AnalyzeJobError> {
+        let from = self.from.take();
+        let puzzle = self.puzzle;
+        with_puzzle!(puzzle, p => match from.as_deref() {
+            None => self.on(p).run_with_table(),
+            Some(from) => {
+                let root = match from {
+                    "start" => p.start().ok_or_else(|| AnalyzeJobError::NoStart(p.name()))?,
+                    position => p.parse(position).map_err(AnalyzeError::Position)?,
+                };
+                let rooted = Rooted::new(p, root).map_err(AnalyzeError::Position)?;
+                self.on(&rooted).run_with_table()
+            }
+        })
     }
 }
 

@@ -13,7 +13,6 @@ use rayon::prelude::*;
 
 use ::antipode::Notation;
 use ::antipode::descent::DescentError;
-use ::antipode::puzzle::Rooted;
 use ::antipode::puzzles::{self, AnyPuzzle};
 use ::antipode::store::{Depths, Encoding};
 use ::antipode::table::{Table as DepthTable, TableError};
@@ -663,9 +662,12 @@ struct AnalyzeJob<'a> {
 }
 
 impl AnalyzeJob<'_> {
-    fn run<P: ::antipode::Puzzle>(
+    /// The job on `puzzle`, from the goal or from `start` (one call into the library,
+    /// which holds the search for every kind of puzzle).
+    fn run(
         &self,
-        puzzle: &P,
+        puzzle: &AnyPuzzle,
+        start: Option<&str>,
     ) -> Result<::antipode::analysis::Analysis, ::antipode::jobs::AnalyzeJobError> {
         let mut job = ::antipode::Analyze::new(puzzle)
             .threads_or_all(self.threads)
@@ -674,6 +676,9 @@ impl AnalyzeJob<'_> {
             .stop(self.stop);
         if let Some(path) = self.table {
             job = job.table(path);
+        }
+        if let Some(start) = start {
+            job = job.from(start);
         }
         on_threads(|| job.run())
     }
@@ -694,7 +699,7 @@ impl AnalyzeJob<'_> {
 ///
 /// Keyword arguments open the puzzle as the command line's options do: `symmetry`
 /// (a twisty puzzle's symmetry classes), `start` (search from this position instead of
-/// the goal; with `symmetry`, under the symmetries that fix it), `goal` (another goal)
+/// the goal, `"start"` the puzzle's own start; with `symmetry`, under the symmetries that fix it), `goal` (another goal)
 /// and `metric` (`step`, `line`, `path`, `half` or `quarter`).
 #[pyfunction]
 #[pyo3(signature = (
@@ -743,7 +748,7 @@ fn analyze<'py>(
             .map_err(|e| Error::new_err(e.to_string()))?,
         None => puzzle,
     };
-    if let Some(root) = &start {
+    if let Some(root) = start.as_deref().filter(|&root| root != "start") {
         with_puzzle!(&puzzle, p => p.parse(root).map(drop)).map_err(bad_position)?;
     }
     let token = ::antipode::StopToken::new();
@@ -759,15 +764,7 @@ fn analyze<'py>(
                 observer: &forward,
                 stop: &token,
             };
-            with_puzzle!(&puzzle, p => match &start {
-                None => job.run(p),
-                Some(root) => match p.parse(root).and_then(|r| Rooted::new(p, r)) {
-                    Ok(rooted) => job.run(&rooted),
-                    Err(e) => Err(::antipode::jobs::AnalyzeJobError::Analyze(
-                        ::antipode::analysis::AnalyzeError::Position(e),
-                    )),
-                },
-            })
+            job.run(&puzzle, start.as_deref())
         });
         loop {
             // Wait for a level without the GIL, then take it to report the level

@@ -152,60 +152,91 @@ pub(super) fn expand_sorted<A: Default>(
         return value;
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some(popcnt) = Popcnt::detect() {
-        // SAFETY: the token proves that the CPU has POPCNT.
-        return unsafe {
-            if horizontal {
-                expand_popcnt::<true, A>(popcnt, puzzle, indices, init, visit)
-            } else {
-                expand_popcnt::<false, A>(popcnt, puzzle, indices, init, visit)
+    {
+        if let Some(popcnt) = Popcnt::detect() {
+            // SAFETY: the token proves that the CPU has POPCNT.
+            return unsafe { expand_popcnt(popcnt, puzzle, indices, horizontal, init, visit) };
+        }
+        // An x86-64 CPU without POPCNT (from before 2009): one state at a time, so
+        // that the walk is compiled once per visit, not once more for such CPUs.
+        expand_one_by_one(puzzle, indices, horizontal, init, visit)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    expand_by_cols(puzzle, indices, horizontal, init, visit)
+}
+
+/// [`expand_sorted`] one state at a time ([`crate::puzzle::expand_each`]), without the
+/// sideways moves unless `horizontal` (they are the neighbours one block away: a
+/// vertical move changes the blank's cell by a whole row).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn expand_one_by_one<A: Default>(
+    puzzle: &SlidingPuzzle,
+    indices: &[u64],
+    horizontal: bool,
+    init: A,
+    mut visit: impl FnMut(A, u64, &[u64]) -> A,
+) -> A {
+    let block = puzzle.block;
+    let mut value = init;
+    crate::puzzle::expand_each(puzzle, indices, |index, neighbours| {
+        let mut vertical = [0u64; 4];
+        let mut count = 0;
+        let neighbours = if horizontal {
+            neighbours
+        } else {
+            for &n in neighbours {
+                if n != index.wrapping_sub(block) && n != index + block {
+                    vertical[count] = n;
+                    count += 1;
+                }
             }
+            &vertical[..count]
         };
-    }
-    if horizontal {
-        expand_by_cols::<true, A>(puzzle, indices, init, visit)
-    } else {
-        expand_by_cols::<false, A>(puzzle, indices, init, visit)
-    }
+        value = visit(std::mem::take(&mut value), index, neighbours);
+    });
+    value
 }
 
 /// [`expand_by_cols`] compiled with POPCNT: the walker counts bits per prefix (its
 /// items' places among the tail's, the k-th unused item).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn expand_popcnt<const HORIZONTAL: bool, A>(
+fn expand_popcnt<A>(
     _: Popcnt,
     puzzle: &SlidingPuzzle,
     indices: &[u64],
+    horizontal: bool,
     init: A,
     visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
-    expand_by_cols::<HORIZONTAL, A>(puzzle, indices, init, visit)
+    expand_by_cols(puzzle, indices, horizontal, init, visit)
 }
 
 #[inline(always)]
-fn expand_by_cols<const HORIZONTAL: bool, A>(
+fn expand_by_cols<A>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
+    horizontal: bool,
     init: A,
     visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
     match puzzle.cols {
-        2 => expand_run::<2, HORIZONTAL, A>(puzzle, indices, init, visit),
-        3 => expand_run::<3, HORIZONTAL, A>(puzzle, indices, init, visit),
-        4 => expand_run::<4, HORIZONTAL, A>(puzzle, indices, init, visit),
-        5 => expand_run::<5, HORIZONTAL, A>(puzzle, indices, init, visit),
-        6 => expand_run::<6, HORIZONTAL, A>(puzzle, indices, init, visit),
-        7 => expand_run::<7, HORIZONTAL, A>(puzzle, indices, init, visit),
-        _ => expand_run::<8, HORIZONTAL, A>(puzzle, indices, init, visit),
+        2 => expand_run::<2, A>(puzzle, indices, horizontal, init, visit),
+        3 => expand_run::<3, A>(puzzle, indices, horizontal, init, visit),
+        4 => expand_run::<4, A>(puzzle, indices, horizontal, init, visit),
+        5 => expand_run::<5, A>(puzzle, indices, horizontal, init, visit),
+        6 => expand_run::<6, A>(puzzle, indices, horizontal, init, visit),
+        7 => expand_run::<7, A>(puzzle, indices, horizontal, init, visit),
+        _ => expand_run::<8, A>(puzzle, indices, horizontal, init, visit),
     }
 }
 
 /// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells).
 #[inline(always)]
-fn expand_run<const COLS: usize, const HORIZONTAL: bool, A>(
+fn expand_run<const COLS: usize, A>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
+    horizontal: bool,
     init: A,
     mut visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
@@ -249,11 +280,11 @@ fn expand_run<const COLS: usize, const HORIZONTAL: bool, A>(
 
         let (row, col) = (blank / cols, blank % cols);
         let mut count = 0;
-        if HORIZONTAL && col > 0 {
+        if horizontal && col > 0 {
             neighbours[count] = index - block;
             count += 1;
         }
-        if HORIZONTAL && col + 1 < cols {
+        if horizontal && col + 1 < cols {
             neighbours[count] = index + block;
             count += 1;
         }
@@ -668,6 +699,41 @@ mod tests {
                 got.sort_unstable();
                 assert_eq!(got, expected, "{rows}x{cols} index {index}");
             });
+        }
+    }
+
+    /// The one-by-one path (x86-64 CPUs without POPCNT) gives the walk's neighbours,
+    /// with and without the sideways moves, on boards of every width the walk has.
+    #[test]
+    fn one_by_one_agrees_with_the_walk() {
+        for (rows, cols) in [
+            (3, 3),
+            (2, 4),
+            (4, 2),
+            (2, 5),
+            (3, 4),
+            (2, 6),
+            (2, 7),
+            (2, 8),
+        ] {
+            let p = SlidingPuzzle::new(rows, cols).unwrap();
+            // Runs of three (the walk steps) every so often (it decodes).
+            let gap = (p.index_count() / 2_000).max(4);
+            let indices: Vec<u64> = (0..p.index_count() / gap)
+                .flat_map(|k| k * gap..k * gap + 3)
+                .collect();
+            for horizontal in [true, false] {
+                let collect = |mut all: Vec<(u64, Vec<u64>)>, index: u64, neighbours: &[u64]| {
+                    let mut sorted = neighbours.to_vec();
+                    sorted.sort_unstable();
+                    all.push((index, sorted));
+                    all
+                };
+                let walked = expand_by_cols(&p, &indices, horizontal, Vec::new(), collect);
+                let one_by_one = expand_one_by_one(&p, &indices, horizontal, Vec::new(), collect);
+                assert_eq!(walked.len(), indices.len());
+                assert_eq!(one_by_one, walked, "{rows}x{cols}, horizontal {horizontal}");
+            }
         }
     }
 

@@ -416,18 +416,6 @@ impl<'a> Analyze<'a, AnyPuzzle> {
         self
     }
 
-    /// The table file the job writes, if any.
-    #[must_use]
-    pub fn table_path(&self) -> Option<PathBuf> {
-        match &self.target {
-            Target::Memory => None,
-            Target::DefaultTable => {
-                Some(with_puzzle!(self.puzzle, p => default_table_path(p, self.encoding)))
-            }
-            Target::Table(path) => Some(path.clone()),
-        }
-    }
-
     /// Runs the analysis and returns its report ([`Analyze::run`] of the puzzle inside).
     ///
     /// # Errors

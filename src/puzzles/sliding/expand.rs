@@ -139,17 +139,13 @@ pub(super) fn expand_sorted<A: Default>(
     indices: &[u64],
     horizontal: bool,
     init: A,
-    mut visit: impl FnMut(A, u64, &[u64]) -> A,
+    visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
     let m = puzzle.cells() - 1;
     if m <= TAIL {
         assert!(horizontal, "small boards expand every move");
         // Too small for the tail table (2x2, 2x3); the per-state path is plenty.
-        let mut value = init;
-        crate::puzzle::expand_each(puzzle, indices, |index, neighbours| {
-            value = visit(std::mem::take(&mut value), index, neighbours);
-        });
-        return value;
+        return expand_one_by_one(puzzle, indices, true, init, visit);
     }
     #[cfg(target_arch = "x86_64")]
     {
@@ -168,7 +164,6 @@ pub(super) fn expand_sorted<A: Default>(
 /// [`expand_sorted`] one state at a time ([`crate::puzzle::expand_each`]), without the
 /// sideways moves unless `horizontal` (they are the neighbours one block away: a
 /// vertical move changes the blank's cell by a whole row).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn expand_one_by_one<A: Default>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],

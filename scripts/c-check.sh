@@ -9,12 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cbindgen >/dev/null || cargo install cbindgen --version 0.29.2 --locked --quiet
-# The crate's own target folder would build every dependency again: it shares the
-# main one (bindings/c/Cargo.lock keeps the main lock's versions).
-export CARGO_TARGET_DIR=$PWD/target
-cargo fmt --manifest-path bindings/c/Cargo.toml -- --check
-cargo clippy --quiet --release --manifest-path bindings/c/Cargo.toml -- -D warnings
-cargo build --quiet --release --manifest-path bindings/c/Cargo.toml
+# A member of the main workspace: it links the library the command line's build made.
+cargo fmt -p antipode-c -- --check
+cargo clippy --quiet --release -p antipode-c -- -D warnings
+cargo build --quiet --release -p antipode-c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd bindings/c && cbindgen --quiet --config cbindgen.toml --output "$tmp/antipode.h")

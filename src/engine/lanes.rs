@@ -11,80 +11,23 @@
 //! joins the lane with the most work items left: it says so, the owner marks
 //! atomically from its next work item on and answers, and only then does the helper
 //! start (also atomically). A mark is never lost, so the level's table is the same as
-//! on one thread.
+//! on one thread. The protocol itself is [`protocol`], which `loom/` checks in every
+//! interleaving with loom's model checker.
 //!
 //! [`PackedMarks`]: crate::store::PackedMarks
 //! [`PackedMarks::mark_unseen_alone`]: crate::store::PackedMarks::mark_unseen_alone
 //! [`Puzzle::lane`]: crate::Puzzle::lane
 
-// Under `--cfg loom` the lanes' atomics are loom's, whose model checker runs every
-// interleaving of the protocol (the `model` tests below).
-#[cfg(loom)]
-use loom::{
-    hint::spin_loop,
-    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
-};
-#[cfg(not(loom))]
-use std::{
-    hint::spin_loop,
-    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
-};
+mod protocol;
 
 use super::layout::WorkItem;
 use crate::puzzle::Puzzle;
-
-/// Who else writes where a work item's marks land.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Writer {
-    /// Nobody: the marks may read and write plainly
-    /// ([`crate::store::PackedMarks::mark_unseen_alone`]).
-    Alone,
-    /// Other threads too: atomic marks.
-    Shared,
-}
+use protocol::Lane;
+pub(super) use protocol::Writer;
 
 /// The work items of one level by lane: the even lanes, then the odd ones.
 pub(super) struct Lanes<'a> {
-    halves: [Vec<Lane<'a>>; 2],
-}
-
-/// One lane's work items, and who works on them.
-struct Lane<'a> {
-    items: Vec<&'a WorkItem>,
-    /// The next item to take.
-    next: AtomicUsize,
-    /// A thread took the lane.
-    owned: AtomicBool,
-    /// A helper asked to join: the owner marks atomically from its next item on.
-    shared: AtomicBool,
-    /// The owner marks plainly no more (it saw `shared`, or ran out of items).
-    settled: AtomicBool,
-}
-
-impl<'a> Lane<'a> {
-    fn new(items: Vec<&'a WorkItem>) -> Lane<'a> {
-        Lane {
-            items,
-            next: AtomicUsize::new(0),
-            owned: AtomicBool::new(false),
-            shared: AtomicBool::new(false),
-            settled: AtomicBool::new(false),
-        }
-    }
-
-    /// The next work item, if any is left.
-    fn take(&self) -> Option<&'a WorkItem> {
-        self.items
-            .get(self.next.fetch_add(1, Ordering::Relaxed))
-            .copied()
-    }
-
-    /// Work items nobody has taken yet.
-    fn left(&self) -> usize {
-        self.items
-            .len()
-            .saturating_sub(self.next.load(Ordering::Relaxed))
-    }
+    halves: [Vec<Lane<'a, WorkItem>>; 2],
 }
 
 impl<'a> Lanes<'a> {
@@ -111,17 +54,8 @@ impl<'a> Lanes<'a> {
 
     /// The lanes whose work items `by_lane` lists, lane by lane.
     fn from_lanes(by_lane: Vec<Vec<&'a WorkItem>>) -> Lanes<'a> {
-        let mut halves = [Vec::new(), Vec::new()];
-        for (lane, items) in by_lane.into_iter().enumerate() {
-            if !items.is_empty() {
-                halves[lane % 2].push(items);
-            }
-        }
         Lanes {
-            halves: halves.map(|mut lanes| {
-                lanes.sort_by_key(|items| std::cmp::Reverse(items.len()));
-                lanes.into_iter().map(Lane::new).collect()
-            }),
+            halves: protocol::halves(by_lane),
         }
     }
 
@@ -131,61 +65,7 @@ impl<'a> Lanes<'a> {
     /// plainly. Items taken after `stopped` returns true are skipped.
     pub fn run(&self, stopped: impl Fn() -> bool + Sync, work: impl Fn(&WorkItem, Writer) + Sync) {
         for half in &self.halves {
-            rayon::broadcast(|_| run_half(half, &stopped, &work));
-        }
-    }
-}
-
-/// Sets its flag when dropped (Release: what the thread did before happens before
-/// what a thread that reads the flag with Acquire does after).
-struct Settle<'a>(&'a AtomicBool);
-
-impl Drop for Settle<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
-    }
-}
-
-/// One thread's part of a half: lanes of its own while there are free ones, then help.
-fn run_half(lanes: &[Lane], stopped: &impl Fn() -> bool, work: &impl Fn(&WorkItem, Writer)) {
-    while let Some(lane) = lanes.iter().find(|lane| {
-        !lane.owned.load(Ordering::Relaxed) && !lane.owned.swap(true, Ordering::Relaxed)
-    }) {
-        // The owner settles when it leaves, also by a panic: a helper never waits on
-        // a thread that is gone.
-        let _settle = Settle(&lane.settled);
-        loop {
-            // Checked before each item: an item taken after the helper's word runs
-            // atomically.
-            let writer = if lane.shared.load(Ordering::Acquire) {
-                Writer::Shared
-            } else {
-                Writer::Alone
-            };
-            if writer == Writer::Shared {
-                // Release: the plain marks of the items before happen before the
-                // helper's first mark.
-                lane.settled.store(true, Ordering::Release);
-            }
-            let Some(item) = lane.take() else { break };
-            if !stopped() {
-                work(item, writer);
-            }
-        }
-    }
-    while let Some(lane) = lanes
-        .iter()
-        .filter(|lane| lane.left() > 0)
-        .max_by_key(|lane| lane.left())
-    {
-        lane.shared.store(true, Ordering::Release);
-        while !lane.settled.load(Ordering::Acquire) {
-            spin_loop();
-        }
-        while let Some(item) = lane.take() {
-            if !stopped() {
-                work(item, Writer::Shared);
-            }
+            rayon::broadcast(|_| protocol::run_half(half, &stopped, &work));
         }
     }
 }
@@ -215,7 +95,7 @@ mod fixtures {
     }
 }
 
-#[cfg(all(test, not(loom)))]
+#[cfg(test)]
 mod tests {
     use super::fixtures::items;
     use super::{Lanes, Writer};
@@ -333,80 +213,5 @@ mod tests {
         // A puzzle without lanes.
         let small = crate::puzzles::SlidingPuzzle::new(2, 3).unwrap();
         assert!(Lanes::new(&small, &refs).is_none());
-    }
-}
-
-/// Every interleaving of the lanes' protocol, by loom's model checker
-/// (`RUSTFLAGS="--cfg loom" cargo test --lib engine::lanes::model`). A lane's marks are
-/// one word, and work item `k` sets its bit `k` as the stores do: a plain writer loads
-/// the word and stores it back ([`crate::store::PackedMarks::mark_unseen_alone`]), a
-/// shared one ORs atomically. A mark lost in any interleaving fails the test.
-#[cfg(all(test, loom))]
-mod model {
-    use super::fixtures::items;
-    use super::{Lanes, Writer, run_half};
-    use loom::sync::Arc;
-    use loom::sync::atomic::{AtomicU64, Ordering};
-
-    /// Runs even lanes with `counts[k]` items in lane `k` on two threads, in every
-    /// interleaving; each lane's word must end with every item's bit.
-    fn check(counts: &'static [usize]) {
-        // Interleavings with up to two preemptions: a lost mark needs one (a shared
-        // OR between a plain load and its store); the whole space is too big.
-        let mut model = loom::model::Builder::new();
-        model.preemption_bound = Some(2);
-        model.check(move || {
-            let all: &'static [_] = Vec::leak(items(counts));
-            let mut by_lane = vec![Vec::new(); counts.len()];
-            for item in all {
-                by_lane[item.segment].push(item);
-            }
-            let lanes = Arc::new(Lanes::from_lanes(by_lane));
-            let words: Arc<Vec<AtomicU64>> =
-                Arc::new(counts.iter().map(|_| AtomicU64::new(0)).collect());
-            let thread = |lanes: Arc<Lanes<'static>>, words: Arc<Vec<AtomicU64>>| {
-                move || {
-                    let mark = |item: &crate::engine::layout::WorkItem, writer| {
-                        let word = &words[item.segment];
-                        let bit = 1 << item.chunk;
-                        match writer {
-                            Writer::Alone => {
-                                let before = word.load(Ordering::Relaxed);
-                                word.store(before | bit, Ordering::Relaxed);
-                            }
-                            Writer::Shared => {
-                                word.fetch_or(bit, Ordering::Relaxed);
-                            }
-                        }
-                    };
-                    // The even lanes: one half, as one `rayon::broadcast` runs it.
-                    run_half(&lanes.halves[0], &|| false, &mark);
-                }
-            };
-            let other = loom::thread::spawn(thread(lanes.clone(), words.clone()));
-            thread(lanes, words.clone())();
-            other.join().unwrap();
-            for (lane, word) in words.iter().enumerate() {
-                let wanted = all
-                    .iter()
-                    .filter(|item| item.segment == lane)
-                    .fold(0, |w, item| w | 1 << item.chunk);
-                assert_eq!(
-                    word.load(Ordering::Relaxed),
-                    wanted,
-                    "lane {lane} lost a mark"
-                );
-            }
-        });
-    }
-
-    #[test]
-    fn one_lane_two_threads_never_lose_a_mark() {
-        check(&[2]);
-    }
-
-    #[test]
-    fn two_lanes_of_a_half_never_lose_a_mark() {
-        check(&[1, 0, 2]);
     }
 }

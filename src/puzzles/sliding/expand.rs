@@ -158,7 +158,7 @@ pub(super) fn expand_sorted<A: Default>(
         expand_one_by_one(puzzle, indices, horizontal, init, visit)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    expand_by_cols(puzzle, indices, horizontal, init, visit)
+    expand_run(puzzle, indices, horizontal, init, visit)
 }
 
 /// [`expand_sorted`] one state at a time ([`crate::puzzle::expand_each`]), without the
@@ -192,7 +192,7 @@ fn expand_one_by_one<A: Default>(
     value
 }
 
-/// [`expand_by_cols`] compiled with POPCNT: the walker counts bits per prefix (its
+/// [`expand_run`] compiled with POPCNT: the walker counts bits per prefix (its
 /// items' places among the tail's, the k-th unused item).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
@@ -204,43 +204,27 @@ fn expand_popcnt<A>(
     init: A,
     visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
-    expand_by_cols(puzzle, indices, horizontal, init, visit)
+    expand_run(puzzle, indices, horizontal, init, visit)
 }
 
+/// [`expand_sorted`] for boards of more than 5 cells. The width is a runtime value:
+/// it matters only once per block (the blank's moves) and once per prefix (the
+/// vertical moves' windows), so one copy serves every board.
 #[inline(always)]
-fn expand_by_cols<A>(
-    puzzle: &SlidingPuzzle,
-    indices: &[u64],
-    horizontal: bool,
-    init: A,
-    visit: impl FnMut(A, u64, &[u64]) -> A,
-) -> A {
-    match puzzle.cols {
-        2 => expand_run::<2, A>(puzzle, indices, horizontal, init, visit),
-        3 => expand_run::<3, A>(puzzle, indices, horizontal, init, visit),
-        4 => expand_run::<4, A>(puzzle, indices, horizontal, init, visit),
-        5 => expand_run::<5, A>(puzzle, indices, horizontal, init, visit),
-        6 => expand_run::<6, A>(puzzle, indices, horizontal, init, visit),
-        7 => expand_run::<7, A>(puzzle, indices, horizontal, init, visit),
-        _ => expand_run::<8, A>(puzzle, indices, horizontal, init, visit),
-    }
-}
-
-/// [`expand_sorted`] for boards of `COLS` columns (more than 5 cells).
-#[inline(always)]
-fn expand_run<const COLS: usize, A>(
+fn expand_run<A>(
     puzzle: &SlidingPuzzle,
     indices: &[u64],
     horizontal: bool,
     init: A,
     mut visit: impl FnMut(A, u64, &[u64]) -> A,
 ) -> A {
-    debug_assert_eq!(puzzle.cols, COLS);
     let tables = &*puzzle.walk;
     let mut walker = Walker::new(puzzle);
     let block = puzzle.block;
-    let (rows, cols) = (puzzle.rows, COLS);
+    let (rows, cols) = (puzzle.rows, puzzle.cols);
     let mut blank = usize::MAX;
+    // The blank's moves, set per block: left, right, down, up.
+    let mut can = [false; 4];
     let (mut block_start, mut block_end) = (0u64, 0u64);
     let mut current_prefix = u64::MAX;
     let mut required = 0u8;
@@ -254,6 +238,13 @@ fn expand_run<const COLS: usize, A>(
             block_end = block_start + block;
             required = puzzle.required_parity(blank);
             current_prefix = u64::MAX;
+            let (row, col) = (blank / cols, blank % cols);
+            can = [
+                horizontal && col > 0,
+                horizontal && col + 1 < cols,
+                row + 1 < rows,
+                row > 0,
+            ];
         }
         let rank = index - block_start;
         let prefix = rank / TAIL_ARRANGEMENTS;
@@ -269,26 +260,25 @@ fn expand_run<const COLS: usize, A>(
             }
             current_prefix = prefix;
             let parity = ((required ^ walker.prefix_parity) & 1) as usize;
-            down = walker.shift::<COLS>(tables.moves[blank][DOWN], DOWN, parity);
-            up = walker.shift::<COLS>(tables.moves[blank][UP], UP, parity);
+            down = walker.shift(cols, tables.moves[blank][DOWN], DOWN, parity);
+            up = walker.shift(cols, tables.moves[blank][UP], UP, parity);
         }
 
-        let (row, col) = (blank / cols, blank % cols);
         let mut count = 0;
-        if horizontal && col > 0 {
+        if can[0] {
             neighbours[count] = index - block;
             count += 1;
         }
-        if horizontal && col + 1 < cols {
+        if can[1] {
             neighbours[count] = index + block;
             count += 1;
         }
-        if row + 1 < rows {
+        if can[2] {
             let delta = down.delta(tables, tail);
             neighbours[count] = (blank + cols) as u64 * block + (rank as i64 + delta) as u64;
             count += 1;
         }
-        if row > 0 {
+        if can[3] {
             let delta = up.delta(tables, tail);
             neighbours[count] = (blank - cols) as u64 * block + (rank as i64 + delta) as u64;
             count += 1;
@@ -563,9 +553,9 @@ impl Walker<'_> {
     }
 
     /// The current prefix's share of the rank change of the move in `direction`
-    /// through `window`, for tails of `parity`.
+    /// through `window` (`c` entries: the board's width), for tails of `parity`.
     #[inline(always)]
-    fn shift<const C: usize>(&self, window: Window, direction: usize, parity: usize) -> Shift {
+    fn shift(&self, c: usize, window: Window, direction: usize, parity: usize) -> Shift {
         let w = |i: usize| self.tables.w(i);
         let d = |i: usize| self.digits[i & MASK] as i64;
         let l = self.prefix_len;
@@ -573,9 +563,9 @@ impl Walker<'_> {
             Window::Off => Shift::default(),
             Window::InPrefix { p } => Shift {
                 constant: if direction == DOWN {
-                    self.rotate_right_delta::<C>(p)
+                    self.rotate_right_delta(p, c)
                 } else {
-                    self.rotate_left_delta::<C>(p)
+                    self.rotate_left_delta(p, c)
                 },
                 ..Shift::default()
             },
@@ -604,7 +594,7 @@ impl Walker<'_> {
                 shift
             }
             Window::Tail { p, row } => {
-                let e = p + C - 1;
+                let e = p + c - 1;
                 if p >= l {
                     return Shift {
                         row: row + parity * PLACES,
@@ -628,14 +618,14 @@ impl Walker<'_> {
         }
     }
 
-    /// Rank change when entries `p..p+C` (all in the prefix) rotate right (the last
+    /// Rank change when entries `p..p+c` (all in the prefix) rotate right (the last
     /// comes first): the blank at cell `p` moves down.
     #[inline(always)]
-    fn rotate_right_delta<const C: usize>(&self, p: usize) -> i64 {
-        let last = self.seq[(p + C - 1) & MASK];
+    fn rotate_right_delta(&self, p: usize, c: usize) -> i64 {
+        let last = self.seq[(p + c - 1) & MASK];
         let mut smaller = 0i64;
         let mut delta = 0i64;
-        for k in 0..C - 1 {
+        for k in 0..c - 1 {
             let j = (p + k) & MASK;
             let item = self.seq[j];
             smaller += (item < last) as i64;
@@ -643,20 +633,20 @@ impl Walker<'_> {
             delta +=
                 (moved - self.digits[(j + 1) & MASK] as i64) * self.tables.weights[(j + 1) & MASK];
         }
-        let (first, end) = (p & MASK, (p + C - 1) & MASK);
+        let (first, end) = (p & MASK, (p + c - 1) & MASK);
         delta
             + (self.digits[end] as i64 + smaller - self.digits[first] as i64)
                 * self.tables.weights[first]
     }
 
-    /// Rank change when entries `p..p+C` (all in the prefix) rotate left (the first
-    /// goes last): the blank at cell `p + C` moves up.
+    /// Rank change when entries `p..p+c` (all in the prefix) rotate left (the first
+    /// goes last): the blank at cell `p + c` moves up.
     #[inline(always)]
-    fn rotate_left_delta<const C: usize>(&self, p: usize) -> i64 {
+    fn rotate_left_delta(&self, p: usize, c: usize) -> i64 {
         let first = self.seq[p & MASK];
         let mut smaller = 0i64;
         let mut delta = 0i64;
-        for k in 1..C {
+        for k in 1..c {
             let j = (p + k) & MASK;
             let item = self.seq[j];
             smaller += (item < first) as i64;
@@ -664,7 +654,7 @@ impl Walker<'_> {
             delta +=
                 (moved - self.digits[(j - 1) & MASK] as i64) * self.tables.weights[(j - 1) & MASK];
         }
-        let end = (p + C - 1) & MASK;
+        let end = (p + c - 1) & MASK;
         delta
             + (self.digits[p & MASK] as i64 - smaller - self.digits[end] as i64)
                 * self.tables.weights[end]
@@ -724,7 +714,7 @@ mod tests {
                     all.push((index, sorted));
                     all
                 };
-                let walked = expand_by_cols(&p, &indices, horizontal, Vec::new(), collect);
+                let walked = expand_run(&p, &indices, horizontal, Vec::new(), collect);
                 let one_by_one = expand_one_by_one(&p, &indices, horizontal, Vec::new(), collect);
                 assert_eq!(walked.len(), indices.len());
                 assert_eq!(one_by_one, walked, "{rows}x{cols}, horizontal {horizontal}");

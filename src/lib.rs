@@ -34,7 +34,7 @@
 //! | pattern databases | [`pdb`]: built by a BFS over (placement, blank region), summed by [`pdb::Partition`]; twisty puzzles: depth tables of projections ([`jobs::Projections`]), maximized by [`solvers::kpuzzle`] |
 //! | how each family is searched | [`solvers`]: IDA* spaces of sliding boards (with pattern databases), sliding blocks, Oshidori and twisty puzzles; peg solitaire's level sweep, checkpoint, table and optimal solver ([`solvers::peg`]) |
 //! | searches without a table | [`search`]: IDA*, IDDFS, bidirectional BFS |
-//! | other languages, MPI | crates of their own over this library: `bindings/c` (a C library and its header `antipode.h`), `bindings/python` (the Python package, PyO3 and numpy); `mpi/`, the `antipode-mpi` binary (the command line's sources with an MPI [`engine::Transport`]) |
+//! | other languages, MPI, model checking | crates of their own over this library: `bindings/c` (a C library and its header `antipode.h`; in this workspace, `cargo build --release -p antipode-c`), `bindings/python` (the Python package, PyO3 and numpy; a workspace of its own); `mpi/`, the `antipode-mpi` binary (the command line's sources with an MPI [`engine::Transport`]); `loom/`, the engine's lanes protocol (`src/engine/lanes/protocol.rs`) under loom's model checker |
 //!
 //! # How data flows
 //!

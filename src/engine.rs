@@ -321,6 +321,13 @@ pub trait Executor {
     fn bottom_up_gain(&self) -> u64 {
         1
     }
+    /// What a bottom-up level costs per unseen state, in expansions of a frontier
+    /// state, as `(numerator, denominator)`: one where every neighbour is looked up
+    /// at once; more where a neighbour held elsewhere is a question, whose answer may
+    /// cost an expansion of its own.
+    fn bottom_up_cost(&self) -> (u64, u64) {
+        (1, 1)
+    }
     /// The largest depth the store can record.
     fn max_depth(&self) -> u32;
     /// `Some(p)` if the store records depths mod `p`, `None` if exactly.
@@ -379,6 +386,9 @@ impl<E: Executor + ?Sized> Executor for &mut E {
     }
     fn bottom_up_gain(&self) -> u64 {
         (**self).bottom_up_gain()
+    }
+    fn bottom_up_cost(&self) -> (u64, u64) {
+        (**self).bottom_up_cost()
     }
     fn max_depth(&self) -> u32 {
         (**self).max_depth()
@@ -540,6 +550,8 @@ impl<'a> Bfs<'a> {
             return Ok(None);
         }
         let candidates = self.frontier_candidates(depth);
+        let (cost, per) = self.executor.bottom_up_cost();
+        let weighted = u128::from(unseen) * u128::from(cost) / u128::from(per.max(1));
         Ok(Some(LevelPlan {
             depth,
             frontier,
@@ -549,7 +561,7 @@ impl<'a> Bfs<'a> {
             } else {
                 Self::choose_direction(
                     candidates.saturating_mul(self.executor.bottom_up_gain()),
-                    unseen,
+                    u64::try_from(weighted).unwrap_or(u64::MAX),
                     unseen + self.executor.never_reached(),
                 )
             },
@@ -574,7 +586,8 @@ impl<'a> Bfs<'a> {
     /// Top-down while the states a top-down level would expand (the frontier, plus
     /// older levels a store cannot tell from it, times the puzzle's
     /// [`Puzzle::bottom_up_gain`]) are fewer than the unseen states of the new level's
-    /// class, bottom-up after: each direction expands that many states.
+    /// class (times what each costs bottom-up, [`Executor::bottom_up_cost`]),
+    /// bottom-up after: each direction expands that many states.
     /// A bottom-up level also scans the indices the puzzle never reaches (`scanned`
     /// counts them with the unseen states); skipping one costs about a quarter of an
     /// expansion, so they must not outweigh the frontier either.

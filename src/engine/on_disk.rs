@@ -18,8 +18,9 @@
 //!    an unseen state count the rest of the new level exactly. Packed entries count
 //!    every mark in both passes, each one atomic read-modify-write.
 //!
-//! A bottom-up level (where the unseen states are fewer than the frontier: the last
-//! levels) is three passes:
+//! A bottom-up level (where the unseen states, each weighed by its far neighbours, are
+//! fewer than the frontier: the last levels, [`Executor::bottom_up_cost`]) is three
+//! passes:
 //!
 //! 1. **ask**: every block that holds unseen states of the new level's class is
 //!    brought in, and each unseen state looks at its neighbours: one inside the block
@@ -119,7 +120,15 @@ pub struct OnDisk<'a, P: Puzzle, S: DepthStore> {
     /// of items: they and their far neighbours are the memory a block needs beside
     /// its entries.
     group_states: u64,
+    /// The far neighbours (in other blocks) and the frontier states a top-down level
+    /// expanded, for the cost of a bottom-up level: of the last level that expanded
+    /// enough states to tell ([`Executor::bottom_up_cost`]).
+    far_per_expanded: (u64, u64),
 }
+
+/// Frontier states a top-down level expands at least for its share of far neighbours
+/// to set the cost of a bottom-up level.
+const FAR_SAMPLE: u64 = 1 << 12;
 
 impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     /// The search of `puzzle` over `store` (its whole index space), in blocks of at
@@ -164,6 +173,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             counted: None,
             traffic: Vec::new(),
             group_states: bucket_memory / (8 + 4 * puzzle.max_neighbours() as u64).max(1),
+            far_per_expanded: (0, 0),
         })
     }
 
@@ -226,8 +236,9 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     }
 
     /// Pass 1 over `block`: expands its frontier at `depth`, marks the neighbours
-    /// inside and buckets the others. Returns the states it marked new (exact on
-    /// packed entries; byte entries are counted by scans) or `None` once stopped.
+    /// inside and buckets the others, adding them and the states expanded to
+    /// `tally` (far, expanded). Returns the states it marked new (exact on packed
+    /// entries; byte entries are counted by scans) or `None` once stopped.
     fn expand_block(
         &mut self,
         block: usize,
@@ -235,6 +246,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         depth: u32,
         translating: bool,
         control: &Control<'_>,
+        tally: &mut (u64, u64),
     ) -> Result<Option<u64>, BucketError> {
         let next = depth + 1;
         let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, &self.chunks, &self.blocks);
@@ -310,9 +322,11 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                 frontiers.extend(scanned);
             }
             let expanded = self.near().expand_group(block, &frontiers, next);
+            tally.1 += states;
             for (marked, far) in expanded {
                 found += marked;
                 for (owner, slots) in far.iter().enumerate() {
+                    tally.0 += slots.len() as u64;
                     self.buckets.extend(owner, slots)?;
                 }
             }
@@ -380,6 +394,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         let frontier_items: Vec<Vec<Range<u64>>> = (0..self.blocks())
             .map(|block| self.items_in(block, plan.source, Some(depth)))
             .collect();
+        let mut tally = (0, 0);
         for (block, items) in frontier_items.iter().enumerate() {
             if items.is_empty() {
                 control.observer.work_done(1);
@@ -391,7 +406,9 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             if self.buckets.holds(block) {
                 found += self.apply_block(block, next)?;
             }
-            let Some(marked) = self.expand_block(block, items, depth, translating, control)? else {
+            let Some(marked) =
+                self.expand_block(block, items, depth, translating, control, &mut tally)?
+            else {
                 return Ok(None);
             };
             found += marked;
@@ -400,6 +417,9 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             }
             self.release(block);
             control.observer.work_done(1);
+        }
+        if tally.1 >= FAR_SAMPLE {
+            self.far_per_expanded = tally;
         }
         for block in 0..self.blocks() {
             if control.stopped() {
@@ -746,6 +766,22 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
     /// others are all asked.
     fn bottom_up_gain(&self) -> u64 {
         1
+    }
+
+    /// An unseen state asks each of its far neighbours, and an asked frontier state
+    /// is expanded whole to answer: a state costs one expansion (its own, stopped at
+    /// its first hit) and one per far neighbour, at most. The far neighbours a state
+    /// has are those of the last top-down level, or before it every neighbour outside
+    /// the state's block of an even spread.
+    fn bottom_up_cost(&self) -> (u64, u64) {
+        match self.far_per_expanded {
+            (far, expanded) if expanded >= FAR_SAMPLE => (expanded + far, expanded),
+            _ => {
+                let blocks = self.blocks() as u64;
+                let far = self.puzzle.max_neighbours() as u64 * (blocks - 1);
+                (blocks + far, blocks)
+            }
+        }
     }
 
     fn max_depth(&self) -> u32 {

@@ -39,7 +39,9 @@
 //!
 //! After a block the store is told it may drop the block's pages ([`Residency`]): the
 //! depths stay in the table file, and the process holds about one block and the
-//! buckets' share of its memory.
+//! buckets' share of its memory. Asked to capture a level ([`Capture::Kept`]), packed
+//! entries (whose marks tell each new state once) keep its states' indices, up to
+//! [`CAPTURE_LIMIT`]: the last level's, for the report.
 //!
 //! The table file holds every level as it is found, so a level is complete only after
 //! its apply pass, and the file may hold states of levels past its last checkpoint.
@@ -59,7 +61,7 @@ use super::buckets::{BucketError, Buckets};
 use super::disk_blocks::DiskBlocks;
 use super::layout::{ChunkLevels, Layout};
 use super::marking::Ahead;
-use super::{Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
+use super::{CAPTURE_LIMIT, Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
 use crate::driver::Control;
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
@@ -124,6 +126,43 @@ pub struct OnDisk<'a, P: Puzzle, S: DepthStore> {
     /// expanded, for the cost of a bottom-up level: of the last level that expanded
     /// enough states to tell ([`Executor::bottom_up_cost`]).
     far_per_expanded: (u64, u64),
+    /// The indices of the level's new states, while the search asks for them and
+    /// they are at most [`CAPTURE_LIMIT`] (packed entries, whose marks are exact).
+    kept: Option<Vec<u64>>,
+}
+
+/// The states a piece of a group marked new: how many, and which if kept.
+struct NewStates {
+    count: u64,
+    kept: Option<Vec<u64>>,
+}
+
+impl NewStates {
+    fn new(keep: bool) -> NewStates {
+        NewStates {
+            count: 0,
+            kept: keep.then(Vec::new),
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, index: u64) {
+        self.count += 1;
+        if let Some(kept) = &mut self.kept {
+            kept.push(index);
+        }
+    }
+}
+
+/// Adds the states `new` kept to `kept`, or stops keeping past [`CAPTURE_LIMIT`].
+fn keep_into(kept: &mut Option<Vec<u64>>, new: Option<Vec<u64>>) {
+    if let (Some(all), Some(new)) = (kept.as_mut(), new) {
+        if all.len() + new.len() > CAPTURE_LIMIT {
+            *kept = None;
+        } else {
+            all.extend(new);
+        }
+    }
 }
 
 /// Frontier states a top-down level expands at least for its share of far neighbours
@@ -174,6 +213,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             traffic: Vec::new(),
             group_states: bucket_memory / (8 + 4 * puzzle.max_neighbours() as u64).max(1),
             far_per_expanded: (0, 0),
+            kept: None,
         })
     }
 
@@ -203,6 +243,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             chunks: &self.chunks,
             blocks: &self.blocks,
             group_states: self.group_states,
+            keep: self.kept.is_some(),
         }
     }
 
@@ -323,8 +364,9 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             }
             let expanded = self.near().expand_group(block, &frontiers, next);
             tally.1 += states;
-            for (marked, far) in expanded {
-                found += marked;
+            for (new, far) in expanded {
+                found += new.count;
+                keep_into(&mut self.kept, new.kept);
                 for (owner, slots) in far.iter().enumerate() {
                     tally.0 += slots.len() as u64;
                     self.buckets.extend(owner, slots)?;
@@ -339,22 +381,27 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
     /// slots, one run at a time.
     fn apply_block(&mut self, block: usize, next: u32) -> Result<u64, BucketError> {
         let (store, chunks, blocks) = (self.store, &self.chunks, &self.blocks);
+        let (keep, kept) = (self.kept.is_some(), &mut self.kept);
         let mut found = 0;
         self.buckets.drain(block, |slots| {
-            found += slots
+            let pieces: Vec<NewStates> = slots
                 .par_chunks(1 << 12)
                 .map(|piece| {
-                    let mut marked = 0u64;
+                    let mut new = NewStates::new(keep);
                     for &slot in piece {
                         let n = blocks.index(block, slot);
                         if store.mark_if_unseen(n, next) {
-                            marked += 1;
+                            new.add(n);
                             chunks.mark(n, next);
                         }
                     }
-                    marked
+                    new
                 })
-                .sum::<u64>();
+                .collect();
+            for new in pieces {
+                found += new.count;
+                keep_into(kept, new.kept);
+            }
         })?;
         Ok(found)
     }
@@ -561,8 +608,9 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                 states += scanned.iter().map(|u| u.len() as u64).sum::<u64>();
                 unseen.extend(scanned);
             }
-            for (marked, questions) in self.near().ask_group(block, &unseen, depth) {
-                found += marked;
+            for (new, questions) in self.near().ask_group(block, &unseen, depth) {
+                found += new.count;
+                keep_into(&mut self.kept, new.kept);
                 for (owner, slots) in questions.iter().enumerate() {
                     self.questions.extend(owner, slots)?;
                 }
@@ -582,8 +630,9 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             chunks: &self.chunks,
             blocks: &self.blocks,
             group_states: self.group_states,
+            keep: self.kept.is_some(),
         };
-        let buckets = &mut self.buckets;
+        let (buckets, kept) = (&mut self.buckets, &mut self.kept);
         let (mut frontier, mut found, mut failed) = (Vec::new(), 0, None);
         self.questions.drain(block, |slots| {
             frontier.extend(
@@ -593,7 +642,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
                     .filter(|&n| near.store.matches(n, Wanted::Depth(depth))),
             );
             if failed.is_none() && frontier.len() as u64 >= near.group_states {
-                match near.answer(block, &mut frontier, depth + 1, buckets) {
+                match near.answer(block, &mut frontier, depth + 1, buckets, kept) {
                     Ok(marked) => found += marked,
                     Err(error) => failed = Some(error),
                 }
@@ -602,7 +651,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         if let Some(error) = failed {
             return Err(error);
         }
-        Ok(found + near.answer(block, &mut frontier, depth + 1, buckets)?)
+        Ok(found + near.answer(block, &mut frontier, depth + 1, buckets, kept)?)
     }
 }
 
@@ -614,6 +663,8 @@ struct Near<'n, P, S> {
     chunks: &'n ChunkLevels,
     blocks: &'n DiskBlocks,
     group_states: u64,
+    /// Whether the new states' indices are kept.
+    keep: bool,
 }
 
 impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
@@ -633,7 +684,7 @@ impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
         block: usize,
         frontiers: &[(Vec<u64>, bool)],
         next: u32,
-    ) -> Vec<(u64, Vec<Vec<u32>>)> {
+    ) -> Vec<(NewStates, Vec<Vec<u32>>)> {
         let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, self.chunks, self.blocks);
         let piece = self.piece();
         let pieces: Vec<(&[u64], bool)> = frontiers
@@ -646,13 +697,13 @@ impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
             .par_iter()
             .map(|&(frontier, translated)| {
                 let mut far: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
-                let mut marked = 0u64;
+                let mut new = NewStates::new(self.keep);
                 // Near neighbours marked at once (the block is in memory), each
                 // prefetched a few neighbours ahead; a seen one is only read (its page
                 // stays clean, nothing to write back).
                 let mut ahead = Ahead::new(|n| {
                     if store.matches(n, Wanted::Unseen) && store.mark_if_unseen(n, next) {
-                        marked += 1;
+                        new.add(n);
                         chunks.mark(n, next);
                     }
                 });
@@ -670,26 +721,29 @@ impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
                     puzzle.expand_sorted_fold(frontier, (), visit);
                 }
                 ahead.finish();
-                (marked, far)
+                (new, far)
             })
             .collect()
     }
 
     /// Expands `frontier` (states of `block` at `next - 1`, from the questions of
     /// several runs: sorted here, once each) and empties it: the neighbours inside
-    /// the block marked, the others to `buckets`. Returns the states marked.
+    /// the block marked (kept into `kept`), the others to `buckets`. Returns the
+    /// states marked.
     fn answer(
         &self,
         block: usize,
         frontier: &mut Vec<u64>,
         next: u32,
         buckets: &mut Buckets,
+        kept: &mut Option<Vec<u64>>,
     ) -> Result<u64, BucketError> {
         frontier.par_sort_unstable();
         frontier.dedup();
         let mut found = 0;
-        for (marked, far) in self.expand_group(block, &[(std::mem::take(frontier), false)], next) {
-            found += marked;
+        for (new, far) in self.expand_group(block, &[(std::mem::take(frontier), false)], next) {
+            found += new.count;
+            keep_into(kept, new.kept);
             for (owner, slots) in far.iter().enumerate() {
                 buckets.extend(owner, slots)?;
             }
@@ -707,7 +761,7 @@ impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
         block: usize,
         unseen: &[Vec<u64>],
         depth: u32,
-    ) -> Vec<(u64, Vec<Vec<u32>>)> {
+    ) -> Vec<(NewStates, Vec<Vec<u32>>)> {
         let (store, puzzle, chunks, blocks) = (self.store, self.puzzle, self.chunks, self.blocks);
         let next = depth + 1;
         let piece = self.piece();
@@ -716,7 +770,7 @@ impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
             .par_iter()
             .map(|&states| {
                 let questions = RefCell::new(vec![Vec::new(); blocks.count()]);
-                let mut marked = 0u64;
+                let mut new = NewStates::new(self.keep);
                 puzzle.expand_until_hit(
                     states,
                     |n| match blocks.outside(block, n) {
@@ -734,12 +788,12 @@ impl<P: Puzzle, S: DepthStore> Near<'_, P, S> {
                     |state| {
                         // Its piece alone marks it: counted once.
                         if store.mark_if_unseen(state, next) {
-                            marked += 1;
+                            new.add(state);
                             chunks.mark(state, next);
                         }
                     },
                 );
-                (marked, questions.into_inner())
+                (new, questions.into_inner())
             })
             .collect()
     }
@@ -819,10 +873,13 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
     fn run_level(
         &mut self,
         plan: &LevelPlan,
-        _capture: Capture,
+        capture: Capture,
         control: &Control<'_>,
     ) -> Result<LevelOutcome, EngineError> {
         self.counted = None;
+        // Only packed entries mark each new state exactly once.
+        let keeping = capture == Capture::Kept && self.store.packed().is_some();
+        self.kept = keeping.then(Vec::new);
         let outcome = match plan.direction {
             Direction::TopDown => self.top_down(plan, control),
             Direction::BottomUp => self.bottom_up(plan, control),
@@ -835,7 +892,10 @@ impl<P: Puzzle, S: DepthStore> Executor for OnDisk<'_, P, S> {
         match outcome {
             Ok(Some(found)) => Ok(LevelOutcome {
                 found: self.store.packed().is_some().then_some(found),
-                captured: None,
+                captured: self.kept.take().map(|mut kept| {
+                    kept.par_sort_unstable();
+                    kept
+                }),
             }),
             Ok(None) => {
                 self.buckets.clear();

@@ -9,8 +9,11 @@
 //! and maybe states of later levels, found by the run since (with depths mod 3, every
 //! level is a checkpoint: at most one level part-written). The resumed run redoes the
 //! levels after the header's, counting them by scans ([`crate::engine::OnDisk`]). The end
-//! writes the block checksums over the payload read a window at a time, cuts the
-//! spare header off and marks the table complete: the same bytes as a build in memory.
+//! writes the block checksums over the payload read a window at a time (half the
+//! memory), cuts the spare header off and marks the table complete: the same bytes as
+//! a build in memory. The last level's states go to the report, so that it does not
+//! read the whole table again: kept by the search where its marks tell new states
+//! (depths mod 3), found by the checksums' pass where the depths are exact.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -20,7 +23,7 @@ use memmap2::{Advice, MmapMut, MmapOptions, UncheckedAdvice};
 use super::writer::{TableLevels, Writer, abandon, complete, open_writer, reserve_blocks};
 use super::{BuildOptions, Built, HEADER_BYTES, TableError, blocks, copies, io_error, not_depths};
 use crate::driver::{self, Control};
-use crate::engine::{Bfs, EngineError, Histogram, OnDisk, Residency};
+use crate::engine::{Bfs, CAPTURE_LIMIT, EngineError, Histogram, OnDisk, Residency};
 use crate::puzzle::Puzzle;
 use crate::store::{Depths, Encoding};
 use crate::with_depths;
@@ -29,8 +32,16 @@ use crate::with_depths;
 /// and the buckets' share.
 pub const MIN_MEMORY: u64 = 16 << 10;
 
-/// Bytes of payload read at a time for the block checksums at the end.
+/// Bytes of payload read at a time for the block checksums at the end, at most.
 const CHECKSUM_WINDOW: usize = 64 << 20;
+
+/// Bytes of payload the checksums' pass reads at a time in `memory`: the block share
+/// of it (half), whole checksum blocks, at most [`CHECKSUM_WINDOW`].
+fn checksum_window(memory: u64) -> usize {
+    let block = 1usize << blocks::BLOCK_LOG2;
+    let share = usize::try_from(memory / 2).unwrap_or(usize::MAX);
+    (share / block * block).clamp(block, CHECKSUM_WINDOW)
+}
 
 /// How a run's memory is shared: half for the block in memory, a quarter for the
 /// buckets, a quarter for a group of frontier states and their far neighbours.
@@ -157,6 +168,7 @@ pub(super) fn build<P: Puzzle>(
         .map_err(EngineError::from)?;
         let mut bfs = Bfs::with_executor(Box::new(&mut executor));
         bfs.resume(resume.unwrap_or_default());
+        bfs.capture_last_level();
         let map = depths.map();
         let save = |levels: &[u64]| {
             map.flush().map_err(writer.failed("a checkpoint"))?;
@@ -172,17 +184,27 @@ pub(super) fn build<P: Puzzle>(
         let agree = |due: bool| due || every_level;
         let mut build = TableLevels { bfs, save, agree, path: path.to_owned() };
         let histogram = driver::run(&mut build, control);
+        let last_level = build.bfs.take_last_level().unwrap_or_default();
         drop(build);
         executor.finish();
-        Histogram(histogram?)
+        (Histogram(histogram?), last_level)
     });
-    finish(&mut writer, &depths, &residency, &histogram)
+    let (histogram, captured) = histogram;
+    let window = checksum_window(memory);
+    let last_level = finish(&mut writer, &depths, &residency, &histogram, window)
         .map_err(writer.failed("the finished table"))?;
+    // The search keeps the last level's states where its marks tell them (packed
+    // entries); byte entries are found by the checksums' pass.
+    let last_level = if captured.is_empty() {
+        last_level
+    } else {
+        captured
+    };
     Ok(Built {
         header: writer.header,
         depths,
         resumed_levels,
-        last_level: None,
+        last_level: (!last_level.is_empty()).then_some(last_level),
     })
 }
 
@@ -243,22 +265,40 @@ fn prepare(writer: &Writer, needed: u64, resuming: bool) -> Result<MmapMut, Tabl
     Ok(map)
 }
 
-/// Syncs the payload, writes the block checksums (the payload read a window at a
-/// time), cuts the spare header off and marks the table complete.
+/// Syncs the payload, writes the block checksums (the payload read `window` bytes at
+/// a time), cuts the spare header off and marks the table complete. Returns the
+/// last level's states, found in the same pass, where the entries are exact depths
+/// and they are at most [`CAPTURE_LIMIT`] (else none: the report finds them).
 fn finish(
     writer: &mut Writer,
     depths: &Depths,
     residency: &MappedPayload<'_>,
     histogram: &Histogram,
-) -> std::io::Result<()> {
+    window: usize,
+) -> std::io::Result<Vec<u64>> {
     let map = depths.map();
     let payload = writer.header.payload_bytes as usize;
     map.flush()?;
     writer.name_copy_zero(&histogram.0)?;
+    let last = histogram.0.len().checked_sub(1);
+    let exact = writer.header.encoding == Encoding::Byte;
+    let wanted =
+        last.filter(|_| exact && histogram.0[histogram.0.len() - 1] as usize <= CAPTURE_LIMIT);
+    let mut last_level = Vec::new();
     let (mut list, mut whole) = (Vec::new(), crc32fast::Hasher::new());
     let mut at = 0;
     while at < payload {
-        let end = (at + CHECKSUM_WINDOW).min(payload);
+        let end = (at + window).min(payload);
+        if let Some(depth) = wanted {
+            let code = depth as u8 + 1;
+            last_level.extend(
+                map[at..end]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &entry)| entry == code)
+                    .map(|(k, _)| (at + k) as u64),
+            );
+        }
         let (sums, crc) = blocks::checksums(&map[at..end], blocks::BLOCK_LOG2);
         list.extend(sums);
         whole.combine(&crc32fast::Hasher::new_with_initial_len(
@@ -268,5 +308,6 @@ fn finish(
         residency.drop_pages(at..end);
         at = end;
     }
-    complete(writer, &list, whole.finalize())
+    complete(writer, &list, whole.finalize())?;
+    Ok(last_level)
 }

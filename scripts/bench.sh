@@ -39,8 +39,11 @@
 #            symmetry classes into a 2-bit table in DIR (default tables/): twsearch's
 #            samples/main/FTO.tws (cubing/twsearch before commit 0011625, which removed it);
 #            the published positions per depth asserted, wall time and peak RSS; resumes
-#            an interrupted table, ~38 min and 1.7 GiB from nothing; with BASELINE, the
-#            older build first into its own table, the two compared byte for byte)
+#            an interrupted table, ~16 min and 1.7 GiB from nothing; with BASELINE, the
+#            older build first into its own table, the two compared byte for byte; with
+#            MEMORY="256MiB 78MiB", then the levels on disk in each size, each table
+#            compared byte for byte with the one in memory, the ratio of wall times and
+#            the bucket bytes per level; about 23 min at 256MiB and 60 GB of disk free)
 #        scripts/bench.sh cn-cross [DIR]         (the colour-neutral cross by symmetry classes into a
 #            2-bit table in DIR (default tables/, 4.8 GiB): positions per depth asserted,
 #            wall time and peak RSS, then 200 random positions' distances checked against
@@ -101,10 +104,10 @@ if [ "${1:-}" = fto ]; then
     cd "$dir"
     # Positions by depth: Tomas Rokicki, cubing/twips issue #114 (February 2025).
     expected="1 16 208 2688 34752 444736 5630776 70299419 855239993 9730941773 81185504181 135924475165 2148193926 366"
-    fto() { # fto BUILD TABLE: one run (resuming TABLE), asserted, its wall time and peak RSS
+    fto() { # fto BUILD TABLE [MEMORY]: one run (resuming TABLE; on disk in MEMORY), asserted, its wall time and peak RSS
         /usr/bin/time -f '%e %M' -o fto.time "$1" analyze \
             "FTO.tws --orbits C4RNER+EDGE --up-to-rotation --symmetry" \
-            --bits 2 --table "$2" --show 100 --format json >fto.json
+            --bits 2 --table "$2" ${3:+--memory "$3"} --show 100 --format json >fto.json 2>fto.err
         read -r wall rss <fto.time
         found=$(python3 -c 'import json,sys; print(*json.load(open("fto.json"))["classes"]["positions_by_depth"])')
         [ "$found" = "$expected" ] || { echo "FTO: positions by depth $found, expected $expected" >&2; exit 1; }
@@ -122,6 +125,17 @@ if [ "${1:-}" = fto ]; then
         cmp fto-ce-symmetry-baseline.table fto-ce-symmetry.table
         echo "tables byte-identical; wall time $(awk -v a="$wall" -v b="$old" 'BEGIN { printf "%.3fx", a / b }') the baseline's"
     fi
+    # With MEMORY (sizes, e.g. "256MiB 78MiB"), the levels on disk in each, after the
+    # run in memory: each table byte-identical to it, the ratio of the wall times and
+    # the bucket bytes per level.
+    in_memory=$wall
+    for memory in ${MEMORY:-}; do
+        fto "$bin" "fto-ce-symmetry-$memory.table" "$memory"
+        cmp fto-ce-symmetry.table "fto-ce-symmetry-$memory.table"
+        tr '\r' '\n' <fto.err | grep -E '^depth +[0-9]+ +new' | sed -n 's/.*depth *\([0-9]*\) .*buckets \(.*\)/  level \1: buckets \2/p'
+        echo "--memory $memory: table byte-identical; wall time $(awk -v a="$wall" -v b="$in_memory" 'BEGIN { printf "%.2fx", a / b }') the run in memory's"
+        rm "fto-ce-symmetry-$memory.table"
+    done
     exit 0
 fi
 

@@ -25,7 +25,7 @@ use super::{BuildOptions, Built, HEADER_BYTES, TableError, blocks, copies, io_er
 use crate::driver::{self, Control};
 use crate::engine::{Bfs, CAPTURE_LIMIT, EngineError, Histogram, OnDisk, Residency};
 use crate::puzzle::Puzzle;
-use crate::store::{Depths, Encoding};
+use crate::store::{DepthStore, Depths, Encoding, Wanted};
 use crate::with_depths;
 
 /// The least memory a level on disk runs in: a block, its group of frontier states
@@ -290,14 +290,12 @@ fn finish(
     while at < payload {
         let end = (at + window).min(payload);
         if let Some(depth) = wanted {
-            let code = depth as u8 + 1;
-            last_level.extend(
-                map[at..end]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &entry)| entry == code)
-                    .map(|(k, _)| (at + k) as u64),
-            );
+            // One byte an entry: the window's bytes are its indices.
+            let indices = at as u64..end as u64;
+            with_depths!(depths, s => {
+                // SAFETY: the levels are done; nothing writes the store any more.
+                unsafe { s.collect_exclusive(indices, Wanted::Depth(depth as u32), &mut last_level) }
+            });
         }
         let (sums, crc) = blocks::checksums(&map[at..end], blocks::BLOCK_LOG2);
         list.extend(sums);

@@ -135,13 +135,12 @@ impl Small {
     }
 }
 
-/// What filling the cycles of a large part's act works from: the act, its cycles,
-/// the inverse of its relabelling, and the small part of the positions.
+/// What filling the cycles of a large part's act works from: the act, its cycles and
+/// the inverse of its relabelling.
 struct CycleProblem<'a> {
     acts: &'a Acts,
     cycles: Vec<Vec<usize>>,
     label_inverse: Vec<u8>,
-    x: &'a Transformation,
 }
 
 impl KClasses {
@@ -481,17 +480,35 @@ impl KClasses {
         if self.split.large == Large::Nothing {
             return visit(x);
         }
+        self.for_each_fixed_large(sym, x, &mut |b| visit(&self.split.with_large(x, b)));
+    }
+
+    /// [`KClasses::for_each_fixed`]'s large parts `b` (a large part to split).
+    fn for_each_fixed_large(
+        &self,
+        sym: usize,
+        x: &Transformation,
+        visit: &mut dyn FnMut(&LargePart),
+    ) {
         let mut acts = Acts::new(self.split.large_positions.len());
         self.geometry.push_act(&self.split, &mut acts, sym, x);
-        if self.split.large_count <= ENUMERATE_FIXED_UP_TO || self.split.large == Large::Twists {
+        if self.split.large == Large::Twists {
+            // The pieces stay; the twists close around each cycle of the act.
+            let (from, _, _, _) = acts.row(0);
+            let b = LargePart {
+                pieces: [0; MAX_LARGE],
+                twists: [0; MAX_LARGE],
+            };
+            self.fixed_twists(&acts, &cycles_of(from), b, visit);
+        } else if self.split.large_count <= ENUMERATE_FIXED_UP_TO {
             for r in 0..self.split.large_count {
                 let b = self.split.unrank_large(r);
                 if self.split.apply_act(&acts, 0, &b) == b {
-                    visit(&self.split.with_large(x, &b));
+                    visit(&b);
                 }
             }
         } else {
-            self.fixed_permutations(&acts, x, visit);
+            self.fixed_permutations(&acts, visit);
         }
     }
 
@@ -533,10 +550,31 @@ impl KClasses {
             .symmetric
             .par_iter()
             .flat_map_iter(|(c, stabiliser)| {
-                let x = self
-                    .small
-                    .state(self.small_classes.representatives[*c as usize]);
+                let rep = self.small_classes.representatives[*c as usize];
+                let x = self.small.state(rep);
                 let mut found: HashMap<u64, u64> = HashMap::new();
+                if matches!(self.small, Small::Enumerated(_)) && self.split.large != Large::Nothing
+                {
+                    // A symmetry that fixes `(s*, b)` fixes `s*`: the stabiliser's acts
+                    // on `b` count the ones that fix it, without whole positions.
+                    let (start, count) = self.small_classes.stabiliser_of[*c as usize];
+                    let stabilisers = &self.small_classes.stabilisers;
+                    for &sym in &stabiliser[1..] {
+                        self.for_each_fixed_large(sym as usize, &x, &mut |b| {
+                            let index = self.index_from(rep, b);
+                            debug_assert_eq!(index, self.index_of(&self.split.with_large(&x, b)));
+                            found.entry(index).or_insert_with(|| {
+                                let fixing = (start..start + count)
+                                    .filter(|&at| {
+                                        self.split.apply_act(stabilisers, at as usize, b) == *b
+                                    })
+                                    .count() as u64;
+                                g / (1 + fixing)
+                            });
+                        });
+                    }
+                    return found;
+                }
                 for &sym in &stabiliser[1..] {
                     let mut visit = |y: &Transformation| {
                         let index = self.index_of(y);
@@ -557,12 +595,7 @@ impl KClasses {
     /// The large parts (a permutation with twists) that the act `acts[0]` fixes:
     /// `b[i] = label[b[from[i]]]`, so a value at one place of a cycle of `from`
     /// determines the cycle; the twists follow, and must close around each cycle.
-    fn fixed_permutations(
-        &self,
-        acts: &Acts,
-        x: &Transformation,
-        visit: &mut dyn FnMut(&Transformation),
-    ) {
+    fn fixed_permutations(&self, acts: &Acts, visit: &mut dyn FnMut(&LargePart)) {
         let k = acts.k;
         let (from, _, label, _) = acts.row(0);
         let mut label_inverse = vec![0u8; k];
@@ -570,22 +603,7 @@ impl KClasses {
             label_inverse[l as usize] = v as u8;
         }
         // Cycles of `from`: b[from[i]] = label⁻¹(b[i]).
-        let mut cycles: Vec<Vec<usize>> = Vec::new();
-        let mut on_cycle = vec![false; k];
-        for start in 0..k {
-            if on_cycle[start] {
-                continue;
-            }
-            let mut cycle = vec![start];
-            on_cycle[start] = true;
-            let mut i = from[start] as usize;
-            while i != start {
-                on_cycle[i] = true;
-                cycle.push(i);
-                i = from[i] as usize;
-            }
-            cycles.push(cycle);
-        }
+        let cycles = cycles_of(from);
         // Places past k stay 0, as in every large part (they are compared too).
         let mut pieces = [0u8; MAX_LARGE];
         let mut used = [false; MAX_LARGE];
@@ -593,7 +611,6 @@ impl KClasses {
             acts,
             cycles,
             label_inverse,
-            x,
         };
         self.fill_cycles(&problem, 0, &mut pieces, &mut used, visit);
     }
@@ -604,15 +621,14 @@ impl KClasses {
         next: usize,
         pieces: &mut [u8; MAX_LARGE],
         used: &mut [bool; MAX_LARGE],
-        visit: &mut dyn FnMut(&Transformation),
+        visit: &mut dyn FnMut(&LargePart),
     ) {
         let CycleProblem {
             acts,
             cycles,
             label_inverse,
-            x,
         } = problem;
-        let (acts, x) = (*acts, *x);
+        let acts = *acts;
         let k = acts.k;
         if next == cycles.len() {
             if self.split.even && !permutation_is_even(&pieces[..k]) {
@@ -624,13 +640,11 @@ impl KClasses {
             };
             if self.split.large_modulus == 1 {
                 if self.split.apply_act(acts, 0, &b) == b {
-                    visit(&self.split.with_large(x, &b));
+                    visit(&b);
                 }
                 return;
             }
-            self.fixed_twists(acts, cycles, b, &mut |b| {
-                visit(&self.split.with_large(x, b))
-            });
+            self.fixed_twists(acts, cycles, b, visit);
             return;
         }
         let cycle = &cycles[next];
@@ -964,6 +978,27 @@ impl Puzzle for KClasses {
     }
 }
 
+/// The cycles of the permutation `from` of its places, each from its least place on.
+fn cycles_of(from: &[u8]) -> Vec<Vec<usize>> {
+    let mut cycles: Vec<Vec<usize>> = Vec::new();
+    let mut on_cycle = vec![false; from.len()];
+    for start in 0..from.len() {
+        if on_cycle[start] {
+            continue;
+        }
+        let mut cycle = vec![start];
+        on_cycle[start] = true;
+        let mut i = from[start] as usize;
+        while i != start {
+            on_cycle[i] = true;
+            cycle.push(i);
+            i = from[i] as usize;
+        }
+        cycles.push(cycle);
+    }
+    cycles
+}
+
 /// How many times a class's top-down expansion costs a bottom-up question
 /// ([`Puzzle::bottom_up_gain`]): a question at a dense level finds its parent among
 /// its first few neighbours, where an expansion canonicalises all of them. Set by the
@@ -1068,6 +1103,16 @@ impl KClasses {
             // The padding's 0x80 gives 0 past the orbit.
             let (from, _) = self.large_moves.shuffles(mv);
             return LargePart::of_16(bytes.shuffle(b.first_16(), from));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = self.split.shuffles
+            && self.split.twists_in_lanes()
+            && self.large_moves.stride == 16
+        {
+            // Twists alone in one register; the padding's 0x80 gives 0, plus 0.
+            let (from, add) = self.large_moves.twist_shuffles(mv);
+            let moved = cpu.add(cpu.shuffle(b.twists_16(), from), add);
+            return LargePart::of_twists_16(cpu.below(moved, m));
         }
         let (from, add, _, _) = self.large_moves.row(mv);
         if m == 1 {
@@ -1323,7 +1368,9 @@ pub(super) mod tests {
                 for even in [false, true] {
                     p.split.even = even;
                     let mut by_cycles = Vec::new();
-                    p.fixed_permutations(&acts, &x, &mut |y| by_cycles.push(y.permutation.clone()));
+                    p.fixed_permutations(&acts, &mut |b| {
+                        by_cycles.push(p.split.with_large(&x, b).permutation)
+                    });
                     let mut by_trying = Vec::new();
                     for pieces in &all {
                         if even && !permutation_is_even(pieces) {

@@ -5,6 +5,7 @@
 
 use super::super::definition::Transformation;
 use super::super::symmetry::Compact;
+use super::geometry::below;
 use super::lanes::LaneRank;
 use super::{MAX_SMALL_PART, small_part_limit};
 
@@ -100,6 +101,18 @@ impl Acts {
         (row(&self.from), row(&self.label))
     }
 
+    /// Act `at`'s padded `from` and `add` rows, as operands (`stride` 16).
+    #[inline(always)]
+    pub fn twist_shuffles(&self, at: usize) -> ([u8; 16], [u8; 16]) {
+        let start = at * 16;
+        let row = |bytes: &[u8]| -> [u8; 16] {
+            bytes[start..start + 16]
+                .try_into()
+                .expect("a row of 16 bytes")
+        };
+        (row(&self.from), row(&self.add))
+    }
+
     /// The `count` acts from `start`, as bytes: equal keys, equal acts.
     pub fn key(&self, start: usize, count: usize) -> Vec<u8> {
         let range = start * self.stride..(start + count) * self.stride;
@@ -166,6 +179,25 @@ impl LargePart {
             .expect("16 of MAX_LARGE pieces")
     }
 
+    /// The first 16 twists, as an operand.
+    #[inline(always)]
+    pub fn twists_16(&self) -> [u8; 16] {
+        self.twists[..16]
+            .try_into()
+            .expect("16 of MAX_LARGE twists")
+    }
+
+    /// The large part of at most 16 twists `twists`, without pieces.
+    #[inline(always)]
+    pub fn of_twists_16(twists: [u8; 16]) -> LargePart {
+        let mut part = LargePart {
+            pieces: [0; MAX_LARGE],
+            twists: [0; MAX_LARGE],
+        };
+        part.twists[..16].copy_from_slice(&twists);
+        part
+    }
+
     /// The large part of at most 16 pieces `pieces`, without twists.
     #[inline(always)]
     pub fn of_16(pieces: [u8; 16]) -> LargePart {
@@ -214,6 +246,12 @@ pub(super) struct Split {
     /// The rank in lanes, for such an orbit ([`Split::rank_large_in`]).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     lane_rank: Option<LaneRank>,
+    /// For twists alone of at most 16 places whose weights fit 16 bits: the weights,
+    /// so that the rank is one multiply-add of the digits
+    /// ([`crate::cpu::Ssse3::weighted_sum`]) and the twists are moved and acted on
+    /// in one register.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    twist_lanes: Option<[i16; 16]>,
 }
 
 impl Split {
@@ -277,6 +315,9 @@ impl Split {
             shuffles: crate::cpu::Ssse3::detect(),
             lane_rank: (large == Large::Orbit && large_modulus == 1)
                 .then(|| LaneRank::new(k))
+                .flatten(),
+            twist_lanes: (large == Large::Twists)
+                .then(|| twist_lanes(k, &twist_weights))
                 .flatten(),
         };
         let total_bits = split.key_bits();
@@ -426,14 +467,30 @@ impl Split {
             let marked = u128::from_ne_bytes(moved) | u128::from_ne_bytes(from) & PADDING;
             return LargePart::of_16(bytes.shuffle(label, marked.to_ne_bytes()));
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = self.shuffles
+            && self.twist_lanes.is_some()
+            && acts.stride == 16
+        {
+            // Twists alone in one register: moved, negated by a mirror, added to and
+            // reduced (the padding's 0x80 in `from` gives 0, which stays 0).
+            let (from, add) = acts.twist_shuffles(at);
+            let mut twists = cpu.shuffle(b.twists_16(), from);
+            if acts.negate[at] {
+                twists = cpu.negate(twists, m);
+            }
+            return LargePart::of_twists_16(cpu.below(cpu.add(twists, add), m));
+        }
         let (from, add, label, label_twist) = acts.row(at);
         let mut out = LargePart {
             pieces: [0; MAX_LARGE],
             twists: [0; MAX_LARGE],
         };
-        // A mirror's act takes the twists negated.
+        // A mirror's act takes the twists negated. Every term is below `m`, so the
+        // sums are reduced by subtraction (a division per piece was a third of the
+        // corners' expansion).
         let negate = acts.negate[at];
-        let twist = |t: u8| if negate { (m - t) % m } else { t };
+        let twist = |t: u8| if negate && t != 0 { m - t } else { t };
         match self.large {
             Large::Nothing => {}
             Large::Orbit if m == 1 => {
@@ -446,16 +503,24 @@ impl Split {
                     let j = from[i] as usize;
                     let v = b.pieces[j] as usize;
                     out.pieces[i] = label[v];
-                    out.twists[i] = (label_twist[v] + twist(b.twists[j]) + add[i]) % m;
+                    out.twists[i] =
+                        below(below(label_twist[v] + twist(b.twists[j]) + add[i], m), m);
                 }
             }
             Large::Twists => {
                 for i in 0..k {
-                    out.twists[i] = (twist(b.twists[from[i] as usize]) + add[i]) % m;
+                    out.twists[i] = below(twist(b.twists[from[i] as usize]) + add[i], m);
                 }
             }
         }
         out
+    }
+
+    /// Whether the large part is twists alone, moved, acted on and ranked in one
+    /// register (`twist_lanes`).
+    #[inline(always)]
+    pub fn twists_in_lanes(&self) -> bool {
+        self.twist_lanes.is_some()
     }
 
     /// The rank of a large part.
@@ -472,6 +537,11 @@ impl Split {
             let order: [u8; 16] = order[..16].try_into().expect("16 of MAX_LARGE places");
             let rank = lanes.rank(cpu, cpu.shuffle(b.first_16(), order));
             return if self.even { rank >> 1 } else { rank };
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(cpu), Some(weights)) = (self.shuffles, self.twist_lanes) {
+            let order: [u8; 16] = order[..16].try_into().expect("16 of MAX_LARGE places");
+            return cpu.weighted_sum(cpu.shuffle(b.twists_16(), order), weights) as u64;
         }
         let k = self.large_positions.len();
         let m = self.large_modulus as u64;
@@ -525,18 +595,19 @@ impl Split {
         if m > 1 && k > 0 {
             let free = if self.twist_sum { k - 1 } else { k };
             let mut sum = 0u64;
-            if m == 2 {
-                for i in (0..free).rev() {
-                    b.twists[order[i] as usize] = (rank & 1) as u8;
-                    sum += rank & 1;
-                    rank >>= 1;
-                }
-            } else {
+            // Digits by a constant divisor where the modulus is a cube's (a
+            // multiplication each, not a division).
+            let mut digits = |m: u64| {
                 for i in (0..free).rev() {
                     b.twists[order[i] as usize] = (rank % m) as u8;
                     sum += rank % m;
                     rank /= m;
                 }
+            };
+            match m {
+                2 => digits(2),
+                3 => digits(3),
+                _ => digits(m),
             }
             if self.twist_sum {
                 b.twists[order[k - 1] as usize] = ((m - sum % m) % m) as u8;
@@ -798,6 +869,15 @@ fn twist_weights(k: usize, m: u8, twist_sum: bool) -> [u64; MAX_LARGE] {
     })
 }
 
+/// The twist weights as 16-bit lanes, if there are at most 16 places and each weight
+/// fits.
+fn twist_lanes(k: usize, weights: &[u64; MAX_LARGE]) -> Option<[i16; 16]> {
+    if k > 16 || weights.iter().any(|&w| w > i16::MAX as u64) {
+        return None;
+    }
+    Some(std::array::from_fn(|i| weights[i] as i16))
+}
+
 fn bits_for(values: usize) -> u8 {
     (usize::BITS - values.saturating_sub(1).leading_zeros()) as u8
 }
@@ -933,6 +1013,7 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             shuffles: crate::cpu::Ssse3::detect(),
             lane_rank: (modulus == 1).then(|| LaneRank::new(k)).flatten(),
+            twist_lanes: None,
         }
     }
 

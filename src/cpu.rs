@@ -87,7 +87,8 @@ impl Ssse3 {
         use std::arch::x86_64::{__m128i, _mm_add_epi8};
         // SAFETY: SSE2 is part of x86_64; both types are 16 plain bytes.
         unsafe {
-            let (x, y): (__m128i, __m128i) = (std::mem::transmute(x), std::mem::transmute(y));
+            let x: __m128i = std::mem::transmute(x);
+            let y: __m128i = std::mem::transmute(y);
             std::mem::transmute(_mm_add_epi8(x, y))
         }
     }

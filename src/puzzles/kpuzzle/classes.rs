@@ -468,6 +468,31 @@ impl KClasses {
         (self.geometry.symmetries.len() / fixing.max(1)) as u64
     }
 
+    /// The number of positions in the class of `(s*, b)`, `s*` the representative of
+    /// small class `c`: a symmetry that fixes the position fixes `s*`, so the
+    /// stabiliser's acts on `b` count the ones that do, without whole positions.
+    fn class_size_at(&self, c: usize, b: &LargePart) -> u64 {
+        let (start, count) = self.small_classes.stabiliser_of[c];
+        let stabilisers = &self.small_classes.stabilisers;
+        let fixing = (start..start + count)
+            .filter(|&at| self.split.apply_act(stabilisers, at as usize, b) == *b)
+            .count();
+        (self.geometry.symmetries.len() / (1 + fixing)) as u64
+    }
+
+    /// [`KClasses::class_size`] of the class numbered `index`.
+    fn class_size_of(&self, index: u64) -> u64 {
+        if matches!(self.small, Small::Enumerated(_)) && self.split.large != Large::Nothing {
+            let (c, b, _) = self.unnumber(index);
+            debug_assert_eq!(
+                self.class_size_at(c, &b),
+                self.class_size(&self.unrank(index))
+            );
+            return self.class_size_at(c, &b);
+        }
+        self.class_size(&self.unrank(index))
+    }
+
     /// Every position `(x, b)` whose large part `b` symmetry `sym` fixes, `x` a small
     /// part that `sym` fixes (`x` itself where there is no large part): by brute force
     /// over small large parts, else by filling the cycles of the act.
@@ -555,22 +580,14 @@ impl KClasses {
                 let mut found: HashMap<u64, u64> = HashMap::new();
                 if matches!(self.small, Small::Enumerated(_)) && self.split.large != Large::Nothing
                 {
-                    // A symmetry that fixes `(s*, b)` fixes `s*`: the stabiliser's acts
-                    // on `b` count the ones that fix it, without whole positions.
-                    let (start, count) = self.small_classes.stabiliser_of[*c as usize];
-                    let stabilisers = &self.small_classes.stabilisers;
+                    // The fixed large parts numbered and sized without whole positions.
                     for &sym in &stabiliser[1..] {
                         self.for_each_fixed_large(sym as usize, &x, &mut |b| {
                             let index = self.index_from(rep, b);
                             debug_assert_eq!(index, self.index_of(&self.split.with_large(&x, b)));
-                            found.entry(index).or_insert_with(|| {
-                                let fixing = (start..start + count)
-                                    .filter(|&at| {
-                                        self.split.apply_act(stabilisers, at as usize, b) == *b
-                                    })
-                                    .count() as u64;
-                                g / (1 + fixing)
-                            });
+                            found
+                                .entry(index)
+                                .or_insert_with(|| self.class_size_at(*c as usize, b));
                         });
                     }
                     return found;
@@ -898,10 +915,7 @@ impl Puzzle for KClasses {
             antipode_positions: positions_by_depth.last().copied().unwrap_or(0),
             positions_by_depth,
             burnside_classes,
-            antipode_class_sizes: antipodes
-                .iter()
-                .map(|&i| self.class_size(&self.unrank(i)))
-                .collect(),
+            antipode_class_sizes: antipodes.iter().map(|&i| self.class_size_of(i)).collect(),
         })
     }
 

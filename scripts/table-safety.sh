@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Table files under stress, as a storage engine tests itself: two writers at once, a
-# full disk mid-run (on a file system that writes in place, and on one that copies on
-# write), SIGKILL at random moments with a resume after each, and places a table
-# cannot go. Every final file is compared byte for byte with an uninterrupted build's.
+# full disk mid-run (on a file system that writes in place, on one that copies on
+# write, and under a level on disk's buckets), SIGKILL at random moments with a resume
+# after each, and places a table cannot go. Every final file is compared byte for byte with an uninterrupted build's.
 #
 # Needs root: it mounts small file systems made for the test (tmpfs, and btrfs on a
 # loop device) and installs btrfs-progs with apt-get when mkfs.btrfs is missing.
@@ -254,6 +254,31 @@ full_disk() {
         ok "disk full while a database is written: one line, nothing left behind"
     else
         fail "disk full while a database is written: exit $status: $(cat "$d/e5"); left: $left"
+    fi
+    # Levels on disk: the 3x3x3 corners by class (a 2-bit table of 536 KiB) in 128 KiB
+    # of memory spill their buckets to files beside the table, and 3 MiB holds the
+    # table, not the widest level's buckets: one line, the buckets removed, the table at
+    # its last complete level; with room, the same command resumes to the in-memory
+    # build's table.
+    local corners=("$bin" analyze "3x3x3-corners --symmetry" --bits 2 -q)
+    "${corners[@]}" --table "$d/corners-memory.table" >/dev/null 2>&1
+    mount_tmpfs "$d/levels" 3M || { fail "mount tmpfs"; return; }
+    "${corners[@]}" --table "$d/levels/c.table" --memory 128KiB >/dev/null 2>"$d/e6"
+    status=$?
+    state=$("$bin" info "$d/levels/c.table" 2>&1 | grep -E '^(state|levels)' | tr -s ' ' | tr '\n' ' ')
+    left=$(find "$d/levels" -mindepth 1 -maxdepth 1 -printf '%f ')
+    if refused "No space left" "$status" "$d/e6" && [[ $state == *incomplete* ]] &&
+        [ "$left" = "c.table " ]; then
+        ok "disk full in a level on disk: one line ($(cat "$d/e6")); the file: $state"
+    else
+        fail "disk full in a level on disk: exit $status: $(cat "$d/e6"); the file: $state; left: $left"
+    fi
+    mount -o remount,size=64M "$d/levels"
+    if "${corners[@]}" --table "$d/levels/c.table" --memory 128KiB >/dev/null 2>"$d/e7" &&
+        cmp -s "$d/levels/c.table" "$d/corners-memory.table"; then
+        ok "after room was made, the levels on disk resumed to the in-memory build's table"
+    else
+        fail "levels on disk, resume after the full disk: $(cat "$d/e7")"
     fi
 }
 

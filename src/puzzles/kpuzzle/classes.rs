@@ -59,12 +59,12 @@ use super::definition::{Pattern, Transformation};
 use super::symmetry::{Compact, Frame, Symmetry};
 use super::{KPuzzle, KPuzzleError, Turn};
 use crate::puzzle::{ClassCounts, Notation, PositionError, Puzzle, Successor};
-use geometry::{Geometry, below};
+use geometry::Geometry;
 use known_holes::KnownHoles;
 use ranked::{Pieces, RankedSmall};
 use sections::{Numbering, Sections};
 use small::{SmallClasses, SmallPart};
-use split::{Acts, Large, LargePart, MAX_LARGE, Split, permutation_is_even};
+use split::{Acts, Large, LargePart, MAX_LARGE, Split, below, permutation_is_even};
 
 /// The most values the small part may take.
 pub const MAX_SMALL_PART: usize = 1 << 23;

@@ -252,9 +252,3 @@ pub(super) fn add_twists(a: u8, b: u8, m: u8) -> u8 {
         sum % m
     }) as u8
 }
-
-/// `x mod m` for `x < 2m`: one comparison, no division.
-#[inline(always)]
-pub(super) fn below(x: u8, m: u8) -> u8 {
-    if x >= m { x - m } else { x }
-}

@@ -25,10 +25,10 @@ use rayon::prelude::*;
 
 use super::super::KPuzzleError;
 use super::super::definition::Transformation;
-use super::geometry::{Geometry, below};
+use super::geometry::Geometry;
 use super::small::{SmallClasses, inverse_symmetries};
 use super::split::{
-    Acts, MAX_LARGE, MAX_RANKED, Split, lehmer_digits, pieces_are_even, place_pieces,
+    Acts, MAX_LARGE, MAX_RANKED, Split, below, lehmer_digits, pieces_are_even, place_pieces,
 };
 
 /// Permutations per work item of the set-up's first pass.

@@ -5,7 +5,6 @@
 
 use super::super::definition::Transformation;
 use super::super::symmetry::Compact;
-use super::geometry::below;
 use super::lanes::LaneRank;
 use super::{MAX_SMALL_PART, small_part_limit};
 
@@ -92,25 +91,13 @@ impl Acts {
     /// Act `at`'s padded `from` and `label` rows, as shuffle operands (`stride` 16).
     #[inline(always)]
     pub fn shuffles(&self, at: usize) -> ([u8; 16], [u8; 16]) {
-        let start = at * 16;
-        let row = |bytes: &[u8]| -> [u8; 16] {
-            bytes[start..start + 16]
-                .try_into()
-                .expect("a row of 16 bytes")
-        };
-        (row(&self.from), row(&self.label))
+        (row_16(&self.from, at), row_16(&self.label, at))
     }
 
     /// Act `at`'s padded `from` and `add` rows, as operands (`stride` 16).
     #[inline(always)]
     pub fn twist_shuffles(&self, at: usize) -> ([u8; 16], [u8; 16]) {
-        let start = at * 16;
-        let row = |bytes: &[u8]| -> [u8; 16] {
-            bytes[start..start + 16]
-                .try_into()
-                .expect("a row of 16 bytes")
-        };
-        (row(&self.from), row(&self.add))
+        (row_16(&self.from, at), row_16(&self.add, at))
     }
 
     /// The `count` acts from `start`, as bytes: equal keys, equal acts.
@@ -148,6 +135,32 @@ impl Acts {
     }
 }
 
+/// Row `at` of an array of rows of 16 bytes.
+#[inline(always)]
+fn row_16(bytes: &[u8], at: usize) -> [u8; 16] {
+    first_16(&bytes[at * 16..])
+}
+
+/// The first 16 bytes of `bytes`, as an operand.
+#[inline(always)]
+fn first_16(bytes: &[u8]) -> [u8; 16] {
+    bytes[..16].try_into().expect("16 bytes")
+}
+
+/// `x mod m` for `x < 2m`: one comparison, no division.
+#[inline(always)]
+pub(super) fn below(x: u8, m: u8) -> u8 {
+    if x >= m { x - m } else { x }
+}
+
+/// 16 bytes as the first of a large part's `MAX_LARGE` places, the rest 0.
+#[inline(always)]
+fn widen_16(bytes: [u8; 16]) -> [u8; MAX_LARGE] {
+    let mut wide = [0; MAX_LARGE];
+    wide[..16].copy_from_slice(&bytes);
+    wide
+}
+
 /// The high bit of every byte: in a padded `from` row it marks the padding.
 const PADDING: u128 = u128::from_ne_bytes([0x80; 16]);
 
@@ -174,39 +187,31 @@ impl LargePart {
     /// The first 16 pieces, as a shuffle's operand.
     #[inline(always)]
     pub fn first_16(&self) -> [u8; 16] {
-        self.pieces[..16]
-            .try_into()
-            .expect("16 of MAX_LARGE pieces")
+        first_16(&self.pieces)
     }
 
     /// The first 16 twists, as an operand.
     #[inline(always)]
     pub fn twists_16(&self) -> [u8; 16] {
-        self.twists[..16]
-            .try_into()
-            .expect("16 of MAX_LARGE twists")
+        first_16(&self.twists)
     }
 
     /// The large part of at most 16 twists `twists`, without pieces.
     #[inline(always)]
     pub fn of_twists_16(twists: [u8; 16]) -> LargePart {
-        let mut part = LargePart {
+        LargePart {
             pieces: [0; MAX_LARGE],
-            twists: [0; MAX_LARGE],
-        };
-        part.twists[..16].copy_from_slice(&twists);
-        part
+            twists: widen_16(twists),
+        }
     }
 
     /// The large part of at most 16 pieces `pieces`, without twists.
     #[inline(always)]
     pub fn of_16(pieces: [u8; 16]) -> LargePart {
-        let mut part = LargePart {
-            pieces: [0; MAX_LARGE],
+        LargePart {
+            pieces: widen_16(pieces),
             twists: [0; MAX_LARGE],
-        };
-        part.pieces[..16].copy_from_slice(&pieces);
-        part
+        }
     }
 }
 

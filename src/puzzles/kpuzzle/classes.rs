@@ -484,11 +484,9 @@ impl KClasses {
     fn class_size_of(&self, index: u64) -> u64 {
         if matches!(self.small, Small::Enumerated(_)) && self.split.large != Large::Nothing {
             let (c, b, _) = self.unnumber(index);
-            debug_assert_eq!(
-                self.class_size_at(c, &b),
-                self.class_size(&self.unrank(index))
-            );
-            return self.class_size_at(c, &b);
+            let size = self.class_size_at(c, &b);
+            debug_assert_eq!(size, self.class_size(&self.unrank(index)));
+            return size;
         }
         self.class_size(&self.unrank(index))
     }

@@ -492,8 +492,7 @@ impl Split {
             twists: [0; MAX_LARGE],
         };
         // A mirror's act takes the twists negated. Every term is below `m`, so the
-        // sums are reduced by subtraction (a division per piece was a third of the
-        // corners' expansion).
+        // sums are reduced by subtraction, not by a division per piece.
         let negate = acts.negate[at];
         let twist = |t: u8| if negate && t != 0 { m - t } else { t };
         match self.large {

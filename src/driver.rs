@@ -162,6 +162,49 @@ pub trait Observer: Sync {
     /// moved `written` and `read` bytes of buckets (called before the level is
     /// reported finished).
     fn blocks_moved(&self, _blocks: usize, _written: u64, _read: u64) {}
+    /// A level on disk ([`crate::engine::OnDisk`]) turns to a block of one of its
+    /// passes; `step` says which, and the bucket bytes the level has moved so far.
+    fn block_started(&self, _step: &BlockStep) {}
+}
+
+/// Where a level on disk is: the pass, the block of that pass and the bucket bytes
+/// moved since the level started ([`Observer::block_started`]).
+///
+/// ```
+/// use antipode::driver::BlockStep;
+///
+/// let step = BlockStep { pass: 2, passes: 2, block: 2, blocks: 9, written: 1 << 30, read: 0 };
+/// assert_eq!(step.to_string(), "pass 2/2, block 3/9, 1.0 GiB out, 0 B in");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockStep {
+    /// The pass over the blocks, from 1: a top-down level makes two, a bottom-up three.
+    pub pass: usize,
+    /// The level's passes.
+    pub passes: usize,
+    /// The block, from 0.
+    pub block: usize,
+    /// The blocks of the index.
+    pub blocks: usize,
+    /// Bucket bytes written to disk since the level started.
+    pub written: u64,
+    /// Bucket bytes read back since the level started.
+    pub read: u64,
+}
+
+impl std::fmt::Display for BlockStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "pass {}/{}, block {}/{}, {} out, {} in",
+            self.pass,
+            self.passes,
+            self.block + 1,
+            self.blocks,
+            crate::units::human_bytes(self.written as f64),
+            crate::units::human_bytes(self.read as f64)
+        )
+    }
 }
 
 /// An observer that ignores everything.

@@ -113,7 +113,7 @@ mod threads;
 mod transport;
 
 use crate::driver::{self, Control, Interrupted, Next, Start};
-pub use crate::driver::{Direction, LevelStats, Observer, Silent};
+pub use crate::driver::{BlockStep, Direction, LevelStats, Observer, Silent};
 
 use crate::puzzle::Puzzle;
 use crate::store::DepthStore;

@@ -1,15 +1,18 @@
 //! Live progress on standard error: a line per finished level (with its states per
 //! second), a line before each level guessed to take a while with that guess
 //! ([`LevelClock`]), and, once the run is older than two seconds, a progress bar of the
-//! running level with the rate so far and the guess. The bar is drawn only on a
-//! terminal; the lines always (unless quiet).
+//! running level with the rate so far and the guess. A level on disk adds its pass,
+//! block and bucket bytes so far to the bar, and off a terminal a line per pass once
+//! the level runs long. The bar is drawn only on a terminal; the lines always (unless
+//! quiet).
 
+use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use antipode::driver::{LevelClock, SAY_GUESS_FROM, SearchShape};
+use antipode::driver::{BlockStep, LevelClock, SAY_GUESS_FROM, SearchShape};
 use antipode::engine::{Direction, LevelStats, Observer};
 use antipode::units::{compact, human_bytes, human_duration, thousands};
 
@@ -33,6 +36,17 @@ pub struct LevelPrinter {
     checkpoints: Mutex<Duration>,
     /// What the level on disk just run moved: its blocks and bucket bytes.
     moved: Mutex<Option<(usize, u64, u64)>>,
+    /// The running level: its depth, its direction's name, when it started and the
+    /// bar's message at its start (a level on disk adds its block to it).
+    level: Mutex<Option<RunningLevel>>,
+}
+
+/// What the progress of a running level says of it.
+struct RunningLevel {
+    depth: u32,
+    direction: &'static str,
+    started: Instant,
+    message: String,
 }
 
 impl LevelPrinter {
@@ -45,6 +59,7 @@ impl LevelPrinter {
             last: Mutex::new((0, Duration::ZERO)),
             checkpoints: Mutex::new(Duration::ZERO),
             moved: Mutex::new(None),
+            level: Mutex::new(None),
         }
     }
 }
@@ -89,16 +104,23 @@ impl Observer for LevelPrinter {
         };
         bar.set_prefix(format!("{depth:>3} {direction}"));
         let (states, elapsed) = *self.last.lock().expect("progress lock");
+        let mut message = String::new();
         if elapsed > Duration::ZERO {
-            let mut message = format!("{} so far", per_second(states, elapsed));
+            message = format!("{} so far", per_second(states, elapsed));
             if let Some(guess) = guess {
                 message.push_str(&format!(
                     ", this level {}",
                     human_duration(guess.as_secs_f64())
                 ));
             }
-            bar.set_message(message);
+            bar.set_message(message.clone());
         }
+        *self.level.lock().expect("progress lock") = Some(RunningLevel {
+            depth,
+            direction,
+            started: Instant::now(),
+            message,
+        });
         if let Some(guess) = guess.filter(|&g| g >= SAY_GUESS_FROM) {
             eprintln!(
                 "depth {depth:>3}  {direction}: {} (guessed from the levels before it)",
@@ -135,6 +157,41 @@ impl Observer for LevelPrinter {
         *self.moved.lock().expect("progress lock") = Some((blocks, written, read));
     }
 
+    /// The bar says the block and the bytes so far; off a terminal, where no bar
+    /// shows, a level running for [`SAY_GUESS_FROM`] or more says each pass it ends.
+    fn block_started(&self, step: &BlockStep) {
+        if self.quiet {
+            return;
+        }
+        let level = self.level.lock().expect("progress lock");
+        let Some(level) = level.as_ref() else {
+            return;
+        };
+        if let Some(bar) = self.bar.lock().expect("progress lock").as_ref() {
+            bar.set_message(match level.message.as_str() {
+                "" => step.to_string(),
+                message => format!("{message}; {step}"),
+            });
+        }
+        let running = level.started.elapsed();
+        if step.block == 0
+            && step.pass > 1
+            && running >= SAY_GUESS_FROM
+            && !std::io::stderr().is_terminal()
+        {
+            eprintln!(
+                "depth {:>3}  {}: pass {}/{} done after {:.1} s; buckets {} out, {} in",
+                level.depth,
+                level.direction,
+                step.pass - 1,
+                step.passes,
+                running.as_secs_f64(),
+                human_bytes(step.written as f64),
+                human_bytes(step.read as f64)
+            );
+        }
+    }
+
     fn level_finished(&self, stats: &LevelStats) {
         if self.quiet {
             return;
@@ -142,6 +199,7 @@ impl Observer for LevelPrinter {
         if let Some(bar) = self.bar.lock().expect("progress lock").take() {
             bar.finish_and_clear();
         }
+        *self.level.lock().expect("progress lock") = None;
         let direction = match stats.direction {
             None => "goal",
             Some(Direction::TopDown) => "top-down",

@@ -228,6 +228,12 @@ impl Buckets {
         self.held = 0;
     }
 
+    /// The bytes written to and read from disk since the last [`Buckets::traffic`],
+    /// which this leaves counting.
+    pub(super) fn moved(&self) -> (u64, u64) {
+        (self.written, self.read)
+    }
+
     /// The bytes written to and read from disk since the last call.
     pub(super) fn traffic(&mut self) -> (u64, u64) {
         let moved = (self.written, self.read);

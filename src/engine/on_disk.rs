@@ -62,7 +62,7 @@ use super::disk_blocks::DiskBlocks;
 use super::layout::{ChunkLevels, Layout};
 use super::marking::Ahead;
 use super::{CAPTURE_LIMIT, Capture, Direction, EngineError, Executor, LevelOutcome, LevelPlan};
-use crate::driver::Control;
+use crate::driver::{BlockStep, Control};
 use crate::puzzle::Puzzle;
 use crate::store::{DepthStore, Wanted};
 
@@ -443,6 +443,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             .collect();
         let mut tally = (0, 0);
         for (block, items) in frontier_items.iter().enumerate() {
+            self.block_started(control, (1, 2), block);
             if items.is_empty() {
                 control.observer.work_done(1);
                 continue;
@@ -472,6 +473,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             if control.stopped() {
                 return Ok(None);
             }
+            self.block_started(control, (2, 2), block);
             if redoing || self.buckets.holds(block) {
                 // Marks of distinct states, counted exactly: they add to pass 1's scan.
                 let marked = self.apply_block(block, next)?;
@@ -502,6 +504,21 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         }
     }
 
+    /// Tells the observer that pass `pass` (of `passes`) turns to `block`, with the
+    /// bucket bytes the level has moved so far.
+    fn block_started(&self, control: &Control<'_>, (pass, passes): (usize, usize), block: usize) {
+        let (written, read) = self.buckets.moved();
+        let (asked, answered) = self.questions.moved();
+        control.observer.block_started(&BlockStep {
+            pass,
+            passes,
+            block,
+            blocks: self.blocks(),
+            written: written + asked,
+            read: read + answered,
+        });
+    }
+
     /// The three passes of a bottom-up level (see the module docs); `None` once
     /// stopped.
     fn bottom_up(
@@ -518,6 +535,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
         // to which the apply pass adds its marks.
         let mut asked_found = vec![0; self.blocks()];
         for (block, asked) in asked_found.iter_mut().enumerate() {
+            self.block_started(control, (1, 3), block);
             let items = self.items_in(block, plan.target, None);
             if !items.is_empty() {
                 let Some(marked) = self.ask_block(block, &items, depth, control)? else {
@@ -536,6 +554,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             if control.stopped() {
                 return Ok(None);
             }
+            self.block_started(control, (2, 3), block);
             let (applying, answering) = (self.buckets.holds(block), self.questions.holds(block));
             if applying {
                 found += self.apply_block(block, next)?;
@@ -557,6 +576,7 @@ impl<'a, P: Puzzle, S: DepthStore> OnDisk<'a, P, S> {
             if control.stopped() {
                 return Ok(None);
             }
+            self.block_started(control, (3, 3), block);
             if self.buckets.holds(block) {
                 // Distinct states, counted exactly.
                 let marked = self.apply_block(block, next)?;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use antipode::StopToken;
 use antipode::driver::Control;
-use antipode::engine::{Direction, EngineError, Observer};
+use antipode::engine::{BlockStep, Direction, EngineError, Observer};
 use antipode::puzzles::SlidingPuzzle;
 use antipode::puzzles::blocks::{BlockPuzzle, library};
 use antipode::puzzles::kpuzzle::library::{Twisty, open_any};
@@ -153,6 +153,83 @@ fn a_level_on_disk_goes_bottom_up_only_where_its_questions_pay() {
     assert_eq!(on_disk.len(), 11);
     assert_eq!(in_memory[9..], [Direction::BottomUp, Direction::BottomUp]);
     assert_eq!(on_disk[9..], [Direction::TopDown, Direction::BottomUp]);
+}
+
+/// What a level on disk told its observer.
+struct LevelSteps {
+    direction: Direction,
+    steps: Vec<BlockStep>,
+    /// At its end: its blocks and bucket bytes out and in.
+    moved: Option<(usize, u64, u64)>,
+}
+
+/// Records each level on disk's steps.
+#[derive(Default)]
+struct BlockSteps(std::sync::Mutex<Vec<LevelSteps>>);
+
+impl Observer for BlockSteps {
+    fn level_started(&self, _: u32, direction: Direction, _: u64) {
+        let level = LevelSteps {
+            direction,
+            steps: Vec::new(),
+            moved: None,
+        };
+        self.0.lock().unwrap().push(level);
+    }
+    fn block_started(&self, step: &BlockStep) {
+        self.0.lock().unwrap().last_mut().unwrap().steps.push(*step);
+    }
+    fn blocks_moved(&self, blocks: usize, written: u64, read: u64) {
+        self.0.lock().unwrap().last_mut().unwrap().moved = Some((blocks, written, read));
+    }
+}
+
+/// Progress on disk: each pass of a level turns to every block in order, and says the
+/// bucket bytes moved so far, which grow to the level's totals.
+#[test]
+fn a_level_on_disk_tells_its_block_and_the_bytes_moved() {
+    let Twisty::Classes(corners) = open_any("3x3x3-corners --symmetry").unwrap() else {
+        panic!("no classes");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let steps = BlockSteps::default();
+    let path = dir.path().join("t");
+    let control = Control::new(&steps, None);
+    build(&*corners, &path, Encoding::Mod3, Some(128 << 10), &control).unwrap();
+    let levels = steps.0.into_inner().unwrap();
+    assert_eq!(levels.len(), 11);
+    let (mut wrote, mut read_back) = (false, false);
+    for LevelSteps {
+        direction,
+        steps,
+        moved,
+    } in levels
+    {
+        let (blocks, written, read) = moved.expect("the level's bucket bytes");
+        assert!(blocks > 1, "{blocks} block(s)");
+        let passes = match direction {
+            Direction::TopDown => 2,
+            Direction::BottomUp => 3,
+        };
+        let expected: Vec<(usize, usize)> = (1..=passes)
+            .flat_map(|pass| (0..blocks).map(move |block| (pass, block)))
+            .collect();
+        let seen: Vec<(usize, usize)> = steps.iter().map(|s| (s.pass, s.block)).collect();
+        assert_eq!(seen, expected);
+        assert!(
+            steps
+                .iter()
+                .all(|s| s.passes == passes && s.blocks == blocks)
+        );
+        for pair in steps.windows(2) {
+            assert!(pair[0].written <= pair[1].written && pair[0].read <= pair[1].read);
+        }
+        let last = steps.last().unwrap();
+        assert!(last.written <= written && last.read <= read);
+        wrote |= last.written > 0;
+        read_back |= last.read > 0;
+    }
+    assert!(wrote && read_back, "no level moved buckets");
 }
 
 /// 3x4 at 8 bits in a quarter and a sixteenth of its 228 MiB table, and in 16 MiB:

@@ -1357,6 +1357,41 @@ pub(super) mod tests {
         all
     }
 
+    /// The neighbours' keys put together field by field are the keys of the values the
+    /// moves make, on puzzles whose small part is the whole puzzle (the 2x2x2), a
+    /// permutation (the corners) and pieces with twists (the Pyraminx, the Skewb).
+    #[test]
+    fn the_neighbours_keys_are_the_keys_of_the_moved_values() {
+        for name in ["2x2x2", "3x3x3-corners", "pyraminx", "skewb"] {
+            let p = classes(name);
+            let Small::Enumerated(small) = &p.small else {
+                panic!("{name}: its small part is enumerated")
+            };
+            let moves = p.geometry.moves.len();
+            let moduli = &p.geometry.compact.moduli;
+            let mut scratch = geometry::KeyScratch::new(&p.geometry, &p.split);
+            let mut keys = vec![0u64; moves];
+            let mut checked = 0;
+            for s in (0..small.len() as u32).step_by(small.len() / 500 + 1) {
+                let x = small.state(s);
+                p.geometry.key_neighbours(
+                    p.split.key(&x.permutation, &x.delta),
+                    &mut scratch,
+                    &mut keys,
+                );
+                for (m, &key) in p.geometry.moves.iter().zip(&keys) {
+                    let y = x.then(m, moduli);
+                    assert_eq!(key, p.split.key(&y.permutation, &y.delta), "{name}");
+                    checked += 1;
+                }
+            }
+            assert!(
+                checked >= 500 * moves.min(4),
+                "{name}: {checked} neighbours"
+            );
+        }
+    }
+
     /// The large parts an act fixes, found cycle by cycle (for the FTO's edges, too
     /// many to try), are exactly those found by trying every permutation.
     #[test]

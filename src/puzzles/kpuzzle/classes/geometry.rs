@@ -25,23 +25,26 @@ pub(super) struct Geometry {
     pub order: u128,
 }
 
-/// What [`Geometry::key_neighbours`] works with: a value's pieces and twists, and per
-/// move and compact position where the entry comes from, what the move adds to its
-/// twist, and where a key holds it ([`Split::key_fields`]).
+/// What [`Geometry::key_neighbours`] works with: a value's key fields (each
+/// position's piece and twist as its key holds them), per compact position where its
+/// field sits in a key, and per move and position where the entry comes from, what the
+/// move adds to its twist and where the key holds it ([`Split::key_fields`]).
 pub(super) struct KeyScratch {
-    pieces: [u8; 256],
-    twists: [u8; 256],
+    values: [u16; 256],
+    fields: Vec<KeyField>,
     steps: Vec<KeyStep>,
 }
 
 /// One compact position of one move's neighbour: its entry's source place, the twist
-/// the move adds (reduced) and the orbit's modulus, and the position's key field.
+/// the move adds (reduced; zero where the key holds no twist) and the orbit's modulus,
+/// and where the key holds the position's field.
 #[derive(Debug, Clone, Copy)]
 struct KeyStep {
     from: u8,
     add: u16,
     modulus: u16,
-    field: KeyField,
+    twist_mask: u16,
+    shift: u32,
 }
 
 impl KeyScratch {
@@ -52,20 +55,26 @@ impl KeyScratch {
             .moves
             .iter()
             .flat_map(|m| {
-                fields.iter().enumerate().map(|(i, &field)| {
+                fields.iter().enumerate().map(|(i, field)| {
                     let modulus = moduli[i].max(1) as u16;
+                    let add = if field.twist_mask == 0 {
+                        0
+                    } else {
+                        m.delta[i] as u16 % modulus
+                    };
                     KeyStep {
                         from: m.permutation[i],
-                        add: m.delta[i] as u16 % modulus,
+                        add,
                         modulus,
-                        field,
+                        twist_mask: field.twist_mask,
+                        shift: field.shift,
                     }
                 })
             })
             .collect();
         KeyScratch {
-            pieces: [0; 256],
-            twists: [0; 256],
+            values: [0; 256],
+            fields,
             steps,
         }
     }
@@ -76,34 +85,28 @@ impl Geometry {
     /// one per move in the moves' order, into `out`: each key put together from the
     /// moved entries directly.
     #[inline]
-    pub fn key_neighbours(
-        &self,
-        split: &Split,
-        key: u64,
-        scratch: &mut KeyScratch,
-        out: &mut [u64],
-    ) {
+    pub fn key_neighbours(&self, key: u64, scratch: &mut KeyScratch, out: &mut [u64]) {
         let KeyScratch {
-            pieces,
-            twists,
+            values,
+            fields,
             steps,
         } = scratch;
         let n = self.compact.len();
-        split.unkey(key, &mut pieces[..n], &mut twists[..n]);
+        for (value, field) in values.iter_mut().zip(&*fields) {
+            *value = (key >> field.shift & field.mask) as u16;
+        }
         for (steps, out) in steps.chunks_exact(n.max(1)).zip(out) {
             let mut key = 0u64;
             for step in steps {
-                let piece = pieces[step.from as usize].wrapping_sub(step.field.first) as u64;
+                let value = values[step.from as usize];
                 // Both below the modulus: one subtraction at most.
-                let sum = twists[step.from as usize] as u16 + step.add;
+                let sum = (value & step.twist_mask) + step.add;
                 let twist = if sum >= step.modulus {
                     sum - step.modulus
                 } else {
                     sum
-                } as u64;
-                let field = &step.field;
-                key |= (piece & field.piece_mask) << field.piece_shift
-                    | (twist & field.twist_mask) << field.twist_shift;
+                };
+                key |= u64::from(value & !step.twist_mask | twist) << step.shift;
             }
             *out = key;
         }

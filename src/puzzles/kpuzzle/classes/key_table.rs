@@ -7,9 +7,11 @@
 //! spends two cache misses and a page walk on each, this table one miss (the slot
 //! holds the key and its number together) and lets a batch of lookups overlap.
 
+use rayon::prelude::*;
+
 /// How a slot holds a key and its number; the all-zero slot is empty, so that a
 /// table starts as zeroed memory.
-trait Slot: Copy + Default + Eq {
+trait Slot: Copy + Default + Eq + Send {
     fn new(key: u64, id: u32) -> Self;
     fn key(self) -> u64;
     /// The number, or `None` for an empty slot.
@@ -85,9 +87,10 @@ fn spread(key: u64) -> u64 {
 impl<S: Slot> Slots<S> {
     fn with_capacity(expected: usize) -> Slots<S> {
         let slots = (expected.max(8) * 2).next_power_of_two();
-        let mut table = Vec::with_capacity(slots);
-        crate::sys::advise_huge_pages(table.spare_capacity_mut());
-        table.resize(slots, S::default());
+        let mut table = crate::sys::huge_vec(slots);
+        // Empty slots written on the pool: the pages' first touch (their zeroing by
+        // the system) shared by the threads.
+        table.par_extend((0..slots).into_par_iter().map(|_| S::default()));
         Slots {
             slots: table,
             mask: slots - 1,

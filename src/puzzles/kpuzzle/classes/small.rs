@@ -57,7 +57,6 @@ impl SmallPart {
         let mut keys = Vec::with_capacity(expected);
         keys.push(split.key(&identity.permutation, &identity.delta));
         ids.get_or_insert(keys[0], 0);
-        let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
         let moves = geometry.moves.len();
         let (mut neighbours, mut known, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
         let mut next = 0;
@@ -74,18 +73,20 @@ impl SmallPart {
                 .par_chunks_mut(BATCH * moves)
                 .zip(known.par_chunks_mut(BATCH * moves))
                 .zip(values.par_chunks(BATCH))
-                .for_each(|((neighbours, known), values)| {
-                    let mut scratch = KeyScratch::new(geometry, split);
-                    for (row, &key) in neighbours.chunks_mut(moves).zip(values) {
-                        geometry.key_neighbours(split, key, &mut scratch, row);
-                        for &key in &*row {
-                            ids.prefetch(key);
+                .for_each_init(
+                    || KeyScratch::new(geometry, split),
+                    |scratch, ((neighbours, known), values)| {
+                        for (row, &key) in neighbours.chunks_mut(moves).zip(values) {
+                            geometry.key_neighbours(key, scratch, row);
+                            for &key in &*row {
+                                ids.prefetch(key);
+                            }
                         }
-                    }
-                    for (known, &key) in known.iter_mut().zip(&*neighbours) {
-                        *known = ids.get(key).is_some();
-                    }
-                });
+                        for (known, &key) in known.iter_mut().zip(&*neighbours) {
+                            *known = ids.get(key).is_some();
+                        }
+                    },
+                );
             next = end;
             unknown.clear();
             unknown.extend(
@@ -121,11 +122,21 @@ impl SmallPart {
             moves: Vec::new(),
             n,
         };
-        for (s, &key) in keys.iter().enumerate() {
-            split.unkey(key, &mut pieces, &mut twists);
-            small.pieces[s * n..][..n].copy_from_slice(&pieces);
-            small.twists[s * n..][..n].copy_from_slice(&twists);
-        }
+        // Each value's pieces and twists, on the pool.
+        small
+            .pieces
+            .par_chunks_mut(ROUND * n.max(1))
+            .zip(small.twists.par_chunks_mut(ROUND * n.max(1)))
+            .zip(keys.par_chunks(ROUND))
+            .for_each(|((pieces, twists), keys)| {
+                for ((pieces, twists), &key) in pieces
+                    .chunks_mut(n.max(1))
+                    .zip(twists.chunks_mut(n.max(1)))
+                    .zip(keys)
+                {
+                    split.unkey(key, pieces, twists);
+                }
+            });
         Ok(small)
     }
 
@@ -144,20 +155,21 @@ impl SmallPart {
         table
             .par_chunks_mut(BATCH * moves)
             .zip(representatives.par_chunks(BATCH))
-            .for_each(|(table, representatives)| {
-                let mut scratch = KeyScratch::new(geometry, split);
-                let mut keys = vec![0u64; BATCH * moves];
-                for (row, &s) in keys.chunks_mut(moves).zip(representatives) {
-                    let (pieces, twists) = self.value(s);
-                    geometry.key_neighbours(split, split.key(pieces, twists), &mut scratch, row);
-                    for &key in &*row {
-                        self.ids.prefetch(key);
+            .for_each_init(
+                || (KeyScratch::new(geometry, split), vec![0u64; BATCH * moves]),
+                |(scratch, keys), (table, representatives)| {
+                    for (row, &s) in keys.chunks_mut(moves).zip(representatives) {
+                        let (pieces, twists) = self.value(s);
+                        geometry.key_neighbours(split.key(pieces, twists), scratch, row);
+                        for &key in &*row {
+                            self.ids.prefetch(key);
+                        }
                     }
-                }
-                for (id, &key) in table.iter_mut().zip(&keys) {
-                    *id = self.ids.get(key).expect("a value the moves reach");
-                }
-            });
+                    for (id, &key) in table.iter_mut().zip(&*keys) {
+                        *id = self.ids.get(key).expect("a value the moves reach");
+                    }
+                },
+            );
         self.moves = table;
     }
 
@@ -243,6 +255,7 @@ impl SmallClasses {
         // took skipped, as one by one.
         let mut batch = Vec::with_capacity(CLASSIFY_ROUND);
         let mut images = Vec::with_capacity(CLASSIFY_ROUND * g);
+        let mut stabiliser = Vec::with_capacity(g);
         let mut next = 0;
         while next < count {
             batch.clear();
@@ -256,23 +269,28 @@ impl SmallClasses {
             images
                 .par_chunks_mut(BATCH * g)
                 .zip(batch.par_chunks(BATCH))
-                .for_each(|(images, batch)| {
-                    let mut scratch = (vec![0u8; n], vec![0u8; n]);
-                    let mut image = (vec![0u8; n], vec![0u8; n]);
-                    let mut keys = vec![0u64; images.len()];
-                    for (row, &s) in keys.chunks_mut(g).zip(batch) {
-                        let x = small.value(s);
-                        for (sym, key) in row.iter_mut().enumerate() {
-                            geometry.act_into(sym, &inverses, x, &mut scratch, &mut image);
-                            // The key leaves the large part out.
-                            *key = split.key(&image.0, &image.1);
-                            small.ids.prefetch(*key);
+                .for_each_init(
+                    || {
+                        let scratch = (vec![0u8; n], vec![0u8; n]);
+                        let image = (vec![0u8; n], vec![0u8; n]);
+                        (scratch, image, vec![0u64; BATCH * g])
+                    },
+                    |(scratch, image, keys), (images, batch)| {
+                        let keys = &mut keys[..images.len()];
+                        for (row, &s) in keys.chunks_mut(g.max(1)).zip(batch) {
+                            let x = small.value(s);
+                            for (sym, key) in row.iter_mut().enumerate() {
+                                geometry.act_into(sym, &inverses, x, scratch, image);
+                                // The key leaves the large part out.
+                                *key = split.key(&image.0, &image.1);
+                                small.ids.prefetch(*key);
+                            }
                         }
-                    }
-                    for (id, &key) in images.iter_mut().zip(&keys) {
-                        *id = small.ids.get(key).expect("a value the moves reach");
-                    }
-                });
+                        for (id, &key) in images.iter_mut().zip(&*keys) {
+                            *id = small.ids.get(key).expect("a value the moves reach");
+                        }
+                    },
+                );
             for (&s, ids) in batch.iter().zip(images.chunks(g.max(1))) {
                 let s = s as usize;
                 if class[s] != u32::MAX {
@@ -280,7 +298,7 @@ impl SmallClasses {
                 }
                 let c = representatives.len() as u32;
                 representatives.push(s as u32);
-                let mut stabiliser = Vec::new();
+                stabiliser.clear();
                 for (sym, (&t, &inverse)) in ids.iter().zip(&inverse_index).enumerate() {
                     let t = t as usize;
                     if t == s {
@@ -292,13 +310,15 @@ impl SmallClasses {
                     }
                 }
                 let start = stabilisers.len();
-                let x = small.state(s as u32);
-                for &sym in &stabiliser[1..] {
-                    geometry.push_act(split, &mut stabilisers, sym as usize, &x);
+                if stabiliser.len() > 1 {
+                    let x = small.state(s as u32);
+                    for &sym in &stabiliser[1..] {
+                        geometry.push_act(split, &mut stabilisers, sym as usize, &x);
+                    }
                 }
                 stabiliser_of.push((start as u32, (stabiliser.len() - 1) as u32));
                 if stabiliser.len() > 1 {
-                    symmetric.push((c, stabiliser));
+                    symmetric.push((c, stabiliser.clone()));
                 }
             }
         }

@@ -164,16 +164,14 @@ fn widen_16(bytes: [u8; 16]) -> [u8; MAX_LARGE] {
 /// The high bit of every byte: in a padded `from` row it marks the padding.
 const PADDING: u128 = u128::from_ne_bytes([0x80; 16]);
 
-/// Where one compact position's piece and twist sit in a key ([`Split::key_fields`]):
-/// the piece less its orbit's first, masked and shifted, or-ed with the twist, masked
-/// and shifted (a mask of zero: not in the key).
+/// Where one compact position's entry sits in a key ([`Split::key_fields`]): a field
+/// of `mask`'s width at `shift`, the piece less its orbit's first above the twist's
+/// `twist_mask` bits (a mask of zero: not in the key).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct KeyField {
-    pub first: u8,
-    pub piece_shift: u32,
-    pub piece_mask: u64,
-    pub twist_shift: u32,
-    pub twist_mask: u64,
+    pub shift: u32,
+    pub mask: u64,
+    pub twist_mask: u16,
 }
 
 /// A position's large part, in the large orbit's numbering.
@@ -366,17 +364,14 @@ impl Split {
         let mut fields: Vec<KeyField> = (0..self.first_of.len())
             .rev()
             .map(|i| {
-                let mask = |bits: u8| if bits > 0 { u64::MAX } else { 0 };
-                let twist_shift = below;
-                let piece_shift = below + self.twist_bits[i] as u32;
-                below = piece_shift + self.piece_bits[i] as u32;
-                KeyField {
-                    first: self.first_of[i],
-                    piece_shift: piece_shift & 63,
-                    piece_mask: mask(self.piece_bits[i]),
-                    twist_shift: twist_shift & 63,
-                    twist_mask: mask(self.twist_bits[i]),
-                }
+                let width = u32::from(self.piece_bits[i] + self.twist_bits[i]);
+                let field = KeyField {
+                    shift: below & 63,
+                    mask: (1u64 << width) - 1,
+                    twist_mask: (1u16 << self.twist_bits[i]) - 1,
+                };
+                below += width;
+                field
             })
             .collect();
         fields.reverse();

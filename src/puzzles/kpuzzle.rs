@@ -1398,12 +1398,7 @@ impl Puzzle for KPuzzle {
             });
         }
         if let Some(chain) = &self.chain {
-            let mut neighbours = vec![0u64; self.turns.len()];
-            for &index in indices {
-                chain.neighbours(index, &mut neighbours);
-                visit(index, &neighbours);
-            }
-            return;
+            return chain.expand_sorted(indices, visit);
         }
         let Some(tables) = self.move_tables() else {
             return crate::puzzle::expand_each(self, indices, visit);

@@ -15,7 +15,9 @@
 //! leaves an element that fixes `b_0`, and so on down. Only the images of the base
 //! points are carried, `O(n + k²)` work for `n` positions and `k` base points.
 //! Unranking follows each piece's reference point through the `k` transversal
-//! elements, `O(n k)`.
+//! elements, `O(n k)`. A run of ascending indices ([`ChainRanking::expand_sorted`], a
+//! level of the search) shares its higher levels' elements: their product is made
+//! once per change, and the low levels' images come from a table.
 //!
 //! Points are a kept position and an orientation, as in [`super::group`]; a position
 //! `P` is the group element that takes piece `x`'s point `(x, o)` to
@@ -75,7 +77,71 @@ struct WideSift {
     inverse: Vec<Vec<[u16; WIDE]>>,
     /// Each move as a permutation of the points.
     moves: Vec<[u16; WIDE]>,
+    /// The levels from `split` on, the index's low digits: per value of those digits
+    /// (below `low_count`), the base points' images through their transversal
+    /// elements. A run of ascending indices shares the higher levels' elements, whose
+    /// product is made once ([`ChainRanking::expand_sorted`]).
+    split: usize,
+    low_count: Divisor,
+    low_images: Vec<[u16; WIDE]>,
 }
+
+#[cfg(target_arch = "x86_64")]
+impl WideSift {
+    /// The wide sift of `levels` over `points` points (the first of each kept
+    /// position in `first`) and the moves `generators`.
+    fn new(
+        cpu: crate::cpu::Avx512,
+        levels: &[ChainLevel],
+        first: &[u16],
+        points: usize,
+        generators: &[Vec<u16>],
+    ) -> WideSift {
+        let mut bases = [0u16; WIDE];
+        for (base, level) in bases.iter_mut().zip(levels) {
+            *base = first[level.piece as usize] + u16::from(level.twist);
+        }
+        let (split, low_count) = low_levels(levels);
+        let low_images = (0..low_count)
+            .map(|low| {
+                let mut images = bases;
+                let mut rest = low;
+                for level in levels[split..].iter().rev() {
+                    let (quotient, s) = level.radix.div_rem(rest);
+                    rest = quotient;
+                    let row = &level.forward[s as usize * points..][..points];
+                    for image in &mut images {
+                        *image = row[*image as usize];
+                    }
+                }
+                images
+            })
+            .collect();
+        WideSift {
+            split,
+            low_count: Divisor::new(low_count),
+            low_images,
+            cpu,
+            bases,
+            forward: levels
+                .iter()
+                .map(|l| wide_rows(&l.forward, points))
+                .collect(),
+            inverse: levels
+                .iter()
+                .map(|l| wide_rows(&l.inverse, points))
+                .collect(),
+            moves: generators
+                .iter()
+                .flat_map(|m| wide_rows(m, points))
+                .collect(),
+        }
+    }
+}
+
+/// The most entries of [`WideSift::low_images`] (64 bytes each).
+#[cfg(target_arch = "x86_64")]
+const LOW_IMAGES: u64 = 4096;
 
 /// Thirty-two 16-bit words as a 512-bit register.
 #[cfg(target_arch = "x86_64")]
@@ -104,6 +170,19 @@ fn wide_rows(table: &[u16], points: usize) -> Vec<[u16; WIDE]> {
             wide
         })
         .collect()
+}
+
+/// Where the index's low digits start (`levels` from there on multiply to at most
+/// [`LOW_IMAGES`] values), and how many values they take.
+#[cfg(target_arch = "x86_64")]
+fn low_levels(levels: &[ChainLevel]) -> (usize, u64) {
+    let mut split = levels.len();
+    let mut count = 1u64;
+    while split > 0 && count * levels[split - 1].radix.value <= LOW_IMAGES {
+        split -= 1;
+        count *= levels[split].radix.value;
+    }
+    (split, count)
 }
 
 /// Points and levels of a [`WideSift`] at most: 32 lanes of 16 bits.
@@ -191,28 +270,7 @@ impl ChainRanking {
         #[cfg(target_arch = "x86_64")]
         let wide = crate::cpu::Avx512::detect()
             .filter(|_| points <= WIDE && levels.len() <= WIDE)
-            .map(|cpu| {
-                let mut bases = [0u16; WIDE];
-                for (base, level) in bases.iter_mut().zip(&levels) {
-                    *base = first[level.piece as usize] + u16::from(level.twist);
-                }
-                WideSift {
-                    cpu,
-                    bases,
-                    forward: levels
-                        .iter()
-                        .map(|l| wide_rows(&l.forward, points))
-                        .collect(),
-                    inverse: levels
-                        .iter()
-                        .map(|l| wide_rows(&l.inverse, points))
-                        .collect(),
-                    moves: generators
-                        .iter()
-                        .flat_map(|m| wide_rows(m, points))
-                        .collect(),
-                }
-            });
+            .map(|cpu| WideSift::new(cpu, &levels, &first, points, &generators));
         Some(ChainRanking {
             #[cfg(target_arch = "x86_64")]
             wide,
@@ -388,6 +446,76 @@ impl ChainRanking {
         for (rows, &s) in wide.forward.iter().zip(&slots[..self.levels.len()]).rev() {
             images = _mm512_permutexvar_epi16(images, register(rows[s]));
         }
+        self.sift_moves_wide(cpu, wide, images, out);
+    }
+
+    /// [`ChainRanking::neighbours`] of each of `indices` (ascending), handed to
+    /// `visit` with the index: where the CPU has the wide sift, the base points'
+    /// images come from a table of the index's low digits and one product of the
+    /// higher levels' elements, made again only when those digits change.
+    pub fn expand_sorted(&self, indices: &[u64], mut visit: impl FnMut(u64, &[u64])) {
+        let mut out = vec![0u64; self.moves.len()];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(wide) = &self.wide {
+            // SAFETY: the token proves that the CPU has AVX-512 F and BW.
+            unsafe { self.expand_sorted_wide(wide.cpu, wide, indices, &mut out, &mut visit) };
+            return;
+        }
+        for &index in indices {
+            self.neighbours(index, &mut out);
+            visit(index, &out);
+        }
+    }
+
+    /// [`ChainRanking::expand_sorted`] in 512-bit registers.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn expand_sorted_wide(
+        &self,
+        cpu: crate::cpu::Avx512,
+        wide: &WideSift,
+        indices: &[u64],
+        out: &mut [u64],
+        visit: &mut impl FnMut(u64, &[u64]),
+    ) {
+        use std::arch::x86_64::_mm512_permutexvar_epi16;
+        let identity: [u16; WIDE] = std::array::from_fn(|x| x as u16);
+        let mut high_now = u64::MAX;
+        // The product of the higher levels' elements as a map of points: point `x`
+        // to its image through the split level's element, then the next lower, ...
+        let mut higher = register(identity);
+        for &index in indices {
+            let (high, low) = wide.low_count.div_rem(index);
+            if high != high_now {
+                high_now = high;
+                let slots = self.slots(index);
+                higher = register(identity);
+                for (rows, &s) in wide.forward[..wide.split]
+                    .iter()
+                    .zip(&slots[..wide.split])
+                    .rev()
+                {
+                    higher = _mm512_permutexvar_epi16(higher, register(rows[s]));
+                }
+            }
+            let images = _mm512_permutexvar_epi16(register(wide.low_images[low as usize]), higher);
+            self.sift_moves_wide(cpu, wide, images, out);
+            visit(index, out);
+        }
+    }
+
+    /// Each move's image of the base points' `images`, sifted into `out`, eight
+    /// moves in step.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn sift_moves_wide(
+        &self,
+        cpu: crate::cpu::Avx512,
+        wide: &WideSift,
+        images: std::arch::x86_64::__m512i,
+        out: &mut [u64],
+    ) {
+        use std::arch::x86_64::_mm512_permutexvar_epi16;
         for (moves, out) in wide.moves.chunks(LANES).zip(out.chunks_mut(LANES)) {
             let mut lanes = [[0u16; WIDE]; LANES];
             for (lane, &m) in lanes.iter_mut().zip(moves) {
@@ -491,6 +619,45 @@ mod tests {
             let mut again = vec![0u64; neighbours.len()];
             scalar.neighbours(index, &mut again);
             prop_assert_eq!(again, neighbours);
+        }
+
+        /// A run of ascending indices expanded together (the low digits' images from
+        /// a table, the higher levels' product kept while they stay) has each index's
+        /// own neighbours, on both sifts.
+        #[test]
+        fn sorted_runs_expand_as_each_index_alone(
+            start in 0u64..3_149_280,
+            steps in proptest::collection::vec(1u64..3000, 1..60),
+        ) {
+            let skewb = open("skewb").unwrap();
+            let chain = skewb.chain_ranking().unwrap();
+            let indices: Vec<u64> = steps
+                .iter()
+                .scan(start, |at, &step| {
+                    let index = *at;
+                    *at += step;
+                    Some(index)
+                })
+                .filter(|&index| index < chain.count())
+                .collect();
+            let mut scalar = chain.clone();
+            #[cfg(target_arch = "x86_64")]
+            {
+                scalar.wide = None;
+            }
+            for ranking in [chain, &scalar] {
+                let mut seen = Vec::new();
+                ranking.expand_sorted(&indices, |index, neighbours| {
+                    seen.push((index, neighbours.to_vec()));
+                });
+                prop_assert_eq!(seen.len(), indices.len());
+                for (&index, (at, neighbours)) in indices.iter().zip(&seen) {
+                    let mut alone = vec![0u64; neighbours.len()];
+                    chain.neighbours(index, &mut alone);
+                    prop_assert_eq!(*at, index);
+                    prop_assert_eq!(neighbours, &alone);
+                }
+            }
         }
     }
 }

@@ -23,9 +23,10 @@ use crate::puzzle::Puzzle;
 const SHORTEST_MEASURE: Duration = Duration::from_millis(50);
 
 /// A bottom-up neighbour's time over a top-down one's, for a level guessed from the
-/// other direction's rate: measured 0.76 on the colour-neutral cross (levels 5 and 6),
-/// 1.67 and 2.02 on the FTO (levels 10 and 11, two builds on two machines); the middle
-/// keeps each within 2x.
+/// other direction's rate: the ratio differs by puzzle and machine (a question reads
+/// the frontier where a top-down neighbour writes the table), and the middle of those
+/// measured on the FTO and the colour-neutral cross (the experiment log) keeps each
+/// of their guesses within 2x.
 const BOTTOM_UP_PER_TOP_DOWN: f64 = 1.25;
 
 /// Levels guessed to take this long or longer get their guess said at their start

@@ -419,11 +419,37 @@ impl KClasses {
         (c, index - sections[c].offset)
     }
 
+    /// [`KClasses::locate`] for ascending indices: `near` is the section of the index
+    /// before (0 at first), checked before a search and left at `index`'s section.
+    #[inline(always)]
+    pub(super) fn locate_near(&self, index: u64, near: &mut usize) -> (usize, u64) {
+        if self.sections.uniform.is_some() {
+            return self.locate(index);
+        }
+        let sections = &self.sections.sections;
+        let c = *near;
+        let end = sections
+            .get(c + 1)
+            .map_or(self.sections.total, |s| s.offset);
+        if sections[c].offset <= index && index < end {
+            return (c, index - sections[c].offset);
+        }
+        let (c, within) = self.locate(index);
+        *near = c;
+        (c, within)
+    }
+
     /// The class, large part and canonicity of `index` (`Large::Nothing` excluded):
     /// whether `index` is the one its class of positions is numbered by.
     #[inline(always)]
     pub(super) fn unnumber(&self, index: u64) -> (usize, LargePart, bool) {
         let (c, within) = self.locate(index);
+        self.unnumber_in(c, within)
+    }
+
+    /// [`KClasses::unnumber`] of slot `within` of class `c`'s section.
+    #[inline(always)]
+    pub(super) fn unnumber_in(&self, c: usize, within: u64) -> (usize, LargePart, bool) {
         let section = self.sections.get(c);
         if section.prefix == WHOLE {
             let b = self.split.unrank_large(within);
@@ -432,8 +458,8 @@ impl KClasses {
         }
         let prefix = &self.sections.prefixes[section.prefix as usize];
         let (start, _) = self.small_classes.stabiliser_of[c];
-        let class = (within / section.rest) as usize;
-        let rest = within % section.rest;
+        let class = section.prefix_of(within);
+        let rest = within - class as u64 * section.rest;
         let rank = prefix.least[class] as u64 * section.rest + rest;
         let b = self.split.unrank_large_in(rank, &prefix.order);
         let canonical = prefix.fixing(class as u32).iter().all(|&j| {

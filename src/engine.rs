@@ -313,7 +313,8 @@ pub trait Executor {
     /// States per class over the whole index space (less the indices the puzzle
     /// never reaches, [`Puzzle::never_reached`]).
     fn class_sizes(&self) -> [u64; 2];
-    /// The indices the puzzle never reaches that a bottom-up level still scans.
+    /// The indices the puzzle never reaches that a bottom-up level still scans at a
+    /// cost ([`Puzzle::never_reached_unchecked`]).
     fn never_reached(&self) -> u64 {
         0
     }

@@ -164,6 +164,13 @@ pub trait Puzzle: Notation + Sync {
         0
     }
 
+    /// How many of the [`Puzzle::never_reached`] indices a bottom-up level still pays
+    /// to check, for the direction rule: a puzzle that remembers the ones a level
+    /// found skips those after for next to nothing. Default: all of them.
+    fn never_reached_unchecked(&self) -> u64 {
+        self.never_reached()
+    }
+
     /// How many times the work of expanding a state top-down exceeds that of a
     /// bottom-up question, which stops at the first neighbour in the frontier: the
     /// direction rule weighs the frontier by it. 1 (the default) where a neighbour
@@ -676,6 +683,9 @@ impl<P: Puzzle> Puzzle for Rooted<'_, P> {
     }
     fn never_reached(&self) -> u64 {
         self.puzzle.never_reached()
+    }
+    fn never_reached_unchecked(&self) -> u64 {
+        self.puzzle.never_reached_unchecked()
     }
     fn bottom_up_gain(&self) -> u64 {
         self.puzzle.bottom_up_gain()

@@ -169,7 +169,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
     }
 
     fn never_reached(&self) -> u64 {
-        self.layout.left_out
+        self.puzzle.never_reached_unchecked()
     }
 
     fn bottom_up_gain(&self) -> u64 {

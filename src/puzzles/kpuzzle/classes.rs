@@ -879,6 +879,11 @@ impl Puzzle for KClasses {
         self.holes
     }
 
+    /// The holes no bottom-up level has found yet (`known_holes`).
+    fn never_reached_unchecked(&self) -> u64 {
+        self.holes - self.known_holes.known()
+    }
+
     /// A neighbour is a class found by acts and a rank, which a bottom-up question
     /// stops computing at the first one in the frontier.
     fn bottom_up_gain(&self) -> u64 {

@@ -13,7 +13,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Per section, once a slot of it is found not to be its class's own: a bit per slot.
 pub(super) struct KnownHoles {
-    sections: Vec<OnceLock<Box<[AtomicU64]>>>,
+    sections: Vec<OnceLock<SectionHoles>>,
+}
+
+/// One section's known slots: a bit per slot, and how many are set.
+struct SectionHoles {
+    bits: Box<[AtomicU64]>,
+    known: AtomicU64,
 }
 
 impl KnownHoles {
@@ -27,17 +33,30 @@ impl KnownHoles {
     /// Whether slot `within` of section `section` is known not to be its class's own.
     #[inline(always)]
     pub fn contains(&self, section: usize, within: u64) -> bool {
-        self.sections[section].get().is_some_and(|bits| {
-            bits[(within / 64) as usize].load(Ordering::Relaxed) & 1 << (within % 64) != 0
+        self.sections[section].get().is_some_and(|holes| {
+            holes.bits[(within / 64) as usize].load(Ordering::Relaxed) & 1 << (within % 64) != 0
         })
     }
 
     /// Records slot `within` of section `section` (of `slots` slots) as not its
     /// class's own.
     pub fn insert(&self, section: usize, within: u64, slots: u64) {
-        let bits = self.sections[section]
-            .get_or_init(|| (0..slots.div_ceil(64)).map(|_| AtomicU64::new(0)).collect());
-        bits[(within / 64) as usize].fetch_or(1 << (within % 64), Ordering::Relaxed);
+        let holes = self.sections[section].get_or_init(|| SectionHoles {
+            bits: (0..slots.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            known: AtomicU64::new(0),
+        });
+        let bit = 1 << (within % 64);
+        if holes.bits[(within / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+            holes.known.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// How many slots are known.
+    pub fn known(&self) -> u64 {
+        let sections = self.sections.iter().filter_map(OnceLock::get);
+        sections
+            .map(|holes| holes.known.load(Ordering::Relaxed))
+            .sum()
     }
 }
 
@@ -62,11 +81,16 @@ mod tests {
     #[test]
     fn slots_are_known_once_inserted_and_copies_start_empty() {
         let holes = KnownHoles::new(3);
+        assert_eq!(holes.known(), 0);
         assert!(!holes.contains(1, 70));
         holes.insert(1, 70, 100);
         holes.insert(1, 0, 100);
+        holes.insert(1, 70, 100);
+        holes.insert(2, 99, 100);
+        assert_eq!(holes.known(), 3);
         assert!(holes.contains(1, 70) && holes.contains(1, 0));
         assert!(!holes.contains(1, 69) && !holes.contains(0, 70) && !holes.contains(2, 70));
         assert!(!holes.clone().contains(1, 70));
+        assert_eq!(holes.clone().known(), 0);
     }
 }

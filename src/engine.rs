@@ -590,7 +590,8 @@ impl<'a> Bfs<'a> {
     /// class (times what each costs bottom-up, [`Executor::bottom_up_cost`]),
     /// bottom-up after: each direction expands that many states.
     /// A bottom-up level also scans the indices the puzzle never reaches (`scanned`
-    /// counts them with the unseen states); skipping one costs about a quarter of an
+    /// counts them with the unseen states, less those the puzzle already remembers,
+    /// [`Puzzle::never_reached_unchecked`]); checking one costs about a quarter of an
     /// expansion, so they must not outweigh the frontier either.
     #[must_use]
     pub fn choose_direction(frontier: u64, unseen: u64, scanned: u64) -> Direction {

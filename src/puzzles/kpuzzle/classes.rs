@@ -1454,6 +1454,23 @@ pub(super) mod tests {
         }
     }
 
+    /// Every hole a bottom-up question meets is remembered once, and the direction
+    /// rule then counts none as still to check.
+    #[test]
+    fn questions_remember_every_hole_they_meet() {
+        let p = classes("3x3x3-corners");
+        assert!(p.never_reached() > 0);
+        assert_eq!(p.never_reached_unchecked(), p.never_reached());
+        let all: Vec<u64> = (0..p.index_count()).collect();
+        p.expand_until_hit(&all[..all.len() / 3], |_| false, |_| {}, |_| {});
+        let unchecked = p.never_reached_unchecked();
+        assert!(0 < unchecked && unchecked < p.never_reached());
+        for _ in 0..2 {
+            p.expand_until_hit(&all, |_| false, |_| {}, |_| {});
+            assert_eq!(p.never_reached_unchecked(), 0);
+        }
+    }
+
     /// The neighbours' keys put together field by field are the keys of the values the
     /// moves make, on puzzles whose small part is the whole puzzle (the 2x2x2), a
     /// permutation (the corners) and pieces with twists (the Pyraminx, the Skewb).

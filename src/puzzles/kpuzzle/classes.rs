@@ -1027,8 +1027,9 @@ const BOTTOM_UP_GAIN: u64 = 2;
 const HIT_GROUP: usize = 4;
 
 /// How many states a bottom-up question loop takes at once: each round computes and
-/// asks for a group of neighbours of each before it reads their answers (8 against
-/// one state at a time: 0.86x on the FTO's level 11; 16: no better than 8).
+/// asks for a group of neighbours of each before it reads their answers, so that
+/// their reads wait together (the experiment log's entry "bottom-up class questions
+/// in batches" has the sizes tried).
 const QUESTION_BATCH: usize = 8;
 
 impl KClasses {

@@ -6,7 +6,8 @@
 //! checking that (an act and a rank per symmetry of the stabiliser), which on a puzzle
 //! with many such slots can cost more than the level's questions. Each section with a
 //! slot found so gets a bit per slot, allocated at the first one, so that puzzles and
-//! sections without them cost nothing.
+//! sections without them cost nothing, and a count of its known slots, which tells the
+//! direction rule how many are still to check.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};

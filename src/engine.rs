@@ -315,7 +315,7 @@ pub trait Executor {
     fn class_sizes(&self) -> [u64; 2];
     /// The indices the puzzle never reaches that a bottom-up level still scans at a
     /// cost ([`Puzzle::never_reached_unchecked`]).
-    fn never_reached(&self) -> u64 {
+    fn never_reached_unchecked(&self) -> u64 {
         0
     }
     /// The puzzle's [`crate::Puzzle::bottom_up_gain`].
@@ -382,8 +382,8 @@ impl<E: Executor + ?Sized> Executor for &mut E {
     fn class_sizes(&self) -> [u64; 2] {
         (**self).class_sizes()
     }
-    fn never_reached(&self) -> u64 {
-        (**self).never_reached()
+    fn never_reached_unchecked(&self) -> u64 {
+        (**self).never_reached_unchecked()
     }
     fn bottom_up_gain(&self) -> u64 {
         (**self).bottom_up_gain()
@@ -563,7 +563,7 @@ impl<'a> Bfs<'a> {
                 Self::choose_direction(
                     candidates.saturating_mul(self.executor.bottom_up_gain()),
                     u64::try_from(weighted).unwrap_or(u64::MAX),
-                    unseen + self.executor.never_reached(),
+                    unseen + self.executor.never_reached_unchecked(),
                 )
             },
             source,

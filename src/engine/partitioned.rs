@@ -782,7 +782,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Partitioned<'_, P, S> {
         self.layout.class_size
     }
 
-    fn never_reached(&self) -> u64 {
+    fn never_reached_unchecked(&self) -> u64 {
         self.layout.left_out
     }
 

@@ -168,7 +168,7 @@ impl<P: Puzzle, S: DepthStore> Executor for Threads<'_, P, S> {
         self.layout.class_size
     }
 
-    fn never_reached(&self) -> u64 {
+    fn never_reached_unchecked(&self) -> u64 {
         self.puzzle.never_reached_unchecked()
     }
 

@@ -119,9 +119,9 @@ enum Small {
 
 impl Small {
     /// Value `s` as a transformation (the large part's entries as solved).
-    fn state(&self, s: u32) -> Transformation {
+    fn state(&self, split: &Split, s: u32) -> Transformation {
         match self {
-            Small::Enumerated(small) => small.state(s),
+            Small::Enumerated(small) => small.state(split, s),
             Small::Ranked(ranked) => ranked.state(s),
         }
     }
@@ -356,7 +356,7 @@ impl KClasses {
             self.unnumber(index)
         };
         let s = self.small_classes.representatives[c];
-        let mut x = self.small.state(s);
+        let mut x = self.small.state(&self.split, s);
         if let Some(&first) = self.split.large_positions.first() {
             for (i, &p) in self.split.large_positions.iter().enumerate() {
                 if self.split.large == Large::Orbit {
@@ -549,7 +549,9 @@ impl KClasses {
             .par_iter()
             .map(|(c, stabiliser)| {
                 let c = *c as usize;
-                let x = self.small.state(self.small_classes.representatives[c]);
+                let x = self
+                    .small
+                    .state(&self.split, self.small_classes.representatives[c]);
                 let mut fixed = self.split.large_count as u128;
                 for &sym in &stabiliser[1..] {
                     self.for_each_fixed(sym as usize, &x, &mut |_| fixed += 1);
@@ -574,7 +576,7 @@ impl KClasses {
             .par_iter()
             .flat_map_iter(|(c, stabiliser)| {
                 let rep = self.small_classes.representatives[*c as usize];
-                let x = self.small.state(rep);
+                let x = self.small.state(&self.split, rep);
                 let mut found: HashMap<u64, u64> = HashMap::new();
                 if matches!(self.small, Small::Enumerated(_)) && self.split.large != Large::Nothing
                 {
@@ -1455,6 +1457,71 @@ pub(super) mod tests {
         }
     }
 
+    /// The small part's values are numbered in the same order whether the look-ups
+    /// that a value's first move answers are skipped or not.
+    #[test]
+    fn first_moves_skip_look_ups_without_changing_the_numbering() {
+        for name in ["2x2x2", "3x3x3-corners", "skewb", "pyraminx"] {
+            let classes = classes(name);
+            let (geometry, split) = (&classes.geometry, &classes.split);
+            let Small::Enumerated(small) = &classes.small else {
+                panic!("{name}: a ranked small part")
+            };
+            let untracked = SmallPart::enumerate_tracking(geometry, split, small.len(), false)
+                .expect("the small part");
+            assert_eq!(untracked.len(), small.len(), "{name}");
+            for s in 0..small.len() as u32 {
+                assert_eq!(untracked.key(s), small.key(s), "{name}: value {s}");
+            }
+        }
+    }
+
+    /// The symmetries' images of a key put together by table are the keys of
+    /// [`Geometry::act_into`]'s images, for every symmetry of puzzles with and without
+    /// a large part and with a mirror; a frame takes no tables.
+    #[test]
+    fn symmetry_keys_are_the_keys_of_the_images() {
+        for name in ["2x2x2", "3x3x3-corners", "skewb", "pyraminx"] {
+            let classes = classes(name);
+            let (geometry, split) = (&classes.geometry, &classes.split);
+            let Small::Enumerated(small) = &classes.small else {
+                panic!("{name}: a ranked small part")
+            };
+            let keys = geometry::SymmetryKeys::new(geometry, split).expect("tables");
+            let n = geometry.compact.len();
+            let moduli = &geometry.compact.moduli;
+            let inverses: Vec<Transformation> = geometry
+                .symmetries
+                .iter()
+                .map(|s| s.s.inverse(moduli))
+                .collect();
+            let (mut scratch, mut image) = ((vec![0; n], vec![0; n]), (vec![0; n], vec![0; n]));
+            let mut mirrored = false;
+            for s in (0..small.len() as u32).step_by(small.len() / 5000 + 1) {
+                let x = small.state(split, s);
+                for sym in 0..geometry.symmetries.len() {
+                    mirrored |= geometry.symmetries[sym].mirror;
+                    geometry.act_into(sym, &inverses, x.parts(), &mut scratch, &mut image);
+                    assert_eq!(
+                        keys.image(sym, small.key(s)),
+                        split.key(&image.0, &image.1),
+                        "{name}: value {s}, symmetry {sym}"
+                    );
+                }
+            }
+            assert!(mirrored, "{name}: no mirror among the symmetries");
+        }
+        let rotations =
+            match library::open_any("2x2x2 --moves U,D,R,L,F,B --up-to-rotation --symmetry")
+                .unwrap()
+            {
+                library::Twisty::Classes(c) => c,
+                library::Twisty::Plain(_) => panic!("opened without classes"),
+            };
+        assert!(rotations.geometry.frame.is_some());
+        assert!(geometry::SymmetryKeys::new(&rotations.geometry, &rotations.split).is_none());
+    }
+
     /// Every hole a bottom-up question meets is remembered once, and the direction
     /// rule then counts none as still to check.
     #[test]
@@ -1484,20 +1551,23 @@ pub(super) mod tests {
             };
             let moves = p.geometry.moves.len();
             let moduli = &p.geometry.compact.moduli;
-            let mut scratch = geometry::KeyScratch::new(&p.geometry, &p.split);
+            let tabulated = geometry::KeyScratch::new(&p.geometry, &p.split);
+            let mut scratches = [tabulated.clone().untabulated(), tabulated];
             let mut keys = vec![0u64; moves];
             let mut checked = 0;
             for s in (0..small.len() as u32).step_by(small.len() / 500 + 1) {
-                let x = small.state(s);
-                p.geometry.key_neighbours(
-                    p.split.key(&x.permutation, &x.delta),
-                    &mut scratch,
-                    &mut keys,
-                );
-                for (m, &key) in p.geometry.moves.iter().zip(&keys) {
-                    let y = x.then(m, moduli);
-                    assert_eq!(key, p.split.key(&y.permutation, &y.delta), "{name}");
-                    checked += 1;
+                let x = small.state(&p.split, s);
+                for scratch in &mut scratches {
+                    p.geometry.key_neighbours(
+                        p.split.key(&x.permutation, &x.delta),
+                        scratch,
+                        &mut keys,
+                    );
+                    for (m, &key) in p.geometry.moves.iter().zip(&keys) {
+                        let y = x.then(m, moduli);
+                        assert_eq!(key, p.split.key(&y.permutation, &y.delta), "{name}");
+                        checked += 1;
+                    }
                 }
             }
             assert!(
@@ -1516,7 +1586,7 @@ pub(super) mod tests {
         p.split.large = Large::Orbit;
         p.split.large_modulus = 1;
         p.split.large_positions = (0..k).collect();
-        let x = p.small.state(p.small_classes.representatives[0]);
+        let x = p.small.state(&p.split, p.small_classes.representatives[0]);
         let acts_of = |from: &[u8], label: &[u8]| {
             let mut acts = Acts::new(k);
             acts.push(from, &[0; 6], label, &[0; 6], false);

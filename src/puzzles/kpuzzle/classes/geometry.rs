@@ -29,15 +29,22 @@ pub(super) struct Geometry {
 /// position's piece and twist as its key holds them), per compact position where its
 /// field sits in a key, and per move and position where the entry comes from, what the
 /// move adds to its twist and where the key holds it ([`Split::key_fields`]).
+///
+/// Where they fit the first-level cache, per move and position a table gives the
+/// neighbour's field in place for each value of the field it comes from: one load in
+/// place of the twist's sum and reduction.
+#[derive(Clone)]
 pub(super) struct KeyScratch {
     values: [u16; 256],
     fields: Vec<KeyField>,
     steps: Vec<KeyStep>,
+    /// The steps' tables, one after another; empty where they would not fit.
+    moved: Vec<u64>,
 }
 
 /// One compact position of one move's neighbour: its entry's source place, the twist
 /// the move adds (reduced; zero where the key holds no twist) and the orbit's modulus,
-/// and where the key holds the position's field.
+/// where the key holds the position's field, and where the step's table starts.
 #[derive(Debug, Clone, Copy)]
 struct KeyStep {
     from: u8,
@@ -45,6 +52,25 @@ struct KeyStep {
     modulus: u16,
     twist_mask: u16,
     shift: u32,
+    offset: u32,
+}
+
+/// The most entries of [`KeyScratch`]'s tables (32 KiB).
+const MAX_MOVE_KEY_ENTRIES: usize = 1 << 12;
+
+impl KeyStep {
+    /// The field this step puts in place for `value`, its source's field.
+    #[inline(always)]
+    fn field(&self, value: u16) -> u64 {
+        // Both below the modulus: one subtraction at most.
+        let sum = (value & self.twist_mask) + self.add;
+        let twist = if sum >= self.modulus {
+            sum - self.modulus
+        } else {
+            sum
+        };
+        u64::from(value & !self.twist_mask | twist) << self.shift
+    }
 }
 
 impl KeyScratch {
@@ -68,15 +94,43 @@ impl KeyScratch {
                         modulus,
                         twist_mask: field.twist_mask,
                         shift: field.shift,
+                        offset: 0,
                     }
                 })
             })
             .collect();
-        KeyScratch {
+        let mut scratch = KeyScratch {
             values: [0; 256],
             fields,
             steps,
+            moved: Vec::new(),
+        };
+        scratch.tabulate();
+        scratch
+    }
+
+    /// The steps' tables, where they fit.
+    fn tabulate(&mut self) {
+        let entries: usize = self
+            .steps
+            .iter()
+            .map(|step| self.fields[step.from as usize].mask as usize + 1)
+            .sum();
+        if entries > MAX_MOVE_KEY_ENTRIES {
+            return;
         }
+        for step in &mut self.steps {
+            step.offset = self.moved.len() as u32;
+            let mask = self.fields[step.from as usize].mask as u16;
+            self.moved.extend((0..=mask).map(|value| step.field(value)));
+        }
+    }
+
+    /// The same without the tables (each field summed and reduced).
+    #[cfg(test)]
+    pub fn untabulated(mut self) -> KeyScratch {
+        self.moved.clear();
+        self
     }
 }
 
@@ -90,25 +144,24 @@ impl Geometry {
             values,
             fields,
             steps,
+            moved,
         } = scratch;
         let n = self.compact.len();
         for (value, field) in values.iter_mut().zip(&*fields) {
             *value = (key >> field.shift & field.mask) as u16;
         }
-        for (steps, out) in steps.chunks_exact(n.max(1)).zip(out) {
-            let mut key = 0u64;
-            for step in steps {
-                let value = values[step.from as usize];
-                // Both below the modulus: one subtraction at most.
-                let sum = (value & step.twist_mask) + step.add;
-                let twist = if sum >= step.modulus {
-                    sum - step.modulus
-                } else {
-                    sum
-                };
-                key |= u64::from(value & !step.twist_mask | twist) << step.shift;
+        if moved.is_empty() {
+            for (steps, out) in steps.chunks_exact(n.max(1)).zip(out) {
+                *out = steps
+                    .iter()
+                    .fold(0, |key, step| key | step.field(values[step.from as usize]));
             }
-            *out = key;
+        } else {
+            for (steps, out) in steps.chunks_exact(n.max(1)).zip(out) {
+                *out = steps.iter().fold(0, |key, step| {
+                    key | moved[step.offset as usize + values[step.from as usize] as usize]
+                });
+            }
         }
     }
 
@@ -254,4 +307,106 @@ pub(super) fn add_twists(a: u8, b: u8, m: u8) -> u8 {
     } else {
         sum % m
     }) as u8
+}
+
+/// The symmetries' images of small-part keys ([`Split::key`]), put together from the
+/// key's fields by table: the image's field at a compact position depends only on the
+/// field of the position the symmetry brings there (`S⁻¹·x·S` relabels that one entry's
+/// piece and twist), so per symmetry and position a table gives the image's field, in
+/// place, for each value of the source field. The tables are built by
+/// [`Geometry::act_into`] itself, one source entry at a time.
+///
+/// Only without a frame: a frame's rotation depends on the whole image.
+pub(super) struct SymmetryKeys {
+    /// Per symmetry, one term per compact position whose field the key holds.
+    terms: Vec<KeyTerm>,
+    /// The terms of one symmetry.
+    per_symmetry: usize,
+    /// The terms' tables, one after another.
+    table: Vec<u64>,
+}
+
+/// One position of a symmetry's image: where the source field sits in a key and
+/// where its table starts.
+#[derive(Debug, Clone, Copy)]
+struct KeyTerm {
+    shift: u32,
+    mask: u64,
+    offset: u32,
+}
+
+/// The most entries [`SymmetryKeys`] tabulates over all symmetries (2 MiB), so that its
+/// tables stay in the cache; a puzzle with wider fields takes [`Geometry::act_into`].
+const MAX_SYMMETRY_KEY_ENTRIES: usize = 1 << 18;
+
+impl SymmetryKeys {
+    /// The tables of `geometry`'s symmetries over `split`'s keys, or `None` where the
+    /// geometry has a frame or the tables would be too large.
+    pub fn new(geometry: &Geometry, split: &Split) -> Option<SymmetryKeys> {
+        if geometry.frame.is_some() {
+            return None;
+        }
+        let fields = split.key_fields();
+        let held: Vec<usize> = (0..fields.len()).filter(|&i| fields[i].mask != 0).collect();
+        let sources = |sym: usize| {
+            held.iter()
+                .map(move |&i| geometry.symmetries[sym].s.permutation[i] as usize)
+        };
+        let entries: usize = (0..geometry.symmetries.len())
+            .flat_map(sources)
+            .map(|j| fields[j].mask as usize + 1)
+            .sum();
+        if entries > MAX_SYMMETRY_KEY_ENTRIES {
+            return None;
+        }
+        let n = geometry.compact.len();
+        let moduli = &geometry.compact.moduli;
+        let inverses: Vec<Transformation> = geometry
+            .symmetries
+            .iter()
+            .map(|s| s.s.inverse(moduli))
+            .collect();
+        let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
+        let mut scratch = (vec![0u8; n], vec![0u8; n]);
+        let mut image = (vec![0u8; n], vec![0u8; n]);
+        let mut terms = Vec::with_capacity(held.len() * geometry.symmetries.len());
+        let mut table = Vec::with_capacity(entries);
+        for sym in 0..geometry.symmetries.len() {
+            for (&i, j) in held.iter().zip(sources(sym)) {
+                let source = fields[j];
+                terms.push(KeyTerm {
+                    shift: source.shift,
+                    mask: source.mask,
+                    offset: table.len() as u32,
+                });
+                for value in 0..=source.mask {
+                    split.unkey(value << source.shift, &mut pieces, &mut twists);
+                    let piece = pieces[j] as usize;
+                    if piece >= n || geometry.compact.orbit[piece] != geometry.compact.orbit[j] {
+                        // No key holds this field value.
+                        table.push(0);
+                        continue;
+                    }
+                    geometry.act_into(sym, &inverses, (&pieces, &twists), &mut scratch, &mut image);
+                    let field = fields[i];
+                    table.push(split.key(&image.0, &image.1) & (field.mask << field.shift));
+                }
+            }
+        }
+        Some(SymmetryKeys {
+            terms,
+            per_symmetry: held.len(),
+            table,
+        })
+    }
+
+    /// The key of the image under symmetry `sym` of the small part with key `key`:
+    /// [`Split::key`] of [`Geometry::act_into`]'s image.
+    #[inline]
+    pub fn image(&self, sym: usize, key: u64) -> u64 {
+        let terms = &self.terms[sym * self.per_symmetry..(sym + 1) * self.per_symmetry];
+        terms.iter().fold(0, |image, term| {
+            image | self.table[term.offset as usize + (key >> term.shift & term.mask) as usize]
+        })
+    }
 }

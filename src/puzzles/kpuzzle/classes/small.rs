@@ -5,7 +5,7 @@
 use super::super::KPuzzleError;
 use super::super::definition::Transformation;
 use super::MAX_SMALL_PART;
-use super::geometry::{Geometry, KeyScratch};
+use super::geometry::{Geometry, KeyScratch, SymmetryKeys};
 use super::key_table::KeyTable;
 use super::split::{Acts, Split};
 use rayon::prelude::*;
@@ -29,10 +29,8 @@ const CLASSIFY_ROUND: usize = 1 << 10;
 pub(super) struct SmallPart {
     /// The number of each value, by its key ([`Split::key`]).
     ids: KeyTable,
-    /// Per value: its pieces and twists over all compact positions (the large
-    /// part's entries as solved).
-    pieces: Vec<u8>,
-    twists: Vec<u8>,
+    /// Per value: its key, which holds its pieces and twists ([`Split::unkey`]).
+    keys: Vec<u64>,
     /// Per class (of [`SmallClasses`]) and move: the value the move takes the class's
     /// representative to; empty until [`SmallPart::move_representatives`].
     pub moves: Vec<u32>,
@@ -51,6 +49,17 @@ impl SmallPart {
         split: &Split,
         expected: usize,
     ) -> Result<SmallPart, KPuzzleError> {
+        let tracked = geometry.moves.len() < NO_PARENT as usize;
+        SmallPart::enumerate_tracking(geometry, split, expected, tracked)
+    }
+
+    /// [`SmallPart::enumerate`], with each value's first move `tracked` or not.
+    pub(super) fn enumerate_tracking(
+        geometry: &Geometry,
+        split: &Split,
+        expected: usize,
+        tracked: bool,
+    ) -> Result<SmallPart, KPuzzleError> {
         let n = geometry.compact.len();
         let mut ids = KeyTable::with_capacity(expected, split.key_bits());
         let identity = Transformation::identity(n);
@@ -59,6 +68,13 @@ impl SmallPart {
         ids.get_or_insert(keys[0], 0);
         let moves = geometry.moves.len();
         let (mut neighbours, mut known, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+        // Per value, the move that first reached it: its neighbours by some moves
+        // are numbered already ([`parent_knows`]).
+        let parent_knows = parent_knows(geometry, tracked);
+        let mut first_move = Vec::with_capacity(expected);
+        first_move.push(NO_PARENT);
+        // Each thread's scratch a copy of one (its tables built once).
+        let prototype = KeyScratch::new(geometry, split);
         let mut next = 0;
         // In the order a breadth-first search meets them: the values of a round are
         // numbered in turn, and each value's neighbours in the moves' order. Which
@@ -73,17 +89,27 @@ impl SmallPart {
                 .par_chunks_mut(BATCH * moves)
                 .zip(known.par_chunks_mut(BATCH * moves))
                 .zip(values.par_chunks(BATCH))
+                .zip(first_move[next..end].par_chunks(BATCH))
                 .for_each_init(
-                    || KeyScratch::new(geometry, split),
-                    |scratch, ((neighbours, known), values)| {
-                        for (row, &key) in neighbours.chunks_mut(moves).zip(values) {
+                    || prototype.clone(),
+                    |scratch, (((neighbours, known), values), first_moves)| {
+                        let rows = neighbours.chunks_mut(moves).zip(known.chunks_mut(moves));
+                        for ((row, known), (&key, &first)) in
+                            rows.zip(values.iter().zip(first_moves))
+                        {
                             geometry.key_neighbours(key, scratch, row);
-                            for &key in &*row {
-                                ids.prefetch(key);
+                            let by_parent = &parent_knows[first as usize * moves..][..moves];
+                            known.copy_from_slice(by_parent);
+                            for (&key, &known) in row.iter().zip(by_parent) {
+                                if !known {
+                                    ids.prefetch(key);
+                                }
                             }
                         }
                         for (known, &key) in known.iter_mut().zip(&*neighbours) {
-                            *known = ids.get(key).is_some();
+                            if !*known {
+                                *known = ids.get(key).is_some();
+                            }
                         }
                     },
                 );
@@ -93,14 +119,15 @@ impl SmallPart {
                 neighbours
                     .iter()
                     .zip(&known)
-                    .filter(|&(_, &known)| !known)
-                    .map(|(&key, _)| key),
+                    .enumerate()
+                    .filter(|&(_, (_, &known))| !known)
+                    .map(|(at, (&key, _))| (key, at % moves)),
             );
-            for &key in &unknown[..AHEAD.min(unknown.len())] {
+            for &(key, _) in &unknown[..AHEAD.min(unknown.len())] {
                 ids.prefetch(key);
             }
-            for (j, &key) in unknown.iter().enumerate() {
-                if let Some(&ahead) = unknown.get(j + AHEAD) {
+            for (j, &(key, by)) in unknown.iter().enumerate() {
+                if let Some(&(ahead, _)) = unknown.get(j + AHEAD) {
                     ids.prefetch(ahead);
                 }
                 let count = keys.len() as u32;
@@ -112,32 +139,16 @@ impl SmallPart {
                         )));
                     }
                     keys.push(key);
+                    first_move.push(if tracked { by as u8 } else { NO_PARENT });
                 }
             }
         }
-        let mut small = SmallPart {
+        Ok(SmallPart {
             ids,
-            pieces: vec![0; keys.len() * n],
-            twists: vec![0; keys.len() * n],
+            keys,
             moves: Vec::new(),
             n,
-        };
-        // Each value's pieces and twists, on the pool.
-        small
-            .pieces
-            .par_chunks_mut(ROUND * n.max(1))
-            .zip(small.twists.par_chunks_mut(ROUND * n.max(1)))
-            .zip(keys.par_chunks(ROUND))
-            .for_each(|((pieces, twists), keys)| {
-                for ((pieces, twists), &key) in pieces
-                    .chunks_mut(n.max(1))
-                    .zip(twists.chunks_mut(n.max(1)))
-                    .zip(keys)
-                {
-                    split.unkey(key, pieces, twists);
-                }
-            });
-        Ok(small)
+        })
     }
 
     /// Fills [`SmallPart::moves`]: each representative's neighbours by `geometry`'s
@@ -150,17 +161,17 @@ impl SmallPart {
         representatives: &[u32],
     ) {
         let moves = geometry.moves.len();
+        let prototype = KeyScratch::new(geometry, split);
         let mut table = crate::sys::huge_vec(representatives.len() * moves);
         table.resize(representatives.len() * moves, 0u32);
         table
             .par_chunks_mut(BATCH * moves)
             .zip(representatives.par_chunks(BATCH))
             .for_each_init(
-                || (KeyScratch::new(geometry, split), vec![0u64; BATCH * moves]),
+                || (prototype.clone(), vec![0u64; BATCH * moves]),
                 |(scratch, keys), (table, representatives)| {
                     for (row, &s) in keys.chunks_mut(moves).zip(representatives) {
-                        let (pieces, twists) = self.value(s);
-                        geometry.key_neighbours(split.key(pieces, twists), scratch, row);
+                        geometry.key_neighbours(self.key(s), scratch, row);
                         for &key in &*row {
                             self.ids.prefetch(key);
                         }
@@ -175,22 +186,24 @@ impl SmallPart {
 
     /// The number of values.
     pub fn len(&self) -> usize {
-        self.pieces.len() / self.n.max(1)
+        self.keys.len()
     }
 
-    /// Value `s`'s pieces and twists.
-    pub fn value(&self, s: u32) -> (&[u8], &[u8]) {
-        let at = s as usize * self.n;
-        (&self.pieces[at..at + self.n], &self.twists[at..at + self.n])
+    /// Value `s`'s key ([`Split::key`]).
+    pub fn key(&self, s: u32) -> u64 {
+        self.keys[s as usize]
+    }
+
+    /// Value `s`'s pieces and twists into `pieces` and `twists`.
+    pub fn value_into(&self, split: &Split, s: u32, pieces: &mut [u8], twists: &mut [u8]) {
+        split.unkey(self.key(s), pieces, twists);
     }
 
     /// Value `s` as a transformation (the large part's entries as solved).
-    pub fn state(&self, s: u32) -> Transformation {
-        let at = s as usize * self.n;
-        Transformation {
-            permutation: self.pieces[at..at + self.n].to_vec(),
-            delta: self.twists[at..at + self.n].to_vec(),
-        }
+    pub fn state(&self, split: &Split, s: u32) -> Transformation {
+        let mut x = Transformation::identity(self.n);
+        self.value_into(split, s, &mut x.permutation, &mut x.delta);
+        x
     }
 
     /// Whether the moves reach the small part `y`.
@@ -204,6 +217,31 @@ impl SmallPart {
             .get(split.key(&y.permutation, &y.delta))
             .expect("a value the moves reach")
     }
+}
+
+/// A value's first move ([`SmallPart::enumerate`]) where it has none: the goal, or
+/// puzzles of too many moves to keep them.
+const NO_PARENT: u8 = u8::MAX;
+
+/// Per first move `m` (and [`NO_PARENT`]) and move `m'`, whether `m` then `m'` is a
+/// move or no move: then a value reached by `m` from a value numbered before it has its
+/// neighbour by `m'` numbered already (that value's neighbour, or that value), and
+/// [`SmallPart::enumerate`] need not look it up. On a cube: the other turns of the
+/// same face, a third of the look-ups.
+fn parent_knows(geometry: &Geometry, tracked: bool) -> Vec<bool> {
+    let moves = &geometry.moves;
+    let moduli = &geometry.compact.moduli;
+    let identity = Transformation::identity(geometry.compact.len());
+    let mut knows = vec![false; (NO_PARENT as usize + 1) * moves.len()];
+    if tracked {
+        for (first, row) in moves.iter().zip(knows.chunks_mut(moves.len())) {
+            for (then, knows) in moves.iter().zip(row) {
+                let both = first.then(then, moduli);
+                *knows = both == identity || moves.contains(&both);
+            }
+        }
+    }
+    knows
 }
 
 /// The small part's values in classes under the symmetries: per value its class and
@@ -237,15 +275,9 @@ impl SmallClasses {
         let mut class = crate::sys::huge_vec(count);
         class.resize(count, u32::MAX);
         let mut to_rep = vec![0u16; count];
-        let moduli = &geometry.compact.moduli;
         let inverse_index = inverse_symmetries(geometry);
-        let inverses: Vec<Transformation> = geometry
-            .symmetries
-            .iter()
-            .map(|s| s.s.inverse(moduli))
-            .collect();
+        let imager = Imager::new(geometry, split, small);
         let g = geometry.symmetries.len();
-        let n = geometry.compact.len();
         let mut representatives = Vec::new();
         let mut stabiliser_of = Vec::new();
         let mut stabilisers = Acts::new(k);
@@ -266,31 +298,7 @@ impl SmallClasses {
                 next += 1;
             }
             images.resize(batch.len() * g, 0u32);
-            images
-                .par_chunks_mut(BATCH * g)
-                .zip(batch.par_chunks(BATCH))
-                .for_each_init(
-                    || {
-                        let scratch = (vec![0u8; n], vec![0u8; n]);
-                        let image = (vec![0u8; n], vec![0u8; n]);
-                        (scratch, image, vec![0u64; BATCH * g])
-                    },
-                    |(scratch, image, keys), (images, batch)| {
-                        let keys = &mut keys[..images.len()];
-                        for (row, &s) in keys.chunks_mut(g.max(1)).zip(batch) {
-                            let x = small.value(s);
-                            for (sym, key) in row.iter_mut().enumerate() {
-                                geometry.act_into(sym, &inverses, x, scratch, image);
-                                // The key leaves the large part out.
-                                *key = split.key(&image.0, &image.1);
-                                small.ids.prefetch(*key);
-                            }
-                        }
-                        for (id, &key) in images.iter_mut().zip(&*keys) {
-                            *id = small.ids.get(key).expect("a value the moves reach");
-                        }
-                    },
-                );
+            imager.number_images(&batch, &mut images);
             for (&s, ids) in batch.iter().zip(images.chunks(g.max(1))) {
                 let s = s as usize;
                 if class[s] != u32::MAX {
@@ -311,7 +319,7 @@ impl SmallClasses {
                 }
                 let start = stabilisers.len();
                 if stabiliser.len() > 1 {
-                    let x = small.state(s as u32);
+                    let x = small.state(split, s as u32);
                     for &sym in &stabiliser[1..] {
                         geometry.push_act(split, &mut stabilisers, sym as usize, &x);
                     }
@@ -325,7 +333,12 @@ impl SmallClasses {
         let mut acts = Acts::with_capacity(k, if k > 0 { count } else { 0 });
         if k > 0 {
             for (s, &sym) in to_rep.iter().enumerate() {
-                geometry.push_act(split, &mut acts, sym as usize, &small.state(s as u32));
+                geometry.push_act(
+                    split,
+                    &mut acts,
+                    sym as usize,
+                    &small.state(split, s as u32),
+                );
             }
         }
         SmallClasses {
@@ -336,6 +349,78 @@ impl SmallClasses {
             stabilisers,
             symmetric,
         }
+    }
+}
+
+/// What numbers the images of the small part's values under the symmetries.
+struct Imager<'a> {
+    geometry: &'a Geometry,
+    split: &'a Split,
+    small: &'a SmallPart,
+    /// The images' keys by table, where the geometry has them.
+    symmetry_keys: Option<SymmetryKeys>,
+    /// The symmetries' transformations inverted.
+    inverses: Vec<Transformation>,
+}
+
+impl<'a> Imager<'a> {
+    fn new(geometry: &'a Geometry, split: &'a Split, small: &'a SmallPart) -> Imager<'a> {
+        let moduli = &geometry.compact.moduli;
+        Imager {
+            geometry,
+            split,
+            small,
+            symmetry_keys: SymmetryKeys::new(geometry, split),
+            inverses: geometry
+                .symmetries
+                .iter()
+                .map(|s| s.s.inverse(moduli))
+                .collect(),
+        }
+    }
+
+    /// The numbers of the images of the values `batch` into `images`, per value one
+    /// per symmetry: on the pool, a batch of values at a time with their slots
+    /// prefetched.
+    fn number_images(&self, batch: &[u32], images: &mut [u32]) {
+        let (geometry, split, small) = (self.geometry, self.split, self.small);
+        let g = geometry.symmetries.len();
+        let n = geometry.compact.len();
+        images
+            .par_chunks_mut(BATCH * g)
+            .zip(batch.par_chunks(BATCH))
+            .for_each_init(
+                || {
+                    let value = (vec![0u8; n], vec![0u8; n]);
+                    let scratch = (vec![0u8; n], vec![0u8; n]);
+                    let image = (vec![0u8; n], vec![0u8; n]);
+                    (value, scratch, image, vec![0u64; BATCH * g])
+                },
+                |(value, scratch, image, keys), (images, batch)| {
+                    let keys = &mut keys[..images.len()];
+                    for (row, &s) in keys.chunks_mut(g.max(1)).zip(batch) {
+                        if let Some(symmetry_keys) = &self.symmetry_keys {
+                            let x = small.key(s);
+                            for (sym, key) in row.iter_mut().enumerate() {
+                                *key = symmetry_keys.image(sym, x);
+                                small.ids.prefetch(*key);
+                            }
+                        } else {
+                            small.value_into(split, s, &mut value.0, &mut value.1);
+                            let x = (&value.0[..], &value.1[..]);
+                            for (sym, key) in row.iter_mut().enumerate() {
+                                geometry.act_into(sym, &self.inverses, x, scratch, image);
+                                // The key leaves the large part out.
+                                *key = split.key(&image.0, &image.1);
+                                small.ids.prefetch(*key);
+                            }
+                        }
+                    }
+                    for (id, &key) in images.iter_mut().zip(&*keys) {
+                        *id = small.ids.get(key).expect("a value the moves reach");
+                    }
+                },
+            );
     }
 }
 

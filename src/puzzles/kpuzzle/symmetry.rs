@@ -656,10 +656,23 @@ impl Frame {
     /// [`Frame::rotation_for`] a position given by its pieces and twists.
     #[must_use]
     pub fn rotation_for_parts(&self, pieces: &[u8], twists: &[u8]) -> &Transformation {
+        let k = self
+            .rotation_index(pieces, twists)
+            .expect("every reachable place has its rotation");
+        &self.rotations[k]
+    }
+
+    /// The index in [`Frame::rotations`] of [`Frame::rotation_for_parts`]; `None` for a
+    /// place of the reference piece no rotation brings home.
+    #[must_use]
+    pub fn rotation_index(&self, pieces: &[u8], twists: &[u8]) -> Option<usize> {
         let r = self.reference;
         let slot = pieces[r] as usize * self.modulus as usize + twists[r] as usize;
-        let k = self.bring_home[slot].expect("every reachable place has its rotation");
-        &self.rotations[k as usize]
+        self.bring_home
+            .get(slot)
+            .copied()
+            .flatten()
+            .map(usize::from)
     }
 
     /// `x` with its reference piece brought home: `rho · x`.

@@ -55,8 +55,9 @@ struct KeyStep {
     offset: u32,
 }
 
-/// The most entries of [`KeyScratch`]'s tables (32 KiB).
-const MAX_MOVE_KEY_ENTRIES: usize = 1 << 12;
+/// The most entries of [`KeyScratch`]'s tables (64 KiB: the first-level cache or the
+/// second).
+const MAX_MOVE_KEY_ENTRIES: usize = 1 << 13;
 
 impl KeyStep {
     /// The field this step puts in place for `value`, its source's field.
@@ -225,6 +226,29 @@ impl Geometry {
         scratch: &mut (Vec<u8>, Vec<u8>),
         out: &mut (Vec<u8>, Vec<u8>),
     ) {
+        self.conjugate_into(sym, inverses, (pieces, twists), scratch, out);
+        // ... and brought home.
+        if let Some(frame) = &self.frame {
+            let rho = frame.rotation_for_parts(&out.0, &out.1);
+            then_into(
+                rho.parts(),
+                (&out.0, &out.1),
+                self.compact.moduli.as_slice(),
+                scratch,
+            );
+            std::mem::swap(scratch, out);
+        }
+    }
+
+    /// [`Geometry::act_into`] before the frame brings the image home: `S⁻¹·x·S`.
+    fn conjugate_into(
+        &self,
+        sym: usize,
+        inverses: &[Transformation],
+        (pieces, twists): (&[u8], &[u8]),
+        scratch: &mut (Vec<u8>, Vec<u8>),
+        out: &mut (Vec<u8>, Vec<u8>),
+    ) {
         let moduli = &self.compact.moduli;
         let symmetry = &self.symmetries[sym];
         let (s, s_inverse) = (&symmetry.s, &inverses[sym]);
@@ -239,12 +263,6 @@ impl Geometry {
         // ... after S⁻¹, then S ...
         then_into(s_inverse.parts(), (&out.0, &out.1), moduli, scratch);
         then_into((&scratch.0, &scratch.1), s.parts(), moduli, out);
-        // ... and brought home.
-        if let Some(frame) = &self.frame {
-            let rho = frame.rotation_for_parts(&out.0, &out.1);
-            then_into(rho.parts(), (&out.0, &out.1), moduli, scratch);
-            std::mem::swap(scratch, out);
-        }
     }
 
     /// The act of symmetry `sym` on the large part of positions whose small part is
@@ -310,20 +328,33 @@ pub(super) fn add_twists(a: u8, b: u8, m: u8) -> u8 {
 }
 
 /// The symmetries' images of small-part keys ([`Split::key`]), put together from the
-/// key's fields by table: the image's field at a compact position depends only on the
-/// field of the position the symmetry brings there (`S⁻¹·x·S` relabels that one entry's
-/// piece and twist), so per symmetry and position a table gives the image's field, in
-/// place, for each value of the source field. The tables are built by
-/// [`Geometry::act_into`] itself, one source entry at a time.
-///
-/// Only without a frame: a frame's rotation depends on the whole image.
+/// key's fields by table: the conjugate's field at a compact position depends only on
+/// the field of the position the symmetry brings there (`S⁻¹·x·S` relabels that one
+/// entry's piece and twist), so per symmetry and position a table gives the
+/// conjugate's field, in place, for each value of the source field. Under a frame, the
+/// rotation that brings the conjugate home is read from one more table (it depends on
+/// the reference position's entry alone), and the rotation relabels each field in
+/// place by a table of its own. The tables are built by [`Geometry::act_into`]'s own
+/// steps, one entry at a time.
 pub(super) struct SymmetryKeys {
     /// Per symmetry, one term per compact position whose field the key holds.
     terms: Vec<KeyTerm>,
-    /// The terms of one symmetry.
+    /// The compact positions whose field the key holds.
     per_symmetry: usize,
     /// The terms' tables, one after another.
     table: Vec<u64>,
+    /// Under a frame: per symmetry, the term whose table gives the index of the
+    /// rotation that brings the conjugate home; per rotation, one term per held
+    /// position (its own field) relabelling it.
+    frame: Option<FrameKeys>,
+}
+
+/// [`SymmetryKeys`]' tables of a frame.
+struct FrameKeys {
+    rotation_terms: Vec<KeyTerm>,
+    rotation_of: Vec<u16>,
+    rotated_terms: Vec<KeyTerm>,
+    rotated: Vec<u64>,
 }
 
 /// One position of a symmetry's image: where the source field sits in a key and
@@ -335,25 +366,28 @@ struct KeyTerm {
     offset: u32,
 }
 
+impl KeyTerm {
+    #[inline(always)]
+    fn at(&self, key: u64) -> usize {
+        self.offset as usize + (key >> self.shift & self.mask) as usize
+    }
+}
+
 /// The most entries [`SymmetryKeys`] tabulates over all symmetries (2 MiB), so that its
 /// tables stay in the cache; a puzzle with wider fields takes [`Geometry::act_into`].
 const MAX_SYMMETRY_KEY_ENTRIES: usize = 1 << 18;
 
 impl SymmetryKeys {
-    /// The tables of `geometry`'s symmetries over `split`'s keys, or `None` where the
-    /// geometry has a frame or the tables would be too large.
+    /// The tables of `geometry`'s symmetries over `split`'s keys, or `None` where they
+    /// would be too large.
     pub fn new(geometry: &Geometry, split: &Split) -> Option<SymmetryKeys> {
-        if geometry.frame.is_some() {
-            return None;
-        }
         let fields = split.key_fields();
         let held: Vec<usize> = (0..fields.len()).filter(|&i| fields[i].mask != 0).collect();
-        let sources = |sym: usize| {
-            held.iter()
-                .map(move |&i| geometry.symmetries[sym].s.permutation[i] as usize)
-        };
+        let source = |sym: usize, i: usize| geometry.symmetries[sym].s.permutation[i] as usize;
+        let rotations = geometry.frame.as_ref().map_or(0, |f| f.rotations.len());
         let entries: usize = (0..geometry.symmetries.len())
-            .flat_map(sources)
+            .flat_map(|sym| held.iter().map(move |&i| source(sym, i)))
+            .chain((0..rotations).flat_map(|_| held.iter().copied()))
             .map(|j| fields[j].mask as usize + 1)
             .sum();
         if entries > MAX_SYMMETRY_KEY_ENTRIES {
@@ -369,44 +403,101 @@ impl SymmetryKeys {
         let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
         let mut scratch = (vec![0u8; n], vec![0u8; n]);
         let mut image = (vec![0u8; n], vec![0u8; n]);
-        let mut terms = Vec::with_capacity(held.len() * geometry.symmetries.len());
-        let mut table = Vec::with_capacity(entries);
+        // Each value of position j's field, alone in a position: `None` if no key holds
+        // it.
+        let entry = |j: usize, value: u64, pieces: &mut Vec<u8>, twists: &mut Vec<u8>| {
+            split.unkey(value << fields[j].shift, pieces, twists);
+            let piece = pieces[j] as usize;
+            piece < n && geometry.compact.orbit[piece] == geometry.compact.orbit[j]
+        };
+        let mut keys = SymmetryKeys {
+            terms: Vec::with_capacity(held.len() * geometry.symmetries.len()),
+            per_symmetry: held.len(),
+            table: Vec::with_capacity(entries),
+            frame: None,
+        };
         for sym in 0..geometry.symmetries.len() {
-            for (&i, j) in held.iter().zip(sources(sym)) {
-                let source = fields[j];
-                terms.push(KeyTerm {
-                    shift: source.shift,
-                    mask: source.mask,
-                    offset: table.len() as u32,
+            for &i in &held {
+                let j = source(sym, i);
+                keys.terms.push(KeyTerm {
+                    shift: fields[j].shift,
+                    mask: fields[j].mask,
+                    offset: keys.table.len() as u32,
                 });
-                for value in 0..=source.mask {
-                    split.unkey(value << source.shift, &mut pieces, &mut twists);
-                    let piece = pieces[j] as usize;
-                    if piece >= n || geometry.compact.orbit[piece] != geometry.compact.orbit[j] {
-                        // No key holds this field value.
-                        table.push(0);
-                        continue;
+                for value in 0..=fields[j].mask {
+                    let mut field = 0;
+                    if entry(j, value, &mut pieces, &mut twists) {
+                        let x = (&pieces[..], &twists[..]);
+                        geometry.conjugate_into(sym, &inverses, x, &mut scratch, &mut image);
+                        field = split.key(&image.0, &image.1) & (fields[i].mask << fields[i].shift);
                     }
-                    geometry.act_into(sym, &inverses, (&pieces, &twists), &mut scratch, &mut image);
-                    let field = fields[i];
-                    table.push(split.key(&image.0, &image.1) & (field.mask << field.shift));
+                    keys.table.push(field);
                 }
             }
         }
-        Some(SymmetryKeys {
-            terms,
-            per_symmetry: held.len(),
-            table,
-        })
+        let Some(frame) = &geometry.frame else {
+            return Some(keys);
+        };
+        let r = frame.reference;
+        let mut tables = FrameKeys {
+            rotation_terms: Vec::new(),
+            rotation_of: Vec::new(),
+            rotated_terms: Vec::new(),
+            rotated: Vec::new(),
+        };
+        for sym in 0..geometry.symmetries.len() {
+            let j = source(sym, r);
+            tables.rotation_terms.push(KeyTerm {
+                shift: fields[j].shift,
+                mask: fields[j].mask,
+                offset: tables.rotation_of.len() as u32,
+            });
+            for value in 0..=fields[j].mask {
+                let mut k = None;
+                if entry(j, value, &mut pieces, &mut twists) {
+                    let x = (&pieces[..], &twists[..]);
+                    geometry.conjugate_into(sym, &inverses, x, &mut scratch, &mut image);
+                    k = frame.rotation_index(&image.0, &image.1);
+                }
+                tables.rotation_of.push(k.unwrap_or(0) as u16);
+            }
+        }
+        for rho in &frame.rotations {
+            for &i in &held {
+                tables.rotated_terms.push(KeyTerm {
+                    shift: fields[i].shift,
+                    mask: fields[i].mask,
+                    offset: tables.rotated.len() as u32,
+                });
+                for value in 0..=fields[i].mask {
+                    let mut field = 0;
+                    if entry(i, value, &mut pieces, &mut twists) {
+                        then_into(rho.parts(), (&pieces, &twists), moduli, &mut image);
+                        field = split.key(&image.0, &image.1) & (fields[i].mask << fields[i].shift);
+                    }
+                    tables.rotated.push(field);
+                }
+            }
+        }
+        keys.frame = Some(tables);
+        Some(keys)
     }
 
     /// The key of the image under symmetry `sym` of the small part with key `key`:
     /// [`Split::key`] of [`Geometry::act_into`]'s image.
     #[inline]
     pub fn image(&self, sym: usize, key: u64) -> u64 {
-        let terms = &self.terms[sym * self.per_symmetry..(sym + 1) * self.per_symmetry];
-        terms.iter().fold(0, |image, term| {
-            image | self.table[term.offset as usize + (key >> term.shift & term.mask) as usize]
-        })
+        let held = self.per_symmetry;
+        let terms = &self.terms[sym * held..(sym + 1) * held];
+        let conjugate = terms
+            .iter()
+            .fold(0, |image, term| image | self.table[term.at(key)]);
+        let Some(frame) = &self.frame else {
+            return conjugate;
+        };
+        let k = frame.rotation_of[frame.rotation_terms[sym].at(key)] as usize;
+        frame.rotated_terms[k * held..(k + 1) * held]
+            .iter()
+            .fold(0, |image, term| image | frame.rotated[term.at(conjugate)])
     }
 }

@@ -162,6 +162,7 @@ impl SmallPart {
     ) {
         let moves = geometry.moves.len();
         let prototype = KeyScratch::new(geometry, split);
+        let same_as = same_as(geometry);
         let mut table = crate::sys::huge_vec(representatives.len() * moves);
         table.resize(representatives.len() * moves, 0u32);
         table
@@ -172,12 +173,20 @@ impl SmallPart {
                 |(scratch, keys), (table, representatives)| {
                     for (row, &s) in keys.chunks_mut(moves).zip(representatives) {
                         geometry.key_neighbours(self.key(s), scratch, row);
-                        for &key in &*row {
-                            self.ids.prefetch(key);
+                        for (&key, &m) in row.iter().zip(&same_as) {
+                            if m == NO_MOVE {
+                                self.ids.prefetch(key);
+                            }
                         }
                     }
-                    for (id, &key) in table.iter_mut().zip(&*keys) {
-                        *id = self.ids.get(key).expect("a value the moves reach");
+                    let rows = table.chunks_mut(moves).zip(keys.chunks(moves));
+                    for (ids, keys) in rows {
+                        for m in 0..ids.len() {
+                            ids[m] = match same_as[m] {
+                                NO_MOVE => self.ids.get(keys[m]).expect("a value the moves reach"),
+                                earlier => ids[earlier as usize],
+                            };
+                        }
                     }
                 },
             );
@@ -228,20 +237,46 @@ const NO_PARENT: u8 = u8::MAX;
 /// neighbour by `m'` numbered already (that value's neighbour, or that value), and
 /// [`SmallPart::enumerate`] need not look it up. On a cube: the other turns of the
 /// same face, a third of the look-ups.
+///
+/// A move equal to an earlier one (under a frame, the turn of the face that holds the
+/// reference piece is the opposite face's) is known by every value: its neighbour is
+/// the earlier move's, numbered by then.
 fn parent_knows(geometry: &Geometry, tracked: bool) -> Vec<bool> {
     let moves = &geometry.moves;
     let moduli = &geometry.compact.moduli;
     let identity = Transformation::identity(geometry.compact.len());
+    let same_as = same_as(geometry);
     let mut knows = vec![false; (NO_PARENT as usize + 1) * moves.len()];
-    if tracked {
-        for (first, row) in moves.iter().zip(knows.chunks_mut(moves.len())) {
-            for (then, knows) in moves.iter().zip(row) {
-                let both = first.then(then, moduli);
-                *knows = both == identity || moves.contains(&both);
+    if !tracked {
+        return knows;
+    }
+    for (first, row) in knows.chunks_mut(moves.len()).enumerate() {
+        for ((then, move_then), knows) in moves.iter().enumerate().zip(row) {
+            *knows = same_as[then] != NO_MOVE;
+            if let Some(move_first) = moves.get(first) {
+                let both = move_first.then(move_then, moduli);
+                *knows |= both == identity || moves.contains(&both);
             }
         }
     }
     knows
+}
+
+/// [`same_as`] for a move equal to no earlier one.
+const NO_MOVE: u16 = u16::MAX;
+
+/// Per move, the first earlier move equal to it (the same neighbour of every value),
+/// or [`NO_MOVE`].
+fn same_as(geometry: &Geometry) -> Vec<u16> {
+    let moves = &geometry.moves;
+    (0..moves.len())
+        .map(|m| {
+            moves[..m]
+                .iter()
+                .position(|earlier| *earlier == moves[m])
+                .map_or(NO_MOVE, |earlier| earlier as u16)
+        })
+        .collect()
 }
 
 /// The small part's values in classes under the symmetries: per value its class and

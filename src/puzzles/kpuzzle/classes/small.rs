@@ -1,6 +1,12 @@
 //! The small part of a class index: every value the moves reach, numbered
 //! ([`SmallPart::enumerate`]), and those values' classes under the symmetries with
 //! each class's representative and stabiliser ([`SmallClasses::classify`]).
+//!
+//! Both work on the values' keys ([`Split::key`]): a move's or a symmetry's image of a
+//! key is put together field by field from small tables ([`KeyScratch`],
+//! [`SymmetryKeys`]), and the numbering does not look up the neighbours it knows are
+//! numbered already ([`parent_knows`]). What is left is mostly waiting for the key
+//! table's memory.
 
 use super::super::KPuzzleError;
 use super::super::definition::Transformation;

@@ -1510,12 +1510,7 @@ pub(super) mod tests {
             };
             let keys = geometry::SymmetryKeys::new(geometry, split).expect("tables");
             let n = geometry.compact.len();
-            let moduli = &geometry.compact.moduli;
-            let inverses: Vec<Transformation> = geometry
-                .symmetries
-                .iter()
-                .map(|s| s.s.inverse(moduli))
-                .collect();
+            let inverses = geometry.inverses();
             let (mut scratch, mut image) = ((vec![0; n], vec![0; n]), (vec![0; n], vec![0; n]));
             let mut mirrored = false;
             for s in (0..small.len() as u32).step_by(small.len() / 3000 + 1) {

@@ -215,6 +215,15 @@ impl Geometry {
         }
     }
 
+    /// The symmetries' transformations inverted ([`Geometry::act_into`]'s `inverses`).
+    pub fn inverses(&self) -> Vec<Transformation> {
+        let moduli = &self.compact.moduli;
+        self.symmetries
+            .iter()
+            .map(|s| s.s.inverse(moduli))
+            .collect()
+    }
+
     /// [`Geometry::act`]'s position without allocating, for a position given by its
     /// `pieces` and `twists`: written to `out` (`scratch` holds the middle step).
     /// `inverses` are the symmetries' transformations inverted.
@@ -373,6 +382,22 @@ impl KeyTerm {
     }
 }
 
+/// Appends to `table` the entry of each value of `source`'s field, and to `terms` the
+/// term that reads it.
+fn tabulate<T>(
+    terms: &mut Vec<KeyTerm>,
+    table: &mut Vec<T>,
+    source: KeyField,
+    entry: impl FnMut(u64) -> T,
+) {
+    terms.push(KeyTerm {
+        shift: source.shift,
+        mask: source.mask,
+        offset: table.len() as u32,
+    });
+    table.extend((0..=source.mask).map(entry));
+}
+
 /// The most entries [`SymmetryKeys`] tabulates over all symmetries (2 MiB), so that its
 /// tables stay in the cache; a puzzle with wider fields takes [`Geometry::act_into`].
 const MAX_SYMMETRY_KEY_ENTRIES: usize = 1 << 18;
@@ -395,11 +420,7 @@ impl SymmetryKeys {
         }
         let n = geometry.compact.len();
         let moduli = &geometry.compact.moduli;
-        let inverses: Vec<Transformation> = geometry
-            .symmetries
-            .iter()
-            .map(|s| s.s.inverse(moduli))
-            .collect();
+        let inverses = geometry.inverses();
         let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
         let mut scratch = (vec![0u8; n], vec![0u8; n]);
         let mut image = (vec![0u8; n], vec![0u8; n]);
@@ -419,20 +440,14 @@ impl SymmetryKeys {
         for sym in 0..geometry.symmetries.len() {
             for &i in &held {
                 let j = source(sym, i);
-                keys.terms.push(KeyTerm {
-                    shift: fields[j].shift,
-                    mask: fields[j].mask,
-                    offset: keys.table.len() as u32,
-                });
-                for value in 0..=fields[j].mask {
-                    let mut field = 0;
-                    if entry(j, value, &mut pieces, &mut twists) {
-                        let x = (&pieces[..], &twists[..]);
-                        geometry.conjugate_into(sym, &inverses, x, &mut scratch, &mut image);
-                        field = split.key(&image.0, &image.1) & (fields[i].mask << fields[i].shift);
+                tabulate(&mut keys.terms, &mut keys.table, fields[j], |value| {
+                    if !entry(j, value, &mut pieces, &mut twists) {
+                        return 0;
                     }
-                    keys.table.push(field);
-                }
+                    let x = (&pieces[..], &twists[..]);
+                    geometry.conjugate_into(sym, &inverses, x, &mut scratch, &mut image);
+                    split.key(&image.0, &image.1) & (fields[i].mask << fields[i].shift)
+                });
             }
         }
         let Some(frame) = &geometry.frame else {
@@ -447,36 +462,26 @@ impl SymmetryKeys {
         };
         for sym in 0..geometry.symmetries.len() {
             let j = source(sym, r);
-            tables.rotation_terms.push(KeyTerm {
-                shift: fields[j].shift,
-                mask: fields[j].mask,
-                offset: tables.rotation_of.len() as u32,
-            });
-            for value in 0..=fields[j].mask {
-                let mut k = None;
-                if entry(j, value, &mut pieces, &mut twists) {
-                    let x = (&pieces[..], &twists[..]);
-                    geometry.conjugate_into(sym, &inverses, x, &mut scratch, &mut image);
-                    k = frame.rotation_index(&image.0, &image.1);
+            let (terms, table) = (&mut tables.rotation_terms, &mut tables.rotation_of);
+            tabulate(terms, table, fields[j], |value| {
+                if !entry(j, value, &mut pieces, &mut twists) {
+                    return 0;
                 }
-                tables.rotation_of.push(k.unwrap_or(0) as u16);
-            }
+                let x = (&pieces[..], &twists[..]);
+                geometry.conjugate_into(sym, &inverses, x, &mut scratch, &mut image);
+                frame.rotation_index(&image.0, &image.1).unwrap_or(0) as u16
+            });
         }
         for rho in &frame.rotations {
             for &i in &held {
-                tables.rotated_terms.push(KeyTerm {
-                    shift: fields[i].shift,
-                    mask: fields[i].mask,
-                    offset: tables.rotated.len() as u32,
-                });
-                for value in 0..=fields[i].mask {
-                    let mut field = 0;
-                    if entry(i, value, &mut pieces, &mut twists) {
-                        then_into(rho.parts(), (&pieces, &twists), moduli, &mut image);
-                        field = split.key(&image.0, &image.1) & (fields[i].mask << fields[i].shift);
+                let (terms, table) = (&mut tables.rotated_terms, &mut tables.rotated);
+                tabulate(terms, table, fields[i], |value| {
+                    if !entry(i, value, &mut pieces, &mut twists) {
+                        return 0;
                     }
-                    tables.rotated.push(field);
-                }
+                    then_into(rho.parts(), (&pieces, &twists), moduli, &mut image);
+                    split.key(&image.0, &image.1) & (fields[i].mask << fields[i].shift)
+                });
             }
         }
         keys.frame = Some(tables);

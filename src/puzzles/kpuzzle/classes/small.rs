@@ -406,17 +406,12 @@ struct Imager<'a> {
 
 impl<'a> Imager<'a> {
     fn new(geometry: &'a Geometry, split: &'a Split, small: &'a SmallPart) -> Imager<'a> {
-        let moduli = &geometry.compact.moduli;
         Imager {
             geometry,
             split,
             small,
             symmetry_keys: SymmetryKeys::new(geometry, split),
-            inverses: geometry
-                .symmetries
-                .iter()
-                .map(|s| s.s.inverse(moduli))
-                .collect(),
+            inverses: geometry.inverses(),
         }
     }
 

@@ -30,9 +30,9 @@ pub(super) struct Geometry {
 /// field sits in a key, and per move and position where the entry comes from, what the
 /// move adds to its twist and where the key holds it ([`Split::key_fields`]).
 ///
-/// Where they fit the first-level cache, per move and position a table gives the
-/// neighbour's field in place for each value of the field it comes from: one load in
-/// place of the twist's sum and reduction.
+/// Where they fit the cache ([`MAX_MOVE_KEY_ENTRIES`]), per move and position a table
+/// gives the neighbour's field in place for each value of the field it comes from: one
+/// load in place of the twist's sum and reduction.
 #[derive(Clone)]
 pub(super) struct KeyScratch {
     values: [u16; 256],
@@ -348,7 +348,8 @@ pub(super) fn add_twists(a: u8, b: u8, m: u8) -> u8 {
 pub(super) struct SymmetryKeys {
     /// Per symmetry, one term per compact position whose field the key holds.
     terms: Vec<KeyTerm>,
-    /// The compact positions whose field the key holds.
+    /// How many compact positions' fields the key holds: the terms of one symmetry
+    /// (and of one rotation).
     per_symmetry: usize,
     /// The terms' tables, one after another.
     table: Vec<u64>,
@@ -424,7 +425,7 @@ impl SymmetryKeys {
         let (mut pieces, mut twists) = (vec![0u8; n], vec![0u8; n]);
         let mut scratch = (vec![0u8; n], vec![0u8; n]);
         let mut image = (vec![0u8; n], vec![0u8; n]);
-        // Each value of position j's field, alone in a position: `None` if no key holds
+        // Each value of position j's field, alone in a position: false if no key holds
         // it.
         let entry = |j: usize, value: u64, pieces: &mut Vec<u8>, twists: &mut Vec<u8>| {
             split.unkey(value << fields[j].shift, pieces, twists);

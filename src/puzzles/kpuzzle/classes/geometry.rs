@@ -25,29 +25,34 @@ pub(super) struct Geometry {
     pub order: u128,
 }
 
-/// What [`Geometry::key_neighbours`] works with: a value's key fields (each
-/// position's piece and twist as its key holds them), per compact position where its
-/// field sits in a key, and per move and position where the entry comes from, what the
-/// move adds to its twist and where the key holds it ([`Split::key_fields`]).
+/// What [`Geometry::key_neighbours`] works with: per move, the key fields it leaves
+/// in place (a mask) and one step per compact position it changes (where the entry
+/// comes from, what the move adds to its twist, where the key holds both:
+/// [`Split::key_fields`]).
 ///
-/// Where they fit the cache ([`MAX_MOVE_KEY_ENTRIES`]), per move and position a table
+/// A move changes a few of the positions (a cube's face turn four corners of eight):
+/// the rest of the neighbour's key is the value's own, copied under the mask.
+///
+/// Where they fit the cache ([`MAX_MOVE_KEY_ENTRIES`]), per changed position a table
 /// gives the neighbour's field in place for each value of the field it comes from: one
 /// load in place of the twist's sum and reduction.
 #[derive(Clone)]
 pub(super) struct KeyScratch {
-    values: [u16; 256],
-    fields: Vec<KeyField>,
+    /// Per move: the key bits it keeps, and where its steps start and end.
+    per_move: Vec<(u64, u32, u32)>,
     steps: Vec<KeyStep>,
     /// The steps' tables, one after another; empty where they would not fit.
     moved: Vec<u64>,
 }
 
-/// One compact position of one move's neighbour: its entry's source place, the twist
-/// the move adds (reduced; zero where the key holds no twist) and the orbit's modulus,
-/// where the key holds the position's field, and where the step's table starts.
+/// One compact position a move changes: where the key holds its entry's source
+/// field, the twist the move adds (reduced; zero where the key holds no twist) and
+/// the orbit's modulus, where the key holds the position's field, and where the
+/// step's table starts.
 #[derive(Debug, Clone, Copy)]
 struct KeyStep {
-    from: u8,
+    from_shift: u32,
+    from_mask: u16,
     add: u16,
     modulus: u16,
     twist_mask: u16,
@@ -60,6 +65,12 @@ struct KeyStep {
 const MAX_MOVE_KEY_ENTRIES: usize = 1 << 13;
 
 impl KeyStep {
+    /// The source field's value in `key`.
+    #[inline(always)]
+    fn source(&self, key: u64) -> usize {
+        (key >> self.from_shift) as usize & self.from_mask as usize
+    }
+
     /// The field this step puts in place for `value`, its source's field.
     #[inline(always)]
     fn field(&self, value: u16) -> u64 {
@@ -78,31 +89,37 @@ impl KeyScratch {
     pub fn new(geometry: &Geometry, split: &Split) -> KeyScratch {
         let fields = split.key_fields();
         let moduli = &geometry.compact.moduli;
-        let steps = geometry
-            .moves
-            .iter()
-            .flat_map(|m| {
-                fields.iter().enumerate().map(|(i, field)| {
-                    let modulus = moduli[i].max(1) as u16;
-                    let add = if field.twist_mask == 0 {
-                        0
-                    } else {
-                        m.delta[i] as u16 % modulus
-                    };
-                    KeyStep {
-                        from: m.permutation[i],
-                        add,
-                        modulus,
-                        twist_mask: field.twist_mask,
-                        shift: field.shift,
-                        offset: 0,
-                    }
-                })
-            })
-            .collect();
+        let mut per_move = Vec::with_capacity(geometry.moves.len());
+        let mut steps = Vec::new();
+        for m in &geometry.moves {
+            let start = steps.len() as u32;
+            let mut keep = 0u64;
+            for (i, field) in fields.iter().enumerate() {
+                let modulus = moduli[i].max(1) as u16;
+                let add = if field.twist_mask == 0 {
+                    0
+                } else {
+                    m.delta[i] as u16 % modulus
+                };
+                let from = m.permutation[i] as usize;
+                if from == i && add == 0 {
+                    keep |= field.mask << field.shift;
+                    continue;
+                }
+                steps.push(KeyStep {
+                    from_shift: fields[from].shift,
+                    from_mask: fields[from].mask as u16,
+                    add,
+                    modulus,
+                    twist_mask: field.twist_mask,
+                    shift: field.shift,
+                    offset: 0,
+                });
+            }
+            per_move.push((keep, start, steps.len() as u32));
+        }
         let mut scratch = KeyScratch {
-            values: [0; 256],
-            fields,
+            per_move,
             steps,
             moved: Vec::new(),
         };
@@ -115,15 +132,15 @@ impl KeyScratch {
         let entries: usize = self
             .steps
             .iter()
-            .map(|step| self.fields[step.from as usize].mask as usize + 1)
+            .map(|step| step.from_mask as usize + 1)
             .sum();
         if entries > MAX_MOVE_KEY_ENTRIES {
             return;
         }
         for step in &mut self.steps {
             step.offset = self.moved.len() as u32;
-            let mask = self.fields[step.from as usize].mask as u16;
-            self.moved.extend((0..=mask).map(|value| step.field(value)));
+            self.moved
+                .extend((0..=step.from_mask).map(|value| step.field(value)));
         }
     }
 
@@ -137,31 +154,36 @@ impl KeyScratch {
 
 impl Geometry {
     /// The keys ([`Split::key`]) of the neighbours of the small part with key `key`,
-    /// one per move in the moves' order, into `out`: each key put together from the
+    /// one per move in the moves' order, into `out`, except those of the moves `skip`
+    /// marks (their entries left as they were): each key put together from the
     /// moved entries directly.
     #[inline]
-    pub fn key_neighbours(&self, key: u64, scratch: &mut KeyScratch, out: &mut [u64]) {
+    pub fn key_neighbours(&self, key: u64, scratch: &KeyScratch, skip: &[bool], out: &mut [u64]) {
         let KeyScratch {
-            values,
-            fields,
+            per_move,
             steps,
             moved,
         } = scratch;
-        let n = self.compact.len();
-        for (value, field) in values.iter_mut().zip(&*fields) {
-            *value = (key >> field.shift & field.mask) as u16;
-        }
+        let moves = per_move.iter().zip(skip).zip(out);
         if moved.is_empty() {
-            for (steps, out) in steps.chunks_exact(n.max(1)).zip(out) {
-                *out = steps
-                    .iter()
-                    .fold(0, |key, step| key | step.field(values[step.from as usize]));
+            for ((&(keep, start, end), &skip), out) in moves {
+                if !skip {
+                    *out = steps[start as usize..end as usize]
+                        .iter()
+                        .fold(key & keep, |out, step| {
+                            out | step.field(step.source(key) as u16)
+                        });
+                }
             }
         } else {
-            for (steps, out) in steps.chunks_exact(n.max(1)).zip(out) {
-                *out = steps.iter().fold(0, |key, step| {
-                    key | moved[step.offset as usize + values[step.from as usize] as usize]
-                });
+            for ((&(keep, start, end), &skip), out) in moves {
+                if !skip {
+                    *out = steps[start as usize..end as usize]
+                        .iter()
+                        .fold(key & keep, |out, step| {
+                            out | moved[step.offset as usize + step.source(key)]
+                        });
+                }
             }
         }
     }

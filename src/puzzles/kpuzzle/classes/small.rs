@@ -79,8 +79,7 @@ impl SmallPart {
         let parent_knows = parent_knows(geometry, tracked);
         let mut first_move = Vec::with_capacity(expected);
         first_move.push(NO_PARENT);
-        // Each thread's scratch a copy of one (its tables built once).
-        let prototype = KeyScratch::new(geometry, split);
+        let scratch = KeyScratch::new(geometry, split);
         let mut next = 0;
         // In the order a breadth-first search meets them: the values of a round are
         // numbered in turn, and each value's neighbours in the moves' order. Which
@@ -96,29 +95,26 @@ impl SmallPart {
                 .zip(known.par_chunks_mut(BATCH * moves))
                 .zip(values.par_chunks(BATCH))
                 .zip(first_move[next..end].par_chunks(BATCH))
-                .for_each_init(
-                    || prototype.clone(),
-                    |scratch, (((neighbours, known), values), first_moves)| {
-                        let rows = neighbours.chunks_mut(moves).zip(known.chunks_mut(moves));
-                        for ((row, known), (&key, &first)) in
-                            rows.zip(values.iter().zip(first_moves))
-                        {
-                            geometry.key_neighbours(key, scratch, row);
-                            let by_parent = &parent_knows[first as usize * moves..][..moves];
-                            known.copy_from_slice(by_parent);
-                            for (&key, &known) in row.iter().zip(by_parent) {
-                                if !known {
-                                    ids.prefetch(key);
-                                }
+                .for_each(|(((neighbours, known), values), first_moves)| {
+                    let rows = neighbours.chunks_mut(moves).zip(known.chunks_mut(moves));
+                    for ((row, known), (&key, &first)) in rows.zip(values.iter().zip(first_moves)) {
+                        // The neighbours the parent knows are neither put
+                        // together nor looked up.
+                        let by_parent = &parent_knows[first as usize * moves..][..moves];
+                        geometry.key_neighbours(key, &scratch, by_parent, row);
+                        known.copy_from_slice(by_parent);
+                        for (&key, &known) in row.iter().zip(by_parent) {
+                            if !known {
+                                ids.prefetch(key);
                             }
                         }
-                        for (known, &key) in known.iter_mut().zip(&*neighbours) {
-                            if !*known {
-                                *known = ids.get(key).is_some();
-                            }
+                    }
+                    for (known, &key) in known.iter_mut().zip(&*neighbours) {
+                        if !*known {
+                            *known = ids.get(key).is_some();
                         }
-                    },
-                );
+                    }
+                });
             next = end;
             unknown.clear();
             unknown.extend(
@@ -167,18 +163,19 @@ impl SmallPart {
         representatives: &[u32],
     ) {
         let moves = geometry.moves.len();
-        let prototype = KeyScratch::new(geometry, split);
+        let scratch = KeyScratch::new(geometry, split);
         let same_as = same_as(geometry);
+        let repeated: Vec<bool> = same_as.iter().map(|&m| m != NO_MOVE).collect();
         let mut table = crate::sys::huge_vec(representatives.len() * moves);
         table.resize(representatives.len() * moves, 0u32);
         table
             .par_chunks_mut(BATCH * moves)
             .zip(representatives.par_chunks(BATCH))
             .for_each_init(
-                || (prototype.clone(), vec![0u64; BATCH * moves]),
-                |(scratch, keys), (table, representatives)| {
+                || vec![0u64; BATCH * moves],
+                |keys, (table, representatives)| {
                     for (row, &s) in keys.chunks_mut(moves).zip(representatives) {
-                        geometry.key_neighbours(self.key(s), scratch, row);
+                        geometry.key_neighbours(self.key(s), &scratch, &repeated, row);
                         for (&key, &m) in row.iter().zip(&same_as) {
                             if m == NO_MOVE {
                                 self.ids.prefetch(key);

@@ -73,13 +73,18 @@ impl SmallPart {
         keys.push(split.key(&identity.permutation, &identity.delta));
         ids.get_or_insert(keys[0], 0);
         let moves = geometry.moves.len();
-        let (mut neighbours, mut known, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+        // Per round: each value's neighbours' keys; per chunk of BATCH values, those
+        // not numbered at the round's start moved to the chunk's front, with their
+        // moves, and their count.
+        let (mut neighbours, mut moved_by, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+        let mut unknown = Vec::new();
         // Per value, the move that first reached it: its neighbours by some moves
         // are numbered already ([`parent_knows`]).
         let parent_knows = parent_knows(geometry, tracked);
         let mut first_move = Vec::with_capacity(expected);
         first_move.push(NO_PARENT);
         let scratch = KeyScratch::new(geometry, split);
+        let chunk = BATCH * moves;
         let mut next = 0;
         // In the order a breadth-first search meets them: the values of a round are
         // numbered in turn, and each value's neighbours in the moves' order. Which
@@ -89,49 +94,56 @@ impl SmallPart {
             let end = keys.len().min(next + ROUND);
             let values = &keys[next..end];
             neighbours.resize(values.len() * moves, 0);
-            known.resize(values.len() * moves, false);
+            moved_by.resize(values.len() * moves, 0u16);
+            counts.resize(values.len().div_ceil(BATCH), 0usize);
             neighbours
-                .par_chunks_mut(BATCH * moves)
-                .zip(known.par_chunks_mut(BATCH * moves))
+                .par_chunks_mut(chunk)
+                .zip(moved_by.par_chunks_mut(chunk))
+                .zip(counts.par_iter_mut())
                 .zip(values.par_chunks(BATCH))
                 .zip(first_move[next..end].par_chunks(BATCH))
-                .for_each(|(((neighbours, known), values), first_moves)| {
-                    let rows = neighbours.chunks_mut(moves).zip(known.chunks_mut(moves));
-                    for ((row, known), (&key, &first)) in rows.zip(values.iter().zip(first_moves)) {
+                .for_each(|((((neighbours, moved_by), count), values), first_moves)| {
+                    let knows = |first: u8| &parent_knows[first as usize * moves..][..moves];
+                    let rows = neighbours
+                        .chunks_mut(moves)
+                        .zip(values.iter().zip(first_moves));
+                    for (row, (&key, &first)) in rows {
                         // The neighbours the parent knows are neither put
                         // together nor looked up.
-                        let by_parent = &parent_knows[first as usize * moves..][..moves];
-                        geometry.key_neighbours(key, &scratch, by_parent, row);
-                        known.copy_from_slice(by_parent);
-                        for (&key, &known) in row.iter().zip(by_parent) {
+                        geometry.key_neighbours(key, &scratch, knows(first), row);
+                        for (&key, &known) in row.iter().zip(knows(first)) {
                             if !known {
                                 ids.prefetch(key);
                             }
                         }
                     }
-                    for (known, &key) in known.iter_mut().zip(&*neighbours) {
-                        if !*known {
-                            *known = ids.get(key).is_some();
+                    // In place: an entry moves only towards the front.
+                    let mut kept = 0;
+                    for (v, &first) in first_moves.iter().enumerate() {
+                        for (m, &known) in knows(first).iter().enumerate() {
+                            let key = neighbours[v * moves + m];
+                            if !known && ids.get(key).is_none() {
+                                neighbours[kept] = key;
+                                moved_by[kept] = m as u16;
+                                kept += 1;
+                            }
                         }
                     }
+                    *count = kept;
                 });
             next = end;
             unknown.clear();
-            unknown.extend(
-                neighbours
-                    .iter()
-                    .zip(&known)
-                    .enumerate()
-                    .filter(|&(_, (_, &known))| !known)
-                    .map(|(at, (&key, _))| (key, at % moves)),
-            );
-            for &(key, _) in &unknown[..AHEAD.min(unknown.len())] {
-                ids.prefetch(key);
+            for (c, &count) in counts.iter().enumerate() {
+                unknown.extend(c * chunk..c * chunk + count);
             }
-            for (j, &(key, by)) in unknown.iter().enumerate() {
-                if let Some(&(ahead, _)) = unknown.get(j + AHEAD) {
-                    ids.prefetch(ahead);
+            for &at in &unknown[..AHEAD.min(unknown.len())] {
+                ids.prefetch(neighbours[at]);
+            }
+            for (j, &at) in unknown.iter().enumerate() {
+                if let Some(&ahead) = unknown.get(j + AHEAD) {
+                    ids.prefetch(neighbours[ahead]);
                 }
+                let (key, by) = (neighbours[at], moved_by[at]);
                 let count = keys.len() as u32;
                 let id = ids.get_or_insert(key, count);
                 if id == count {
@@ -434,14 +446,14 @@ impl<'a> Imager<'a> {
                     for (row, &s) in keys.chunks_mut(g.max(1)).zip(batch) {
                         if let Some(symmetry_keys) = &self.symmetry_keys {
                             let x = small.key(s);
-                            for (sym, key) in row.iter_mut().enumerate() {
+                            for (sym, key) in row.iter_mut().enumerate().skip(1) {
                                 *key = symmetry_keys.image(sym, x);
                                 small.ids.prefetch(*key);
                             }
                         } else {
                             small.value_into(split, s, &mut value.0, &mut value.1);
                             let x = (&value.0[..], &value.1[..]);
-                            for (sym, key) in row.iter_mut().enumerate() {
+                            for (sym, key) in row.iter_mut().enumerate().skip(1) {
                                 geometry.act_into(sym, &self.inverses, x, scratch, image);
                                 // The key leaves the large part out.
                                 *key = split.key(&image.0, &image.1);
@@ -449,8 +461,16 @@ impl<'a> Imager<'a> {
                             }
                         }
                     }
-                    for (id, &key) in images.iter_mut().zip(&*keys) {
-                        *id = small.ids.get(key).expect("a value the moves reach");
+                    let rows = images
+                        .chunks_mut(g.max(1))
+                        .zip(keys.chunks(g.max(1)))
+                        .zip(batch);
+                    for ((ids, keys), &s) in rows {
+                        // The first symmetry is the identity.
+                        ids[0] = s;
+                        for (id, &key) in ids.iter_mut().zip(keys).skip(1) {
+                            *id = small.ids.get(key).expect("a value the moves reach");
+                        }
                     }
                 },
             );

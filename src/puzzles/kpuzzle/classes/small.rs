@@ -4,9 +4,9 @@
 //!
 //! Both work on the values' keys ([`Split::key`]): a move's or a symmetry's image of a
 //! key is put together field by field from small tables ([`KeyScratch`],
-//! [`SymmetryKeys`]), and the numbering does not look up the neighbours it knows are
-//! numbered already ([`parent_knows`]). What is left is mostly waiting for the key
-//! table's memory.
+//! [`SymmetryKeys`]; a move's only where it changes the key), and the numbering
+//! neither puts together nor looks up the neighbours it knows are numbered already
+//! ([`parent_knows`]). What is left is mostly waiting for the key table's memory.
 
 use super::super::KPuzzleError;
 use super::super::definition::Transformation;
